@@ -1,0 +1,1 @@
+"""Command-line commands; each module defines ``register(subparsers)``."""

@@ -1,0 +1,141 @@
+"""Dice: one seeded object; every roll is logged with its cause and modifiers.
+
+A game replays exactly from its seed (or from its log of rolls), and every
+result can be explained: each :class:`Roll` records what was rolled, why,
+which DRM applied and the final total.
+
+>>> dice = Dice(seed=7)
+>>> r = dice.DR("NTC", {"Out of Command (ASLGW 1.4.13)": 1})
+>>> r.final == r.total + 1
+True
+>>> dice.log[-1] is r
+True
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping, Sequence
+
+__all__ = ["Dice", "Modifier", "Roll", "ScriptedDice", "DiceError"]
+
+
+class DiceError(Exception):
+    """A scripted die ran out of values or was given an impossible value."""
+
+
+@dataclass(frozen=True, slots=True)
+class Modifier:
+    """One DRM with its cause, e.g. ``Modifier("+1 per earlier shift (O'Leary 2.5)", 1)``."""
+
+    cause: str
+    value: int
+
+    def as_json(self) -> dict:
+        return {"cause": self.cause, "value": self.value}
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """A logged roll: ``dice`` are the raw dice (one for a dr, two for a DR)."""
+
+    seq: int
+    cause: str
+    dice: tuple[int, ...]
+    modifiers: tuple[Modifier, ...] = ()
+
+    @property
+    def total(self) -> int:
+        """Sum of the dice before modifiers (the "original" DR/dr)."""
+        return sum(self.dice)
+
+    @property
+    def drm(self) -> int:
+        return sum(m.value for m in self.modifiers)
+
+    @property
+    def final(self) -> int:
+        """Modified result."""
+        return self.total + self.drm
+
+    @property
+    def is_doubles(self) -> bool:
+        return len(self.dice) == 2 and self.dice[0] == self.dice[1]
+
+    @property
+    def colored(self) -> int:
+        """The coloured die of a DR (the first die), as ASL uses for CR/Heat of Battle."""
+        return self.dice[0]
+
+    def explain(self) -> str:
+        mods = "".join(f" {m.value:+d} ({m.cause})" for m in self.modifiers)
+        dice = "+".join(str(d) for d in self.dice)
+        return f"{self.cause}: {dice}{mods} = {self.final}"
+
+    def as_json(self) -> dict:
+        return {
+            "seq": self.seq,
+            "cause": self.cause,
+            "dice": list(self.dice),
+            "modifiers": [m.as_json() for m in self.modifiers],
+            "final": self.final,
+        }
+
+
+def _mods(modifiers: Mapping[str, int] | Iterable[Modifier] | None) -> tuple[Modifier, ...]:
+    if not modifiers:
+        return ()
+    if isinstance(modifiers, Mapping):
+        return tuple(Modifier(c, int(v)) for c, v in modifiers.items())
+    return tuple(modifiers)
+
+
+class Dice:
+    """The one source of chance.  ``dr`` rolls one die, ``DR`` two.
+
+    Seeded, so the same seed and the same sequence of calls give the same
+    rolls; :attr:`log` keeps every roll in order.
+    """
+
+    def __init__(self, seed: int | None = None):
+        self.seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
+        self._rng = random.Random(self.seed)
+        self.log: list[Roll] = []
+
+    def _die(self) -> int:
+        return self._rng.randint(1, 6)
+
+    def _record(self, cause: str, dice: tuple[int, ...], modifiers) -> Roll:
+        roll = Roll(len(self.log), cause, dice, _mods(modifiers))
+        self.log.append(roll)
+        return roll
+
+    def dr(self, cause: str, modifiers: Mapping[str, int] | Iterable[Modifier] | None = None) -> Roll:
+        """One die (a "dr"), logged with its cause."""
+        return self._record(cause, (self._die(),), modifiers)
+
+    def DR(self, cause: str, modifiers: Mapping[str, int] | Iterable[Modifier] | None = None) -> Roll:  # noqa: N802 (ASL's own name)
+        """Two dice (a "DR"), logged with its cause; the first die is the coloured die."""
+        return self._record(cause, (self._die(), self._die()), modifiers)
+
+
+class ScriptedDice(Dice):
+    """Dice that return given values in order: for worked examples and replays.
+
+    >>> d = ScriptedDice([3, 4, 6])
+    >>> d.DR("MC").total, d.dr("direction").total
+    (7, 6)
+    """
+
+    def __init__(self, values: Sequence[int]):
+        super().__init__(seed=0)
+        for v in values:
+            if not 1 <= int(v) <= 6:
+                raise DiceError(f"a die shows 1-6, not {v}")
+        self._values = list(values)
+
+    def _die(self) -> int:
+        if not self._values:
+            raise DiceError("scripted dice ran out of values")
+        return self._values.pop(0)
