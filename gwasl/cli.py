@@ -19,6 +19,8 @@ from gwasl import __version__
 # One module per command; each defines register(subparsers) which sets func=.
 COMMAND_MODULES: tuple[str, ...] = (
     "gwasl.commands.validate",
+    "gwasl.commands.edit",
+    "gwasl.commands.render",
 )
 
 
