@@ -137,12 +137,12 @@ class MainWindow(QMainWindow):
         for hs in HiddenStatus:
             self.hidden_box.addItem(hs.value.replace("_", " "), hs)
         set_hidden = QPushButton("Set hidden")
-        set_hidden.clicked.connect(lambda: self.update_selected(hidden=self.hidden_box.currentData(), text="Set hidden status"))
+        set_hidden.clicked.connect(lambda: self.update_selected(hidden=HiddenStatus(self.hidden_box.currentData()), text="Set hidden status"))
         self.position_box = QComboBox()
         for p in Position:
             self.position_box.addItem(p.value.replace("_", " "), p)
         set_pos = QPushButton("Set position")
-        set_pos.clicked.connect(lambda: self.update_selected(position=self.position_box.currentData(), text="Set position"))
+        set_pos.clicked.connect(lambda: self.update_selected(position=Position(self.position_box.currentData()), text="Set position"))
         broken = QPushButton("Broken on/off")
         broken.clicked.connect(self.toggle_broken)
         delete = QPushButton("Delete")
@@ -462,7 +462,7 @@ class MainWindow(QMainWindow):
             return
         leaders = [u for u in members if u.kind is UnitKind.LEADER]
         fid = ed.fresh_formation_id(s, members[0].side)
-        f = Formation(fid, self.formation_kind_box.currentData(), leaders[0].id if leaders else None)
+        f = Formation(fid, FormationKind(self.formation_kind_box.currentData()), leaders[0].id if leaders else None)
         self._run(ed.set_formation, f, [u.id for u in members])
 
     def _current_formation(self) -> str | None:
@@ -506,6 +506,10 @@ class MainWindow(QMainWindow):
             QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel, QMessageBox.Save,
         )
 
+    def warn(self, title: str, text: str) -> None:
+        """A modal warning (tests replace this)."""
+        QMessageBox.warning(self, title, text)
+
     def ask_open_path(self) -> str | None:
         path, _ = QFileDialog.getOpenFileName(self, "Open scenario", self._last_dir(), FILTER)
         return path or None
@@ -548,8 +552,7 @@ class MainWindow(QMainWindow):
         try:
             doc = EditorDocument.open(path)
         except ScenarioError as e:
-            if self.isVisible():
-                QMessageBox.warning(self, "Cannot open", str(e))
+            self.warn("Cannot open", str(e))
             self.show_message(str(e), error=True)
             return False
         self.document.replace_all(doc.scenario, path)
@@ -575,8 +578,7 @@ class MainWindow(QMainWindow):
         try:
             self.document.save(path)
         except (ScenarioError, ed.EditError) as e:
-            if self.isVisible():
-                QMessageBox.warning(self, "Cannot save", str(e))
+            self.warn("Cannot save", str(e))
             self.show_message(str(e), error=True)
             return False
         self._remember(path)
@@ -732,22 +734,26 @@ class PropertiesDialog(QDialog):
             old = self.scenario.sides.get(sid)
             sides[sid] = Side(
                 sid,
-                self.sides.cellWidget(r, 1).currentData(),
-                self.sides.cellWidget(r, 2).currentData(),
+                Nationality(self.sides.cellWidget(r, 1).currentData()),
+                _opt_gas(self.sides.cellWidget(r, 2).currentData()),
                 self.sides.cellWidget(r, 3).currentData(),
                 old.extra if old is not None else Side(sid, Nationality.GERMAN).extra,
             )
         return {
             "title": self.title.text().strip(),
             "date": _dt.date(d.year(), d.month(), d.day()),
-            "front": self.front.currentData(),
-            "weather": self.weather.currentData(),
+            "front": Front(self.front.currentData()),
+            "weather": Weather(self.weather.currentData()),
             "winter": self.winter.isChecked(),
             "night": self.night.isChecked(),
             "sides": sides,
             "columns": self.columns.value(),
             "rows": self.rows.value(),
         }
+
+
+def _opt_gas(v) -> GasProtection | None:
+    return None if v is None else GasProtection(v)
 
 
 def _wrap(layout) -> QWidget:

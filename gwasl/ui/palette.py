@@ -41,6 +41,11 @@ def known_weapons(nationality: str | None = None) -> list[str]:
     return []
 
 
+def _opt(cls, v):
+    """Combo data back to its enum (Qt hands StrEnum values back as plain text)."""
+    return None if v is None else cls(v)
+
+
 def _combo(values, current=None) -> QComboBox:
     c = QComboBox()
     for v in values:
@@ -130,13 +135,13 @@ class Palette(QWidget):
 
     # -- choices -------------------------------------------------------------------
     def terrain(self) -> Terrain:
-        return self.terrain_box.currentData()
+        return Terrain(self.terrain_box.currentData())
 
     def level(self) -> int:
         return self.level_box.value()
 
     def fortification(self) -> FortificationKind:
-        return self.fort_box.currentData()
+        return FortificationKind(self.fort_box.currentData())
 
     def owner(self) -> str | None:
         return self.owner_box.currentData()
@@ -145,17 +150,17 @@ class Palette(QWidget):
         return self.side_box.currentData()
 
     def dummy(self) -> tuple[DummyKind, int]:
-        return self.dummy_box.currentData(), self.dummy_count.value()
+        return DummyKind(self.dummy_box.currentData()), self.dummy_count.value()
 
     def positions(self) -> tuple[Position, Position]:
-        return self.from_in.currentData(), self.to_in.currentData()
+        return Position(self.from_in.currentData()), Position(self.to_in.currentData())
 
     def unit_spec(self) -> dict[str, Any]:
         return {
             "side": self.side(),
-            "formation": self.formation_box.currentData(),
-            "kind": self.kind_box.currentData(),
-            "unit_class": self.class_box.currentData(),
+            "formation": _opt(FormationKind, self.formation_box.currentData()),
+            "kind": UnitKind(self.kind_box.currentData()),
+            "unit_class": UnitClass(self.class_box.currentData()),
             "rating": self.rating_edit.text().strip(),
             "weapon": self.weapon_box.currentText().strip() or None,
             "platoon": self.platoon_box.currentData(),
@@ -211,7 +216,7 @@ class Palette(QWidget):
 
     def _update_enabled(self, *_: Any) -> None:
         whole = self.formation_box.currentData() is not None
-        kind = self.kind_box.currentData()
+        kind = UnitKind(self.kind_box.currentData())
         self.kind_box.setEnabled(not whole)
         self.class_box.setEnabled(whole or kind in (UnitKind.SQUAD, UnitKind.HALF_SQUAD))
         self.rating_edit.setEnabled(whole or kind is UnitKind.LEADER)
@@ -224,7 +229,7 @@ class Palette(QWidget):
         s = self.document.scenario
         sid = self.side()
         side = s.sides.get(sid) if sid else None
-        kind = self.kind_box.currentData()
+        kind = UnitKind(self.kind_box.currentData())
         if self.formation_box.currentData() is not None:
             kind = UnitKind.SQUAD
         if side is None or kind not in (UnitKind.SQUAD, UnitKind.HALF_SQUAD):
@@ -234,7 +239,7 @@ class Palette(QWidget):
         except ImportError:
             return "(factors: unit tables not available)"
         try:
-            return f"{_units.unit_factors(s, side.nationality, self.class_box.currentData(), kind)} on {s.date.isoformat()}"
+            return f"{_units.unit_factors(s, side.nationality, UnitClass(self.class_box.currentData()), kind)} on {s.date.isoformat()}"
         except Exception as e:  # not in the tables at this date: say why
             return str(e)
 
