@@ -61,7 +61,9 @@ class AslCore:
     pin_on_equal: bool
     cr_original_dr: int
     broken_fail_cr: bool
+    broken_12: str
     hob_original_dr: int
+    hob_exempt_kinds: frozenset[str]
     casualty_reduction: Mapping[str, str]
     cx_attack_drm: int
     double_time_mf: int
@@ -117,6 +119,13 @@ def parse_asl_core(doc: Any) -> AslCore:
             raise TableError(f"{_FILE} casualty_reduction.{k}: not a unit kind")
         if not isinstance(v, str) or v not in kinds | {"eliminated"}:
             raise TableError(f"{_FILE} casualty_reduction.{k}: {v!r} is not a unit kind, 'wounded' or 'eliminated'")
+    b12 = _get(mc, "original_12_on_broken_unit", "morale_check", str)
+    if b12 not in ("eliminated", "casualty_reduction"):
+        raise TableError(f"{_FILE} morale_check.original_12_on_broken_unit: 'eliminated' or 'casualty_reduction', not {b12!r}")
+    hob_exempt = _get(hob, "exempt_kinds", "heat_of_battle", list)
+    for k in hob_exempt:
+        if k not in {u.value for u in UnitKind}:
+            raise TableError(f"{_FILE} heat_of_battle.exempt_kinds: {k!r} is not a unit kind")
     eq = _get(st, "squad_equivalent", "stacking", dict)
     for k in UnitKind:
         v = eq.get(k.value)
@@ -129,7 +138,9 @@ def parse_asl_core(doc: Any) -> AslCore:
         pin_on_equal=_get(mc, "pin_if_final_dr_equals_morale", "morale_check", bool),
         cr_original_dr=_get(mc, "casualty_reduction_original_dr", "morale_check", int),
         broken_fail_cr=_get(mc, "broken_unit_failing_is_casualty_reduced", "morale_check", bool),
+        broken_12=b12,
         hob_original_dr=_get(hob, "trigger_original_dr", "heat_of_battle", int),
+        hob_exempt_kinds=frozenset(hob_exempt),
         casualty_reduction=MappingProxyType(red),
         cx_attack_drm=_get(cx, "own_attack_drm", "cx", int),
         double_time_mf=_get(dt, "mf_bonus", "double_time", int),
@@ -286,6 +297,10 @@ class MoraleCheckResult:
     heat_of_battle: bool
     reasons: tuple[str, ...]
 
+    @property
+    def eliminated(self) -> bool:
+        return self.casualty_reduction is not None and self.casualty_reduction.eliminated
+
 
 def morale_check(
     dice: Dice,
@@ -306,10 +321,12 @@ def morale_check(
       DR equal to its morale is pinned (A7.8) unless ``pin_immune`` names the
       rule that spares it (e.g. a BCh unit, ASLGW 1.5);
     - a failure breaks a Good Order unit; a broken unit that fails suffers
-      casualty reduction;
-    - an original 12 fails and casualty-reduces the unit, broken or not (A10.31);
+      casualty reduction (A10.3);
+    - an original 12 always fails (A10.31): a Good Order unit breaks and is
+      casualty reduced, a broken unit is eliminated;
     - an original 2 triggers Heat of Battle (A15.1) unless ``hob_exemption``
-      names the rule that removes it (ASLGW 1.9.25, 1.5).
+      names the rule that removes it (ASLGW 1.9.25, 1.5) or the unit is a
+      hero or crew (A15.1).
 
     >>> from gwasl.rules.dice import ScriptedDice
     >>> r = morale_check(ScriptedDice([6, 6]), "squad", 8)
@@ -324,29 +341,36 @@ def morale_check(
     original_12 = roll.total == core.cr_original_dr
     passed = roll.final <= morale and not original_12
     if original_12:
-        why.append(f"original DR {roll.total}: fails with casualty reduction ({core.rules['morale_check']})")
+        why.append(f"original DR {roll.total}: the MC fails ({core.rules['morale_check']})")
     else:
         why.append(f"final DR {roll.final} {'<=' if passed else '>'} morale {morale}: {'passed' if passed else 'failed'}")
     broke = False
     cr = None
     pinned = False
     if not passed:
-        if broken:
+        if broken and original_12 and core.broken_12 == "eliminated":
+            k = kind.value if isinstance(kind, UnitKind) else str(kind)
+            cr = CasualtyReduction(k, "eliminated", "A10.31")
+            why.append("a broken unit rolling an original 12 on an MC is eliminated (A10.31)")
+        elif broken:
             if core.broken_fail_cr or original_12:
                 cr = casualty_reduction(kind, wounded)
-                if not original_12:
-                    why.append("a broken unit that fails an MC is casualty reduced (A10.3)")
+                why.append(f"a broken unit that fails an MC is casualty reduced (A10.3): {cr.to}")
         else:
             broke = True
             why.append("a Good Order unit that fails an MC breaks (A10.3)")
             if original_12:
                 cr = casualty_reduction(kind, wounded)
+                why.append(f"an original 12 also casualty-reduces it (A10.31): {cr.to}")
     elif not broken and core.pin_on_equal and roll.final == morale:
         if pin_immune:
             why.append(f"final DR equals morale, but no pin: {pin_immune}")
         else:
             pinned = True
             why.append("passed with final DR equal to morale: pinned (A7.8)")
+    k = kind.value if isinstance(kind, UnitKind) else str(kind)
+    if hob_exemption is None and k in core.hob_exempt_kinds:
+        hob_exemption = f"a {k} is not subject to Heat of Battle ({core.rules['heat_of_battle']})"
     hob, hob_why = heat_of_battle_triggered(roll, hob_exemption)
     if hob_why:
         why.append(hob_why)

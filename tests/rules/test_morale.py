@@ -51,11 +51,17 @@ def test_mc_failure_breaks_good_order_and_reduces_broken():
     assert not r.broke and r.casualty_reduction.to == "half_squad"
 
 
-def test_original_12_casualty_reduces_broken_or_good_order_a10_31():
-    for broken in (False, True):
-        r = m.morale_check(ScriptedDice([6, 6]), "half_squad", 10, broken=broken, modifiers={"leader": -3})
-        assert not r.passed and r.casualty_reduction.eliminated
-        assert r.broke is (not broken)
+def test_original_12_fails_breaks_and_reduces_good_order_eliminates_broken_a10_31():
+    r = m.morale_check(ScriptedDice([6, 6]), "squad", 10, modifiers={"leader": -3})
+    assert not r.passed and r.broke and r.casualty_reduction.to == "half_squad" and not r.eliminated
+    r = m.morale_check(ScriptedDice([6, 6]), "squad", 10, broken=True, modifiers={"leader": -3})
+    assert not r.passed and not r.broke and r.eliminated and r.casualty_reduction.rule == "A10.31"
+
+
+def test_heroes_and_crews_have_no_heat_of_battle_a15_1():
+    for kind in ("hero", "crew"):
+        r = m.morale_check(ScriptedDice([1, 1]), kind, 8)
+        assert not r.heat_of_battle and any("A15.1" in w for w in r.reasons)
 
 
 def test_pin_immunity_names_its_rule_aslgw_1_5():
@@ -105,6 +111,7 @@ def test_mc_outcome_is_consistent(seed, morale, sev, broken, drm):
     else:
         assert r.broke != broken
         assert (r.casualty_reduction is not None) == (broken or r.roll.total == 12)
+        assert r.eliminated == (broken and r.roll.total == 12)
     assert r.heat_of_battle == (r.roll.total == 2)
 
 
@@ -116,6 +123,8 @@ def test_mc_outcome_is_consistent(seed, morale, sev, broken, drm):
         (lambda d: d["casualty_reduction"].update({"squad": "ghost"}), "casualty_reduction.squad"),
         (lambda d: d["stacking"]["squad_equivalent"].pop("crew"), "squad_equivalent.crew"),
         (lambda d: d["heat_of_battle"].update({"trigger_original_dr": True}), "heat_of_battle.trigger_original_dr"),
+        (lambda d: d["heat_of_battle"].update({"exempt_kinds": ["ghost"]}), "heat_of_battle.exempt_kinds"),
+        (lambda d: d["morale_check"].update({"original_12_on_broken_unit": "vanish"}), "original_12_on_broken_unit"),
     ],
 )
 def test_malformed_asl_core_names_entry_and_field(mutate, needle):
