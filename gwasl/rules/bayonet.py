@@ -47,8 +47,9 @@ BCH_RANGE = 8
 BCH_MIN_HEXES = 3
 BCH_MIN_MMC_PER_HEX = 2
 
-# LOS from (hex, position) to (hex, position): the LOS module's predicate.
-LosPredicate = Callable[[Hex, Position, Hex, Position], bool]
+# LOS predicate ``(from_hex, to_hex, from_in, to_in) -> bool``, the argument order
+# of gwasl.rules.los.los; e.g. ``lambda a, b, ai, bi: los(scenario, a, b, ai, bi).clear``.
+LosPredicate = Callable[[Hex, Hex, Position, Position], bool]
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +131,7 @@ def check_bch_declaration(
     - a contiguous chain: the hexes of the units form one ADJACENT-connected
       group, so each unit is ADJACENT to at least one other (1.5);
     - at least one leader when an MMC takes part (1.5);
-    - at least one unit has LOS (``los(from_hex, from_pos, to_hex, to_pos)``)
+    - at least one unit has LOS (``los(from_hex, to_hex, from_in, to_in)``)
       to an enemy unit within 8 hexes ahead of the chain (:func:`toward`), or
       to a hex of an enemy trench or deep trench (1.5).
     """
@@ -186,11 +187,11 @@ def check_bch_declaration(
         for u in units:
             for e in enemies:
                 if u.hex.distance(e.hex) <= BCH_RANGE and toward(u.hex, decl.direction % 6, e.hex) \
-                        and los(u.hex, u.position, e.hex, e.position):
+                        and los(u.hex, e.hex, u.position, e.position):
                     seen = True
                     break
             if not seen:
-                seen = any(los(u.hex, u.position, h, Position.GROUND) for h in trench_hexes if h != u.hex)
+                seen = any(los(u.hex, h, u.position, Position.GROUND) for h in trench_hexes if h != u.hex)
             if seen:
                 break
         if not seen:

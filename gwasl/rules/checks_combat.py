@@ -15,13 +15,19 @@ from __future__ import annotations
 from typing import Iterator
 
 from gwasl.model.scenario import GasProtection, Scenario, UnitKind
-from gwasl.model.scenario_io import Finding
+from gwasl.model.scenario_io import Finding as _Finding
 from gwasl.rules.gas import gas_table
 from gwasl.rules.morale import squad_equivalents
 from gwasl.rules.trenches import POSITION_FORTIFICATION, deep_trench_stacking_limit, separate_stacking_locations
 from gwasl.rules.validate import scenario_check
 
 __all__ = ["check_deep_trench_stacking", "check_positions", "check_gas_protection", "check_trench_armour"]
+
+
+def Finding(path: str, message: str, rule: str) -> _Finding:  # noqa: N802
+    """A finding whose message also names its rule: CONTRACTS 4 promises only
+    path and message in ``gwasl validate --json``."""
+    return _Finding(path, f"{message} ({rule})", rule)
 
 
 @scenario_check

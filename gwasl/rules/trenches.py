@@ -225,9 +225,10 @@ def location_tem_explained(s: Scenario, h: Hex, position: Position, fire_kind: F
     - deep trench crest: +3 direct, +4 OVR and OBA (ASLGW 2.1.6);
     - dugout: +6 OBA; +2 direct fire from its own hex; direct fire from any
       other hex cannot see in (2.2.2) and an OVR cannot reach it (2.2.1):
-      both raise :class:`LocationError`.  ``firer_hex`` is needed for direct fire;
-    - trench, foxhole, pillbox: the fortification's TEM (classic B27, B30),
-      in place of the hex's;
+      both raise :class:`LocationError` (without ``firer_hex`` direct fire
+      is taken to come from its own hex, the only place it can);
+    - trench, foxhole, pillbox: the better of the fortification's TEM
+      (classic B27, B30) and the hex terrain's (they never add);
     - ground: the hex terrain's TEM (classic chapter B).
     """
     _need_fortification(s, h, position)
@@ -246,15 +247,13 @@ def location_tem_explained(s: Scenario, h: Hex, position: Position, fire_kind: F
             return TEM(_fort(FortificationKind.DUGOUT, "tem_oba"), "dugout vs OBA", "ASLGW 2.2.3")
         if fire_kind is FireKind.OVR:
             raise LocationError(f"an overrun cannot reach units in the dugout of {h}: it is underground (ASLGW 2.2.1)")
-        if firer_hex is None:
-            raise LocationError("the TEM of a dugout against direct fire needs the firer's hex (ASLGW 2.2.2, 2.2.3)")
-        if firer_hex != h:
+        if firer_hex is not None and firer_hex != h:
             raise LocationError(f"no direct fire into the dugout of {h} from {firer_hex}: LOS only from its own hex (ASLGW 2.2.2)")
         return TEM(_fort(FortificationKind.DUGOUT, "tem"), "dugout vs direct fire from its own hex", "ASLGW 2.2.3")
     kind = POSITION_FORTIFICATION.get(position)
-    if kind is not None:
-        return TEM(_fort(kind, "tem"), f"{kind.value}", ft[kind].rule)
     info = terrain_table()[s.map.terrain_at(h)]
+    if kind is not None and _fort(kind, "tem") >= info.tem:
+        return TEM(_fort(kind, "tem"), f"{kind.value}", ft[kind].rule)
     return TEM(info.tem, f"{info.terrain.value} terrain", info.rule)
 
 

@@ -107,7 +107,7 @@ def test_los_to_an_enemy_trench_suffices_aslgw_1_5():
     trench = (Fortification(FortificationKind.DEEP_TRENCH, (H("K1"),), "de"),)
     seen = []
 
-    def los(fh, fp, th, tp):
+    def los(fh, th, fp, tp):
         seen.append((fh, th, tp))
         return th == H("K1")
 

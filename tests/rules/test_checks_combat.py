@@ -18,7 +18,11 @@ def validate(capsys, tmp_path, doc):
 
 
 def rules(report):
-    return [e.get("rule") for e in report["errors"]]
+    out = []
+    for e in report["errors"]:
+        assert e["message"].endswith(f"({e['rule']})")  # CONTRACTS 4 shows only path and message
+        out.append(e["rule"])
+    return out
 
 
 def example():

@@ -82,6 +82,7 @@ def test_dugout_tem_aslgw_2_2_3():
     s = scenario()
     assert t.location_tem(s, H("D2"), Position.DUGOUT, "oba") == 6
     assert t.location_tem(s, H("D2"), Position.DUGOUT, "direct", firer_hex=H("D2")) == 2
+    assert t.location_tem(s, H("D2"), Position.DUGOUT, "direct") == 2  # only its own hex can fire in
     with pytest.raises(t.LocationError, match="2.2.2"):
         t.location_tem(s, H("D2"), Position.DUGOUT, "direct", firer_hex=H("D3"))
     with pytest.raises(t.LocationError, match="2.2.1"):
