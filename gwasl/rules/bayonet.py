@@ -132,7 +132,7 @@ def check_bch_declaration(
       group, so each unit is ADJACENT to at least one other (1.5);
     - at least one leader when an MMC takes part (1.5);
     - at least one unit has LOS (``los(from_hex, to_hex, from_in, to_in)``)
-      to an enemy unit within 8 hexes ahead of the chain (:func:`toward`), or
+      to an enemy unit (not HIP) within 8 hexes ahead of the chain (:func:`toward`), or
       to a hex of an enemy trench or deep trench (1.5).
     """
     fails: list[BChFailure] = []
@@ -179,7 +179,8 @@ def check_bch_declaration(
 
     if units and len(sides) == 1:
         side = next(iter(sides))
-        enemies = [u for u in s.units if u.side != side and u.is_infantry]
+        # A HIP unit is not on the map as far as the ATTACKER knows; concealed units are.
+        enemies = [u for u in s.units if u.side != side and u.is_infantry and u.hidden is not HiddenStatus.HIP]
         trench_hexes = {h for f in s.map.fortifications
                         if f.kind in (FortificationKind.TRENCH, FortificationKind.DEEP_TRENCH)
                         and f.owner is not None and f.owner != side for h in f.hexes}

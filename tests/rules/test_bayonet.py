@@ -99,6 +99,9 @@ def test_los_to_an_enemy_within_eight_hexes_ahead_aslgw_1_5():
     far = [u for u in LINE if u.hex in (H("C5"), H("D5"), H("E5"))]
     moved = [Unit(u.id, u.side, u.kind, H(u.hex.label.replace("5", "4")), u.unit_class, u.rating) for u in far]
     assert conditions(b.check_bch_declaration(scen(moved, "D13"), b.BChDeclaration(IDS, 3), CLEAR)) == ["los_to_enemy"]
+    # a HIP enemy is not known to be there
+    hip = scen(LINE).with_unit(Unit("G", "de", UnitKind.SQUAD, H("D1"), unit_class=UnitClass.FIRST_LINE, hidden=HiddenStatus.HIP))
+    assert conditions(b.check_bch_declaration(hip, decl, CLEAR)) == ["los_to_enemy"]
     # the LOS predicate decides
     assert conditions(b.check_bch_declaration(scen(LINE), decl, lambda *a: False)) == ["los_to_enemy"]
 
