@@ -82,8 +82,9 @@ class BChCheck:
 
 
 def toward(origin: Hex, direction: int, target: Hex) -> bool:
-    """Whether ``target`` lies ahead of ``origin`` for a chain moving in ``direction``:
-    one step that way brings it strictly closer (a 120-degree front sector).
+    """Whether ``target`` lies ahead of ``origin`` for a chain moving in
+    ``direction`` (ASLGW 1.5, "the hexes the chain will move towards"): one
+    step that way brings it strictly closer (a 120-degree front sector).
 
     >>> toward(Hex.from_label("C5"), 0, Hex.from_label("C1")), toward(Hex.from_label("C5"), 3, Hex.from_label("C1"))
     (True, False)

@@ -20,7 +20,8 @@ and the reasons for the outcome).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, is_dataclass
+from enum import Enum
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping
@@ -46,6 +47,7 @@ __all__ = [
     "pin_task_check",
     "severity_drm",
     "squad_equivalents",
+    "to_json",
 ]
 
 _FILE = "asl_core.json"
@@ -158,6 +160,28 @@ def parse_asl_core(doc: Any) -> AslCore:
 def asl_core() -> AslCore:
     """The classic ASL numbers (resources/asl_core.json), loaded and validated once."""
     return parse_asl_core(load_resource(_FILE))
+
+
+def to_json(value: Any) -> Any:
+    """A result value as plain JSON data (for the game journal): dataclasses
+    become objects, enums their values, rolls their :meth:`Roll.as_json`.
+
+    >>> from gwasl.rules.dice import ScriptedDice
+    >>> to_json(normal_task_check(ScriptedDice([1, 2]), 7))["roll"]["final"]
+    3
+    """
+    if isinstance(value, Roll):
+        return value.as_json()
+    if isinstance(value, Enum):
+        return value.value
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: to_json(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, (tuple, list, frozenset, set)):
+        items = [to_json(v) for v in value]
+        return sorted(items) if isinstance(value, (frozenset, set)) else items
+    if isinstance(value, Mapping):
+        return {str(k): to_json(v) for k, v in value.items()}
+    return value
 
 
 def _mods(modifiers: Mapping[str, int] | Iterable[Modifier] | None) -> tuple[Modifier, ...]:
@@ -335,7 +359,7 @@ def morale_check(
     """
     core = asl_core()
     sev = severity_drm(severity)
-    mods = ([Modifier(f"{severity} ({core.rules['morale_check']})", sev)] if sev else []) + list(_mods(modifiers))
+    mods = ([Modifier(f"{severity} (A10.3)", sev)] if sev else []) + list(_mods(modifiers))
     roll = dice.DR(cause or f"{severity} (morale {morale})", mods)
     why: list[str] = []
     original_12 = roll.total == core.cr_original_dr

@@ -199,7 +199,8 @@ def separate_stacking_locations(units: Iterable[Unit]) -> dict[tuple[Hex, str], 
 
 
 def deep_trench_overstacked(units: Iterable[Unit]) -> float | None:
-    """Squad-equivalents in a deep trench location if over the 2.1.4 limit, else None."""
+    """ASLGW 2.1.4: the squad-equivalents (A5.1) of a deep trench location if
+    over its limit of 2 squads, else None."""
     n = squad_equivalents(units)
     return n if n > deep_trench_stacking_limit() else None
 

@@ -87,3 +87,24 @@ def test_trench_armour_on_a_support_weapon_aslgw_1_8(capsys, tmp_path):
     doc["units"][7]["trench_armour"] = True  # G-FT
     code, rep = validate(capsys, tmp_path, doc)
     assert code == 2 and "ASLGW 1.8" in rules(rep)
+
+
+RULE_MODULES = ["morale", "gas", "bayonet", "garance", "armour", "close_combat", "trenches", "checks_combat"]
+
+
+def test_every_rule_function_cites_its_rule():
+    """COMMON code standards: each public rule function's docstring names the rule it implements."""
+    import importlib
+    import inspect
+    import re
+
+    cite = re.compile(r"ASLGW \d|\b[AB]\d+(\.\d+)*\b|ASL Index")
+    missing = []
+    for name in RULE_MODULES:
+        mod = importlib.import_module(f"gwasl.rules.{name}")
+        for attr in mod.__all__:
+            obj = getattr(mod, attr)
+            if inspect.isfunction(obj) and not attr.startswith("parse_") and attr not in ("asl_core", "to_json"):
+                if not cite.search(obj.__doc__ or ""):
+                    missing.append(f"{name}.{attr}")
+    assert not missing

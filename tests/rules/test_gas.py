@@ -175,3 +175,14 @@ def test_every_exposure_outcome_is_consistent(seed, gas, protection, in_area, mo
         assert (o.mc is not None) == (gas != "irritant")
     if not in_area:
         assert not o.broken and o.labor_marker == (o.ntc is not None and not o.ntc.passed)
+
+
+def test_outcomes_serialise_for_the_journal():
+    import json
+
+    from gwasl.rules.morale import to_json
+
+    o = g.resolve_gas_exposure(ScriptedDice([6, 5, 3, 3]), SQUAD, 7, 6, g.GasAttack.of("phosgene"), GasProtection.MASK, True)
+    d = json.loads(json.dumps(to_json(o)))
+    assert d["mc"]["severity"] == "3MC" and d["casualty_reduction"]["to"] == "half_squad"
+    assert {"cause": "3MC (A10.3)", "value": 3} in d["mc"]["roll"]["modifiers"]
