@@ -6,7 +6,8 @@ protection and trench armour; each finding names its rule.
 - ASLGW 2.1, 2.2 (and B27, B30): a unit IN/at crest of a deep trench, in a
   dugout, trench, foxhole or pillbox needs that fortification in its hex.
 - ASLGW 1.9.11, 1.9.12: no gas protection before 22 April 1915; Allied
-  protection in April 1915 can only be cotton pads.
+  protection in April 1915 can only be cotton pads; from 22 April to 31 May
+  1915 the OB should say what each side has (a warning names the default).
 - ASLGW 1.8: trench armour is worn by infantry, not by a support weapon.
 """
 
@@ -16,7 +17,7 @@ from typing import Iterator
 
 from gwasl.model.scenario import GasProtection, Scenario, UnitKind
 from gwasl.model.scenario_io import Finding as _Finding
-from gwasl.rules.gas import gas_table
+from gwasl.rules.gas import gas_protection, gas_table
 from gwasl.rules.morale import squad_equivalents
 from gwasl.rules.trenches import POSITION_FORTIFICATION, deep_trench_stacking_limit, separate_stacking_locations
 from gwasl.rules.validate import scenario_check
@@ -24,10 +25,10 @@ from gwasl.rules.validate import scenario_check
 __all__ = ["check_deep_trench_stacking", "check_positions", "check_gas_protection", "check_trench_armour"]
 
 
-def Finding(path: str, message: str, rule: str) -> _Finding:  # noqa: N802
+def Finding(path: str, message: str, rule: str, severity: str = "error") -> _Finding:  # noqa: N802
     """A finding whose message also names its rule: CONTRACTS 4 promises only
     path and message in ``gwasl validate --json``."""
-    return _Finding(path, f"{message} ({rule})", rule)
+    return _Finding(path, f"{message} ({rule})", rule, severity)
 
 
 @scenario_check
@@ -77,9 +78,13 @@ def check_gas_protection(s: Scenario) -> Iterator[Finding]:
     t = gas_table()
     for sid, side in s.sides.items():
         p = side.gas_protection
+        path = f"$.sides.{sid}.gas_protection"
+        if p is None and t.no_protection_before <= s.date < t.masks_from:
+            yield Finding(f"$.sides.{sid}", f"side {sid!r}: before {t.masks_from.isoformat()} the OB should say whether "
+                          f"it has gas protection; gwasl assumes {gas_protection(s, sid).protection.value}",
+                          "ASLGW 1.9.11, 1.9.12", "warning")
         if p is None or p is GasProtection.NONE:
             continue
-        path = f"$.sides.{sid}.gas_protection"
         if s.date < t.no_protection_before:
             yield Finding(path, f"side {sid!r} has {p.value}, but nobody has gas protection before "
                                 f"{t.no_protection_before.isoformat()} (scenario date {s.date.isoformat()})", "ASLGW 1.9.11")

@@ -79,7 +79,11 @@ def test_gas_protection_dates_aslgw_1_9_11_1_9_12(capsys, tmp_path):
     assert rules(rep).count("ASLGW 1.9.12") == 1 and "ASLGW 1.9.11" not in rules(rep)  # Germans may have masks
     doc["sides"]["french"]["gas_protection"] = "cotton_pads"
     code, rep = validate(capsys, tmp_path, doc)
-    assert code == 0, rep
+    assert code == 0 and rep["warnings"] == [], rep
+    # 1.9.11: before June 1915 the OB must say; a silent OB gets a warning naming the default
+    del doc["sides"]["french"]["gas_protection"]
+    code, rep = validate(capsys, tmp_path, doc)
+    assert code == 0 and any("cotton_pads" in w["message"] and w["path"] == "$.sides.french" for w in rep["warnings"])
 
 
 def test_trench_armour_on_a_support_weapon_aslgw_1_8(capsys, tmp_path):
