@@ -33,7 +33,7 @@ __all__ = [
     "FireKind",
     "LocationError",
     "MoveCost",
-    "PointBlank",
+    "DugoutPointBlank",
     "TEM",
     "deep_trench_overstacked",
     "deep_trench_stacking_limit",
@@ -110,7 +110,7 @@ def _terrain_mf(s: Scenario, h: Hex) -> float:
 def move_cost(s: Scenario, from_hex: Hex, from_pos: Position, to_hex: Hex, to_pos: Position) -> MoveCost:
     """The infantry MF cost of one move involving a deep trench (ASLGW 2.1.3).
 
-    - Into a deep trench: 2 MF, plus the hex terrain's cost when it comes
+    - Into a deep trench (IN or at crest status): 2 MF, plus the hex terrain's cost when it comes
       from another hex (cumulative).  Along connected deep trench hexes
       (ADJACENT, both with a deep trench, staying in it): the classic trench
       cost of 1 MF (B27, "all rules of trenches apply", 2.1.2).
@@ -118,8 +118,10 @@ def move_cost(s: Scenario, from_hex: Hex, from_pos: Position, to_hex: Hex, to_po
       1 MF to leave it within its own hex) doubled; the unit is CX at the end
       of the MPh and may not Double Time, unless a ladder stands in the hex
       it leaves.
-    - Between ground and crest status of a deep trench, or any other move:
-      the hex terrain cost (ground only; other entrenchments follow B27).
+    - Between IN and crest status of the same deep trench: 0 MF here, a
+      change of status within one location (2.1.1) that ASLGW does not cost.
+    - Ground to ground: the entered hex's terrain cost.  Moves into or out of
+      other entrenchments (classic B27) are not this rule's: LocationError.
 
     Elevation changes of hills are not part of this rule.
 
@@ -165,6 +167,8 @@ def move_cost(s: Scenario, from_hex: Hex, from_pos: Position, to_hex: Hex, to_po
         else:
             why.append("no ladder: CX at the end of the MPh, no Double Time this MPh (ASLGW 2.1.3)")
         return MoveCost(base * factor, not ladder, ladder, tuple(why))
+    if from_pos is not Position.GROUND or to_pos is not Position.GROUND:
+        raise LocationError(f"a move {from_pos.value} -> {to_pos.value} involves no deep trench (classic B27 entrenchments are not costed here)")
     if same_hex:
         return MoveCost(0.0, False, True, ("no change of location",))
     t = _terrain_mf(s, to_hex)
@@ -284,35 +288,42 @@ def location_tem(s: Scenario, h: Hex, position: Position, fire_kind: FireKind | 
 
 
 @dataclass(frozen=True, slots=True)
-class PointBlank:
-    """Point-blank status of a shot, named as the fire rules know it."""
+class DugoutPointBlank:
+    """Point-blank case of fire between a dugout and its own hex.
 
-    status: str  # "TPBF", "DPBF" (TPBF without hand grenades, ASLGW 1.6.62), "PBF" or "none"
+    ``name`` is 'TPBF', 'DPBF' (TPBF without hand grenades, ASLGW 1.6.62) or
+    'PBF'; ``same_location`` is what to pass to the fire rules' point-blank
+    multiplier (``gwasl.rules.fire.point_blank_multiplier(0, same_location=...,
+    has_hand_grenades=...)``), which gives the factor."""
+
+    name: str
+    same_location: bool
     reason: str
 
 
-def dugout_point_blank(firer_in_dugout: bool, target_in_dugout: bool, same_hex: bool, attackers_have_grenades: bool) -> PointBlank:
-    """Point-blank status of fire involving a dugout (ASLGW 2.2.3, 2.2.4).
+def dugout_point_blank(firer_in_dugout: bool, target_in_dugout: bool, same_hex: bool, attackers_have_grenades: bool) -> DugoutPointBlank:
+    """Point-blank case of fire involving a dugout (ASLGW 2.2.3, 2.2.4).
 
     Fire into a dugout (only possible from its own hex, 2.2.2) is TPBF, or
-    DPBF for attackers without hand grenades (1.6.62).  Fire out of a dugout
-    never uses TPBF/DPBF: at a target in its own hex it is PBF.
+    DPBF for attackers without hand grenades (1.6.62), as if in the same
+    Location.  Fire out of a dugout never uses TPBF/DPBF: at a target in its
+    own hex it is PBF.
 
-    >>> dugout_point_blank(False, True, True, attackers_have_grenades=False).status
+    >>> dugout_point_blank(False, True, True, attackers_have_grenades=False).name
     'DPBF'
-    >>> dugout_point_blank(True, False, True, attackers_have_grenades=True).status
-    'PBF'
+    >>> dugout_point_blank(True, False, True, attackers_have_grenades=True)
+    DugoutPointBlank(name='PBF', same_location=False, reason='fire out of a dugout does not use TPBF/DPBF (ASLGW 2.2.4)')
     """
     if target_in_dugout and not firer_in_dugout:
         if not same_hex:
             raise LocationError("no fire into a dugout from another hex (ASLGW 2.2.2)")
         if attackers_have_grenades:
-            return PointBlank("TPBF", "fire into a dugout is TPBF (ASLGW 2.2.3)")
-        return PointBlank("DPBF", "fire into a dugout is TPBF, DPBF without hand grenades (ASLGW 2.2.3, 1.6.62)")
+            return DugoutPointBlank("TPBF", True, "fire into a dugout is TPBF (ASLGW 2.2.3)")
+        return DugoutPointBlank("DPBF", True, "fire into a dugout is TPBF, DPBF without hand grenades (ASLGW 2.2.3, 1.6.62)")
     if firer_in_dugout and not target_in_dugout:
         if not same_hex:
             raise LocationError("no fire out of a dugout at another hex (ASLGW 2.2.2)")
-        return PointBlank("PBF", "fire out of a dugout does not use TPBF/DPBF (ASLGW 2.2.4)")
+        return DugoutPointBlank("PBF", False, "fire out of a dugout does not use TPBF/DPBF (ASLGW 2.2.4)")
     raise LocationError("dugout_point_blank is for fire between a dugout and its hex (ASLGW 2.2.3, 2.2.4)")
 
 

@@ -65,6 +65,9 @@ def test_along_the_trench_and_bad_moves():
         t.move_cost(scenario(), H("B3"), Position.GROUND, H("B4"), Position.DEEP_TRENCH)
     with pytest.raises(t.LocationError, match="ADJACENT"):
         t.move_cost(scenario(), H("B5"), Position.GROUND, H("B2"), Position.DEEP_TRENCH)
+    assert t.move_cost(scenario(), H("B3"), Position.GROUND, H("A2"), Position.GROUND).mf == 2.0  # woods
+    with pytest.raises(t.LocationError, match="no deep trench"):
+        t.move_cost(scenario(), H("A2"), Position.GROUND, H("A1"), Position.TRENCH)
     with pytest.raises(t.LocationError, match="cannot enter"):
         t.move_cost(scenario(), H("B2"), Position.DEEP_TRENCH, H("C1"), Position.GROUND)
 
@@ -100,9 +103,11 @@ def test_ground_and_other_fortification_tem():
 
 
 def test_dugout_point_blank_aslgw_2_2_3_2_2_4():
-    assert t.dugout_point_blank(False, True, True, attackers_have_grenades=True).status == "TPBF"
-    assert t.dugout_point_blank(False, True, True, attackers_have_grenades=False).status == "DPBF"  # 1.6.62
-    assert t.dugout_point_blank(True, False, True, attackers_have_grenades=True).status == "PBF"
+    into = t.dugout_point_blank(False, True, True, attackers_have_grenades=True)
+    assert (into.name, into.same_location) == ("TPBF", True)
+    assert t.dugout_point_blank(False, True, True, attackers_have_grenades=False).name == "DPBF"  # 1.6.62
+    out = t.dugout_point_blank(True, False, True, attackers_have_grenades=True)
+    assert (out.name, out.same_location) == ("PBF", False)
     assert t.dugout_fire_out_drm(True) == 3 and t.dugout_fire_out_drm(False) == 0
     with pytest.raises(t.LocationError):
         t.dugout_point_blank(False, True, False, True)
