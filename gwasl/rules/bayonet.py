@@ -30,6 +30,7 @@ from gwasl.model.scenario import FortificationKind, HiddenStatus, Position, Scen
 __all__ = [
     "BCH_RANGE",
     "BChCheck",
+    "BChError",
     "BChDeclaration",
     "BChFailure",
     "BChUnitStatus",
@@ -50,6 +51,10 @@ BCH_MIN_MMC_PER_HEX = 2
 # LOS predicate ``(from_hex, to_hex, from_in, to_in) -> bool``, the argument order
 # of gwasl.rules.los.los; e.g. ``lambda a, b, ai, bi: los(scenario, a, b, ai, bi).clear``.
 LosPredicate = Callable[[Hex, Hex, Position, Position], bool]
+
+
+class BChError(ValueError):
+    """A BCh applied that :func:`check_bch_declaration` would refuse."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,8 +258,12 @@ def bch_morale(morale: int, status: BChUnitStatus | None, broken: bool) -> int:
 def apply_bch(s: Scenario, decl: BChDeclaration) -> tuple[Scenario, tuple[BChUnitStatus, ...]]:
     """The scenario with the BCh units' concealment removed (ASLGW 1.5) and their statuses.
 
-    Call only with a declaration :func:`check_bch_declaration` accepted.
+    Call only with a declaration :func:`check_bch_declaration` accepted;
+    unknown units raise :class:`BChError`.
     """
+    missing = [i for i in decl.unit_ids if i not in {u.id for u in s.units}]
+    if missing:
+        raise BChError(f"no such unit: {', '.join(missing)} (ASLGW 1.5)")
     statuses = []
     for uid in dict.fromkeys(decl.unit_ids):
         u = s.unit(uid)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import datetime as dt
 
+import pytest
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -141,6 +143,8 @@ def test_effects_on_bch_units_aslgw_1_5():
     assert r.passed and not r.pinned
     r = morale_check(ScriptedDice([1, 1]), "squad", 8, hob_exemption=st0.heat_of_battle_exempt)
     assert not r.heat_of_battle
+    with pytest.raises(b.BChError, match="ghost"):
+        b.apply_bch(scen(LINE), b.BChDeclaration(("ghost",), NORTH))
 
 
 @settings(max_examples=150, deadline=None)
