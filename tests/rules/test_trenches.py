@@ -124,3 +124,25 @@ def test_stacking_locations_dugout_apart_aslgw_2_2_1_and_limit_2_1_4():
     assert t.deep_trench_overstacked(locs[(H("B2"), "deep_trench")]) is None  # 1.5
     assert t.deep_trench_overstacked(locs[(H("B2"), "deep_trench")] + (u("6", "crew", Position.DEEP_TRENCH),)) is None  # 2
     assert t.deep_trench_overstacked(locs[(H("B2"), "deep_trench")] + (u("7", "squad", Position.DEEP_TRENCH),)) == 2.5
+
+
+@pytest.mark.parametrize("path", __import__("testsupport").bundled_scenarios(), ids=lambda p: p.name)
+def test_location_tem_on_every_location_of_the_bundled_scenarios(path):
+    """location_tem gives a TEM or a clear LocationError, never anything else (ASLGW 2.1.6, 2.2.3)."""
+    s = load_scenario(path)
+    seen = set()
+    for h in s.map:
+        for pos in Position:
+            for kind in t.FireKind:
+                try:
+                    v = t.location_tem(s, h, pos, kind)
+                except t.LocationError as e:
+                    assert str(e)
+                    continue
+                assert 0 <= v <= 6
+                seen.add((pos, kind, v))
+    for f in s.map.fortifications:
+        if f.kind is FortificationKind.DEEP_TRENCH:
+            assert {(Position.DEEP_TRENCH, t.FireKind.OBA, 5), (Position.DEEP_TRENCH_CREST, t.FireKind.OVR, 4)} <= seen
+        if f.kind is FortificationKind.DUGOUT:
+            assert (Position.DUGOUT, t.FireKind.OBA, 6) in seen
