@@ -27,7 +27,6 @@ the one-to-all LOS map, ``clear_many`` checks many pairs at once.
 
 from __future__ import annotations
 
-import datetime as _dt
 import threading
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -36,9 +35,10 @@ from typing import Iterable, Iterator, Mapping, Sequence
 import numpy as np
 
 from gwasl.model.hexgrid import Hex
-from gwasl.model.scenario import FortificationKind, Nationality, Position, Scenario, Weather
+from gwasl.model.scenario import FortificationKind, Position, Scenario, Unit, UnitKind
 from gwasl.model.scenario_io import Finding
 from gwasl.model.terrain import terrain_table
+from gwasl.rules.garance import wears_garance
 from gwasl.rules.los_geometry import FINE, Outline, OutlineError, parse_outline, segment_enters_below
 from gwasl.rules.los_kernel import SIDE_NEIGHBOUR, map_templates, offset_template, peek_map_templates
 from gwasl.rules.validate import scenario_check
@@ -709,15 +709,12 @@ def visible_from(scenario: Scenario, h: Hex, from_in: Position | str = Position.
 # ---------------------------------------------------------------------------
 # ASLGW 1.7.1: garance trousers
 # ---------------------------------------------------------------------------
-GARANCE_FROM = _dt.date(1914, 1, 1)
-GARANCE_UNTIL = _dt.date(1915, 5, 31)
-
-
-def garance_applies(scenario: Scenario, target_side: str) -> bool:
+def garance_applies(scenario: Scenario, target: str | Unit) -> bool:
     """ASLGW 1.7.1/1.7.3: the target wears garance trousers.
 
-    French troops from 1914 to May 1915 (inclusive, docs/rules-notes.md),
-    except in winter, mud, mist, fog or at night (1.7.3).
+    ``target`` is a unit, or a side id (meaning its infantry).  French
+    infantry up to 31 May 1915, except in winter, mud, mist, fog or at night;
+    the data and the decision are :mod:`gwasl.rules.garance`'s.
 
     >>> from gwasl.model.scenario_io import scenario_from_text
     >>> s = scenario_from_text('''{"format": "gwasl-scenario/1", "title": "t", "date": "1914-09-06",
@@ -726,21 +723,19 @@ def garance_applies(scenario: Scenario, target_side: str) -> bool:
     >>> garance_applies(s, "f"), garance_applies(s, "g")
     (True, False)
     """
-    side = scenario.sides.get(target_side)
-    if side is None:
-        raise LosError(f"side {target_side!r} is not a side of this scenario ({', '.join(scenario.sides)})")
-    if side.nationality is not Nationality.FRENCH:
-        return False
-    if not (GARANCE_FROM <= scenario.date <= GARANCE_UNTIL):
-        return False
-    return not (scenario.winter or scenario.night or scenario.weather in (Weather.MUD, Weather.MIST, Weather.FOG))
+    if isinstance(target, Unit):
+        return wears_garance(scenario, target)
+    if target not in scenario.sides:
+        raise LosError(f"side {target!r} is not a side of this scenario ({', '.join(scenario.sides)})")
+    return wears_garance(scenario, Unit("garance-target", target, UnitKind.SQUAD, Hex(0, 0)))
 
 
-def fire_hindrance(result: LosResult, scenario: Scenario, target_side: str) -> int:
+def fire_hindrance(result: LosResult, scenario: Scenario, target_side: str | Unit) -> int:
     """The LOS hindrance DRM a fire attack along ``result`` suffers.
 
     The sum of the hindrance hexes' DRM; when firing on French troops in
-    garance trousers (ASLGW 1.7.1, see :func:`garance_applies`) the first
+    garance trousers (ASLGW 1.7.1, see :func:`garance_applies`; ``target_side``
+    may also be the target unit) the first
     hindrance hex seen from the firer is ignored.  ASLGW 1.7.1's example:
     one brush hex between German firers and charging French gives +0
     instead of +1; two brush hexes give +1 instead of +2.

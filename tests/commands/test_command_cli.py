@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 
 from gwasl.cli import main
+from testsupport import EXAMPLE_PATH
 
-EXAMPLE = "/work/shared/spec/examples/bois-des-caures-1916.json"
+EXAMPLE = str(EXAMPLE_PATH)
 
 
 def test_command_json_contract_shape(capsys):

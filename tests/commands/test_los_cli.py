@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from gwasl.cli import main
+from testsupport import EXAMPLE_PATH
 
 ROOT = Path(__file__).resolve().parents[2]
-EXAMPLE = "/work/shared/spec/examples/bois-des-caures-1916.json"
+EXAMPLE = str(EXAMPLE_PATH)
 
 
 @pytest.fixture()

@@ -353,3 +353,13 @@ def test_outline_snaps_to_the_fine_grid_and_full_hex_outline_equals_plain_woods(
     s2 = scen({"C3": {"terrain": "woods", "outline": [list(p) for p in [[1, 0], [0.5, 0.8660254], [-0.5, 0.8660254], [-1, 0], [-0.5, -0.8660254], [0.5, -0.8660254]]]}})
     for a in s1.map:
         assert los(s1, a, H("H8")).clear == los(s2, a, H("H8")).clear
+
+
+def test_aslgw_1_7_1_garance_for_a_target_unit():
+    """ASLGW 1.7.1 with the target given as a unit (who wears garance: gwasl.rules.garance)."""
+    from gwasl.model.scenario import Unit, UnitKind
+
+    s = scen({"C3": {"terrain": "brush"}}, date="1915-03-01")
+    r = los(s, A, B)
+    assert fire_hindrance(r, s, Unit("f1", "french", UnitKind.SQUAD, B)) == 0
+    assert fire_hindrance(r, s, Unit("g1", "german", UnitKind.SQUAD, B)) == 1
