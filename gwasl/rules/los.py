@@ -28,7 +28,8 @@ the one-to-all LOS map, ``clear_many`` checks many pairs at once.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Iterable, Iterator, Mapping, Sequence
 
@@ -176,6 +177,35 @@ def _ceil_half(c: int) -> int:
     return (c + (c & 1)) >> 1
 
 
+@lru_cache(maxsize=8)
+def _hexes_by_flat(columns: int, rows: int) -> tuple[Hex | None, ...]:
+    """Hex of each padded flat index (None for the padding), shared per map size."""
+    out: list[Hex | None] = [None] * ((columns + 2) * (rows + 2))
+    for c in range(columns):
+        for r in range(rows):
+            out[(c + 1) * (rows + 2) + r + 1] = Hex.from_offset(c, r)
+    return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def _outline_cached(key: tuple) -> Outline:
+    return parse_outline(key, "?")
+
+
+def _outline(value, label: str) -> Outline:
+    """:func:`parse_outline`, cached by value so rebuilding an index after an edit
+    does not re-validate every unchanged outline; errors name ``label``."""
+    try:
+        key = tuple(tuple(p) for p in value)
+        hash(key)
+    except TypeError:
+        return parse_outline(value, label)
+    try:
+        return _outline_cached(key)
+    except OutlineError:
+        return parse_outline(value, label)
+
+
 class LosIndex:
     """A map prepared for fast exact LOS queries (CONTRACTS 3).
 
@@ -232,7 +262,7 @@ class LosIndex:
             if info.obstacle_height is not None:
                 top = lv + _half(info.obstacle_height, "terrain table")
                 if outline_value is not None:
-                    o = parse_outline(outline_value, h.label)
+                    o = _outline(outline_value, h.label)
                     if o.is_full_hex:
                         top_full[i] = top
                     else:
@@ -246,7 +276,7 @@ class LosIndex:
                     top_full[i] = top
             else:
                 if outline_value is not None:
-                    parse_outline(outline_value, h.label)  # still a malformed field: say so
+                    _outline(outline_value, h.label)  # still a malformed field: say so
                 top_full[i] = lv
                 hind[i] = info.hindrance
                 hind_top[i] = lv + 2 * HINDRANCE_HEIGHT if info.hindrance else _NEVER
@@ -275,11 +305,15 @@ class LosIndex:
         self._l_hind_top = hind_top.tolist()
         self._l_ctr = ctr.tolist()
         self._l_level2 = level2.tolist()
-        self._hexes_by_flat: list[Hex | None] = [None] * n
-        for c in range(C):
-            for r in range(R):
-                self._hexes_by_flat[(c + 1) * self.stride + r + 1] = Hex.from_offset(c, r)
-        self._lock = threading.Lock()
+        self._hexes_by_flat = _hexes_by_flat(C, R)
+
+    def prepare(self) -> "LosIndex":
+        """Build the map-size templates now (about a second on 16 boards, once per
+        map size and process) so the first :meth:`visible_from` is instant; the
+        editor may call this from a worker thread.  Returns ``self``."""
+        for parity in (0, 1):
+            map_templates(self.columns, self.rows, parity)
+        return self
 
     # -- indexing ---------------------------------------------------------------
     def flat(self, h: Hex) -> int:

@@ -140,3 +140,17 @@ def test_adding_an_obstacle_never_turns_blocked_into_clear(seed, a, b, extra):
     if after.clear:
         assert base.clear
     assert more.clear_many([a], [b])[0] == after.clear
+
+
+def test_single_queries_same_before_and_after_the_map_templates_exist():
+    """Single queries use per-offset templates until the map-size ones are built; same answers."""
+    s = random_scenario(17, 11, seed=9, hills=4)  # a size no other test builds
+    idx = LosIndex(s)
+    rng = random.Random(9)
+    hx = list(s.map)
+    pairs = [(rng.choice(hx), rng.choice(hx)) for _ in range(400)]
+    before = [idx.los(a, b) for a, b in pairs]
+    idx.prepare()
+    after = [idx.los(a, b) for a, b in pairs]
+    assert before == after
+    assert any(not r.clear for r in before) and any(r.clear for r in before)
