@@ -57,6 +57,8 @@ __all__ = [
     "unit_mf_allowance",
     "free_squad_ntc",
     "recombine_problems",
+    "ssr_flag",
+    "formation_side",
 ]
 
 
@@ -431,3 +433,23 @@ def recombine_problems(
             out.append(RuleViolation("ASLGW 1.1", f"{c.id} is {c.unit_class.value if c.unit_class else 'of no class'}; the platoon's squads are {have}", c.id))
     return tuple(out)
 
+
+
+def ssr_flag(scenario: Scenario, key: str, side: str) -> bool:
+    """Whether the scenario's SSR block turns on ``key`` for ``side``:
+    ``"ssr": {key: true}`` (every side) or ``{key: ["side id", ...]}``
+    (docs/format/rules.md).  Used for ``combat_groups`` (ASLGW 1.2.11) and
+    ``half_platoons`` (ASLGW 1.1)."""
+    ssr = scenario.extra.get("ssr")
+    v = ssr.get(key) if isinstance(ssr, dict) else None
+    if v is True:
+        return True
+    return isinstance(v, list) and side in v
+
+
+def formation_side(scenario: Scenario, formation: Formation) -> str | None:
+    """The side of a formation: its members' (or its leader's) side, ``None`` if it has no units."""
+    for u in scenario.units:
+        if u.platoon == formation.id or u.id == formation.leader:
+            return u.side
+    return None
