@@ -154,6 +154,8 @@ def check_support_weapons(s: Scenario) -> Iterator[Finding]:
                 yield Finding(f"{p}.weapon", f"support weapon {u.id}: {u.weapon!r} is not a weapon of the ASLGW 1.6 tables", "ASLGW 1.6", "warning")
             continue
         captured = u.extra.get("captured") is True
+        if "captured" in u.extra and not isinstance(u.extra["captured"], bool):
+            yield Finding(f"{p}.captured", f"support weapon {u.id}: 'captured' must be true or false", "ASLGW 1.6")
         if captured and not w.can_be_lost:
             yield Finding(f"{p}.captured", f"support weapon {u.id}: the {w.name} cannot be captured", "ASLGW 1.6.32")
         for issue in availability_problems(w, s.date, s.sides[u.side].nationality, captured=captured):

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+import gwasl.rules.checks_units as checks
 from gwasl.cli import main
 from gwasl.model.scenario_io import parse_scenario
 from gwasl.rules.validate import CHECK_MODULES, validate_scenario
@@ -276,3 +277,63 @@ def test_cli_reports_rule_numbers(capsys):
         assert main(["validate", str(p), "--json"]) == 2
         out = json.loads(capsys.readouterr().out)
     assert out["errors"] == [{"path": "$.units[7].weapon", "message": out["errors"][0]["message"], "rule": "ASLGW ignored A23"}]
+
+
+def test_every_bundled_scenario_is_valid():
+    """Every shipped scenario passes the unit, weapon and organisation checks."""
+    for path in sorted((ROOT / "scenarios").glob("*.json")):
+        r = validate_scenario(parse_scenario(json.loads(path.read_text())))
+        assert r.valid, (path.name, [str(f) for f in r.errors])
+
+
+def test_odd_field_values_are_findings_not_crashes():
+    d = doc()
+    unit(d, "F-MG-W")["captured"] = "yes"
+    unit(d, "F-MG-W")["held_by"] = 5
+    unit(d, "F1-1")["factors"] = 447
+    d["formations"][1]["origin"] = ["x"]
+    d["ssr"] = {"allow": {"german": "DC"}, "combat_groups": [3]}
+    paths = {f.path for f in report(d).errors}
+    assert {"$.units[13].captured", "$.units[13].held_by", "$.units[9].factors", "$.formations[1].origin", "$.ssr.allow.german", "$.ssr.combat_groups[0]"} <= paths
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_MUTATIONS = st.lists(st.one_of(
+    st.tuples(st.just("date"), st.dates(min_value=__import__("datetime").date(1914, 1, 1), max_value=__import__("datetime").date(1919, 6, 28))),
+    st.tuples(st.just("nat"), st.sampled_from(["german", "french", "british", "us", "russian", "austro_hungarian", "italian", "belgian"])),
+    st.tuples(st.just("class"), st.sampled_from(["stosstruppen", "elite", "first_line", "second_line", "landwehr", "territorial"])),
+    st.tuples(st.just("weapon"), st.sampled_from(["MG08", "Lewis", "Vickers", "DC", "WP", "MP18", "BAR", "Schilt", "VB", "Bren", "Granatenwerfer"])),
+    st.tuples(st.just("hex"), st.sampled_from(["A1", "B6", "C2", "L8", "H6"])),
+    st.tuples(st.just("kind"), st.sampled_from(["platoon", "half_platoon", "combat_group"])),
+    st.tuples(st.just("ssr"), st.sampled_from([{"combat_groups": True}, {"allow": ["DC"]}, {"half_platoons": ["german"]}, {}])),
+), max_size=6)
+
+
+@settings(max_examples=120, deadline=None)
+@given(_MUTATIONS, st.randoms(use_true_random=False))
+def test_mutated_examples_give_findings_with_paths_and_rules(mutations, rnd):
+    """Whatever the dates, nationalities, classes, weapons and formations, the
+    checks never crash and every finding they add names a JSON path and a rule."""
+    d = doc()
+    for what, v in mutations:
+        if what == "date":
+            d["date"] = v.isoformat()
+        elif what == "nat":
+            d["sides"][rnd.choice(["german", "french"])]["nationality"] = v
+        elif what == "class":
+            rnd.choice([u for u in d["units"] if u["kind"] == "squad"])["class"] = v
+        elif what == "weapon":
+            rnd.choice([u for u in d["units"] if u["kind"] == "support_weapon"])["weapon"] = v
+        elif what == "hex":
+            rnd.choice(d["units"])["hex"] = v
+        elif what == "kind":
+            rnd.choice(d["formations"])["kind"] = v
+        else:
+            d["ssr"] = v
+    s = parse_scenario(d)
+    for check in (checks.check_ssr_block, checks.check_unit_factors, checks.check_support_weapons, checks.check_ignored_rules, checks.check_formations):
+        for f in check(s):
+            assert f.path.startswith("$") and f.message
+            assert f.rule and f.rule.startswith("ASLGW"), f
