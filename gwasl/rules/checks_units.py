@@ -22,6 +22,7 @@ from gwasl.rules.organisation import (
     composition_problems,
     formation_side,
     half_platoon_conversions_allowed,
+    leader_control_problems,
     setup_formation_gaps,
     ssr_flag,
 )
@@ -240,6 +241,8 @@ def check_formations(s: Scenario) -> Iterator[Finding]:
                 setup_halves[side].append(j)
             elif origin == "casualties":
                 reduced[side] += 1
+    for v in leader_control_problems(s):
+        yield Finding(f"{paths[v.unit_id]}" if v.unit_id in paths else "$.formations", v.message, v.rule)
     for side, idx in setup_halves.items():
         # Converting one platoon makes two half-platoons; a half-platoon without
         # its pair is a platoon reduced by casualties (ASLGW 1.1), not a conversion.

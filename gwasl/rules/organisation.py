@@ -59,6 +59,10 @@ __all__ = [
     "recombine_problems",
     "ssr_flag",
     "formation_side",
+    "leadership_applies",
+    "moves_by_impulse",
+    "free_squad_move_order",
+    "leader_control_problems",
 ]
 
 
@@ -453,3 +457,53 @@ def formation_side(scenario: Scenario, formation: Formation) -> str | None:
         if u.platoon == formation.id or u.id == formation.leader:
             return u.side
     return None
+
+
+def leadership_applies(leader: Unit, unit: Unit) -> bool:
+    """Whether ``leader``'s leadership modifier applies to ``unit`` in fire, MC
+    or Rally: only to units stacked with him, i.e. in his hex and Location
+    (ASLGW 1.3), even though his MF bonus reaches the whole platoon.
+
+    >>> L = Unit("L", "a", UnitKind.LEADER, Hex(2, 2))
+    >>> leadership_applies(L, Unit("s", "a", UnitKind.SQUAD, Hex(2, 2))), leadership_applies(L, Unit("t", "a", UnitKind.SQUAD, Hex(2, 3)))
+    (True, False)
+    """
+    return leader.kind is UnitKind.LEADER and not leader.broken and leader.side == unit.side and leader.hex == unit.hex and leader.position is unit.position
+
+
+def moves_by_impulse(kind: FormationKind | str) -> bool:
+    """Platoons and half-platoons move by impulses (ASLGW 1.4.1, 1.1); combat
+    groups move like WW2 squads (ASLGW 1.2.1).
+
+    >>> moves_by_impulse("half_platoon"), moves_by_impulse("combat_group")
+    (True, False)
+    """
+    return FormationKind(kind) is not FormationKind.COMBAT_GROUP
+
+
+def free_squad_move_order(platoon_movement_done: bool) -> RuleViolation | None:
+    """A free squad's remaining movement comes only after the movement of the
+    platoon it came from is over (ASLGW 1.4.13); ``None`` when it may move now."""
+    if platoon_movement_done:
+        return None
+    return RuleViolation("ASLGW 1.4.13", "a free squad moves only once the movement of the platoon it came from is done")
+
+
+def leader_control_problems(scenario: Scenario) -> tuple[RuleViolation, ...]:
+    """Leaders who lead formations totalling more than 6 squads (ASLGW 1.3: a
+    leader controls up to a platoon, the equivalent of 6 squads) -- e.g. two
+    full half-platoons are fine, a platoon and a half-platoon are not."""
+    led: dict[str, list[Formation]] = {}
+    for f in scenario.formations:
+        if f.leader is not None:
+            led.setdefault(f.leader, []).append(f)
+    limit = organisation().leader_max_squads
+    out = []
+    for leader_id, fs in led.items():
+        if len(fs) < 2:
+            continue  # one formation: composition_problems already checks it
+        total = sum((squad_equivalents(scenario.members(f.id)) for f in fs), Fraction(0))
+        if total > limit:
+            names = ", ".join(f.id for f in fs)
+            out.append(RuleViolation("ASLGW 1.3", f"leader {leader_id} leads {names}: {_fmt(total)} squads; a leader controls at most {limit}", leader_id))
+    return tuple(out)

@@ -38,7 +38,11 @@ from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import UnitKind
 from gwasl.rules.organisation import RuleViolation, formation_gaps
 
-__all__ = ["MemberStep", "ImpulseResult", "check_impulse"]
+__all__ = ["MemberStep", "ImpulseResult", "check_impulse", "PLATOON_MOVE_MODES"]
+
+# ASLGW 1.4.12: how members may move within platoon movement, as long as the
+# formation holds (normal movement plus these classic modes).
+PLATOON_MOVE_MODES = frozenset({"normal", "assault_move", "dash", "search", "column", "over_ipc"})
 
 Number = int | float | Fraction
 
@@ -50,7 +54,9 @@ class MemberStep:
     ``path`` lists the hexes it enters, in order (empty: it does not move);
     ``mf_cost`` is what its own path would cost it (terrain, deep trench entry,
     Assault Move...); ``mf_spent_before`` what it already spent this MPh;
-    ``mf_allowance`` its allowance (:func:`gwasl.rules.organisation.mf_allowance`).
+    ``mf_allowance`` its allowance (:func:`gwasl.rules.organisation.mf_allowance`);
+    ``mode`` how it moves (:data:`PLATOON_MOVE_MODES`, ASLGW 1.4.12), whose
+    effect on ``mf_cost`` the caller has already counted.
     """
 
     unit_id: str
@@ -61,6 +67,7 @@ class MemberStep:
     mf_spent_before: Number = 0
     mf_allowance: Number = 6
     broken: bool = False
+    mode: str = "normal"
 
     @property
     def end(self) -> Hex:
@@ -106,6 +113,8 @@ def check_impulse(
     for m in members:
         if m.broken and m.moving:
             out.append(RuleViolation("ASLGW 1.4.11", f"{m.unit_id} is broken: it is no longer part of the platoon and does not move with it", m.unit_id))
+        if m.mode not in PLATOON_MOVE_MODES:
+            out.append(RuleViolation("ASLGW 1.4.12", f"{m.unit_id}: {m.mode!r} is not a way to move within platoon movement ({', '.join(sorted(PLATOON_MOVE_MODES))})", m.unit_id))
         if m.kind not in (UnitKind.SQUAD, UnitKind.HALF_SQUAD, UnitKind.LEADER):
             out.append(RuleViolation("ASLGW 1.1", f"{m.unit_id} is a {m.kind.value}; a platoon is squads and its leader", m.unit_id))
     movers = [m for m in platoon if m.moving]

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import copy
+import datetime as dt
 import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import gwasl.rules.checks_units as checks
 from gwasl.cli import main
@@ -264,18 +267,16 @@ def test_aslgw_1_2_combat_group_needs_ssr_and_elite():
     assert [f.rule for f in report(d).errors] == ["ASLGW 1.2.12"]
 
 
-def test_cli_reports_rule_numbers(capsys):
+def test_cli_reports_rule_numbers(capsys, tmp_path):
     """`gwasl validate --json` gives path, message and rule; exit 2 when invalid."""
     assert main(["validate", str(EXAMPLE), "--json"]) == 0
     capsys.readouterr()
     d = doc()
     unit(d, "G-FT")["weapon"] = "DC"
-    import tempfile
-    with tempfile.TemporaryDirectory() as t:
-        p = Path(t) / "s.json"
-        p.write_text(json.dumps(d))
-        assert main(["validate", str(p), "--json"]) == 2
-        out = json.loads(capsys.readouterr().out)
+    p = tmp_path / "s.json"
+    p.write_text(json.dumps(d))
+    assert main(["validate", str(p), "--json"]) == 2
+    out = json.loads(capsys.readouterr().out)
     assert out["errors"] == [{"path": "$.units[7].weapon", "message": out["errors"][0]["message"], "rule": "ASLGW ignored A23"}]
 
 
@@ -297,11 +298,9 @@ def test_odd_field_values_are_findings_not_crashes():
     assert {"$.units[13].captured", "$.units[13].held_by", "$.units[9].factors", "$.formations[1].origin", "$.ssr.allow.german", "$.ssr.combat_groups[0]"} <= paths
 
 
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
 
 _MUTATIONS = st.lists(st.one_of(
-    st.tuples(st.just("date"), st.dates(min_value=__import__("datetime").date(1914, 1, 1), max_value=__import__("datetime").date(1919, 6, 28))),
+    st.tuples(st.just("date"), st.dates(min_value=dt.date(1914, 1, 1), max_value=dt.date(1919, 6, 28))),
     st.tuples(st.just("nat"), st.sampled_from(["german", "french", "british", "us", "russian", "austro_hungarian", "italian", "belgian"])),
     st.tuples(st.just("class"), st.sampled_from(["stosstruppen", "elite", "first_line", "second_line", "landwehr", "territorial"])),
     st.tuples(st.just("weapon"), st.sampled_from(["MG08", "Lewis", "Vickers", "DC", "WP", "MP18", "BAR", "Schilt", "VB", "Bren", "Granatenwerfer"])),
@@ -337,3 +336,15 @@ def test_mutated_examples_give_findings_with_paths_and_rules(mutations, rnd):
         for f in check(s):
             assert f.path.startswith("$") and f.message
             assert f.rule and f.rule.startswith("ASLGW"), f
+
+
+def test_aslgw_1_3_leader_leading_too_many_squads_across_formations():
+    """ASLGW 1.3: the French 8-0 may also lead a second half-platoon (6 squads), not a platoon (9)."""
+    d = doc()
+    d["formations"].append({"id": "F2", "kind": "half_platoon", "leader": "F1-L", "origin": "casualties"})
+    d["units"] += [{"id": f"F2-{k}", "side": "french", "kind": "squad", "class": "first_line", "hex": "I7", "platoon": "F2"} for k in range(3)]
+    assert report(d).valid
+    d["formations"][-1]["kind"] = "platoon"
+    d["units"] += [{"id": f"F2-{k}", "side": "french", "kind": "squad", "class": "first_line", "hex": "I7", "platoon": "F2"} for k in range(3, 6)]
+    (f,) = report(d).errors
+    assert (f.rule, f.path) == ("ASLGW 1.3", "$.units[8]") and "9 squads" in f.message

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import gwasl.rules.organisation as org
 from gwasl.model.hexgrid import Hex
-from gwasl.model.scenario import Unit, UnitClass, UnitKind
+from gwasl.model.scenario import Position, Unit, UnitClass, UnitKind
 from gwasl.model.scenario_io import load_scenario, scenario_from_text
 from gwasl.model.terrain import TableError
 from gwasl.rules.organisation import (
@@ -243,3 +243,35 @@ def test_organisation_table_validated():
 
 def test_organisation_doctests():
     assert doctest.testmod(org).failed == 0
+
+
+def test_aslgw_1_3_leadership_only_to_stacked_units():
+    """ASLGW 1.3: leadership in fire, MC and Rally applies only to units stacked with him."""
+    L = _u("L", "C3", UnitKind.LEADER)
+    assert org.leadership_applies(L, _u("s", "C3"))
+    assert not org.leadership_applies(L, _u("t", "C4"))  # in formation, gets the MF, not the DRM
+    assert not org.leadership_applies(_u("B", "C3", UnitKind.LEADER, broken=True), _u("s", "C3"))
+    entrenched = Unit("e", "a", UnitKind.SQUAD, H("C3"), unit_class=UnitClass.FIRST_LINE, position=Position.TRENCH)
+    assert not org.leadership_applies(L, entrenched)
+
+
+def test_aslgw_1_2_1_combat_groups_move_like_squads():
+    """ASLGW 1.2.1: combat groups work like WW2 squads; 1.4.1: platoons move by impulses."""
+    assert org.moves_by_impulse("platoon") and org.moves_by_impulse("half_platoon")
+    assert not org.moves_by_impulse("combat_group")
+
+
+def test_aslgw_1_4_13_free_squad_moves_after_its_platoon():
+    """ASLGW 1.4.13: a free squad's movement comes once its platoon's is done."""
+    assert org.free_squad_move_order(True) is None
+    assert org.free_squad_move_order(False).rule == "ASLGW 1.4.13"
+
+
+def test_aslgw_1_3_leader_of_two_formations():
+    """ASLGW 1.3: one leader controls up to 6 squads, across formations too."""
+    units = [sq(f"a{i}", "C2", platoon="A") for i in range(3)] + [sq(f"b{i}", "C3", platoon="B") for i in range(3)] + [leader("L", "C2", platoon="A")]
+    two_halves = scn(units, [{"id": "A", "kind": "half_platoon", "leader": "L"}, {"id": "B", "kind": "half_platoon", "leader": "L"}])
+    assert org.leader_control_problems(two_halves) == ()
+    more = scn(units + [sq("b3", "C3", platoon="B")], [{"id": "A", "kind": "half_platoon", "leader": "L"}, {"id": "B", "kind": "platoon", "leader": "L"}])
+    (v,) = org.leader_control_problems(more)
+    assert v.rule == "ASLGW 1.3" and "7 squads" in v.message

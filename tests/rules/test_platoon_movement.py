@@ -101,3 +101,18 @@ def test_every_mover_is_charged_the_maximum(costs):
 
 def test_platoon_movement_doctests():
     assert doctest.testmod(pm).failed == 0
+
+
+def test_aslgw_1_4_12_move_modes_within_platoon_movement():
+    """ASLGW 1.4.12: Assault Move, Dash, Search, column movement, over-IPC are
+    allowed while formation holds; formation still binds them."""
+    ok = check_impulse([
+        MemberStep("a", SQ, H("C2"), (H("C3"),), mf_cost=2, mode="assault_move"),
+        MemberStep("b", SQ, H("D2"), (H("D3"),), mf_cost=1, mode="dash"),
+        MemberStep("c", SQ, H("C2"), (H("C3"),), mf_cost=2, mode="search"),
+    ])
+    assert ok.legal and ok.platoon_mf == 2
+    apart = check_impulse([MemberStep("a", SQ, H("C2"), (H("C3"), H("C4")), mf_cost=2, mode="dash"), MemberStep("b", SQ, H("C2"))])
+    assert not apart.legal
+    bad = check_impulse([MemberStep("a", SQ, H("C2"), (H("C3"),), mf_cost=1, mode="fly")])
+    assert [v.rule for v in bad.violations] == ["ASLGW 1.4.12"]
