@@ -15,7 +15,7 @@ from collections import defaultdict
 from typing import Any, Iterator
 
 from gwasl.model.scenario import FormationKind, Scenario, UnitKind
-from gwasl.model.scenario_io import Finding
+from gwasl.model.scenario_io import Finding as _Finding
 from gwasl.rules.ignored import ignored_rule, ignored_rule_for_item, rule_label, ssr_allowed
 from gwasl.rules.organisation import (
     combat_group_problems,
@@ -50,6 +50,15 @@ __all__ = [
 # (the player's conversion, the default) counts against the 25% allowance.
 HALF_PLATOON_ORIGINS = ("setup", "casualties", "ssr")
 _SSR_SIDE_FLAGS = ("combat_groups", "half_platoons")
+
+
+def Finding(path: str, message: str, rule: str | None = None, severity: str = "error") -> _Finding:  # noqa: N802
+    """A finding whose message also carries its rule number: CONTRACTS 4 promises
+    only path and message in ``gwasl validate --json``, so the message alone
+    must say which rule it enforces."""
+    if rule and rule not in message:
+        message = f"{message} ({rule})"
+    return _Finding(path, message, rule, severity)
 
 
 def _unit_paths(s: Scenario) -> dict[str, str]:
