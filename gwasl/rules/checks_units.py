@@ -67,8 +67,9 @@ def _unit_paths(s: Scenario) -> dict[str, str]:
 
 @scenario_check
 def check_ssr_block(s: Scenario) -> Iterator[Finding]:
-    """The ``ssr`` object is well formed: side flags are ``true`` or lists of side
-    ids; ``allow`` lists ignored classic rules (docs/format/rules.md)."""
+    """The ``ssr`` object is well formed: side flags (``combat_groups``, ASLGW
+    1.2.11; ``half_platoons``, ASLGW 1.1) are ``true`` or lists of side ids;
+    ``allow`` lists ASLGW-ignored classic rules (docs/format/rules.md)."""
     ssr = s.extra.get("ssr")
     if ssr is None:
         return

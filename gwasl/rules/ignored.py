@@ -119,18 +119,18 @@ def _table() -> _Table:
 
 
 def ignored_rules() -> tuple[IgnoredRule, ...]:
-    """The whole list, in the text's order (for the app's rules panel)."""
+    """The whole ASLGW "rules to be ignored" list, in the text's order (for the app's rules panel)."""
     return _table().rules
 
 
 def ignored_rule(key: str) -> IgnoredRule | None:
-    """The ignored rule named by id ('demolition_charges'), classic number
+    """The entry of the ASLGW "rules to be ignored" list named by id ('demolition_charges'), classic number
     ('A23', 'A.23') or item ('DC'); ``None`` if it is not on the list."""
     return _table().by_key.get(_norm(key)) if isinstance(key, str) else None
 
 
 def ignored_rule_for_item(name: str) -> IgnoredRule | None:
-    """The ignored rule a support weapon name belongs to ('DC' -> A23), else ``None``."""
+    """The ASLGW ignored-list entry a support weapon name belongs to ('DC' -> A23, 'MOL' -> A22.6), else ``None``."""
     r = ignored_rule(name)
     return r if r is not None and _norm(name) in {_norm(i) for i in r.items} else None
 
@@ -157,13 +157,13 @@ def _allow_list(scenario: Scenario, side: str | None) -> list[str]:
 
 
 def ssr_allowed(scenario: Scenario, side: str | None, rule: IgnoredRule) -> bool:
-    """Whether the scenario's SSR brings ``rule`` back for ``side``: ``ssr.allow``
+    """Whether the scenario's SSR brings an ignored classic ``rule`` back for ``side`` (ASLGW ignored list: "could be reintroduced by SSR"): ``ssr.allow``
     names it by id, classic number or one of its items (docs/format/rules.md)."""
     return any(ignored_rule(a) is rule for a in _allow_list(scenario, side))
 
 
 def require_allowed_action(scenario: Scenario, side: str, action: str) -> None:
-    """Raise :class:`IgnoredRuleError` when ``action`` belongs to an ignored
+    """Raise :class:`IgnoredRuleError` when ``action`` belongs to an ASLGW-ignored
     classic rule and no SSR of ``scenario`` allows it for ``side``."""
     rule = ignored_rule_for_action(action)
     if rule is not None and not ssr_allowed(scenario, side, rule):

@@ -106,6 +106,7 @@ def parse_organisation(doc: Any) -> Organisation:
 
 @lru_cache(maxsize=1)
 def organisation() -> Organisation:
+    """The ASLGW 1.1-1.4 organisation numbers, loaded and validated once."""
     return parse_organisation(load_resource("nationalities.json"))
 
 
@@ -150,7 +151,8 @@ def active_members(scenario: Scenario, formation_id: str) -> tuple[Unit, ...]:
 
 
 def platoon_leader(scenario: Scenario, formation: Formation) -> Unit | None:
-    """The formation's leader as an SMC on the map, if it has one and he is not broken."""
+    """The formation's leader as an SMC on the map, if it has one and he is not broken
+    (ASLGW 1.3; without one the platoon is leaderless, ASLGW 1.3.4)."""
     if formation.leader is None:
         return None
     for u in scenario.units:
@@ -452,7 +454,8 @@ def ssr_flag(scenario: Scenario, key: str, side: str) -> bool:
 
 
 def formation_side(scenario: Scenario, formation: Formation) -> str | None:
-    """The side of a formation: its members' (or its leader's) side, ``None`` if it has no units."""
+    """The side of a formation (one side and nationality a platoon, ASLGW 1.1): its
+    members' (or its leader's) side, ``None`` if it has no units."""
     for u in scenario.units:
         if u.platoon == formation.id or u.id == formation.leader:
             return u.side

@@ -288,12 +288,12 @@ def all_weapons() -> tuple[Weapon, ...]:
 
 
 def find_weapon(name: str) -> Weapon | None:
-    """The weapon called ``name`` (or one of its aliases), or ``None``."""
+    """The weapon of the ASLGW 1.6 tables called ``name`` (or one of its aliases), or ``None``."""
     return _table().index.get(_norm(name)) if isinstance(name, str) else None
 
 
 def weapon(name: str) -> Weapon:
-    """The weapon called ``name``; :class:`UnknownWeaponError` lists the known names."""
+    """The weapon of the ASLGW 1.6 tables called ``name``; :class:`UnknownWeaponError` lists the known names."""
     w = find_weapon(name)
     if w is None:
         known = ", ".join(_table().weapons)
@@ -390,7 +390,7 @@ _OPERATOR_ORDER = (UnitKind.CREW, UnitKind.SQUAD, UnitKind.HALF_SQUAD, UnitKind.
 
 
 def sw_holder(scenario: Scenario, sw: Unit) -> Unit | None:
-    """The unit that holds support weapon ``sw`` at set-up.
+    """The unit that holds support weapon ``sw`` at set-up (needed by ASLGW 1.6.2).
 
     A ``held_by`` field (docs/format/rules.md) names it.  Without one, the SW
     belongs to a unit of its side in the same hex and position, preferring a
