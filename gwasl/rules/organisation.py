@@ -63,6 +63,7 @@ __all__ = [
     "moves_by_impulse",
     "free_squad_move_order",
     "leader_control_problems",
+    "is_free_squad",
 ]
 
 
@@ -510,3 +511,22 @@ def leader_control_problems(scenario: Scenario) -> tuple[RuleViolation, ...]:
             names = ", ".join(f.id for f in fs)
             out.append(RuleViolation("ASLGW 1.3", f"leader {leader_id} leads {names}: {_fmt(total)} squads; a leader controls at most {limit}", leader_id))
     return tuple(out)
+
+
+def is_free_squad(scenario: Scenario, unit_id: str) -> bool:
+    """Whether a squad or half-squad is free (ASLGW 1.4.13-1.4.15): Good Order,
+    not in a combat group, and either in no platoon or out of its platoon's
+    formation -- but not when stacked with a friendly leader (ASLGW 1.4.14:
+    then it is not free) nor while entrenched (ASLGW 1.4.15: 1.4.13 does not
+    apply in trenches)."""
+    u = scenario.unit(unit_id)
+    if u.kind not in _SQUADS or u.broken or is_entrenched(u):
+        return False
+    if any(o.kind is UnitKind.LEADER and not o.broken and o.side == u.side and o.hex == u.hex and o.position is u.position for o in scenario.units):
+        return False
+    if u.platoon is None:
+        return True
+    f = scenario.formation(u.platoon)
+    if f.kind is FormationKind.COMBAT_GROUP:
+        return False
+    return u.id in setup_formation_gaps(scenario, f.id)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Mapping
@@ -52,6 +52,8 @@ __all__ = [
     "infantry_movement",
     "combat_groups_from",
     "as_date",
+    "available_classes",
+    "elr_replaced_unit",
 ]
 
 
@@ -528,3 +530,30 @@ def infantry_movement() -> InfantryMovement:
     InfantryMovement(mmc_mf=4, smc_mf=6, leader_bonus_mf=2)
     """
     return _table().infantry
+
+
+def available_classes(when: "Scenario | _dt.date | str", nationality: Nationality | str) -> tuple[UnitClass, ...]:
+    """The squad classes a nationality may field at a date, best first, for the
+    editor's palette (ASLGW 1.11; Stosstruppen only from June 1915, 1.11.1).
+
+    >>> [c.value for c in available_classes("1915-05-31", "german")]
+    ['elite', 'first_line', 'second_line', 'landwehr']
+    >>> available_classes("1916-01-01", "italian")
+    ()
+    """
+    d = as_date(when)
+    n = _nation(nationality)
+    if n.classes is None:
+        return ()
+    return tuple(c for c, e in n.classes.items() if e.available_from is None or d >= e.available_from)
+
+
+def elr_replaced_unit(scenario: Scenario, unit: Unit) -> Unit | None:
+    """The unit that replaces ``unit`` after an ELR failure: same counter with the
+    lower class (:func:`elr_replacement`; ASLGW 1.11.1 for Stosstruppen), or
+    ``None`` when its table has no lower class.  A unit with its own
+    ``factors`` (a nationality without a table) has no table to step down."""
+    if unit.kind not in (UnitKind.SQUAD, UnitKind.HALF_SQUAD) or unit.unit_class is None:
+        raise UnitsError(f"{unit.id} is a {unit.kind.value}; ELR replacement here is for squads and half-squads")
+    new = elr_replacement(scenario.sides[unit.side].nationality, unit.unit_class)
+    return replace(unit, unit_class=new) if new is not None else None

@@ -52,6 +52,7 @@ __all__ = [
     "max_range",
     "sw_holder",
     "LOSS_ACTIONS",
+    "available_weapons",
 ]
 
 
@@ -411,3 +412,13 @@ def sw_holder(scenario: Scenario, sw: Unit) -> Unit | None:
                 return u
     return None
 
+
+
+def available_weapons(when: Any, nationality: Nationality | str) -> tuple[Weapon, ...]:
+    """Every weapon ``nationality`` may field at ``when`` (ASLGW 1.6), in table
+    order, for the editor's palette.
+
+    >>> [w.name for w in available_weapons("1916-07-01", "british")]
+    ['Lewis', 'Vickers', 'British FT', 'Tromblon VB']
+    """
+    return tuple(w for w in all_weapons() if not availability_problems(w, when, nationality))

@@ -348,3 +348,18 @@ def test_aslgw_1_3_leader_leading_too_many_squads_across_formations():
     d["units"] += [{"id": f"F2-{k}", "side": "french", "kind": "squad", "class": "first_line", "hex": "I7", "platoon": "F2"} for k in range(3, 6)]
     (f,) = report(d).errors
     assert (f.rule, f.path) == ("ASLGW 1.3", "$.units[8]") and "9 squads" in f.message
+
+
+def test_rules_fields_survive_a_save_and_reload():
+    """docs/format/rules.md fields (ssr, factors, held_by, captured, origin) are kept
+    by a load-save round trip, so the checks give the same answer afterwards."""
+    from gwasl.model.scenario_io import scenario_to_json
+    d = doc()
+    d["ssr"] = {"allow": {"german": ["DC"]}, "combat_groups": ["german"]}
+    d["formations"][1]["origin"] = "casualties"
+    d["units"].append({"id": "X", "side": "german", "kind": "support_weapon", "weapon": "DC", "hex": "C2", "held_by": "G1-1"})
+    d["units"].append({"id": "Y", "side": "german", "kind": "support_weapon", "weapon": "Lewis", "hex": "C2", "captured": True})
+    before = report(d)
+    again = json.loads(scenario_to_json(parse_scenario(d)))
+    after = report(again)
+    assert before.valid and after.valid and before == after

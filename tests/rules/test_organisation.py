@@ -48,11 +48,13 @@ def scn(units, formations, date="1916-02-21", ssr=None, nat_a="german"):
 
 
 def sq(uid, hexlabel, cls="first_line", platoon="P", side="a", **kw):
-    return {"id": uid, "side": side, "kind": "squad", "class": cls, "hex": hexlabel, "platoon": platoon, **kw}
+    d = {"id": uid, "side": side, "kind": "squad", "class": cls, "hex": hexlabel, "platoon": platoon, **kw}
+    return {k: v for k, v in d.items() if v is not None}
 
 
 def leader(uid, hexlabel, platoon="P", side="a", **kw):
-    return {"id": uid, "side": side, "kind": "leader", "rating": "8-0", "hex": hexlabel, "platoon": platoon, **kw}
+    d = {"id": uid, "side": side, "kind": "leader", "rating": "8-0", "hex": hexlabel, "platoon": platoon, **kw}
+    return {k: v for k, v in d.items() if v is not None}
 
 
 def test_aslgw_1_1_sizes():
@@ -275,3 +277,14 @@ def test_aslgw_1_3_leader_of_two_formations():
     more = scn(units + [sq("b3", "C3", platoon="B")], [{"id": "A", "kind": "half_platoon", "leader": "L"}, {"id": "B", "kind": "platoon", "leader": "L"}])
     (v,) = org.leader_control_problems(more)
     assert v.rule == "ASLGW 1.3" and "7 squads" in v.message
+
+
+def test_aslgw_1_4_13_to_1_4_15_is_free_squad():
+    """ASLGW 1.4.13: a squad isolated from its platoon (or in none) is free;
+    1.4.14: not when stacked with a leader; 1.4.15: not in trenches."""
+    f = [{"id": "P", "kind": "half_platoon"}, {"id": "C", "kind": "combat_group"}]
+    s = scn([sq("s1", "C2"), sq("s2", "C3"), sq("s3", "H8"), sq("lone", "A1", platoon=None),
+             sq("t", "J2", platoon=None, **{"in": "trench"}), sq("w", "E8", platoon=None), leader("L", "E8", platoon=None),
+             sq("b", "A8", platoon=None, broken=True), sq("c1", "K1", cls="elite", platoon="C"), sq("c2", "K9", cls="elite", platoon="C")], f)
+    free = {u.id for u in s.units if org.is_free_squad(s, u.id)}
+    assert free == {"s3", "lone"}

@@ -14,6 +14,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import gwasl.rules.units as units
 from gwasl.model.scenario_io import scenario_from_text
@@ -240,3 +242,49 @@ def test_nationalities_table_validated_at_load(mutate, needle):
 
 def test_units_doctests():
     assert doctest.testmod(units).failed == 0
+
+
+def test_aslgw_1_11_available_classes_for_the_editor():
+    """ASLGW 1.11.1: the German palette gains Stosstruppen on 1 June 1915."""
+    assert "stosstruppen" not in [c.value for c in units.available_classes("1915-05-31", "german")]
+    assert [c.value for c in units.available_classes("1915-06-01", "german")][0] == "stosstruppen"
+    assert [c.value for c in units.available_classes("1918-01-01", "us")] == ["elite", "first_line", "second_line"]
+
+
+def test_aslgw_1_11_1_elr_replaced_unit():
+    """ASLGW 1.11.1: a Stosstruppen squad failing ELR becomes a First Line squad (4-4-7)."""
+    s = scenario_from_text(json.dumps({
+        "format": "gwasl-scenario/1", "title": "t", "date": "1918-03-21", "map": {"columns": 3, "rows": 3},
+        "sides": {"g": {"nationality": "german"}, "b": {"nationality": "british"}},
+        "units": [{"id": "st", "side": "g", "kind": "squad", "class": "stosstruppen", "hex": "A1"},
+                  {"id": "b2", "side": "b", "kind": "half_squad", "class": "second_line", "hex": "A1"},
+                  {"id": "L", "side": "b", "kind": "leader", "rating": "8-0", "hex": "A1"}],
+    }))
+    new = units.elr_replaced_unit(s, s.units[0])
+    assert new.unit_class.value == "first_line" and new.id == "st"
+    assert unit_factors_of(s, new).printed == "4-4-7/7"
+    assert units.elr_replaced_unit(s, s.units[1]) is None
+    with pytest.raises(units.UnitsError, match="leader"):
+        units.elr_replaced_unit(s, s.units[2])
+
+
+def _reference(nat, cls, date, kind):
+    """The ASLGW 1.11 table read straight from TEXT_1_11 (latest row not after the date)."""
+    rows = [r for r in TEXT_1_11 if r[:2] == (nat, cls)]
+    if len(rows) > 1:  # French elite/first line: row dates are the last old day and the first new day
+        row = rows[0] if date <= dt.date(1915, 4, 30) else rows[1]
+    else:
+        row = rows[0]
+    return row[3] if kind == "squad" else row[4]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(sorted({r[:2] for r in TEXT_1_11})), st.dates(min_value=dt.date(1914, 7, 28), max_value=dt.date(1918, 11, 11)), st.sampled_from(["squad", "half_squad"]))
+def test_aslgw_1_11_every_date_has_exactly_the_text_factors(natcls, date, kind):
+    """ASLGW 1.11: for any war date, the factors are the text's (or the class does not exist yet)."""
+    nat, cls = natcls
+    if nat == "german" and cls == "stosstruppen" and date < dt.date(1915, 6, 1):
+        with pytest.raises(UnitNotAvailableError):
+            unit_factors(date, nat, cls, kind)
+        return
+    assert unit_factors(date, nat, cls, kind).printed == _reference(nat, cls, date, kind)

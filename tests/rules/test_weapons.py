@@ -251,3 +251,13 @@ def test_weapons_table_validated_at_load(mutate, needle):
 
 def test_weapons_doctests():
     assert doctest.testmod(weapons).failed == 0
+
+
+def test_aslgw_1_6_available_weapons_palette():
+    """ASLGW 1.6: what each side may field on a date (editor palette)."""
+    names = lambda d, n: [w.name for w in weapons.available_weapons(d, n)]  # noqa: E731
+    assert names("1914-08-22", "german") == ["MG08"]
+    assert names("1914-10-01", "german") == ["MG08", "Kleinflammenwerfer"]
+    assert names("1918-03-21", "german") == ["MG08", "MG08/15", "MP18", "Kleinflammenwerfer", "Wex Flammenwerfer", "Granatenwerfer"]
+    assert names("1916-02-21", "french") == ["Chauchat", "Hotchkiss", "Hotchkiss HMG", "St. Etienne", "Tromblon VB"]
+    assert names("1918-09-26", "us") == ["Browning", "BAR", "Tromblon VB"]
