@@ -219,8 +219,8 @@ def uses_platoon_movement(members: Sequence[Unit]) -> bool:
 def composition_problems(scenario: Scenario, formation: Formation) -> tuple[RuleViolation, ...]:
     """What is wrong with a formation's make-up (ASLGW 1.1, 1.2.1, 1.3).
 
-    * only squads and half-squads (and its leader) belong to a platoon: a crew
-      or a hero does not (ASLGW 1.1);
+    * squads and half-squads make up a platoon, with its leader; SMC may be
+      attached, but a crew may not (ASLGW 1.1, 1.6.2);
     * all of one type (class) and nationality (ASLGW 1.1);
     * at most 6 / 3 / 2 squads (half-squads count half) for a platoon,
       half-platoon, combat group (ASLGW 1.1, 1.2.1); a leader controls at most
@@ -232,8 +232,8 @@ def composition_problems(scenario: Scenario, formation: Formation) -> tuple[Rule
     members = scenario.members(formation.id)
     rule_size = "ASLGW 1.2.1" if formation.kind is FormationKind.COMBAT_GROUP else "ASLGW 1.1"
     for u in members:
-        if u.kind in (UnitKind.CREW, UnitKind.HERO) or (u.kind is UnitKind.LEADER and u.id != formation.leader):
-            out.append(RuleViolation("ASLGW 1.1", f"{u.kind.value} {u.id} cannot be a member of {formation.kind.value} {formation.id}: it is made of squads and its leader", u.id))
+        if u.kind is UnitKind.CREW:
+            out.append(RuleViolation("ASLGW 1.1", f"crew {u.id} cannot be a member of {formation.kind.value} {formation.id}: it is made of squads (MG crews belong to MG companies, ASLGW 1.6.2)", u.id))
     squads = [u for u in members if u.kind in _SQUADS]
     classes = sorted({u.unit_class.value for u in squads if u.unit_class is not None})
     if len(classes) > 1:

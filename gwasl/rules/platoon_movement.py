@@ -98,7 +98,8 @@ def check_impulse(
     """Check one impulse of a platoon or half-platoon (ASLGW 1.4.1, 1.4.11, 1.4.13).
 
     ``members`` are the platoon's squads, half-squads and its leader (a member
-    of kind LEADER); ``detach`` the ids the player sets free this impulse
+    of kind LEADER; any leader moving with it keeps squads in formation,
+    ASLGW 1.4.11; an attached hero moves with it but anchors nothing); ``detach`` the ids the player sets free this impulse
     (ASLGW 1.4.13: they move afterwards as free squads and are not checked).
     """
     out: list[RuleViolation] = []
@@ -115,8 +116,8 @@ def check_impulse(
             out.append(RuleViolation("ASLGW 1.4.11", f"{m.unit_id} is broken: it is no longer part of the platoon and does not move with it", m.unit_id))
         if m.mode not in PLATOON_MOVE_MODES:
             out.append(RuleViolation("ASLGW 1.4.12", f"{m.unit_id}: {m.mode!r} is not a way to move within platoon movement ({', '.join(sorted(PLATOON_MOVE_MODES))})", m.unit_id))
-        if m.kind not in (UnitKind.SQUAD, UnitKind.HALF_SQUAD, UnitKind.LEADER):
-            out.append(RuleViolation("ASLGW 1.1", f"{m.unit_id} is a {m.kind.value}; a platoon is squads and its leader", m.unit_id))
+        if m.kind not in (UnitKind.SQUAD, UnitKind.HALF_SQUAD, UnitKind.LEADER, UnitKind.HERO):
+            out.append(RuleViolation("ASLGW 1.1", f"{m.unit_id} is a {m.kind.value}; a platoon is squads with its leader (and attached SMC)", m.unit_id))
     movers = [m for m in platoon if m.moving]
     if not movers:
         out.append(RuleViolation("ASLGW 1.4.1", "no member of the platoon moves in this impulse"))

@@ -116,3 +116,9 @@ def test_aslgw_1_4_12_move_modes_within_platoon_movement():
     assert not apart.legal
     bad = check_impulse([MemberStep("a", SQ, H("C2"), (H("C3"),), mf_cost=1, mode="fly")])
     assert [v.rule for v in bad.violations] == ["ASLGW 1.4.12"]
+
+
+def test_attached_hero_moves_but_is_no_anchor():
+    """ASLGW 1.4.11: formation is kept with another squad or a leader, not a hero."""
+    r = check_impulse([step("a", "C2", "C3", "C4", mf=2), step("b", "C2"), step("h", "C2", "C3", kind=UnitKind.HERO, mf=1)])
+    assert {v.unit_id for v in r.violations} == {"a", "b"} and r.charged["h"] == 2
