@@ -184,7 +184,9 @@ def check_support_weapons(s: Scenario) -> Iterator[Finding]:
                 yield Finding(f"{p}.held_by", f"support weapon {u.id}: {target.id} is not a unit of side {u.side!r} in {u.hex.label}", "ASLGW 1.6")
                 continue
         holder = sw_holder(s, u)
-        if holder is not None and not may_operate(w, holder.kind):
+        # 1.6.2 restricts who operates an MMG/HMG; an SMC may still carry one, so
+        # only a squad or half-squad holding it is an error.
+        if holder is not None and holder.kind in (UnitKind.SQUAD, UnitKind.HALF_SQUAD) and not may_operate(w, holder.kind):
             how = "is held by" if named is not None else "has no crew in its location; it would be held by"
             yield Finding(
                 f"{p}.held_by" if named is not None else p,

@@ -363,3 +363,14 @@ def test_rules_fields_survive_a_save_and_reload():
     again = json.loads(scenario_to_json(parse_scenario(d)))
     after = report(again)
     assert before.valid and after.valid and before == after
+
+
+def test_aslgw_1_6_2_leader_may_carry_an_mmg():
+    """ASLGW 1.6.2 restricts operating, not carrying: a leader holding a MG08 is not flagged."""
+    d = doc()
+    d["units"].append({"id": "G-MG", "side": "german", "kind": "support_weapon", "weapon": "MG08", "hex": "C2", "held_by": "G1-L"})
+    assert report(d).valid
+    d["units"].append({"id": "G-HS", "side": "german", "kind": "half_squad", "class": "first_line", "hex": "E8"})
+    d["units"].append({"id": "G-MG2", "side": "german", "kind": "support_weapon", "weapon": "Vickers", "hex": "E8", "captured": True})
+    (f,) = report(d).errors
+    assert f.rule == "ASLGW 1.6.2" and "half_squad G-HS" in f.message
