@@ -64,6 +64,7 @@ __all__ = [
     "free_squad_move_order",
     "leader_control_problems",
     "is_free_squad",
+    "kind_after_losses",
 ]
 
 
@@ -530,3 +531,17 @@ def is_free_squad(scenario: Scenario, unit_id: str) -> bool:
     if f.kind is FormationKind.COMBAT_GROUP:
         return False
     return u.id in setup_formation_gaps(scenario, f.id)
+
+
+def kind_after_losses(kind: FormationKind | str, active_squads: Fraction | int) -> FormationKind:
+    """What a formation is after casualties: a platoon left with no more squads
+    than a half-platoon has is a half-platoon (ASLGW 1.1: "reduced to a
+    half-platoon"); half-platoons and combat groups stay what they are.
+
+    >>> kind_after_losses("platoon", 4).value, kind_after_losses("platoon", 3).value
+    ('platoon', 'half_platoon')
+    """
+    k = FormationKind(kind)
+    if k is FormationKind.PLATOON and Fraction(active_squads) <= organisation().half_platoon_squads:
+        return FormationKind.HALF_PLATOON
+    return k

@@ -288,3 +288,12 @@ def test_aslgw_1_4_13_to_1_4_15_is_free_squad():
              sq("b", "A8", platoon=None, broken=True), sq("c1", "K1", cls="elite", platoon="C"), sq("c2", "K9", cls="elite", platoon="C")], f)
     free = {u.id for u in s.units if org.is_free_squad(s, u.id)}
     assert free == {"s3", "lone"}
+
+
+def test_aslgw_1_1_platoon_reduced_to_half_platoon_by_casualties():
+    """ASLGW 1.1: a platoon reduced by casualties to 3 squads is a half-platoon."""
+    assert org.kind_after_losses("platoon", 6).value == "platoon"
+    assert org.kind_after_losses("platoon", Fraction(7, 2)).value == "platoon"
+    assert org.kind_after_losses("platoon", 3).value == "half_platoon"
+    assert org.kind_after_losses("half_platoon", 1).value == "half_platoon"
+    assert org.kind_after_losses("combat_group", 1).value == "combat_group"
