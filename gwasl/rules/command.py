@@ -23,11 +23,13 @@ from __future__ import annotations
 
 import datetime as _dt
 from dataclasses import dataclass
+from fractions import Fraction
 from types import MappingProxyType
 from typing import Mapping
 
 from gwasl.model.phases import Phase
 from gwasl.model.scenario import FortificationKind, Nationality, Position, Scenario, Unit, UnitClass, UnitKind
+from gwasl.rules.organisation import free_squad_ntc, is_entrenched, is_free_squad, organisation, squad_equivalents
 
 __all__ = [
     "CommandError",
@@ -37,13 +39,11 @@ __all__ = [
     "command_status",
     "is_elite_leader",
     "no_leader_ntc",
-    "LEADER_CAPACITY",
 ]
 
-#: ASLGW 1.3: a leader controls up to a platoon, "the equivalent of 6 squads",
-#: counted in half-squad equivalents (a squad is 2, a half-squad or crew 1).
-LEADER_CAPACITY = 12
-_SIZE = {UnitKind.SQUAD: 2, UnitKind.HALF_SQUAD: 1, UnitKind.CREW: 1}
+# ASLGW 1.3: a leader controls up to "the equivalent of 6 squads"; a half-squad
+# is half a squad and a crew none (organisation data, gwasl.rules.organisation).
+_MMC = (UnitKind.SQUAD, UnitKind.HALF_SQUAD, UnitKind.CREW)
 
 # ASLGW 1.3.11-1.3.13 (January 1916 overlap: docs/rules-notes.md).
 RADIUS_2_FROM = _dt.date(1916, 1, 1)
@@ -113,11 +113,11 @@ class UnitCommand:
     ``in_command``: inside the radius of a friendly leader or hero who has
     room for it (ASLGW 1.3.1, 1.3); ``commanded_by``: that leader's id.
     ``no_leader_penalty``: ASLGW 1.3.2 applies (Out of Command, no hero
-    with it (1.3.21), not in its own trenches (1.3.22)).  ``free``: a squad
-    or half-squad out of platoon formation (1.4.11, 1.4.13), not stacked
-    with a leader (1.4.14) and not in trenches (1.4.15).  ``ntc_drm``: the
-    +1 a free squad adds to its NTC to move (1.4.13), 0 when it is In
-    Command (1.4.14).  ``reason`` explains it in one line.
+    with it (1.3.21), not in its own trenches (1.3.22)).  ``free``: a free
+    squad or half-squad (1.4.13-1.4.15, decided by
+    :func:`gwasl.rules.organisation.is_free_squad`).  ``ntc_drm``: the +1 a
+    free squad adds to its NTC to move (1.4.13), 0 when it is In Command
+    (1.4.14).  ``reason`` explains it in one line.
     """
 
     unit_id: str
@@ -159,21 +159,6 @@ def _own_trench(scenario: Scenario, u: Unit) -> bool:
     return any(f.kind in kinds and u.hex in f.hexes and f.owner == u.side for f in scenario.map.fortifications)
 
 
-def _in_formation(scenario: Scenario, u: Unit, leaders_of_platoon: set[str]) -> bool:
-    """ASLGW 1.4.11: adjacent to (or with) another good squad/half-squad of its
-    platoon, or to a leader of it."""
-    if u.platoon is None:
-        return False
-    for o in scenario.units:
-        if o.id == u.id or o.side != u.side or o.hex.distance(u.hex) > 1:
-            continue
-        if o.platoon == u.platoon and o.kind in (UnitKind.SQUAD, UnitKind.HALF_SQUAD) and not o.broken:
-            return True
-        if o.id in leaders_of_platoon and not o.broken:
-            return True
-    return False
-
-
 def command_status(scenario: Scenario, side: str | None = None) -> CommandReport:
     """Command status of every squad, half-squad and crew of ``side`` (all sides if None).
 
@@ -202,7 +187,7 @@ def command_status(scenario: Scenario, side: str | None = None) -> CommandReport
         for ld in leaders:
             if ld.kind is UnitKind.LEADER and ld.platoon:
                 platoon_leaders.setdefault(ld.platoon, set()).add(ld.id)
-        mmc = [u for u in own if u.kind in _SIZE]
+        mmc = [u for u in own if u.kind in _MMC]
         # Candidate (priority, distance, leader, unit) pairs, then greedy assignment.
         cands = []
         for u in mmc:
@@ -214,14 +199,16 @@ def command_status(scenario: Scenario, side: str | None = None) -> CommandReport
                 prio = 0 if mine else (1 if dist == 0 else 2)
                 cands.append((prio, dist, ld.id, u.id))
         cands.sort()
-        room = {ld.id: LEADER_CAPACITY for ld in active}
+        capacity = Fraction(organisation().leader_max_squads)
+        room = {ld.id: capacity for ld in active}
         by_id = {u.id: u for u in mmc}
         chief: dict[str, str] = {}
         for _prio, _dist, lid, uid in cands:
-            if uid in chief or room[lid] < _SIZE[by_id[uid].kind]:
+            size = squad_equivalents([by_id[uid]])
+            if uid in chief or room[lid] < size:
                 continue
             chief[uid] = lid
-            room[lid] -= _SIZE[by_id[uid].kind]
+            room[lid] -= size
         for u in mmc:
             lid = chief.get(u.id)
             in_cmd = lid is not None
@@ -229,11 +216,9 @@ def command_status(scenario: Scenario, side: str | None = None) -> CommandReport
             leader_with = any(ld.kind is UnitKind.LEADER and ld.hex == u.hex and not ld.broken for ld in leaders)
             trench = _own_trench(scenario, u)
             penalty = not in_cmd and not hero_with and not trench
-            squadlike = u.kind in (UnitKind.SQUAD, UnitKind.HALF_SQUAD)
-            in_trenches = u.position in _TRENCH_POSITIONS
-            isolated = squadlike and not leader_with and not _in_formation(scenario, u, platoon_leaders.get(u.platoon or "", set()))
-            free = isolated and not in_trenches  # 1.4.15: 1.4.13 is n/a in trenches
-            drm = 1 if free and not in_cmd else 0
+            free = is_free_squad(scenario, u.id)  # ASLGW 1.4.13-1.4.15, gwasl.rules.organisation
+            ntc = free_squad_ntc(stacked_with_leader=leader_with, in_command=in_cmd, entrenched=is_entrenched(u))
+            drm = ntc.drm if free else 0
             parts = []
             if in_cmd:
                 parts.append(f"In Command: within {radius[lid]} hex(es) of {lid} (ASLGW 1.3.1)")
@@ -244,12 +229,9 @@ def command_status(scenario: Scenario, side: str | None = None) -> CommandReport
             if not in_cmd and trench:
                 parts.append("no No Leader Penalty: in its own trenches (ASLGW 1.3.22)")
             if free:
-                if drm:
-                    parts.append("free squad: +1 to its NTC to move (ASLGW 1.4.13)")
-                else:
-                    parts.append("free squad In Command: NTC to move without the +1 (ASLGW 1.4.14)")
-            elif isolated:
-                parts.append("out of platoon formation but in trenches: not a free squad (ASLGW 1.4.15)")
+                parts.append(f"free squad: {ntc.reason} ({ntc.rule})")
+            elif u.kind is not UnitKind.CREW and is_entrenched(u) and not u.broken:
+                parts.append("entrenched: the free-squad rule does not apply (ASLGW 1.4.15)")
             units[u.id] = UnitCommand(u.id, in_cmd, lid, penalty, free, drm, "; ".join(parts))
     return CommandReport(MappingProxyType(radius), MappingProxyType(units))
 
