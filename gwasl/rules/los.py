@@ -41,7 +41,14 @@ from gwasl.model.scenario_io import Finding
 from gwasl.model.terrain import terrain_table
 from gwasl.rules.garance import wears_garance
 from gwasl.rules.los_geometry import FINE, Outline, OutlineError, parse_outline, segment_enters_below
-from gwasl.rules.los_kernel import SIDE_NEIGHBOUR, map_templates, offset_template, peek_map_templates
+from gwasl.rules.los_kernel import (
+    SIDE_NEIGHBOUR,
+    keeps_map_templates,
+    map_templates,
+    offset_template,
+    peek_map_templates,
+    templates_for,
+)
 from gwasl.rules.validate import scenario_check
 
 __all__ = [
@@ -311,8 +318,9 @@ class LosIndex:
         """Build the map-size templates now (about a second on 16 boards, once per
         map size and process) so the first :meth:`visible_from` is instant; the
         editor may call this from a worker thread.  Returns ``self``."""
-        for parity in (0, 1):
-            map_templates(self.columns, self.rows, parity)
+        if keeps_map_templates(self.columns, self.rows):
+            for parity in (0, 1):
+                map_templates(self.columns, self.rows, parity)
         return self
 
     # -- indexing ---------------------------------------------------------------
@@ -545,11 +553,15 @@ class LosIndex:
             return np.array([fa], dtype=np.int64)
         C, R = self.columns, self.rows
         ca, ra = h.column, h.row
-        mt = map_templates(C, R, ca & 1)
         dcol = np.arange(-ca, C - ca, dtype=np.int64)
         drow = np.arange(-ra, R - ra, dtype=np.int64)
-        O = ((dcol[:, None] + C - 1) * (2 * R - 1) + (drow[None, :] + R - 1)).reshape(-1)
         targets = ((dcol[:, None] + ca + 1) * self.stride + (drow[None, :] + ra + 1)).reshape(-1)
+        if keeps_map_templates(C, R):
+            mt = map_templates(C, R, ca & 1)
+            O = ((dcol[:, None] + C - 1) * (2 * R - 1) + (drow[None, :] + R - 1)).reshape(-1)
+        else:  # a huge map: only this observer's offsets, not kept
+            mt = templates_for(C, R, ca & 1, np.repeat(dcol, R), np.tile(drow, C))
+            O = np.arange(len(targets))
         nq = len(O)
         blocked = self._blocked(mt, O, np.full(nq, fa, dtype=np.int64), targets)
         return targets[~blocked]
@@ -573,10 +585,15 @@ class LosIndex:
             sel = np.nonzero((ca & 1) == parity)[0]
             if len(sel) == 0:
                 continue
-            mt = map_templates(self.columns, self.rows, parity)
             dcol = cb[sel] - ca[sel]
             drow = (fb[sel] % self.stride) - (fa[sel] % self.stride)
-            O = mt.offset_index(dcol, drow)
+            if keeps_map_templates(self.columns, self.rows):
+                mt = map_templates(self.columns, self.rows, parity)
+                O = mt.offset_index(dcol, drow)
+            else:  # a huge map: templates of the distinct offsets asked, not kept
+                key = (dcol + self.columns) * (2 * self.rows + 1) + (drow + self.rows)
+                uniq, O = np.unique(key, return_inverse=True)
+                mt = templates_for(self.columns, self.rows, parity, uniq // (2 * self.rows + 1) - self.columns, uniq % (2 * self.rows + 1) - self.rows)
             out[sel] = ~self._blocked(mt, O, fa[sel], fb[sel])
         return out
 

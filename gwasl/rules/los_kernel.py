@@ -26,7 +26,19 @@ from functools import lru_cache
 
 import numpy as np
 
-__all__ = ["Templates", "build_templates", "MapTemplates", "map_templates", "peek_map_templates", "offset_template", "SLABS", "SIDE_NEIGHBOUR"]
+__all__ = [
+    "Templates",
+    "build_templates",
+    "MapTemplates",
+    "map_templates",
+    "peek_map_templates",
+    "templates_for",
+    "keeps_map_templates",
+    "MAX_MAP_OFFSETS",
+    "offset_template",
+    "SLABS",
+    "SIDE_NEIGHBOUR",
+]
 
 # Hex interior = three open slabs |n_k . (p - c)| < w_k in the lattice frame.
 SLABS: tuple[tuple[int, int, int], ...] = ((1, 1, 2), (0, 1, 1), (1, -1, 2))
@@ -274,10 +286,11 @@ def _rel_flat(hq, hr, parity: int, rows: int):
 _BUILD_LOCK = threading.Lock()
 
 
-@lru_cache(maxsize=4)
-def _map_templates(columns: int, rows: int, parity: int) -> MapTemplates:
-    dcol = np.repeat(np.arange(-(columns - 1), columns, dtype=np.int64), 2 * rows - 1)
-    drow = np.tile(np.arange(-(rows - 1), rows, dtype=np.int64), 2 * columns - 1)
+def templates_for(columns: int, rows: int, parity: int, dcol, drow) -> MapTemplates:
+    """Templates of the given (dcol, drow) offsets, in that order (offset ``i`` is
+    index ``i``), for an observer in a column of parity ``parity``."""
+    dcol = np.asarray(dcol, dtype=np.int64)
+    drow = np.asarray(drow, dtype=np.int64)
     dq = dcol
     dr = drow - _ceil_half(parity + dcol) + _ceil_half(np.int64(parity))
     t = build_templates(dq, dr)
@@ -293,6 +306,23 @@ def _map_templates(columns: int, rows: int, parity: int) -> MapTemplates:
         t.n0.astype(i16), t.d0.astype(i16), t.n1.astype(i16), t.d1.astype(i16),
         t.pstart, p1rel, p2rel, t.pk, t.u0n.astype(i16), t.u0d.astype(i16), t.u1n.astype(i16), t.u1d.astype(i16),
     )
+
+
+#: Maps with more offsets than this between their hexes (about 40 boards)
+#: do not keep whole-map templates (they would take hundreds of MB); their
+#: one-to-all and bulk queries build the templates they need per call.
+MAX_MAP_OFFSETS = 50_000
+
+
+def keeps_map_templates(columns: int, rows: int) -> bool:
+    return (2 * columns - 1) * (2 * rows - 1) <= MAX_MAP_OFFSETS
+
+
+@lru_cache(maxsize=4)
+def _map_templates(columns: int, rows: int, parity: int) -> MapTemplates:
+    dcol = np.repeat(np.arange(-(columns - 1), columns, dtype=np.int64), 2 * rows - 1)
+    drow = np.tile(np.arange(-(rows - 1), rows, dtype=np.int64), 2 * columns - 1)
+    return templates_for(columns, rows, parity, dcol, drow)
 
 
 def peek_map_templates(columns: int, rows: int, parity: int) -> MapTemplates | None:

@@ -154,3 +154,20 @@ def test_single_queries_same_before_and_after_the_map_templates_exist():
     after = [idx.los(a, b) for a, b in pairs]
     assert before == after
     assert any(not r.clear for r in before) and any(r.clear for r in before)
+
+
+def test_huge_map_path_agrees(monkeypatch):
+    """Maps too big to keep whole-map templates build per-call ones: same answers."""
+    from gwasl.rules import los_kernel
+
+    s = MAPS[1]
+    idx = INDEX[1]
+    rng = random.Random(4)
+    a_s = [rng.choice(HEXES) for _ in range(300)]
+    b_s = [rng.choice(HEXES) for _ in range(300)]
+    want_bulk = list(idx.clear_many(a_s, b_s))
+    want_vis = [idx.visible_from(a) for a in a_s[:3]]
+    monkeypatch.setattr(los_kernel, "MAX_MAP_OFFSETS", 10)
+    small = LosIndex(s)
+    assert list(small.clear_many(a_s, b_s)) == want_bulk
+    assert [small.visible_from(a) for a in a_s[:3]] == want_vis
