@@ -38,6 +38,8 @@ __all__ = [
     "segment_enters_below",
     "layout_to_fine",
     "outline_pixels",
+    "outline_from_pixels",
+    "obstacle_polygons",
 ]
 
 #: Fine grid: outline vertices snap to 1/(2*FINE) of a hex width horizontally.
@@ -339,3 +341,42 @@ def outline_pixels(layout: Layout, h: Hex, outline: Outline) -> tuple[Point, ...
     return tuple(
         Point(c.x + vx * layout.size / (2 * FINE), c.y + vy * layout.size * _SQRT3 / (2 * FINE)) for vx, vy in outline.vertices
     )
+
+
+def outline_from_pixels(layout: Layout, h: Hex, points) -> list[list[float]]:
+    """The ``"outline"`` field value for pixel ``points`` drawn over hex ``h``
+    (hex-local units, rounded to 4 decimals; see docs/format/los.md).
+
+    >>> lay = Layout(size=20.0)
+    >>> c = lay.hex_to_pixel(Hex(0, 0))
+    >>> outline_from_pixels(lay, Hex(0, 0), [(c.x - 10, c.y - 10), (c.x + 10, c.y - 10), (c.x, c.y + 10)])
+    [[-0.5, -0.5], [0.5, -0.5], [0.0, 0.5]]
+    """
+    c = layout.hex_to_pixel(h)
+    return [[round((x - c.x) / layout.size, 4), round((y - c.y) / layout.size, 4)] for x, y in points]
+
+
+def obstacle_polygons(scenario, layout: Layout) -> dict:
+    """Shapely polygons, in ``layout``'s pixels, of every hex's blocking area:
+    the whole hex for plain woods, buildings and rubble, the snapped outline
+    where one is drawn.  For drawing (the LOS decisions use the exact frame).
+
+    Raises :class:`OutlineError` for a malformed outline.
+    """
+    from shapely.geometry import Polygon
+
+    from gwasl.model.terrain import terrain_table
+
+    table = terrain_table()
+    m = scenario.map
+    out = {}
+    for h in m:
+        if table[m.terrain_at(h)].obstacle_height is None:
+            continue
+        d = m.hexes.get(h)
+        value = d.extra.get("outline") if d is not None and d.extra else None
+        if value is None:
+            out[h] = Polygon(layout.polygon(h))
+        else:
+            out[h] = Polygon(outline_pixels(layout, h, parse_outline(value, h.label)))
+    return out
