@@ -31,7 +31,7 @@ import threading
 from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Iterable, Iterator, Mapping, Sequence
+from typing import Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -162,6 +162,13 @@ _SEALED = {
     Position.DEEP_TRENCH: "ASLGW 2.1.5: a unit IN a deep trench is seen only from its own hex and sees nothing outside it",
     Position.DUGOUT: "ASLGW 2.2.2: LOS into or out of a dugout exists only within its own hex",
 }
+
+
+def _position(value: Position | str, what: str) -> Position:
+    try:
+        return Position(value)
+    except ValueError:
+        raise LosError(f"{what} position {value!r} is not one of {', '.join(p.value for p in Position)}") from None
 
 
 def _check_position(scenario: Scenario, h: Hex, pos: Position, what: str) -> None:
@@ -359,7 +366,7 @@ class LosIndex:
         at crest status (ASLGW 2.1.1) or anywhere else it sees like any unit
         of its hex.
         """
-        from_in, to_in = Position(from_in), Position(to_in)
+        from_in, to_in = _position(from_in, "from"), _position(to_in, "to")
         self._require(from_hex, "from")
         self._require(to_hex, "to")
         _check_position(self.scenario, from_hex, from_in, "from")
@@ -532,7 +539,8 @@ class LosIndex:
         """Every hex of the map a unit in ``h`` sees (targets at ground level or
         crest status), ``h`` itself included: the one-to-all LOS map.
         """
-        return frozenset(self._hexes_by_flat[i] for i in self.visible_flat(h, from_in))
+        by_flat = self._hexes_by_flat
+        return frozenset([by_flat[i] for i in self.visible_flat(h, from_in).tolist()])
 
     def visible_mask(self, h: Hex, from_in: Position | str = Position.GROUND) -> np.ndarray:
         """Boolean array ``[column, row]`` of the hexes ``h`` sees."""
@@ -545,7 +553,7 @@ class LosIndex:
 
     def visible_flat(self, h: Hex, from_in: Position | str = Position.GROUND) -> np.ndarray:
         """Padded flat indices of the hexes ``h`` sees (see :meth:`visible_from`)."""
-        from_in = Position(from_in)
+        from_in = _position(from_in, "from")
         self._require(h, "from")
         _check_position(self.scenario, h, from_in, "from")
         fa = self.flat(h)

@@ -363,3 +363,8 @@ def test_aslgw_1_7_1_garance_for_a_target_unit():
     r = los(s, A, B)
     assert fire_hindrance(r, s, Unit("f1", "french", UnitKind.SQUAD, B)) == 0
     assert fire_hindrance(r, s, Unit("g1", "german", UnitKind.SQUAD, B)) == 1
+
+
+def test_unknown_position_is_a_los_error():
+    with pytest.raises(LosError, match="'roof' is not one of ground"):
+        los(scen(), A, B, from_in="roof")
