@@ -114,7 +114,7 @@ def main() -> None:
     # For scale only: the fastest plain Shapely check, a prepared union of the
     # blocking polygons against each LineString, vectorised (2-D: ignores
     # heights, hexsides and grazing; not a correct LOS).
-    polys = [shapely.Polygon(ring) for _h, ring, _top, _full in ref.obstacles]
+    polys = [shapely.Polygon(ring) for _h, ring, _top, _full, _at_top in ref.obstacles]
     union = shapely.union_all(polys)
     shapely.prepare(union)
     nflat = 100_000

@@ -4,12 +4,18 @@ LOS runs from hex centre to hex centre in three dimensions.  A hex's ground
 is at its ``level``; woods, buildings and rubble (the terrain table's
 obstacles) rise ``obstacle_height`` above it, over the whole hex or over a
 custom ``"outline"`` drawn smaller than the hex (docs/format/los.md).  An
-intervening hex blocks when the line passes through its blocking area
-strictly below that area's top; the start and end hexes never block or
-hinder.  Hindrance terrain (brush, grain, orchard) counts once per hex the
-line crosses below one level above that hex's ground.  Everything is exact
-(integers and fractions); the rules for lines along hexsides and through
-vertices are in docs/rules-notes.md, "Line of sight and command".
+intervening hex blocks when the line passes through its blocking area not
+above that area's top: a terrain obstacle (woods, building, rubble, a
+blocking LOS counter) blocks a line at or below its top (ASL A6.2: to see
+over an obstacle you must be higher than it), a hill's ground only a line
+strictly below its level (a line running on a plateau's surface is clear).
+Only a stretch of positive length counts, so a sloping line that reaches a
+top exactly at the obstacle's edge is clear.  The start and end hexes never
+block or hinder.  Hindrance terrain (brush, grain, orchard) counts once per
+hex the line crosses at or below one level above that hex's ground.
+Everything is exact (integers and fractions); the rules for lines along
+hexsides and through vertices are in docs/rules-notes.md, "Line of sight
+and command".
 
 >>> from gwasl.model.scenario_io import scenario_from_text
 >>> s = scenario_from_text('''{"format": "gwasl-scenario/1", "title": "t", "date": "1916-07-01",
@@ -65,8 +71,8 @@ __all__ = [
     "visible_from",
 ]
 
-# A hindrance (brush, grain, orchard) hinders a line passing below this many
-# levels above its hex's ground (docs/rules-notes.md, "Hindrance height").
+# A hindrance (brush, grain, orchard) hinders a line passing at or below this
+# many levels above its hex's ground (docs/rules-notes.md, "Hindrance height").
 HINDRANCE_HEIGHT = 1
 
 _NEVER = -(1 << 12)  # a "top" no line is ever below: no obstacle (small: int32 products)
@@ -246,6 +252,9 @@ class LosIndex:
         n = (C + 2) * (R + 2)
         table = terrain_table()
         top_full = np.full(n, _NEVER, dtype=np.int32)
+        # 1 where the whole-hex top is a terrain obstacle's (blocks a line at its
+        # top, ASL A6.2), 0 where it is a hill's ground (blocks only below it).
+        at_top = np.zeros(n, dtype=np.int32)
         top_out = np.full(n, _NEVER, dtype=np.int32)
         out_id = np.full(n, -1, dtype=np.int32)
         side_mask = np.zeros(n, dtype=np.int16)
@@ -261,6 +270,7 @@ class LosIndex:
         on[1:-1, 1:-1] = True
         on = on.reshape(-1)
         top_full[on] = 0 if default.obstacle_height is None else _half(default.obstacle_height, "terrain table")
+        at_top[on] = 0 if default.obstacle_height is None else 1
         if default.hindrance:
             hind[on] = default.hindrance
             hind_top[on] = 2 * HINDRANCE_HEIGHT
@@ -272,6 +282,7 @@ class LosIndex:
             info = table[d.terrain if d.terrain is not None else m.default_terrain]
             lv = 2 * d.level
             level2[i] = lv
+            at_top[i] = 0
             outline_value = d.extra.get("outline") if d.extra else None
             if info.obstacle_height is not None:
                 top = lv + _half(info.obstacle_height, "terrain table")
@@ -279,6 +290,7 @@ class LosIndex:
                     o = _outline(outline_value, h.label)
                     if o.is_full_hex:
                         top_full[i] = top
+                        at_top[i] = 1
                     else:
                         top_full[i] = lv
                         top_out[i] = top
@@ -288,6 +300,7 @@ class LosIndex:
                         self._outline_hex.append(h)
                 else:
                     top_full[i] = top
+                    at_top[i] = 1
             else:
                 if outline_value is not None:
                     _outline(outline_value, h.label)  # still a malformed field: say so
@@ -301,9 +314,19 @@ class LosIndex:
             for c in cs:
                 ctr[i] += c.hindrance
                 if c.blocks:
-                    top_full[i] = max(int(top_full[i]), int(level2[i]) + _half(c.height, f"counter {c.kind}"))
+                    ct = int(level2[i]) + _half(c.height, f"counter {c.kind}")
+                    if ct >= top_full[i]:
+                        top_full[i], at_top[i] = ct, 1
         self.top_full, self.top_out, self.out_id, self.side_mask = top_full, top_out, out_id, side_mask
         self.hind, self.hind_top, self.ctr, self.level2 = hind, hind_top, ctr, level2
+        self.at_top = at_top
+        # Thresholds for level lines (both ends at one height h, an integer in
+        # half levels): "h at or below T" is "h < T + 1".  Sloping lines use the
+        # plain tops, strict: a sloping stretch of positive length is at or below
+        # a top exactly when part of it is strictly below (docs/rules-notes.md).
+        self.top_full_lvl = top_full + at_top
+        self.top_out_lvl = top_out + 1
+        self.hind_top_lvl = hind_top + 1
         k = max((len(o.hull) for o in self.outlines), default=1)
         hv = np.zeros((max(len(self.outlines), 1), k, 2), dtype=np.int64)
         for j, o in enumerate(self.outlines):
@@ -317,6 +340,10 @@ class LosIndex:
         self._l_mask = side_mask.tolist()
         self._l_hind = hind.tolist()
         self._l_hind_top = hind_top.tolist()
+        self._l_top_full_lvl = self.top_full_lvl.tolist()
+        self._l_top_out_lvl = self.top_out_lvl.tolist()
+        self._l_hind_top_lvl = self.hind_top_lvl.tolist()
+        self._l_at_top = at_top.tolist()
         self._l_ctr = ctr.tolist()
         self._l_level2 = level2.tolist()
         self._hexes_by_flat = _hexes_by_flat(C, R)
@@ -431,8 +458,12 @@ class LosIndex:
         ha = self._l_level2[fa]
         dh = self._l_level2[self.flat(b)] - ha
         rising = dh >= 0
-        top_full, top_out, out_l = self._l_top_full, self._l_top_out, self._l_out
-        hind, hind_top, ctr, level2 = self._l_hind, self._l_hind_top, self._l_ctr, self._l_level2
+        if dh == 0:  # a level line: obstacles block it at their top (A6.2), hills only below
+            top_full, top_out, hind_top = self._l_top_full_lvl, self._l_top_out_lvl, self._l_hind_top_lvl
+        else:
+            top_full, top_out, hind_top = self._l_top_full, self._l_top_out, self._l_hind_top
+        out_l, at_top = self._l_out, self._l_at_top
+        hind, ctr = self._l_hind, self._l_ctr
         by_flat = self._hexes_by_flat
         crossed: list[Hex] = [a]
         hinders: list[tuple[float, HindranceHex]] = []
@@ -450,7 +481,7 @@ class LosIndex:
                 dmin = d1
             T = top_full[i]
             if lhs < T * dmin:
-                block = (n0 / d0, h, self._block_reason(h, i, "the hill" if T == level2[i] else None))
+                block = (n0 / d0, h, self._block_reason(h, i, None if at_top[i] else "the hill"))
                 continue
             o = out_l[i]
             if o >= 0 and lhs < top_out[i] * dmin:
@@ -466,7 +497,7 @@ class LosIndex:
                     # At the top's height inside the hex: exact, on the real polygon
                     # (not its hull), cut where the line meets its boundary.
                     poly = [(hx + vx, hy + vy) for vx, vy in self.outlines[o].vertices]
-                    hit = segment_enters_below((0, 0), (FINE * bx, FINE * by), poly, ha, ha + dh, To)[0]
+                    hit = segment_enters_below((0, 0), (FINE * bx, FINE * by), poly, ha, ha + dh, self._l_top_out[i], True)[0]
                 if hit:
                     block = (n0 / d0, h, self._block_reason(h, i, "outline"))
                     continue
@@ -532,7 +563,7 @@ class LosIndex:
         top = (self._l_top_out[i] if what == "outline" else self._l_top_full[i]) / 2
         shape = "drawn outline of " if what == "outline" else ""
         thing = self._describe(h) if not counters or what == "outline" else f"{', '.join(counters)} counter in {h.label}"
-        return f"blocked by the {shape}{thing}, top level {top:g}, the line passes below it (CONTRACTS 3)"
+        return f"blocked by the {shape}{thing}, top level {top:g}, the line is not above it (CONTRACTS 3, ASL A6.2)"
 
     # -- many queries -----------------------------------------------------------------
     def visible_from(self, h: Hex, from_in: Position | str = Position.GROUND) -> frozenset[Hex]:
@@ -637,6 +668,7 @@ class LosIndex:
             pq = np.repeat(open_q, plens)
             pi = np.arange(ptot) - np.repeat(np.cumsum(plens) - plens, plens) + np.repeat(ps, plens)
             rising = (dh_q >= 0)[pq]
+            level = (dh_q == 0)[pq]
             nmin = np.where(rising, mt.u0n[pi], mt.u1n[pi]).astype(np.int32)
             dmin = np.where(rising, mt.u0d[pi], mt.u1d[pi]).astype(np.int32)
             lhs = ha_q[pq] * dmin + dh_q[pq] * nmin
@@ -644,8 +676,11 @@ class LosIndex:
             both = np.ones(ptot, dtype=bool)
             for rel, side in ((mt.p1rel, k), (mt.p2rel, k + 3)):
                 Hp = fa[pq] + rel[pi]
-                full = lhs < self.top_full[Hp] * dmin
-                part = (self.out_id[Hp] >= 0) & (((self.side_mask[Hp] >> side) & 1) == 1) & (lhs < self.top_out[Hp] * dmin)
+                # Level lines: obstacles block at their top (the *_lvl thresholds).
+                tf = np.where(level, self.top_full_lvl[Hp], self.top_full[Hp])
+                to = np.where(level, self.top_out_lvl[Hp], self.top_out[Hp])
+                full = lhs < tf * dmin
+                part = (self.out_id[Hp] >= 0) & (((self.side_mask[Hp] >> side) & 1) == 1) & (lhs < to * dmin)
                 both &= full | part
             blocked[pq[both]] = True
         # Exact fallback: outline hexes the line crosses at the height of the outline's top.
@@ -659,47 +694,83 @@ class LosIndex:
     def _entries_blocked(self, mt, qs, s, e, fa, fb, ha_q, dh_q):
         """Masks (over all queries) of the queries ``qs`` blocked by a hex among
         their entries ``s[i]:e[i]``, and of those needing the exact fallback
-        (an outline crossed at the height of its top)."""
-        lens = e - s
-        tot = int(lens.sum())
+        (an outline crossed by a sloping line at the height of its top).
+
+        Level lines and sloping lines are tested apart: a level line at
+        height h is blocked by an obstacle when h <= top (the ``*_lvl``
+        thresholds), a sloping one when it is strictly below the top
+        somewhere inside the area (the same thing for a stretch of positive
+        length), so neither needs the other's arithmetic.
+        """
         blk_q = np.zeros(len(fa), dtype=bool)
         fb_q = np.zeros(len(fa), dtype=bool)
+        flat_q = dh_q[qs] == 0
+        if flat_q.all():
+            self._entries_level(mt, qs, s, e, fa, fb, ha_q, blk_q)
+        elif not flat_q.any():
+            self._entries_sloping(mt, qs, s, e, fa, fb, ha_q, dh_q, blk_q, fb_q)
+        else:
+            self._entries_level(mt, qs[flat_q], s[flat_q], e[flat_q], fa, fb, ha_q, blk_q)
+            sl = ~flat_q
+            self._entries_sloping(mt, qs[sl], s[sl], e[sl], fa, fb, ha_q, dh_q, blk_q, fb_q)
+        return blk_q, fb_q
+
+    @staticmethod
+    def _gather(qs, s, e, mt, fa):
+        lens = e - s
+        tot = int(lens.sum())
         if tot == 0:
-            return blk_q, fb_q
+            return None
         qi = np.repeat(qs, lens)
         ei = np.arange(tot) - np.repeat(np.cumsum(lens) - lens, lens) + np.repeat(s, lens)
-        H = fa[qi] + mt.rel[ei]
+        return qi, ei, fa[qi] + mt.rel[ei]
+
+    def _entries_level(self, mt, qs, s, e, fa, fb, ha_q, blk_q) -> None:
+        """:meth:`_entries_blocked` for level lines (dh == 0): one height, no fractions."""
+        g = self._gather(qs, s, e, mt, fa)
+        if g is None:
+            return
+        qi, _ei, H = g
         ha_e = ha_q[qi]
-        if not dh_q[qs].any():  # all level: the line's height is the ends' level
-            blk = ha_e < self.top_full[H]
-            blk_q[qi[blk]] = True
-            oi = np.nonzero(self.out_id[H] >= 0)[0]
-            oi = oi[~blk_q[qi[oi]]]
-            oi = oi[ha_e[oi] < self.top_out[H[oi]]]
-            fully = np.ones(len(oi), dtype=bool)
-        else:
-            dh_e = dh_q[qi]
-            rising = dh_e >= 0
-            nmin = np.where(rising, mt.n0[ei], mt.n1[ei]).astype(np.int32)
-            dmin = np.where(rising, mt.d0[ei], mt.d1[ei]).astype(np.int32)
-            lhs = ha_e * dmin + dh_e * nmin
-            blk = lhs < self.top_full[H] * dmin
-            blk_q[qi[blk]] = True
-            oi = np.nonzero(self.out_id[H] >= 0)[0]
-            oi = oi[~blk_q[qi[oi]]]
-            To = self.top_out[H[oi]]
-            below = lhs[oi] < To * dmin[oi]
-            oi, To = oi[below], To[below]
-            r2 = rising[oi]
-            eo = ei[oi]
-            nmax = np.where(r2, mt.n1[eo], mt.n0[eo]).astype(np.int32)
-            dmax = np.where(r2, mt.d1[eo], mt.d0[eo]).astype(np.int32)
-            fully = ha_e[oi] * dmax + dh_e[oi] * nmax < To * dmax
+        blk_q[qi[ha_e < self.top_full_lvl[H]]] = True
+        oi = np.nonzero(self.out_id[H] >= 0)[0]
+        oi = oi[~blk_q[qi[oi]]]
+        oi = oi[ha_e[oi] < self.top_out_lvl[H[oi]]]
         if len(oi):
+            # At or below the outline's top all through the hex: the hull test decides.
             hit = self._hull_hit(fa[qi[oi]], fb[qi[oi]], H[oi], self.out_id[H[oi]])
-            blk_q[qi[oi[hit & fully]]] = True
-            fb_q[qi[oi[~fully]]] = True
-        return blk_q, fb_q
+            blk_q[qi[oi[hit]]] = True
+
+    def _entries_sloping(self, mt, qs, s, e, fa, fb, ha_q, dh_q, blk_q, fb_q) -> None:
+        """:meth:`_entries_blocked` for sloping lines: exact fractions of the entry/exit heights."""
+        g = self._gather(qs, s, e, mt, fa)
+        if g is None:
+            return
+        qi, ei, H = g
+        ha_e = ha_q[qi]
+        dh_e = dh_q[qi]
+        rising = dh_e >= 0
+        nmin = np.where(rising, mt.n0[ei], mt.n1[ei]).astype(np.int32)
+        dmin = np.where(rising, mt.d0[ei], mt.d1[ei]).astype(np.int32)
+        lhs = ha_e * dmin + dh_e * nmin
+        blk_q[qi[lhs < self.top_full[H] * dmin]] = True
+        oi = np.nonzero(self.out_id[H] >= 0)[0]
+        oi = oi[~blk_q[qi[oi]]]
+        To = self.top_out[H[oi]]
+        below = lhs[oi] < To * dmin[oi]
+        oi, To = oi[below], To[below]
+        if len(oi) == 0:
+            return
+        r2 = rising[oi]
+        eo = ei[oi]
+        nmax = np.where(r2, mt.n1[eo], mt.n0[eo]).astype(np.int32)
+        dmax = np.where(r2, mt.d1[eo], mt.d0[eo]).astype(np.int32)
+        # Below the top all through the hex: the hull test decides; otherwise
+        # the line reaches the top inside the hex: the exact fallback.
+        fully = ha_e[oi] * dmax + dh_e[oi] * nmax < To * dmax
+        hit = self._hull_hit(fa[qi[oi]], fb[qi[oi]], H[oi], self.out_id[H[oi]])
+        blk_q[qi[oi[hit & fully]]] = True
+        fb_q[qi[oi[~fully]]] = True
 
     def _hull_hit(self, fa, fb, H, oid) -> np.ndarray:
         """Does the line a->b enter the interior of outline ``oid`` of hex ``H``?

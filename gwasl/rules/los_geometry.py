@@ -274,20 +274,29 @@ def segment_enters_below(
     ha2: int,
     hb2: int,
     top2: int,
+    at_top: bool = False,
 ) -> tuple[bool, Fraction | None]:
     """Does segment ``a``-``b`` (fine frame) pass through the interior of
-    ``poly`` (fine frame, absolute) at a height strictly below ``top2``?
+    ``poly`` (fine frame, absolute) strictly below ``top2`` (``at_top``
+    False: a hill's ground) or at or below it (``at_top`` True: a terrain
+    obstacle, ASL A6.2)?
 
     Heights are in half levels at ``a`` and ``b``, varying linearly.  Exact:
     the segment is cut at every parameter where it meets the polygon's
-    boundary, and each piece is inside or outside as a whole.  Returns the
-    answer and the entry parameter of the first such piece (CONTRACTS 3).
+    boundary, and each piece is inside or outside as a whole.  Only a
+    stretch of positive length counts: a piece inside the polygon blocks
+    when part of it is strictly below the top, or (``at_top``) when all of
+    it is exactly at the top; a sloping line that reaches the top only at
+    the polygon's boundary does not block.  Returns the answer and the
+    entry parameter of the first such piece (CONTRACTS 3).
 
     >>> sq = [(0, -4), (4, -4), (4, 4), (0, 4)]
     >>> segment_enters_below((-8, 0), (8, 0), sq, 0, 0, 2)[0]
     True
     >>> segment_enters_below((-8, 4), (8, 4), sq, 0, 0, 2)[0]   # along an edge only
     False
+    >>> segment_enters_below((-8, 0), (8, 0), sq, 2, 2, 2)[0], segment_enters_below((-8, 0), (8, 0), sq, 2, 2, 2, True)[0]
+    (False, True)
     """
     ax, ay = a
     dx, dy = b[0] - ax, b[1] - ay
@@ -314,7 +323,9 @@ def segment_enters_below(
     for t0, t1 in zip(order, order[1:]):
         m = (t0 + t1) / 2
         if _point_strictly_inside(ax + m * dx, ay + m * dy, poly):
-            if min(ha2 + dh * t0, ha2 + dh * t1) < top2:
+            lo, hi = sorted((ha2 + dh * t0, ha2 + dh * t1))
+            # lo < top: part of the piece is below; hi <= top: all of it at or below.
+            if lo < top2 or (at_top and hi <= top2):
                 return True, t0
     return False, None
 

@@ -6,13 +6,15 @@ on purpose: every obstacle is a Shapely polygon (built from the shared
 :class:`~gwasl.model.hexgrid.Layout`, snapped to the exact fine frame of
 :mod:`gwasl.rules.los_geometry`), and a LOS is a LineString tested against
 each obstacle an STRtree says it may touch.  The 3-D part: for an obstacle
-with top ``T`` only the piece of the line lower than ``T`` is tested, its
-end computed as an exact fraction and the geometry scaled so every
-coordinate stays an integer (GEOS predicates on integer input are exact).
+with top ``T`` only the piece of the line not above ``T`` (a terrain
+obstacle) or below ``T`` (a hill's ground) is tested, its end computed as an
+exact fraction and the geometry scaled so every coordinate stays an integer
+(GEOS predicates on integer input are exact).
 
-Same rules as the fast kernel (CONTRACTS 3, docs/rules-notes.md): a hex
-blocks when the line enters its blocking area's interior below the top;
-along a hexside, only when both hexes' blocking areas cover that side.
+Same rules as the fast kernel (CONTRACTS 3, ASL A6.2, docs/rules-notes.md):
+a hex blocks when the interior of that piece enters its blocking area's
+interior; along a hexside, only when both hexes' blocking areas cover that
+side.
 """
 
 from __future__ import annotations
@@ -41,7 +43,8 @@ class ReferenceLos:
         table = terrain_table()
         levels = {h: m.level_at(h) for h in m}
         low = min(levels.values())
-        self.obstacles: list[tuple[Hex, tuple[tuple[int, int], ...], int, bool]] = []  # hex, ring, top2, full hex
+        # hex, ring, top2, full hex, at_top (a terrain obstacle: a level line at its top is blocked)
+        self.obstacles: list[tuple[Hex, tuple[tuple[int, int], ...], int, bool, bool]] = []
         self.level2 = {h: 2 * lv for h, lv in levels.items()}
         for h in m:
             ring = tuple(layout_to_fine(lay, p.x, p.y) for p in lay.polygon(h))
@@ -54,14 +57,14 @@ class ReferenceLos:
                 if outline is not None:
                     cx, cy = fine_centre(h)
                     o = parse_outline(outline, h.label)
-                    self.obstacles.append((h, tuple((cx + x, cy + y) for x, y in o.vertices), top, False))
+                    self.obstacles.append((h, tuple((cx + x, cy + y) for x, y in o.vertices), top, False, True))
                     if lv > low:
-                        self.obstacles.append((h, ring, 2 * lv, True))
+                        self.obstacles.append((h, ring, 2 * lv, True, False))
                 else:
-                    self.obstacles.append((h, ring, top, True))
+                    self.obstacles.append((h, ring, top, True, True))
             elif lv > low:
-                self.obstacles.append((h, ring, 2 * lv, True))
-        self.polys = [Polygon(r) for _, r, _, _ in self.obstacles]
+                self.obstacles.append((h, ring, 2 * lv, True, False))
+        self.polys = [Polygon(r) for _, r, _, _, _ in self.obstacles]
         self.tree = shapely.STRtree(self.polys)
 
     def clear(self, a: Hex, b: Hex) -> bool:
@@ -75,10 +78,10 @@ class ReferenceLos:
         cands = self.tree.query(line)
         along: list[tuple[int, int]] = []  # (obstacle index, top) whose boundary the line runs along
         for j in cands:
-            h, ring, top, full = self.obstacles[j]
+            h, ring, top, full, at_top = self.obstacles[j]
             if h == a or h == b:
                 continue
-            sub = self._below(A, B, ha, hb, top)
+            sub = self._below(A, B, ha, hb, top, at_top)
             if sub is None:
                 continue
             seg, scale = sub
@@ -88,10 +91,10 @@ class ReferenceLos:
             if seg.relate_pattern(poly.boundary, "1********"):
                 along.append(j)
         # Hexside stretches: two obstacles of adjacent hexes both covering
-        # their shared side, the line along it below both tops.
+        # their shared side, the line along it blocked by both.
         for i, j in ((i, j) for i in along for j in along if i < j):
-            hi, ri, ti, _ = self.obstacles[i]
-            hj, rj, tj, _ = self.obstacles[j]
+            hi, ri, ti, _, ai = self.obstacles[i]
+            hj, rj, tj, _, aj = self.obstacles[j]
             if not hi.is_adjacent(hj):
                 continue
             ci, cj = set(Polygon(self._hex_ring(hi)).exterior.coords), set(Polygon(self._hex_ring(hj)).exterior.coords)
@@ -101,7 +104,9 @@ class ReferenceLos:
             side = LineString(shared)
             if not (Polygon(ri).boundary.covers(side) and Polygon(rj).boundary.covers(side)):
                 continue
-            sub = self._below(A, B, ha, hb, min(ti, tj))
+            # Level at the lower top: blocked only if each hex at that top blocks at its top.
+            low_top = min(ti, tj)
+            sub = self._below(A, B, ha, hb, low_top, (ai or ti > low_top) and (aj or tj > low_top))
             if sub is None:
                 continue
             seg, scale = sub
@@ -117,10 +122,13 @@ class ReferenceLos:
         return list(hex_fine_corners(h))
 
     @staticmethod
-    def _below(A, B, ha: int, hb: int, top: int):
-        """The piece of segment AB lower than ``top``, scaled to integers."""
+    def _below(A, B, ha: int, hb: int, top: int, at_top: bool):
+        """The piece of segment AB lower than ``top`` (``at_top``: not higher
+        than it), scaled to integers.  A sloping line's piece is the same
+        either way (its interior is strictly below); a level line at the top
+        is kept whole only when ``at_top``."""
         if ha == hb:
-            return (LineString([A, B]), 1) if ha < top else None
+            return (LineString([A, B]), 1) if ha < top or (at_top and ha == top) else None
         t = Fraction(top - ha, hb - ha)
         if hb > ha:
             if t <= 0:

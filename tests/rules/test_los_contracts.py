@@ -20,6 +20,7 @@ from gwasl.rules.los import (
     los,
 )
 from gwasl.rules.los_geometry import parse_outline
+from gwasl.rules.los_reference import ReferenceLos
 from gwasl.rules.validate import validate_scenario
 
 H = Hex.from_label
@@ -40,6 +41,28 @@ def scen(hexes=None, forts=None, date="1916-07-01", columns=8, rows=8, **top):
 
 # C1 -> C5 runs through the centres of C2, C3, C4 (one column).
 A, B = H("C1"), H("C5")
+
+
+def assert_all_paths(s, a, b, clear, counters=None):
+    """Every LOS path gives the same answer ``clear`` for a -> b and b -> a: the single query,
+    LosIndex.los, visible_from, visible_mask, clear_many (numpy kernel) and, without LOS counters,
+    the plain Shapely reference."""
+    idx = LosIndex(s, counters)
+    got = {
+        "los": los(s, a, b, counters=counters).clear,
+        "los reversed": los(s, b, a, counters=counters).clear,
+        "LosIndex.los": idx.los(a, b).clear,
+        "visible_from": b in idx.visible_from(a),
+        "visible_from reversed": a in idx.visible_from(b),
+        "visible_mask": bool(idx.visible_mask(a)[b.column, b.row]),
+        "clear_many": bool(idx.clear_many([a, b], [b, a]).all()),
+        "clear_many any": bool(idx.clear_many([a, b], [b, a]).any()),
+    }
+    if counters is None:
+        ref = ReferenceLos(s)
+        got["reference"] = ref.clear(a, b)
+        got["reference reversed"] = ref.clear(b, a)
+    assert got == dict.fromkeys(got, clear), got
 
 
 def test_line_passes_through_centres_of_the_column():
@@ -95,6 +118,112 @@ def test_contracts3_symmetric_for_like_positions():
             assert r1.clear == r2.clear, (a, b)
             if r1.clear:  # a blocked line lists only the hindrances before its block
                 assert r1.hindrances == r2.hindrances and r1.hindrance_drm == r2.hindrance_drm
+
+
+# ---------------------------------------------------------------------------
+# ASL A6.2: a terrain obstacle blocks a line at or below its top; a hill only below
+# ---------------------------------------------------------------------------
+ON_HILLS = {"C1": {"level": 1}, "C5": {"level": 1}}
+
+
+@pytest.mark.parametrize("terrain", ["woods", "wooden_building", "stone_building"])
+def test_asl_a6_2_level1_ends_across_level0_woods_or_building_blocked(terrain):
+    """ASL A6.2 (same-level obstacle) with CONTRACTS 3: two units on level-1 hills do not see
+    each other across level-0 woods or a level-0 building, whose top is at level 1: the line
+    runs at the top, not above it."""
+    s = scen({**ON_HILLS, "C3": {"terrain": terrain}})
+    r = los(s, A, B)
+    assert not r.clear and r.blocked_by == H("C3")
+    assert "top level 1" in r.reason and "A6.2" in r.reason
+    assert_all_paths(s, A, B, clear=False)
+
+
+def test_contracts3_level2_ends_across_level0_woods_clear():
+    """CONTRACTS 3: the woods between two hexes both two levels higher: clear (above its top)."""
+    s = scen({"C1": {"level": 2}, "C5": {"level": 2}, "C3": {"terrain": "woods"}})
+    assert_all_paths(s, A, B, clear=True)
+
+
+@pytest.mark.parametrize("terrain", ["brush", "grain", "orchard"])
+def test_asl_a6_2_level1_ends_across_level0_hindrance_hindered_not_blocked(terrain):
+    """docs/rules-notes.md "Hindrance height": a hindrance hinders a line at or below one level above
+    its ground (A6.2's same-level principle, as for obstacles), so level-1 ends across a level-0
+    brush, grain or orchard hex: clear with one hindrance; level-2 ends: clear, none."""
+    r = los(scen({**ON_HILLS, "C3": {"terrain": terrain}}), A, B)
+    assert r.clear and r.hindrances == 1 and [h.hex for h in r.hindrance_hexes] == [H("C3")]
+    assert_all_paths(scen({**ON_HILLS, "C3": {"terrain": terrain}}), A, B, clear=True)
+    r = los(scen({"C1": {"level": 2}, "C5": {"level": 2}, "C3": {"terrain": terrain}}), A, B)
+    assert r.clear and r.hindrances == 0
+
+
+def test_asl_a6_2_level1_plateau_hex_does_not_block_level1_ends():
+    """CONTRACTS 3 / A6.2: two hexes on the same level-1 plateau see each other across a level-1
+    hill hex (the line runs on its surface, not through it); one level higher still blocks."""
+    s = scen({"C1": {"level": 1}, "C2": {"level": 1}, "C3": {"level": 1}, "C4": {"level": 1}, "C5": {"level": 1}})
+    assert_all_paths(s, A, B, clear=True)
+    assert los(s, A, B).hindrances == 0
+    s = scen({**ON_HILLS, "C3": {"level": 2}})
+    r = los(s, A, B)
+    assert not r.clear and "hill" in r.reason
+    assert_all_paths(s, A, B, clear=False)
+    # Woods on the plateau rise to level 2: blocked.
+    assert_all_paths(scen({**ON_HILLS, "C2": {"level": 1}, "C3": {"level": 1, "terrain": "woods"}}), A, B, clear=False)
+
+
+def test_asl_a6_2_level1_observer_level0_target_behind_woods_adjacent_to_target():
+    """ASL A6.2: a level-1 observer does not see a level-0 target behind level-0 woods next to it
+    (the woods' top is the observer's level); from level 2 the line still dips into them
+    (at C4's far edge it is at level 2 - 2 * 7/8 = 0.25)."""
+    s = scen({"C1": {"level": 1}, "C4": {"terrain": "woods"}})
+    r = los(s, A, B)
+    assert not r.clear and r.blocked_by == H("C4")
+    assert_all_paths(s, A, B, clear=False)
+    assert_all_paths(scen({"C1": {"level": 2}, "C4": {"terrain": "woods"}}), A, B, clear=False)
+    # The woods next to the observer instead, who is two levels up: heights 1.75 .. 1.25, above the top.
+    assert_all_paths(scen({"C1": {"level": 2}, "C2": {"terrain": "woods"}}), A, B, clear=True)
+
+
+def test_asl_a6_2_rubble_and_blocking_counter_at_their_top():
+    """A6.2 for every terrain obstacle: level-0 rubble (top 0.5) between level-0 ends blocks,
+    between level-1 ends does not; a blocking LOS counter one level high blocks level-1 ends."""
+    assert_all_paths(scen({"C3": {"terrain": "stone_rubble"}}), A, B, clear=False)
+    assert_all_paths(scen({**ON_HILLS, "C3": {"terrain": "wooden_rubble"}}), A, B, clear=True)
+    blaze = {H("C3"): (LosCounter("blaze", blocks=True, height=1),)}
+    assert_all_paths(scen(ON_HILLS), A, B, clear=False, counters=blaze)
+    high = {H("C3"): (LosCounter("blaze", blocks=True, height=1),)}
+    assert_all_paths(scen({"C1": {"level": 2}, "C5": {"level": 2}}), A, B, clear=True, counters=high)
+
+
+def test_asl_a6_2_level_line_at_an_outline_top():
+    """A6.2 with a custom outline: a level line at the outline's top is blocked where it enters the
+    outline, not where it only touches its edge (docs/rules-notes.md)."""
+    centre = [[-0.3, -0.3], [0.3, -0.3], [0.3, 0.3], [-0.3, 0.3]]
+    edge = [[0.0, -0.3], [0.4, -0.3], [0.4, 0.3], [0.0, 0.3]]  # left edge exactly on the C1-C5 line
+    assert_all_paths(scen({**ON_HILLS, "C3": {"terrain": "woods", "outline": centre}}), A, B, clear=False)
+    assert_all_paths(scen({**ON_HILLS, "C3": {"terrain": "woods", "outline": edge}}), A, B, clear=True)
+    # On a level-1 plateau hex the outline's top is level 2: still blocked; its open part is not.
+    plateau = {**ON_HILLS, "C2": {"level": 1}, "C4": {"level": 1}}
+    assert_all_paths(scen({**plateau, "C3": {"level": 1, "terrain": "woods", "outline": centre}}), A, B, clear=False)
+    assert_all_paths(scen({**plateau, "C3": {"level": 1, "terrain": "woods", "outline": SMALL_NE}}), A, B, clear=True)
+
+
+def test_asl_a6_2_level_line_along_a_hexside_at_the_tops():
+    """Lines along hexsides (docs/rules-notes.md) with A6.2: level-1 ends along the B1|B2 side
+    are blocked when both hexes are level-0 woods (each at its top), not when one is a level-1
+    plateau hex (its ground does not block a line on its surface)."""
+    a, c = H("A1"), H("C1")
+    ends = {"A1": {"level": 1}, "C1": {"level": 1}}
+    assert_all_paths(scen({**ends, "B1": {"terrain": "woods"}, "B2": {"terrain": "stone_building"}}), a, c, clear=False)
+    assert_all_paths(scen({**ends, "B1": {"terrain": "woods"}, "B2": {"level": 1}}), a, c, clear=True)
+    assert_all_paths(scen({**ends, "B1": {"level": 1}, "B2": {"level": 1}}), a, c, clear=True)
+    assert_all_paths(scen({**ends, "B1": {"level": 2}, "B2": {"terrain": "woods"}}), a, c, clear=False)
+
+
+def test_asl_a6_2_level_line_through_a_vertex_of_woods_at_its_top_is_clear():
+    """A line through a vertex only touches the hexes meeting there, at any height (rules-notes)."""
+    a, b, touched = _vertex_case()
+    s = scen({a.label: {"level": 1}, b.label: {"level": 1}, touched.label: {"terrain": "woods"}}, columns=10, rows=12)
+    assert_all_paths(s, a, b, clear=True)
 
 
 # ---------------------------------------------------------------------------
@@ -210,8 +339,8 @@ def test_heights_observer_on_a_hill_sees_over_woods_far_below():
     assert not los(s, A, B).clear
 
 
-def test_heights_exact_at_the_top_is_not_below():
-    """CONTRACTS 3 "below that area's top": a line that only reaches the top does not block."""
+def test_heights_hill_blocks_only_strictly_below_its_level():
+    """CONTRACTS 3 / ASL A6.2: a hill's ground blocks only a line below it (the line may run on its surface)."""
     # C1 level 4 -> C3 level 0: C2 spans t in (1/4, 3/4), line heights 3 .. 1 (exactly 1 at its exit).
     a, c = H("C1"), H("C3")
     assert los(scen({"C1": {"level": 4}, "C2": {"level": 1}}), a, c).clear
@@ -220,6 +349,20 @@ def test_heights_exact_at_the_top_is_not_below():
     # over one in C2 (heights 1.75 .. 1.25): clear.
     assert not los(scen({"C1": {"level": 2}, "C3": {"level": 1}}), A, B).clear
     assert los(scen({"C1": {"level": 2}, "C2": {"level": 1}}), A, B).clear
+
+
+def test_heights_sloping_line_reaching_an_obstacle_top_only_at_its_far_edge_is_clear():
+    """ASL A6.2 as recorded in docs/rules-notes.md: only a stretch of positive length at or below
+    the top blocks; a sloping line that reaches the top at one point on the area's edge does not."""
+    a, c = H("C1"), H("C3")
+    # C1 level 4 -> C3 level 0 over level-0 woods in C2: heights 3 .. 1, exactly 1 only at C2's far edge.
+    s = scen({"C1": {"level": 4}, "C2": {"terrain": "woods"}})
+    assert_all_paths(s, a, c, clear=True)
+    # Over a building whose top reaches one level higher (on a level-1 hill): heights 3 .. 1 < 2, blocked.
+    assert_all_paths(scen({"C1": {"level": 4}, "C2": {"terrain": "stone_building", "level": 1}}), a, c, clear=False)
+    # C1 level 2 -> C5 level 0 over level-0 woods in C3: the line reaches height 1 at C3's centre, then
+    # runs below it: blocked (at or below the top over a stretch inside the woods).
+    assert_all_paths(scen({"C1": {"level": 2}, "C3": {"terrain": "woods"}}), A, B, clear=False)
 
 
 def test_rubble_is_half_a_level():

@@ -60,6 +60,22 @@ def test_segment_enters_below_is_exact_at_vertices_and_heights():
     assert FINE == 24
 
 
+def test_segment_enters_below_at_top_for_terrain_obstacles():
+    """ASL A6.2 (docs/rules-notes.md): a terrain obstacle (``at_top``) blocks a stretch of positive
+    length at or below its top; a hill's ground only one strictly below; one point never counts."""
+    tri = [(0, 0), (10, 10), (20, 0)]
+    # Level line exactly at the top through the interior: an obstacle blocks, a hill does not.
+    assert segment_enters_below((-10, 5), (30, 5), tri, 6, 6, 6, True)[0]
+    assert not segment_enters_below((-10, 5), (30, 5), tri, 6, 6, 6)[0]
+    # Rising line at the top only where it enters (x = 5, t = 3/8): above inside, clear either way.
+    assert not segment_enters_below((-10, 5), (30, 5), tri, 0, 16, 6, True)[0]
+    # Falling line reaching the top only where it leaves (x = 15, t = 5/8, h = 16 - 16 * 5/8 = 6): clear.
+    assert not segment_enters_below((-10, 5), (30, 5), tri, 16, 0, 6, True)[0]
+    # Level line at the top along an edge, or through the apex only: touches, never enters.
+    assert not segment_enters_below((-10, 0), (30, 0), tri, 6, 6, 6, True)[0]
+    assert not segment_enters_below((-10, 10), (30, 10), tri, 6, 6, 6, True)[0]
+
+
 def test_obstacle_polygons_for_drawing():
     doc = {
         "format": "gwasl-scenario/1", "title": "t", "date": "1916-07-01",

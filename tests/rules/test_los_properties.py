@@ -6,7 +6,9 @@ templates are exactly ``hex_line``'s supercover; symmetry for like
 positions; end hexes never block; adding an obstacle never turns blocked
 into clear; single queries, bulk checks and the one-to-all map agree with
 each other and with the plain Shapely reference on thousands of pairs,
-lines along hexside and vertex directions included.
+lines along hexside and vertex directions included.  Two of the maps are
+mostly level-1 plateaus, so many lines run level exactly at an obstacle's
+top (ASL A6.2: blocked) or on a hill's surface (clear).
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ from gwasl.rules.los import LosIndex, los
 from gwasl.rules.los_kernel import SIDE_NEIGHBOUR, build_templates
 from gwasl.rules.los_reference import ReferenceLos
 
-MAPS = {seed: random_scenario(18, 14, seed=seed, hills=5) for seed in range(4)}
+# Seeds 0-3: a few hills; 4-5: mostly level-1 plateaus with level-2 tops.
+MAPS = {seed: random_scenario(18, 14, seed=seed, hills=5 if seed < 4 else 14) for seed in range(6)}
 INDEX = {seed: LosIndex(s) for seed, s in MAPS.items()}
 REF = {seed: ReferenceLos(s) for seed, s in MAPS.items()}
 HEXES = list(MAPS[0].map)
@@ -81,6 +84,34 @@ def test_agrees_with_shapely_reference_on_thousands_of_pairs():
             assert idx.los(a, b).clear == ref.clear(a, b), (seed, a, b)
             checked += 1
     assert checked >= 3000
+
+
+def test_level_lines_at_obstacle_tops_agree_with_reference():
+    """ASL A6.2 / CONTRACTS 3 on the plateau maps: pairs of hexes at the same level, where the line
+    runs level at an obstacle's top (blocked) or on a plateau's surface (clear), agree with the
+    reference in every path (single, bulk, one-to-all); many are decided by an obstacle at the
+    line's height exactly."""
+    rng = random.Random(17)
+    at_top = checked = 0
+    for seed in (4, 5):
+        s, idx, ref = MAPS[seed], INDEX[seed], REF[seed]
+        by_level: dict[int, list[Hex]] = {}
+        for h in HEXES:
+            by_level.setdefault(s.map.level_at(h), []).append(h)
+        pairs = [tuple(rng.sample(by_level[lv], 2)) for lv in (1, 1, 1, 0) for _ in range(150) if len(by_level.get(lv, ())) > 1]
+        bulk = idx.clear_many([a for a, _ in pairs], [b for _, b in pairs])
+        for (a, b), fast in zip(pairs, bulk):
+            r = idx.los(a, b)
+            assert r.clear == ref.clear(a, b) == bool(fast), (seed, a, b)
+            checked += 1
+            if not r.clear and r.blocked_by is not None:
+                i = idx.flat(r.blocked_by)
+                line = 2 * s.map.level_at(a)
+                at_top += line in (int(idx.top_full[i]), int(idx.top_out[i])) and line != int(idx.level2[i])
+        for a in rng.sample(by_level[1], 4):
+            seen = idx.visible_from(a)
+            assert seen == {b for b in HEXES if ref.clear(a, b)}, (seed, a)
+    assert checked >= 800 and at_top >= 40, (checked, at_top)
 
 
 def test_bulk_and_one_to_all_agree_with_single_queries():
