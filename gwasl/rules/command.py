@@ -21,15 +21,15 @@ ranges do (docs/rules-notes.md, "Command radius is counted in hexes").
 
 from __future__ import annotations
 
-import datetime as _dt
 from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
 from typing import Mapping
 
 from gwasl.model.phases import Phase
-from gwasl.model.scenario import FortificationKind, Nationality, Position, Scenario, Unit, UnitClass, UnitKind
+from gwasl.model.scenario import FortificationKind, Position, Scenario, Unit, UnitClass, UnitKind
 from gwasl.rules.organisation import free_squad_ntc, is_entrenched, is_free_squad, organisation, squad_equivalents
+from gwasl.rules.units import base_command_radius, hero_command_radius, nationality_traits
 
 __all__ = [
     "CommandError",
@@ -44,13 +44,6 @@ __all__ = [
 # ASLGW 1.3: a leader controls up to "the equivalent of 6 squads"; a half-squad
 # is half a squad and a crew none (organisation data, gwasl.rules.organisation).
 _MMC = (UnitKind.SQUAD, UnitKind.HALF_SQUAD, UnitKind.CREW)
-
-# ASLGW 1.3.11-1.3.13 (January 1916 overlap: docs/rules-notes.md).
-RADIUS_2_FROM = _dt.date(1916, 1, 1)
-RADIUS_3_FROM = _dt.date(1917, 1, 1)
-ELITE_GERMAN_RADIUS_2_FROM = _dt.date(1915, 1, 1)
-ELITE_GERMAN_RADIUS_3_FROM = _dt.date(1916, 1, 1)
-HERO_RADIUS = 1  # ASLGW 1.3.21
 
 _ELITE = (UnitClass.ELITE, UnitClass.STOSSTRUPPEN)
 _TRENCH_POSITIONS = (Position.TRENCH, Position.DEEP_TRENCH, Position.DEEP_TRENCH_CREST)
@@ -88,22 +81,17 @@ def command_radius(scenario: Scenario, leader_unit: Unit | str) -> int:
     """
     u = scenario.unit(leader_unit) if isinstance(leader_unit, str) else leader_unit
     if u.kind is UnitKind.HERO:
-        return HERO_RADIUS
+        return hero_command_radius()
     if u.kind is not UnitKind.LEADER:
         raise CommandError(f"unit {u.id} is a {u.kind.value}, not a leader or hero: it has no command radius (ASLGW 1.3.1)")
+    radius = base_command_radius(scenario.date).radius
     side = scenario.sides.get(u.side)
-    d = scenario.date
-    if side is not None and side.nationality is Nationality.GERMAN and is_elite_leader(scenario, u):
-        if d >= ELITE_GERMAN_RADIUS_3_FROM:
-            return 3
-        if d >= ELITE_GERMAN_RADIUS_2_FROM:
-            return 2
-        return 1
-    if d >= RADIUS_3_FROM:
-        return 3
-    if d >= RADIUS_2_FROM:
-        return 2
-    return 1
+    if side is not None and is_elite_leader(scenario, u):
+        # Elite German leaders use the wider deployments a year early (1.3.12-1.3.13).
+        early = nationality_traits(side.nationality).command_radius_override(UnitClass.ELITE, scenario.date)
+        if early is not None:
+            radius = max(radius, early)
+    return radius
 
 
 @dataclass(frozen=True, slots=True)
