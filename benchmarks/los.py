@@ -110,6 +110,16 @@ def main() -> None:
     rres = [ref.clear(x, y) for x, y in rpairs]
     ref_rate = len(rpairs) / (time.perf_counter() - t0)
     agree = sum(idx.los(x, y).clear == r for (x, y), r in zip(rpairs, rres))
+    # Level lines between hill hexes of one level, where obstacles at the line's
+    # height block (ASL A6.2) and hills do not: agreement in every path.
+    hills_by_level: dict[int, list[Hex]] = {}
+    for h in hexes:
+        if m.level_at(h) > 0:
+            hills_by_level.setdefault(m.level_at(h), []).append(h)
+    lv_pools = [v for v in hills_by_level.values() if len(v) > 1]
+    lpairs = [tuple(rng.sample(rng.choice(lv_pools), 2)) for _ in range(300)] if lv_pools else []
+    lbulk = idx.clear_many([x for x, _ in lpairs], [y for _, y in lpairs]) if lpairs else []
+    lagree = sum(ref.clear(x, y) == idx.los(x, y).clear == bool(f) for (x, y), f in zip(lpairs, lbulk))
 
     # For scale only: the fastest plain Shapely check, a prepared union of the
     # blocking polygons against each LineString, vectorised (2-D: ignores
@@ -138,6 +148,8 @@ def main() -> None:
     print(f"for scale, 2-D prepared Shapely union (inexact): {union_rate:,.0f} /s = {1e6 / union_rate:.1f} us per check; "
           f"bulk is {bulk_rate / union_rate:.1f}x that")
     print(f"agreement with the reference: {agree}/{len(rpairs)} pairs")
+    print(f"agreement on level lines between hill hexes (single, bulk, reference): {lagree}/{len(lpairs)} pairs "
+          f"({sum(1 for f in lbulk if not f)} blocked)")
 
 
 if __name__ == "__main__":

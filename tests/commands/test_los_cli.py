@@ -101,3 +101,30 @@ def test_subprocess_on_the_example_scenario():
     assert json.loads(r.stdout)["blocked_by"] == "D3"
     r = subprocess.run([sys.executable, "-m", "gwasl", "los", EXAMPLE, "C2", "H99"], cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 2 and "Traceback" not in r.stderr
+
+
+def test_los_and_los_map_asl_a6_2_level1_hills_across_level0_woods(capsys, tmp_path):
+    """ASL A6.2 on the command line: level-1 hill hexes do not see each other across level-0 woods
+    (top at level 1), the reason says so; across a level-1 plateau hex they do."""
+    doc = {
+        "format": "gwasl-scenario/1",
+        "title": "A6.2",
+        "date": "1916-07-01",
+        "map": {
+            "columns": 6,
+            "rows": 6,
+            "hexes": {
+                "C1": {"level": 1}, "C3": {"terrain": "woods"}, "C5": {"level": 1},
+                "E1": {"level": 1}, "E3": {"level": 1}, "E5": {"level": 1},
+            },
+        },
+        "sides": {"g": {"nationality": "german"}, "f": {"nationality": "french"}},
+        "units": [],
+    }
+    p = tmp_path / "hills.json"
+    p.write_text(json.dumps(doc))
+    out = run_json(capsys, "los", str(p), "C1", "C5", "--json")
+    assert out["clear"] is False and out["blocked_by"] == "C3" and "A6.2" in out["reason"]
+    assert run_json(capsys, "los", str(p), "E1", "E5", "--json")["clear"] is True
+    seen = run_json(capsys, "los-map", str(p), "C1", "--json")["visible"]
+    assert "C5" not in seen and "C2" in seen
