@@ -70,6 +70,8 @@ class AslCore:
     cx_attack_drm: int
     double_time_mf: int
     dm_rally_drm: int
+    entrenchment_change_mf: int
+    human_wave_mf: int
     stacking_squads: int
     stacking_smc: int
     squad_equivalent: Mapping[str, float]
@@ -109,6 +111,8 @@ def parse_asl_core(doc: Any) -> AslCore:
     dt = _section(doc, "double_time")
     dm = _section(doc, "desperation_morale")
     st = _section(doc, "stacking")
+    en = _section(doc, "entrenchment")
+    hw = _section(doc, "human_wave")
     pins = _get(tc, "pin_on_failure", "task_check", dict)
     sev = _get(mc, "severity_drm", "morale_check", dict)
     for k, v in sev.items():
@@ -147,12 +151,14 @@ def parse_asl_core(doc: Any) -> AslCore:
         cx_attack_drm=_get(cx, "own_attack_drm", "cx", int),
         double_time_mf=_get(dt, "mf_bonus", "double_time", int),
         dm_rally_drm=_get(dm, "rally_drm", "desperation_morale", int),
+        entrenchment_change_mf=_get(en, "mf_change_within_hex", "entrenchment", int),
+        human_wave_mf=_get(hw, "mf", "human_wave", int),
         stacking_squads=_get(st, "squads_per_location", "stacking", int),
         stacking_smc=_get(st, "smc_per_location", "stacking", int),
         squad_equivalent=MappingProxyType({k: float(v) for k, v in eq.items()}),
         rules=MappingProxyType({name: doc[name]["rule"] for name in (
             "task_check", "morale_check", "heat_of_battle", "casualty_reduction", "cx", "double_time",
-            "desperation_morale", "stacking")}),
+            "desperation_morale", "stacking", "entrenchment", "human_wave")}),
     )
 
 

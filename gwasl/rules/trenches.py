@@ -26,7 +26,7 @@ from typing import Iterable
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import FortificationKind, Position, Scenario, Unit
 from gwasl.model.terrain import TableError, fortification_table, terrain_table
-from gwasl.rules.morale import squad_equivalents
+from gwasl.rules.morale import asl_core, squad_equivalents
 
 __all__ = [
     "DEEP_TRENCH_POSITIONS",
@@ -118,8 +118,11 @@ def move_cost(s: Scenario, from_hex: Hex, from_pos: Position, to_hex: Hex, to_po
       1 MF to leave it within its own hex) doubled; the unit is CX at the end
       of the MPh and may not Double Time, unless a ladder stands in the hex
       it leaves.
-    - Between IN and crest status of the same deep trench: 0 MF here, a
-      change of status within one location (2.1.1) that ASLGW does not cost.
+    - Between IN and crest status of the same deep trench (2.1.1): 1 MF,
+      classic B27.41's cost to enter or leave an entrenchment within its own
+      hex (ASLGW does not cost it; see rules-notes); not CX, and the
+      doubling of 2.1.3 does not apply (the unit does not get out of the
+      trench).
     - Ground to ground: the entered hex's terrain cost.  Moves into or out of
       other entrenchments (classic B27) are not this rule's: LocationError.
 
@@ -146,7 +149,13 @@ def move_cost(s: Scenario, from_hex: Hex, from_pos: Position, to_hex: Hex, to_po
     in_dt_to = to_pos in DEEP_TRENCH_POSITIONS
     if in_dt_from and in_dt_to:
         if same_hex:
-            return MoveCost(0.0, False, True, ("changing between IN and crest status of the same deep trench is not a move between locations (ASLGW 2.1.1)",))
+            if from_pos is to_pos:
+                return MoveCost(0.0, False, True, ("no change of location",))
+            core = asl_core()
+            mf = float(core.entrenchment_change_mf)
+            return MoveCost(mf, False, True, (
+                f"{from_pos.value} -> {to_pos.value} of the same deep trench: {mf:g} MF "
+                f"(ASLGW 2.1.1, 2.1.2; {core.rules['entrenchment'].split(' (')[0]})",))
         along = float(_fort(FortificationKind.DEEP_TRENCH, "mf_along"))
         return MoveCost(along, False, True, (f"along connected deep trench hexes: {along:g} MF (ASLGW 2.1.2, B27)",))
     if in_dt_to:

@@ -160,3 +160,58 @@ def test_mmc_condition_matches_a_brute_force_reading(cells):
     ok = any(a != c and a.is_adjacent(m) and m.is_adjacent(c) and count[a] + count[m] + count[c] >= 6
              for a in hexes for m in hexes for c in hexes if len({a, m, c}) == 3)
     assert ("mmc_average" not in conditions(check)) == ok
+
+
+def _north(movers, cost=1.0):
+    return [b.BChStep(m.unit_id, m.hex.neighbour(NORTH), cost) for m in movers if m.active]
+
+
+def test_bch_units_have_eight_mf_and_move_in_impulses_a25_231():
+    """A25.231 (Human Wave, applied to a BCh by ASLGW 1.5): 8 MF each, every BCh unit enters a new hex each Impulse."""
+    movers = b.bch_movers(scen(LINE), b.BChDeclaration(IDS, NORTH))
+    assert {m.mf_left for m in movers} == {8.0} and len(movers) == 7
+    r = b.bch_impulse(movers, NORTH, _north(movers, 2.0))  # e.g. brush
+    assert r.ok and not r.over
+    assert {m.unit_id: (m.hex.label, m.mf_left) for m in r.movers}["s3"] == ("D4", 6.0)
+    # a unit that stays behind breaks A25.231, and nothing moves
+    r2 = b.bch_impulse(r.movers, NORTH, _north(r.movers)[1:])
+    assert [f.condition for f in r2.failures] == ["all_move"] and r2.failures[0].rule == "A25.231"
+    assert r2.movers == r.movers
+
+
+def test_bch_moves_ahead_one_adjacent_hex_within_its_mf_a25_231():
+    """A25.231 via ASLGW 1.5: one ADJACENT hex ahead per Impulse, paid from the 8 MF."""
+    (m,) = b.bch_movers(scen(LINE), b.BChDeclaration(("s3",), NORTH))
+    for d, ok in ((0, True), (1, True), (5, True), (2, False), (3, False), (4, False)):
+        r = b.bch_impulse([m], NORTH, [b.BChStep("s3", m.hex.neighbour(d), 1.0)])
+        assert r.ok is ok, d
+        if not ok:
+            assert [f.condition for f in r.failures] == ["ahead"]
+    r = b.bch_impulse([m], NORTH, [b.BChStep("s3", H("D3"), 1.0)])
+    assert [f.condition for f in r.failures] == ["adjacent"]
+    r = b.bch_impulse([b.BChMover("s3", H("D5"), 1.5)], NORTH, [b.BChStep("s3", H("D4"), 2.0)])
+    assert [(f.condition, f.rule) for f in r.failures] == [("mf", "A25.231")]
+    r = b.bch_impulse([m], NORTH, [b.BChStep("s3", H("D4"), 1.0), b.BChStep("s3", H("C4"), 1.0)])
+    assert "one_hex_per_impulse" in [f.condition for f in r.failures]
+
+
+def test_ending_the_bch_a25_235():
+    """A25.235 via ASLGW 1.5: a unit stops being a BCh unit when broken, eliminated, a Guard, out of MF at the end
+    of an Impulse, or in a Location with an armed Known enemy unit at the start of one (then in CC); the BCh ends
+    when no BCh unit is left."""
+    movers = [b.BChMover("a", H("C5"), 8.0), b.BChMover("b", H("D5"), 8.0), b.BChMover("c", H("E5"), 8.0),
+              b.BChMover("d", H("F5"), 8.0), b.BChMover("e", H("G5"), 1.0)]
+    r = b.bch_impulse(movers, NORTH, [b.BChStep(i, H(h), 1.0) for i, h in (("c", "E4"), ("e", "G4"))],
+                      enemy_hexes=[H("D5")], broken=["a"], guards=["d"])
+    assert r.ok, r.failures
+    state = {m.unit_id: m for m in r.movers}
+    assert not state["a"].active and "broken" in state["a"].ended
+    assert not state["b"].active and state["b"].in_cc and "A25.235" in state["b"].ended
+    assert not state["d"].active and "A25.234" in state["d"].ended
+    assert state["c"].active and state["c"].hex == H("E4")
+    assert not state["e"].active and "out of MF" in state["e"].ended and not r.over
+    # an ex-BCh unit cannot go on with the charge
+    r2 = b.bch_impulse(r.movers, NORTH, [b.BChStep("b", H("D4"), 1.0), b.BChStep("c", H("E3"), 1.0)])
+    assert [f.condition for f in r2.failures] == ["not_bch_unit"]
+    r3 = b.bch_impulse(r.movers, NORTH, [], eliminated=["c"])
+    assert r3.ok and r3.over  # no BCh unit left: the BCh is over

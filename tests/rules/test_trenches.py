@@ -59,6 +59,17 @@ def test_bundled_example_ladder_hex_h6_aslgw_2_1_3():
     assert t.move_cost(s, H("G6"), Position.DEEP_TRENCH, H("G5"), Position.GROUND).cx_at_end_of_mph
 
 
+def test_in_to_crest_status_costs_one_mf_aslgw_2_1_1_b27_41():
+    """ASLGW 2.1.1 crest status, costed by classic B27.41 (1 MF within the hex): no CX, no doubling."""
+    for a, b in ((Position.DEEP_TRENCH, Position.DEEP_TRENCH_CREST), (Position.DEEP_TRENCH_CREST, Position.DEEP_TRENCH)):
+        c = t.move_cost(scenario(), H("B2"), a, H("B2"), b)
+        assert (c.mf, c.cx_at_end_of_mph, c.double_time_allowed) == (1.0, False, True)
+        assert "B27.41" in c.reasons[0] and "2.1.1" in c.reasons[0]
+    assert t.move_cost(scenario(), H("B2"), Position.DEEP_TRENCH, H("B2"), Position.DEEP_TRENCH).mf == 0.0
+    # crest status is still in the trench: getting out from it is 2.1.3's doubled exit
+    assert t.move_cost(scenario(), H("B2"), Position.DEEP_TRENCH_CREST, H("B3"), Position.GROUND).mf == 2.0
+
+
 def test_along_the_trench_and_bad_moves():
     assert t.move_cost(scenario(), H("B2"), Position.DEEP_TRENCH, H("C2"), Position.DEEP_TRENCH).mf == 1.0
     with pytest.raises(t.LocationError, match="no deep_trench"):
