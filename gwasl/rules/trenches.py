@@ -24,7 +24,7 @@ from enum import StrEnum
 from typing import Iterable
 
 from gwasl.model.hexgrid import Hex
-from gwasl.model.scenario import FortificationKind, Position, Scenario, Unit
+from gwasl.model.scenario import FortificationKind, Position, Scenario, Unit, UnitKind
 from gwasl.model.terrain import TableError, fortification_table, terrain_table
 from gwasl.rules.morale import asl_core, squad_equivalents
 
@@ -39,6 +39,7 @@ __all__ = [
     "deep_trench_stacking_limit",
     "dugout_fire_out_drm",
     "dugout_point_blank",
+    "enemies_in_the_way",
     "location_tem",
     "location_tem_explained",
     "move_cost",
@@ -209,6 +210,28 @@ def separate_stacking_locations(units: Iterable[Unit]) -> dict[tuple[Hex, str], 
             key = "hex"
         out.setdefault((u.hex, key), []).append(u)
     return {k: tuple(v) for k, v in out.items()}
+
+
+def enemies_in_the_way(s: Scenario, side: str, h: Hex, position: Position) -> tuple[Unit, ...]:
+    """The enemy units that can stop a unit of ``side`` from moving into
+    ``(h, position)`` (ASLGW 2.2.1): troops in a dugout cannot prevent enemy
+    units from moving in their hex as long as those stay outside the dugout,
+    so they count only against a unit entering the dugout itself; enemy
+    units outside the dugout count against any unit entering the hex.  What
+    meeting them means (no entry, CC) is the classic movement rules'.
+
+    >>> import datetime
+    >>> from gwasl.model.scenario import *
+    >>> h = Hex.from_label("B2")
+    >>> m = MapData(4, 4, fortifications=(Fortification(FortificationKind.DUGOUT, (h,)),))
+    >>> s = Scenario("t", datetime.date(1916, 1, 1), m, {}, (Unit("f", "fr", UnitKind.SQUAD, h, position=Position.DUGOUT),))
+    >>> enemies_in_the_way(s, "de", h, Position.GROUND), [u.id for u in enemies_in_the_way(s, "de", h, Position.DUGOUT)]
+    ((), ['f'])
+    """
+    _need_fortification(s, h, position)
+    into_dugout = position is Position.DUGOUT
+    return tuple(u for u in s.units if u.side != side and u.hex == h and u.kind is not UnitKind.SUPPORT_WEAPON
+                 and (u.position is Position.DUGOUT) == into_dugout)
 
 
 def deep_trench_overstacked(units: Iterable[Unit]) -> float | None:

@@ -139,6 +139,21 @@ def test_stacking_locations_dugout_apart_aslgw_2_2_1_and_limit_2_1_4():
     assert t.deep_trench_overstacked(locs[(H("B2"), "deep_trench")] + (u("7", "squad", Position.DEEP_TRENCH),)) == 2.5
 
 
+def test_dugout_troops_do_not_stop_movement_outside_it_aslgw_2_2_1():
+    """ASLGW 2.2.1: troops in a dugout cannot prevent enemy units from moving in their hex outside the dugout."""
+    s = scenario()
+    s = Scenario(s.title, s.date, s.map, s.sides, (
+        Unit("f1", "fr", UnitKind.SQUAD, H("D2"), position=Position.DUGOUT),
+        Unit("f2", "fr", UnitKind.SUPPORT_WEAPON, H("D2")),
+        Unit("g1", "de", UnitKind.SQUAD, H("B2"), position=Position.DEEP_TRENCH)))
+    assert t.enemies_in_the_way(s, "de", H("D2"), Position.GROUND) == ()
+    assert [u.id for u in t.enemies_in_the_way(s, "de", H("D2"), Position.DUGOUT)] == ["f1"]
+    assert [u.id for u in t.enemies_in_the_way(s, "fr", H("B2"), Position.GROUND)] == ["g1"]  # outside a dugout: in the way
+    assert t.enemies_in_the_way(s, "fr", H("D2"), Position.DUGOUT) == ()  # own troops
+    with pytest.raises(t.LocationError):
+        t.enemies_in_the_way(s, "de", H("B3"), Position.DUGOUT)
+
+
 SEED = next((p for p in (__import__("testsupport").SHARED / "seeds/004_4371414167e1669c.txt",
                           __import__("pathlib").Path("/work/shared/seeds/004_4371414167e1669c.txt")) if p.exists()), None)
 
