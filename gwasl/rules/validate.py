@@ -26,6 +26,7 @@ _CHECKS: list[Check] = []
 CHECK_MODULES: tuple[str, ...] = (
     "gwasl.rules.checks_units",
     "gwasl.rules.checks_combat",
+    "gwasl.rules.los",
 )
 
 
