@@ -12,7 +12,7 @@ French exemption from the two-MMC average (ASLGW 1.11.2) is a flag.
 >>> s = Scenario("t", datetime.date(1914, 9, 6), MapData(5, 5),
 ...     {"fr": Side("fr", Nationality.FRENCH), "de": Side("de", Nationality.GERMAN)},
 ...     (Unit("c", "fr", UnitKind.CREW, Hex.from_label("A1")),))
->>> check = check_bch_declaration(s, BChDeclaration(("c",), direction=3), los=lambda *a: True)
+>>> check = check_bch_declaration(s, BChDeclaration(("c",), direction=3), los=lambda *a: True, french_exempt=False)
 >>> [f.condition for f in check.failures]
 ['infantry_not_crew', 'mmc_average', 'los_to_enemy']
 """
@@ -27,6 +27,7 @@ from gwasl.model.hexgrid import Hex
 from gwasl.model.phases import Phase
 from gwasl.model.scenario import FortificationKind, HiddenStatus, Position, Scenario, Unit, UnitKind
 from gwasl.rules.morale import asl_core
+from gwasl.rules.units import nationality_traits
 
 __all__ = [
     "BCH_RANGE",
@@ -129,7 +130,7 @@ def check_bch_declaration(
     s: Scenario,
     decl: BChDeclaration,
     los: LosPredicate,
-    french_exempt: bool = False,
+    french_exempt: bool | None = None,
 ) -> BChCheck:
     """Check a BCh declaration against ASLGW 1.5 and return EVERY unmet condition.
 
@@ -139,7 +140,10 @@ def check_bch_declaration(
     - Good Order (not broken) infantry, SMC allowed, no crews (1.5);
     - an average of at least two MMC per hex in three contiguous ADJACENT
       hexes: some three hexes of the chain, each ADJACENT to the next, hold
-      at least 6 MMC (1.5); waived when ``french_exempt`` (1.11.2);
+      at least 6 MMC (1.5); waived for a nationality exempt from it (French,
+      ASLGW 1.11.2: ``bayonet_charge_density_exempt`` in
+      resources/nationalities.json); ``french_exempt`` True/False overrides
+      that (e.g. an SSR), None reads it from the units' side;
     - a contiguous chain: the hexes of the units form one ADJACENT-connected
       group, so each unit is ADJACENT to at least one other (1.5);
     - at least one leader when an MMC takes part (1.5);
@@ -174,6 +178,9 @@ def check_bch_declaration(
     # Participating MMC: squads and half-squads (crews may not take part at all).
     mmc = [u for u in units if u.kind in (UnitKind.SQUAD, UnitKind.HALF_SQUAD)]
     hexes = {u.hex for u in units}
+    if french_exempt is None:
+        french_exempt = len(sides) == 1 and next(iter(sides)) in s.sides \
+            and nationality_traits(s.sides[next(iter(sides))].nationality).bayonet_charge_density_exempt
     if not french_exempt:
         per_hex = {h: sum(1 for u in mmc if u.hex == h) for h in hexes}
         need = BCH_MIN_HEXES * BCH_MIN_MMC_PER_HEX

@@ -3,6 +3,7 @@ condition with its rule; the effects on BCh units for the player turn."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 
 import pytest
@@ -55,12 +56,17 @@ def test_a_platoon_in_line_may_charge_aslgw_1_5():
 def test_average_of_two_mmc_per_hex_over_three_hexes_and_french_exemption_aslgw_1_5_1_11_2():
     units = LINE[:5] + LINE[6:]  # 5 MMC over C5-D5-E5: average 5/3 < 2
     decl = b.BChDeclaration(tuple(u.id for u in units), NORTH)
-    check = b.check_bch_declaration(scen(units), decl, CLEAR)
+    check = b.check_bch_declaration(scen(units), decl, CLEAR, french_exempt=False)
     assert conditions(check) == ["mmc_average"] and "1.5" in check.failures[0].rule
     assert b.check_bch_declaration(scen(units), decl, CLEAR, french_exempt=True).ok  # 1.11.2
+    assert b.check_bch_declaration(scen(units), decl, CLEAR).ok  # a French side is exempt by its nationality (1.11.2)
+    german = [dataclasses.replace(u, side="de") for u in units]
+    g = Scenario("t", dt.date(1916, 2, 21), MapData(12, 14), {"fr": Side("fr", Nationality.FRENCH),
+                 "de": Side("de", Nationality.GERMAN)}, tuple(german) + (squad("F", "D1"),))
+    assert conditions(b.check_bch_declaration(g, decl, CLEAR)) == ["mmc_average"]  # Germans are not
     # 6 MMC but in two hexes only: still not three contiguous hexes
     two = [squad(f"t{i}", "C5" if i < 3 else "D5") for i in range(6)] + [leader("L", "C5")]
-    check = b.check_bch_declaration(scen(two), b.BChDeclaration(tuple(u.id for u in two), NORTH), CLEAR)
+    check = b.check_bch_declaration(scen(two), b.BChDeclaration(tuple(u.id for u in two), NORTH), CLEAR, french_exempt=False)
     assert conditions(check) == ["mmc_average"]
 
 
@@ -125,7 +131,8 @@ def test_los_to_an_enemy_trench_suffices_aslgw_1_5():
 
 def test_every_unmet_condition_is_reported_at_once_aslgw_1_5():
     units = [Unit("c", "fr", UnitKind.CREW, H("A1")), squad("s", "H8", broken=True)]
-    check = b.check_bch_declaration(scen(units, None), b.BChDeclaration(("c", "s", "ghost"), NORTH, Phase.CCPh), CLEAR)
+    check = b.check_bch_declaration(scen(units, None), b.BChDeclaration(("c", "s", "ghost"), NORTH, Phase.CCPh), CLEAR,
+                                    french_exempt=False)
     assert set(conditions(check)) == {"phase", "units", "good_order", "infantry_not_crew", "mmc_average",
                                       "contiguous_chain", "leader", "los_to_enemy"}
     assert all(f.rule.startswith("ASLGW 1.5") for f in check.failures)
@@ -154,7 +161,7 @@ def test_mmc_condition_matches_a_brute_force_reading(cells):
     units = [Unit(f"u{i}", "fr", UnitKind.SQUAD, Hex.from_offset(c, r), unit_class=UnitClass.FIRST_LINE)
              for i, (c, r) in enumerate(cells)] + [leader("L", "B4")]
     s = scen(units, None)
-    check = b.check_bch_declaration(s, b.BChDeclaration(tuple(u.id for u in units), NORTH), CLEAR)
+    check = b.check_bch_declaration(s, b.BChDeclaration(tuple(u.id for u in units), NORTH), CLEAR, french_exempt=False)
     hexes = {u.hex for u in units}
     count = {h: sum(1 for u in units if u.hex == h and u.kind is UnitKind.SQUAD) for h in hexes}
     ok = any(a != c and a.is_adjacent(m) and m.is_adjacent(c) and count[a] + count[m] + count[c] >= 6
