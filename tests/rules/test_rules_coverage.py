@@ -83,7 +83,7 @@ def cites(rule: str, name: str, doc: str) -> bool:
         return "ignored" in name or "ignored" in doc.lower() or any(n.replace(".", "") in doc.replace(".", "") for n in numbers)
     if rule.startswith("Table "):
         n = rule.split()[1]
-        return f"table_{n}" in name or f"Table {n}" in doc or f"tables_3_4" in name and n in "34" \
+        return f"table_{n}" in name or f"Table {n}" in doc or "tables_3_4" in name and n in "34" \
             or cites(TABLE_RULES[rule], name, doc)
     in_doc = re.search(r"(?<![\d.])" + re.escape(rule) + r"(?!\.?\d)", doc) is not None
     in_name = re.search(r"(?:^|_)" + rule.replace(".", "_") + r"(?:_|$)", name) is not None
