@@ -21,7 +21,7 @@ from typing import Iterator
 from gwasl.model.scenario import GasProtection, Scenario, UnitKind
 from gwasl.model.scenario_io import Finding as _Finding
 from gwasl.rules.gas import gas_protection, gas_table
-from gwasl.rules.morale import asl_core, squad_equivalents
+from gwasl.rules.morale import asl_core, stacking_equivalents
 from gwasl.rules.trenches import POSITION_FORTIFICATION, deep_trench_stacking_limit, separate_stacking_locations
 from gwasl.rules.validate import scenario_check
 
@@ -44,7 +44,7 @@ def check_deep_trench_stacking(s: Scenario) -> Iterator[Finding]:
             continue
         for side in sorted({u.side for u in units}):
             mine = [u for u in units if u.side == side]
-            n = squad_equivalents(mine)
+            n = stacking_equivalents(mine)
             if n > limit:
                 first = index[mine[0].id]
                 yield Finding(
@@ -77,10 +77,10 @@ def check_hex_stacking(s: Scenario) -> Iterator[Finding]:
         for side in sorted({u.side for u in units}):
             mine = [u for u in units if u.side == side]
             path = f"$.units[{index[mine[0].id]}].hex"
-            n = squad_equivalents(mine)
+            n = stacking_equivalents(mine)
             if n > core.stacking_squads:
                 yield Finding(path, f"{place}: {n:g} squad-equivalents of side {side!r} "
-                              f"({', '.join(u.id for u in mine if squad_equivalents([u]))}); the limit is "
+                              f"({', '.join(u.id for u in mine if stacking_equivalents([u]))}); the limit is "
                               f"{core.stacking_squads} squads (a half-squad or crew counts 1/2)", rule)
             smc = [u.id for u in mine if u.kind in _SMC]
             if len(smc) > core.stacking_smc:

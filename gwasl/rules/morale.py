@@ -46,7 +46,7 @@ __all__ = [
     "normal_task_check",
     "pin_task_check",
     "severity_drm",
-    "squad_equivalents",
+    "stacking_equivalents",
     "to_json",
 ]
 
@@ -440,13 +440,13 @@ def dm_rally_modifier(dm: bool) -> Modifier | None:
     return Modifier(f"DM ({core.rules['desperation_morale']})", core.dm_rally_drm)
 
 
-def squad_equivalents(units: Iterable[Unit]) -> float:
+def stacking_equivalents(units: Iterable[Unit]) -> float:
     """Stacking size of ``units`` in squad-equivalents (A5.1): a squad counts 1,
     a half-squad or a crew 1/2; SMC and support weapons do not count.
 
     >>> from gwasl.model.hexgrid import Hex
     >>> u = lambda i, k: Unit(i, "a", UnitKind(k), Hex(0, 0))
-    >>> squad_equivalents([u("1", "squad"), u("2", "half_squad"), u("3", "crew"), u("4", "leader")])
+    >>> stacking_equivalents([u("1", "squad"), u("2", "half_squad"), u("3", "crew"), u("4", "leader")])
     2.0
     """
     eq = asl_core().squad_equivalent

@@ -26,7 +26,7 @@ from typing import Iterable
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import FortificationKind, Position, Scenario, Unit, UnitKind
 from gwasl.model.terrain import TableError, fortification_table, terrain_table
-from gwasl.rules.morale import asl_core, squad_equivalents
+from gwasl.rules.morale import asl_core, stacking_equivalents
 
 __all__ = [
     "DEEP_TRENCH_POSITIONS",
@@ -237,7 +237,7 @@ def enemies_in_the_way(s: Scenario, side: str, h: Hex, position: Position) -> tu
 def deep_trench_overstacked(units: Iterable[Unit]) -> float | None:
     """ASLGW 2.1.4: the squad-equivalents (A5.1) of a deep trench location if
     over its limit of 2 squads, else None."""
-    n = squad_equivalents(units)
+    n = stacking_equivalents(units)
     return n if n > deep_trench_stacking_limit() else None
 
 
