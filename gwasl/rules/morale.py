@@ -28,7 +28,7 @@ from typing import Any, Iterable, Mapping
 
 from gwasl.model.scenario import Unit, UnitKind
 from gwasl.model.terrain import TableError, load_resource
-from gwasl.rules.dice import Dice, Modifier, Roll
+from gwasl.rules.dice import Dice, Modifier, Roll, as_modifiers
 
 __all__ = [
     "AslCore",
@@ -190,14 +190,6 @@ def to_json(value: Any) -> Any:
     return value
 
 
-def _mods(modifiers: Mapping[str, int] | Iterable[Modifier] | None) -> tuple[Modifier, ...]:
-    if not modifiers:
-        return ()
-    if isinstance(modifiers, Mapping):
-        return tuple(Modifier(c, int(v)) for c, v in modifiers.items())
-    return tuple(modifiers)
-
-
 # ---------------------------------------------------------------------------
 # Task checks
 
@@ -216,7 +208,7 @@ class TaskCheckResult:
 
 def _task_check(dice: Dice, kind: str, morale: int, modifiers, cause: str) -> TaskCheckResult:
     core = asl_core()
-    roll = dice.DR(cause, _mods(modifiers))
+    roll = dice.DR(cause, as_modifiers(modifiers))
     passed = roll.final <= morale
     pins = core.ptc_pins if kind == "PTC" else core.ntc_pins
     pinned = (not passed) and pins
@@ -365,7 +357,7 @@ def morale_check(
     """
     core = asl_core()
     sev = severity_drm(severity)
-    mods = ([Modifier(f"{severity} (A10.3)", sev)] if sev else []) + list(_mods(modifiers))
+    mods = ([Modifier(f"{severity} (A10.3)", sev)] if sev else []) + list(as_modifiers(modifiers))
     roll = dice.DR(cause or f"{severity} (morale {morale})", mods)
     why: list[str] = []
     original_12 = roll.total == core.cr_original_dr
