@@ -23,7 +23,9 @@ Check = Callable[[Scenario], Iterable[Finding]]
 _CHECKS: list[Check] = []
 
 # Rule modules whose import registers scenario checks.  Add yours here.
-CHECK_MODULES: tuple[str, ...] = ()
+CHECK_MODULES: tuple[str, ...] = (
+    "gwasl.rules.fog.checks",
+)
 
 
 def scenario_check(fn: Check) -> Check:
