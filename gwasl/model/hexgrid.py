@@ -133,7 +133,7 @@ class Hex:
         """
         if not isinstance(label, str):
             raise HexLabelError(f"hex label must be text, not {type(label).__name__}")
-        m = _LABEL_RE.match(label)
+        m = _LABEL_RE.fullmatch(label)
         if not m:
             raise HexLabelError(
                 f"{label!r} is not a hex label (column letters A-Z then a row number, e.g. 'K10')"

@@ -167,7 +167,7 @@ class LeaderRating:
 
     @classmethod
     def parse(cls, text: str) -> "LeaderRating":
-        m = _RATING_RE.match(text) if isinstance(text, str) else None
+        m = _RATING_RE.fullmatch(text) if isinstance(text, str) else None
         if not m:
             raise LeaderRatingError(
                 f"leader rating {text!r} is not morale 5-10 then a modifier -3..+3, e.g. '8-1', '9-0', '6+1'"

@@ -225,7 +225,7 @@ class _Reader:
         return None
 
     def hexlabel(self, v: Any, path: str) -> Hex | None:
-        if not isinstance(v, str) or not _HEXLABEL_RE.match(v):
+        if not isinstance(v, str) or not _HEXLABEL_RE.fullmatch(v):
             self.error(path, f"must be a hex label such as 'K10' (column letters A-Z, row number from 1), not {_describe(v)}")
             return None
         return Hex.from_label(v)
@@ -281,7 +281,7 @@ def _extra(d: Mapping[str, Any], known: tuple[str, ...]) -> Mapping[str, Any]:
 
 
 def _key(path: str, k: str) -> str:
-    return f"{path}.{k}" if re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", k) else f"{path}[{json.dumps(k)}]"
+    return f"{path}.{k}" if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", k) else f"{path}[{json.dumps(k)}]"
 
 
 _TOP_KEYS = ("format", "id", "title", "date", "front", "weather", "winter", "night", "map", "sides", "units", "formations", "dummies")
@@ -357,11 +357,11 @@ def _parse(rd: _Reader, doc: Any) -> Scenario | None:
     )
 
 
-_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_DATE_RE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
 
 
 def _parse_date(rd: _Reader, s: str) -> _dt.date | None:
-    if _DATE_RE.match(s):
+    if _DATE_RE.fullmatch(s):
         try:
             return _dt.date.fromisoformat(s)
         except ValueError:
@@ -396,7 +396,7 @@ def _parse_map(rd: _Reader, v: Any) -> MapData | None:
         hd = rd.obj(d["hexes"], f"{path}.hexes")
         for label, hv in (hd or {}).items():
             hp = _key(f"{path}.hexes", label)
-            if not _HEXLABEL_RE.match(label):
+            if not _HEXLABEL_RE.fullmatch(label):
                 rd.error(hp, f"{label!r} is not a hex label such as 'K10'")
                 continue
             ho = rd.obj(hv, hp)
@@ -471,7 +471,7 @@ def _parse_unit(rd: _Reader, v: Any, path: str) -> Unit | None:
     if "rating" in d:
         rs = rd.string(d["rating"], f"{path}.rating")
         if rs is not None:
-            if _RATING_RE.match(rs):
+            if _RATING_RE.fullmatch(rs):
                 rating = LeaderRating.parse(rs)
             else:
                 rd.error(f"{path}.rating", f"{_short(rs)!r} is not a leader rating: morale 5-10 then a modifier -3..+3, e.g. '8-1', '9-0', '6+1'")
