@@ -221,6 +221,11 @@ def check_fog(s: Scenario) -> Iterator[Finding]:
                 for h in f.hexes:
                     if h not in allowed:
                         yield Finding(f"{p}.hexes", f"{h.label} is not one of its setup_hexes", "O'Leary 4.2")
+        if "tunnel" in e:
+            if not _label_ok(e["tunnel"]) or not s.map.contains(Hex.from_label(e["tunnel"])):
+                yield Finding(f"{p}.tunnel", f"must be a hex of the map, not {e['tunnel']!r}", "O'Leary 4.4.2")
+        if "complex" in e and (not isinstance(e["complex"], str) or not e["complex"]):
+            yield Finding(f"{p}.complex", f"must be a cave complex id (text), not {e['complex']!r}", "O'Leary 4.4.1")
         if f.kind is FortificationKind.MINEFIELD:
             for k in ("ap", "at"):
                 if k in e and (not _is_int(e[k]) or e[k] < 0):

@@ -92,7 +92,10 @@ class ShiftChoices:
     fortification with a CA; ``vca``: vehicle VCA; ``ce``: vehicle CE (True)
     or BU (False); ``emplaced``: guns allowed to emplace at start (2.3);
     ``enter_fortification``: HIP units may be considered inside a
-    fortification that shifts into their location (4.4).
+    fortification that shifts into their location (4.4); ``tunnel_exits``:
+    a new far exit for the tunnel of a shifted fortification (4.4.2);
+    ``complex_moves``: units inside a cave complex placed in another
+    fortification of the complex, keyed by unit id (4.4.1).
     """
 
     ca: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
@@ -100,6 +103,8 @@ class ShiftChoices:
     ce: Mapping[str, bool] = field(default_factory=lambda: MappingProxyType({}))
     emplaced: Mapping[str, bool] = field(default_factory=lambda: MappingProxyType({}))
     enter_fortification: bool = True
+    tunnel_exits: Mapping[str, Hex] = field(default_factory=lambda: MappingProxyType({}))
+    complex_moves: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
 
 @dataclass(frozen=True, slots=True)
@@ -531,6 +536,7 @@ def resolve_shift(state: FogState, plan: ShiftPlan, dice: Dice, env: FogEnv,
     if not plan.eligible:
         raise ShiftError(f"shift {plan.hex_a}-{plan.hex_b} is not allowed: {plan.reason}")
     choices = choices or ShiftChoices()
+    _check_reanchoring(state, plan, choices)
     t = env.table
     roll = dice.DR(f"O'Leary 2.5 shift DR: {plan.kind.value} {plan.hex_a}-{plan.hex_b} ({plan.side})", plan.modifiers)
     band = t.band_of(roll.final)
@@ -586,6 +592,7 @@ def _exchange(st: FogState, plan: ShiftPlan, choices: ShiftChoices, env: FogEnv,
             notes.append(f"the stack at {a.hex} exchanges with itself")
     else:
         st, moved = _hip_exchange(st, plan, choices, notes)
+        st = _reanchor(st, plan, choices, notes)
     st = _apply_choices(st, moved, choices, notes, env.table)
     hd = tuple(u for u in moved if _is_vehicle(st.unit(u), env) and st.scenario.map.hexes.get(st.unit(u).hex)
                and st.scenario.map.hexes[st.unit(u).hex].extra.get("crest_line") is True)
@@ -632,6 +639,64 @@ def _hip_exchange(st: FogState, plan: ShiftPlan, choices: ShiftChoices, notes: l
             notes.append(f"a dummy HIP counter marks {h}, left without HIP units (O'Leary 3.3.3)")
     notes.append(f"{len(plan.movers_a)} HIP piece(s) {ha}->{hb}, {len(plan.movers_b)} {hb}->{ha}")
     return st, [m for m in dest if m in unit_ids]
+
+
+def _check_reanchoring(state: FogState, plan: ShiftPlan, choices: ShiftChoices) -> None:
+    """Refuse, before any die is rolled, tunnel exits and complex moves the rules do not allow."""
+    if not (choices.tunnel_exits or choices.complex_moves):
+        return
+    movers = set(plan.movers_a) | set(plan.movers_b)
+    forts = {f.id: f for f in state.fortifications}
+    for fid, h in choices.tunnel_exits.items():
+        f = forts.get(fid)
+        if f is None or fid not in movers or "tunnel" not in f.extra:
+            raise ShiftError(f"{fid} is not a shifting fortification with a tunnel (O'Leary 4.4.2)")
+        if not state.scenario.map.contains(h) or h == (plan.hex_b if fid in plan.movers_a else plan.hex_a):
+            raise ShiftError(f"tunnel exit {h} must be another hex of the map (O'Leary 4.4.2, B8.6)")
+    complexes = {forts[m].extra.get("complex") for m in movers if m in forts} - {None}
+    for uid, fid in choices.complex_moves.items():
+        target = forts.get(fid)
+        if not complexes or target is None or target.extra.get("complex") not in complexes:
+            raise ShiftError(f"{fid} is not a fortification of a cave complex changed by this shift (O'Leary 4.4.1)")
+        try:
+            u = state.unit(uid)
+        except KeyError:
+            raise ShiftError(f"no unit {uid!r}") from None
+        inside = [f for f in state.fortifications_at(u.hex, plan.side)
+                  if f.extra.get("complex") == target.extra.get("complex") and fortification_of(u.position) is f.kind]
+        if u.side != plan.side or not inside:
+            raise ShiftError(f"{uid} is not inside the cave complex (O'Leary 4.4.1)")
+
+
+def _reanchor(st: FogState, plan: ShiftPlan, choices: ShiftChoices, notes: list[str]) -> FogState:
+    """O'Leary 4.4.1-4.4.2 after a fortification shifted: its tunnel stays connected to it
+    (and may take a new far exit); a tunnel of another fortification that ended in it
+    follows it; units of its cave complex may be placed in any fortification of the complex."""
+    movers = set(plan.movers_a) | set(plan.movers_b)
+    moved = [f for f in st.fortifications if f.id in movers]
+    if not moved:
+        return st
+    old_hex = {f.id: (plan.hex_a if f.id in plan.movers_a else plan.hex_b) for f in moved}
+    forts = []
+    for f in st.fortifications:
+        extra = dict(f.extra)
+        if f.id in choices.tunnel_exits:
+            extra["tunnel"] = choices.tunnel_exits[f.id].label
+            notes.append(f"tunnel of the {f.kind.value} now at {f.hex} exits at {choices.tunnel_exits[f.id]} (O'Leary 4.4.2)")
+        elif f.id not in movers:
+            for m in moved:
+                if extra.get("tunnel") == old_hex[m.id].label and m.hex != old_hex[m.id]:
+                    extra["tunnel"] = m.hex.label
+                    notes.append(f"tunnel from {f.hex} follows the {m.kind.value} to {m.hex} (O'Leary 4.4.2)")
+        forts.append(replace(f, extra=MappingProxyType(extra)) if extra != dict(f.extra) else f)
+    st = replace(st, fortifications=tuple(forts))
+    if choices.complex_moves:
+        by_id = {f.id: f for f in st.fortifications}
+        moves = {uid: (by_id[fid].hex, _POSITION_IN.get(by_id[fid].kind, Position.GROUND))
+                 for uid, fid in choices.complex_moves.items()}
+        st = st.with_units_moved(moves)
+        notes.append(f"{len(moves)} unit(s) placed in the changed cave complex without a shift DR (O'Leary 4.4.1)")
+    return st
 
 
 _POSITION_IN = {

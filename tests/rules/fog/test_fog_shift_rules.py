@@ -440,3 +440,46 @@ def test_5_2_cloaked_status_once_lost_is_not_regained(kit):
     assert r.roll.final == 11 and r.band == "status_lost"
     assert r.state.status_of("a") is FogStatus.CONCEALED
     assert not any(x.cloaked for x in r.state.stacks)
+
+
+# -- caves and tunnels 4.4.1-4.4.2 --------------------------------------------------------------
+def _tunnelled(kit):
+    return kit.build(units=[ENEMY, unit("h", "C3", "hip", **{"in": "pillbox"})],
+                     dummies=[{"side": "french", "kind": "dummy_hip", "hex": "F5"}],
+                     forts=[{"kind": "pillbox", "hexes": ["C3"], "owner": "french", "hidden": True, "tunnel": "D4"},
+                            {"kind": "dugout", "hexes": ["H2"], "owner": "french", "hidden": True, "tunnel": "C3",
+                             "complex": "K"},
+                            {"kind": "dugout", "hexes": ["H6"], "owner": "french", "hidden": True, "complex": "K"}])
+
+
+def test_4_4_2_tunnel_stays_connected_to_a_shifted_pillbox_and_may_take_a_new_exit(kit):
+    """O'Leary 4.4.2: the pillbox shifts; one tunnel end stays in it, the other may be chosen anew;
+    a tunnel of another fortification that ended in the pillbox follows it."""
+    st = kit.at(_tunnelled(kit), "french", Phase.MPh)
+    env = kit.env()
+    pill = st.fortifications_at(kit.hx("C3"), "french")[0].id
+    plan = plan_hip_shift(st, "french", kit.hx("C3"), kit.hx("F5"), env)
+    r = resolve_shift(st, plan, ScriptedDice([1, 1]), env, ShiftChoices(tunnel_exits={pill: kit.hx("G5")}))
+    moved = r.state.fortifications_at(kit.hx("F5"), "french")[0]
+    assert moved.id == pill and moved.extra["tunnel"] == "G5"
+    assert r.state.fortifications_at(kit.hx("H2"), "french")[0].extra["tunnel"] == "F5"
+    with pytest.raises(ShiftError, match="4.4.2"):
+        resolve_shift(st, plan, ScriptedDice([1, 1]), env, ShiftChoices(tunnel_exits={pill: kit.hx("Z99")}))
+
+
+def test_4_4_1_units_of_a_changed_cave_complex_move_without_a_dr(kit):
+    """O'Leary 4.4.1: when a cave of a complex shifts, units inside the complex may be placed in
+    any of its caves without a shift DR."""
+    s = kit.build(units=[ENEMY, unit("in", "H6", "hip", **{"in": "dugout"})],
+                  dummies=[{"side": "french", "kind": "dummy_hip", "hex": "J8"}],
+                  forts=[{"kind": "dugout", "hexes": ["H2"], "owner": "french", "hidden": True, "complex": "K"},
+                         {"kind": "dugout", "hexes": ["H6"], "owner": "french", "hidden": True, "complex": "K"}])
+    st = kit.at(s, "french", Phase.MPh)
+    env = kit.env()
+    d2 = st.fortifications_at(kit.hx("H2"), "french")[0].id
+    plan = plan_hip_shift(st, "french", kit.hx("H2"), kit.hx("J8"), env)
+    r = resolve_shift(st, plan, ScriptedDice([1, 1]), env, ShiftChoices(complex_moves={"in": d2}))
+    assert r.state.unit("in").hex.label == "J8" and r.state.unit("in").position is Position.DUGOUT
+    assert len(r.state.ledger) == 1
+    with pytest.raises(ShiftError, match="4.4.1"):
+        resolve_shift(st, plan, ScriptedDice([1, 1]), env, ShiftChoices(complex_moves={"G": d2}))
