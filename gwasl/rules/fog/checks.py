@@ -188,6 +188,10 @@ def check_fog(s: Scenario) -> Iterator[Finding]:
             elif _label_ok(b) and not s.map.contains(Hex.from_label(b)):
                 yield Finding(f"{p}.bore_sight", f"hex {b} is outside the map", "O'Leary 6.1")
 
+    for h, hd in s.map.hexes.items():
+        if "crest_line" in hd.extra and not isinstance(hd.extra["crest_line"], bool):
+            yield Finding(f"$.map.hexes.{h.label}.crest_line", f"must be true or false, not {hd.extra['crest_line']!r}", "O'Leary 2.3")
+
     for i, d in enumerate(s.dummies):
         p = f"$.dummies[{i}]"
         if "in" in d.extra:

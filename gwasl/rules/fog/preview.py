@@ -9,7 +9,7 @@ chance of each band of the 2.5 table (CONTRACTS 4).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Mapping
 
@@ -28,7 +28,6 @@ from gwasl.rules.fog.shift import (
     prior_shifts,
 )
 from gwasl.rules.fog.state import Clock, FogState, LedgerKind
-from dataclasses import replace
 
 __all__ = ["PreviewError", "ShiftPreview", "preview_shift"]
 

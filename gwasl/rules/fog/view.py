@@ -16,10 +16,9 @@ from __future__ import annotations
 import datetime as _dt
 from dataclasses import dataclass, replace
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 from gwasl.model.hexgrid import Hex
-from gwasl.model.phases import Phase
 from gwasl.model.scenario import (
     Formation,
     Fortification,

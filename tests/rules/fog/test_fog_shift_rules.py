@@ -8,7 +8,7 @@ import pytest
 from gwasl.model.phases import Phase
 from gwasl.model.scenario import Position
 from gwasl.rules.dice import ScriptedDice
-from gwasl.rules.fog.env import FogEnv, default_concealment_loss, garance_applies
+from gwasl.rules.fog.env import garance_applies
 from gwasl.rules.fog.shift import (
     ShiftChoices,
     ShiftError,
@@ -483,3 +483,18 @@ def test_4_4_1_units_of_a_changed_cave_complex_move_without_a_dr(kit):
     assert len(r.state.ledger) == 1
     with pytest.raises(ShiftError, match="4.4.1"):
         resolve_shift(st, plan, ScriptedDice([1, 1]), env, ShiftChoices(complex_moves={"G": d2}))
+
+
+def test_2_3_vehicle_shifted_to_a_crest_line_may_attempt_hull_down(kit):
+    """O'Leary 2.3: a vehicle that shifts to a location with a crest line may at once make a HD
+    maneuver attempt; elsewhere it may not."""
+    s = kit.build(units=[ENEMY, unit("tank", "C3", "potential_dummy", "support_weapon", weapon="Mark IV", size_class="normal_vehicle"),
+                         unit("sq", "F5", "potential_dummy")],
+                  hexes={"F5": {"crest_line": True}})
+    st = kit.at(s, "french", Phase.MPh)
+    env = kit.env()
+    r = resolve_shift(st, plan_dummy_shift(st, sid(st, "C3", kit), sid(st, "F5", kit), env), ScriptedDice([1, 1]), env)
+    assert r.hd_attempts == ("tank",) and any("HD" in n for n in r.consequences)
+    back = advance_clock(r.state, 1, "french", Phase.APh)
+    r2 = resolve_shift(back, plan_dummy_shift(back, sid(back, "C3", kit), sid(back, "F5", kit), env), ScriptedDice([1, 1]), env)
+    assert r2.hd_attempts == ()

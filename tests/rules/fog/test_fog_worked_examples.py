@@ -7,11 +7,9 @@ halftrack/Tiger +2); 3.1.1; 3.3.3 (both); 3.3.5; 4.3 (both).
 from __future__ import annotations
 
 from gwasl.model.phases import Phase
-from gwasl.model.scenario import Position
 from gwasl.rules.dice import ScriptedDice
 from gwasl.rules.fog.checks import dummy_hip_allotment
 from gwasl.rules.fog.drm import ShiftFacts, shift_modifiers, total_drm
-from gwasl.rules.fog.env import FogEnv
 from gwasl.rules.fog.shift import (
     is_phase_closed,
     plan_dummy_shift,
