@@ -10,13 +10,15 @@ explicit predicates and other modules can plug in better ones.
 
 from __future__ import annotations
 
-import datetime as _dt
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Protocol
 
 from gwasl.model.hexgrid import Hex
-from gwasl.model.scenario import FortificationKind, Nationality, Position, Scenario, Terrain, Unit, Weather
+from gwasl.model.scenario import FortificationKind, Position, Scenario, Terrain, Unit
 from gwasl.model.terrain import fortification_table, terrain_table
+from gwasl.rules.garance import wears_garance
+from gwasl.rules.trenches import FireKind, LocationError
+from gwasl.rules.trenches import location_tem as trench_location_tem
 from gwasl.rules.fog.table import FogTable, fog_table
 
 __all__ = [
@@ -75,36 +77,37 @@ def fortification_tem(kind: FortificationKind, position: Position | None = None,
 
 def default_location_tem(scenario: Scenario, h: Hex, position: Position,
                          forts: tuple[tuple[FortificationKind, int | None], ...]) -> int:
-    """TEM of a location for the O'Leary 2.5 DRM: the better of the hex terrain TEM
-    and the TEM of each fortification that counts there (the caller leaves out a
-    fortification that is itself being shifted, O'Leary 4.3 and 4.5).  Air Burst
-    and emplacement TEM never enter (2.5).
+    """TEM of a location for the O'Leary 2.5 DRM.
 
-    >>> from gwasl.model.scenario import MapData, Scenario, Side, Nationality
+    The location's TEM against direct fire from :func:`gwasl.rules.trenches.location_tem`
+    (terrain, or the known fortification the position is in: ASLGW 2.1.6,
+    2.2.3, B27, B30), then the better of that and each fortification in
+    ``forts``, the ones the caller says count (a fortification that is itself
+    being shifted is left out, O'Leary 4.3 and 4.5).  Air Burst and
+    emplacement TEM never enter (2.5).
+
+    >>> from gwasl.model.scenario import MapData, Scenario
     >>> import datetime
     >>> s = Scenario("t", datetime.date(1916, 1, 1), MapData(3, 3, Terrain.WOODS), {})
-    >>> default_location_tem(s, Hex(0, 0), Position.GROUND, ())
-    1
+    >>> default_location_tem(s, Hex(0, 0), Position.GROUND, ()), default_location_tem(s, Hex(0, 0), Position.GROUND, ((FortificationKind.PILLBOX, 5),))
+    (1, 5)
     """
-    tem = terrain_table()[scenario.map.terrain_at(h)].tem
+    try:
+        tem = trench_location_tem(scenario, h, position, FireKind.DIRECT)
+    except LocationError:
+        # The position's fortification is hidden (not on the known map): terrain, then ``forts``.
+        tem = terrain_table()[scenario.map.terrain_at(h)].tem
     for kind, override in forts:
         tem = max(tem, fortification_tem(kind, position, override))
     return tem
 
 
-GARANCE_UNTIL = _dt.date(1915, 5, 31)
-_OPEN_GROUND = (Terrain.OPEN, Terrain.ROAD)
-
-
 def garance_applies(scenario: Scenario, unit: Unit) -> bool:
-    """ASLGW 1.7: French infantry wear garance trousers from the start of the war
-    until May 1915, except in winter, mud, mist/fog or at night (1.7.3)."""
-    side = scenario.sides.get(unit.side)
-    if side is None or side.nationality is not Nationality.FRENCH or not unit.is_infantry:
-        return False
-    if scenario.date > GARANCE_UNTIL or scenario.winter or scenario.night:
-        return False
-    return scenario.weather is Weather.CLEAR
+    """ASLGW 1.7: does ``unit`` wear garance trousers (:func:`gwasl.rules.garance.wears_garance`)?"""
+    return wears_garance(scenario, unit)
+
+
+_OPEN_GROUND = (Terrain.OPEN, Terrain.ROAD)
 
 
 def size_class_of(unit: Unit) -> str:
