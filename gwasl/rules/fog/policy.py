@@ -43,13 +43,14 @@ from gwasl.rules.fog.shift import (
     plan_cloaked_shift,
     plan_dummy_shift,
     plan_hip_shift,
+    plan_minefield_shift,
     resolve_shift,
     shift_window,
 )
 from gwasl.rules.fog.state import FogState, LedgerKind
 from gwasl.rules.fog.view import view
 
-__all__ = ["Candidate", "PolicyDecision", "choose_shift", "run_policy", "threat_map"]
+__all__ = ["Candidate", "PolicyDecision", "choose_minefield_shift", "choose_shift", "run_policy", "threat_map"]
 
 _UNIT_VALUE = {
     UnitKind.SQUAD: 1.0,
@@ -231,3 +232,45 @@ def run_policy(state: FogState, side: str, dice: Dice, env: FogEnv, seed: int, m
         results.append(r)
         state = r.state
     return state, tuple(decisions), tuple(results)
+
+
+_REVEAL_COST = 0.5  # a minefield whose strength is known is worth less to its owner
+
+
+def choose_minefield_shift(state: FogState, entered_id: str, env: FogEnv, seed: int, vehicles: bool = False,
+                           threshold: float = 0.05) -> PolicyDecision:
+    """O'Leary 4.6.2 for the computer: an enemy unit has entered minefield ``entered_id``;
+    exchange it with another unrevealed minefield of its owner, or not.
+
+    Gain: P(allowed) x (the other's factors - the entered one's), AP factors
+    against infantry, AT against vehicles (a dummy has none); risk: the other
+    minefield's strength is revealed whatever the DR (4.6.2).
+    """
+    m = state.minefield(entered_id)
+    side = m.side
+    cands = []
+    skipped = 0
+    rng = random.Random(seed * 1_000_003 + len(state.ledger))
+
+    def factors(x) -> int:
+        return 0 if x.dummy else (x.at if vehicles else x.ap)
+
+    for o in sorted(state.minefields, key=lambda x: (x.hex.column, x.hex.row, x.id)):
+        if o.side != side or o.id == m.id:
+            continue
+        p = plan_minefield_shift(state, m.id, o.id, env)
+        if not p.eligible:
+            skipped += 1
+            continue
+        odds = shift_band_odds(p.drm, env.table)
+        gain = float(factors(o) - factors(m))
+        risk = _REVEAL_COST * (0 if o.dummy else 1)
+        score = float(odds["allowed"]) * gain - risk + rng.random() * 1e-3
+        cands.append(Candidate(p, odds, gain, risk, score))
+    cands.sort(key=lambda c: -c.score)
+    if not cands:
+        return PolicyDecision(side, (), None, "no other unrevealed minefield of the same type (O'Leary 4.6.2, 4.6.5)", skipped)
+    best = cands[0]
+    if best.score <= threshold:
+        return PolicyDecision(side, tuple(cands), None, f"keep the minefield at {m.hex}: best score {best.score:+.3f}", skipped)
+    return PolicyDecision(side, tuple(cands), best, f"exchange the minefield at {m.hex} with the one at {best.plan.hex_b}", skipped)

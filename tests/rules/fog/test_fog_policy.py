@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gwasl.model.phases import Phase
 from gwasl.rules.dice import Dice
-from gwasl.rules.fog.policy import choose_shift, run_policy, threat_map
+from gwasl.rules.fog.policy import choose_minefield_shift, choose_shift, run_policy, threat_map
 
 
 def _scenario(kit, german_at="D4"):
@@ -70,3 +70,20 @@ def test_policy_uses_only_what_its_side_may_see(kit):
     t1 = threat_map(kit.at(base, "german", Phase.MPh), "french", env, {kit.hx("D3")})
     t2 = threat_map(kit.at(s2, "german", Phase.MPh), "french", env, {kit.hx("D3")})
     assert t1 == t2
+
+
+def test_policy_springs_the_strongest_minefield_on_an_entering_unit(kit):
+    """O'Leary 4.6.2 decided by the computer: a German squad enters a dummy minefield; the
+    French exchange it with their 6-factor AP minefield, not the 3-factor one."""
+    s = kit.build(units=[{"id": "G1", "side": "german", "kind": "squad", "class": "first_line", "hex": "C3"}],
+                  forts=[{"kind": "minefield", "hexes": ["F5"], "owner": "french", "hidden": True, "ap": 6},
+                         {"kind": "minefield", "hexes": ["G6"], "owner": "french", "hidden": True, "ap": 3}],
+                  dummies=[{"side": "french", "kind": "dummy_minefield", "hex": "C3"}])
+    st = kit.at(s, "german", Phase.MPh)
+    entered = st.minefields_at(kit.hx("C3"))[0].id
+    d = choose_minefield_shift(st, entered, kit.env(), seed=5)
+    assert d.chosen is not None and d.chosen.plan.hex_b.label == "F5"
+    assert [c.plan.hex_b.label for c in d.candidates] == ["F5", "G6"]
+    # Entering the strong one: no exchange is worth revealing another.
+    strong = st.minefields_at(kit.hx("F5"))[0].id
+    assert choose_minefield_shift(st, strong, kit.env(), seed=5).chosen is None
