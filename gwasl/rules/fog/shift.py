@@ -50,6 +50,7 @@ __all__ = [
     "movement_allowance",
     "plan_cloaked_shift",
     "plan_dummy_shift",
+    "plan_group_dummy_shift",
     "plan_hip_shift",
     "plan_minefield_shift",
     "prior_shifts",
@@ -78,6 +79,7 @@ class ShiftPlan:
     reason: str | None = None
     facts: ShiftFacts = field(default_factory=ShiftFacts)
     modifiers: tuple[Modifier, ...] = ()
+    pairs: tuple[tuple[str, str], ...] = ()  # O'Leary 2.4.2: several stack pairs on one DR
 
     @property
     def drm(self) -> int:
@@ -343,6 +345,42 @@ def plan_dummy_shift(state: FogState, a_id: str, b_id: str, env: FogEnv, prior: 
     return _plan(LedgerKind.DUMMY, side, a.hex, b.hex, reasons, facts, env, a=a.id, b=b.id)
 
 
+def plan_group_dummy_shift(state: FogState, pairs: Iterable[tuple[str, str]], env: FogEnv,
+                           prior: int | None = None) -> ShiftPlan:
+    """O'Leary 2.4.2 (optional, at the player's discretion): potential dummy stacks in
+    separate locations (e.g. a mortar crew and its spotter) shift together with as many
+    dummy/potential dummy stacks, on one shift DR.
+
+    Each pair must be eligible on its own; the DRM takes the worst TEM of
+    each side's locations, enemy LOS of any of them, and the largest size.
+    """
+    pairs = tuple(pairs)
+    if len(pairs) < 2:
+        raise ShiftError("a grouped shift needs two or more pairs of stacks (O'Leary 2.4.2)")
+    plans = [plan_dummy_shift(state, a, b, env, prior) for a, b in pairs]
+    ids = [x for p in pairs for x in p]
+    reasons = [p.reason for p in plans if not p.eligible]
+    if len(set(ids)) != len(ids):
+        reasons.append("each stack may appear in only one pair of a grouped shift (O'Leary 2.4.2)")
+    if len({p.side for p in plans}) != 1:
+        reasons.append("a grouped shift is made by one side (O'Leary 2.4.2)")
+    f = [p.facts for p in plans]
+    facts = ShiftFacts(
+        prior_shifts=f[0].prior_shifts,
+        tem_a=min(x.tem_a for x in f),
+        tem_b=min(x.tem_b for x in f),
+        enemy_los_a=any(x.enemy_los_a for x in f),
+        enemy_los_b=any(x.enemy_los_b for x in f),
+        lv_hindrance=f[0].lv_hindrance,
+        night=f[0].night,
+        emplaced_gun=any(x.emplaced_gun for x in f),
+        size_classes=tuple(c for x in f for c in x.size_classes),
+        balance_drm=f[0].balance_drm,
+    )
+    return _plan(LedgerKind.DUMMY, plans[0].side, plans[0].hex_a, plans[0].hex_b, reasons, facts, env,
+                 a=pairs[0][0], b=pairs[0][1], pairs=pairs)
+
+
 def plan_cloaked_shift(state: FogState, a_id: str, b_id: str, env: FogEnv, prior: int | None = None) -> ShiftPlan:
     """O'Leary 5.1: units under a cloaking counter shift to the location of any other cloaking counter."""
     try:
@@ -569,27 +607,9 @@ def _exchange(st: FogState, plan: ShiftPlan, choices: ShiftChoices, env: FogEnv,
               notes: list[str]) -> tuple[FogState, tuple[str, ...]]:
     moved: list[str] = []
     if plan.kind in (LedgerKind.DUMMY, LedgerKind.CLOAKED):
-        a, b = st.stack(plan.a), st.stack(plan.b)
-        if a.id != b.id:
-            # The height ("?" counters the enemy sees) and position stay with the location.
-            new_a = replace(a, unit_ids=b.unit_ids, potential_dummy=b.potential_dummy)
-            new_b = replace(b, unit_ids=a.unit_ids, potential_dummy=a.potential_dummy)
-            st = st.with_stacks(new_a if s.id == a.id else new_b if s.id == b.id else s for s in st.stacks)
-            moves = {u: (b.hex, b.position) for u in a.unit_ids}
-            moves.update({u: (a.hex, a.position) for u in b.unit_ids})
-            st = st.with_units_moved(moves)
-            spent = dict(st.spent)
-            sa, sb = _spent(st, a.unit_ids + (a.id,)), _spent(st, b.unit_ids + (b.id,))
-            for u in a.unit_ids:
-                spent[u] = sb
-            for u in b.unit_ids:
-                spent[u] = sa
-            st = replace(st, spent=MappingProxyType(spent))
-            moved = list(a.unit_ids + b.unit_ids)
-            notes.append(f"stacks at {a.hex} and {b.hex} exchange locations")
-        else:
-            moved = list(a.unit_ids)
-            notes.append(f"the stack at {a.hex} exchanges with itself")
+        for pa, pb in plan.pairs or ((plan.a, plan.b),):
+            st, m = _swap_stacks(st, pa, pb, notes)
+            moved += m
     else:
         st, moved = _hip_exchange(st, plan, choices, notes)
         st = _reanchor(st, plan, choices, notes)
@@ -599,6 +619,33 @@ def _exchange(st: FogState, plan: ShiftPlan, choices: ShiftChoices, env: FogEnv,
     if hd:
         notes.append(f"{', '.join(hd)} may attempt a HD maneuver (O'Leary 2.3)")
     return st, hd
+
+
+def _swap_stacks(st: FogState, a_id: str, b_id: str, notes: list[str]) -> tuple[FogState, list[str]]:
+    """O'Leary 2.3: exchange two "?" stacks (or one with itself); the counter count the enemy
+    sees and the portion of the location stay with each location; the MF history goes too (2.4)."""
+    a, b = st.stack(a_id), st.stack(b_id)
+    if a.id != b.id:
+        # The height ("?" counters the enemy sees) and position stay with the location.
+        new_a = replace(a, unit_ids=b.unit_ids, potential_dummy=b.potential_dummy)
+        new_b = replace(b, unit_ids=a.unit_ids, potential_dummy=a.potential_dummy)
+        st = st.with_stacks(new_a if s.id == a.id else new_b if s.id == b.id else s for s in st.stacks)
+        moves = {u: (b.hex, b.position) for u in a.unit_ids}
+        moves.update({u: (a.hex, a.position) for u in b.unit_ids})
+        st = st.with_units_moved(moves)
+        spent = dict(st.spent)
+        sa, sb = _spent(st, a.unit_ids + (a.id,)), _spent(st, b.unit_ids + (b.id,))
+        for u in a.unit_ids:
+            spent[u] = sb
+        for u in b.unit_ids:
+            spent[u] = sa
+        st = replace(st, spent=MappingProxyType(spent))
+        moved = list(a.unit_ids + b.unit_ids)
+        notes.append(f"stacks at {a.hex} and {b.hex} exchange locations")
+    else:
+        moved = list(a.unit_ids)
+        notes.append(f"the stack at {a.hex} exchanges with itself")
+    return st, moved
 
 
 def _is_vehicle(u: Unit, env: FogEnv) -> bool:
@@ -740,7 +787,7 @@ def _lose_status(st: FogState, plan: ShiftPlan, env: FogEnv, revealed: bool, not
 
     side = plan.side
     if plan.kind in (LedgerKind.DUMMY, LedgerKind.CLOAKED):
-        ids = [plan.a] if plan.a == plan.b else [plan.a, plan.b]
+        ids = list(dict.fromkeys(x for p in (plan.pairs or ((plan.a, plan.b),)) for x in p))
         for sid in ids:
             s = st.stack(sid)
             if s.is_dummy:

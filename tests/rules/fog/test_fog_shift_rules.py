@@ -498,3 +498,26 @@ def test_2_3_vehicle_shifted_to_a_crest_line_may_attempt_hull_down(kit):
     back = advance_clock(r.state, 1, "french", Phase.APh)
     r2 = resolve_shift(back, plan_dummy_shift(back, sid(back, "C3", kit), sid(back, "F5", kit), env), ScriptedDice([1, 1]), env)
     assert r2.hd_attempts == ()
+
+
+def test_2_4_2_mortar_crew_and_spotter_shift_together_on_one_dr(kit):
+    """O'Leary 2.4.2 (optional): a mortar crew and its spotter in an adjacent location shift as
+    one stack with two dummy stacks, on a single DR; the worst TEM of each side counts."""
+    from gwasl.rules.fog.shift import plan_group_dummy_shift
+
+    s = kit.build(units=[ENEMY, unit("crew", "C3", "potential_dummy", "crew"), unit("spot", "C4", "potential_dummy", "leader")],
+                  dummies=[dstack("G5", 2), dstack("G6", 3)], hexes={"C3": {"terrain": "woods"}, "C4": {"terrain": "woods"},
+                                                                   "G5": {"terrain": "woods"}})
+    st = kit.at(s, "french", Phase.MPh)
+    env = kit.env()
+    plan = plan_group_dummy_shift(st, [(sid(st, "C3", kit), sid(st, "G5", kit)), (sid(st, "C4", kit), sid(st, "G6", kit))], env)
+    assert plan.eligible and plan.drm == 0  # G6 is open ground: worst TEM 0
+    r = resolve_shift(st, plan, ScriptedDice([2, 3]), env)
+    assert r.state.unit("crew").hex.label == "G5" and r.state.unit("spot").hex.label == "G6"
+    assert len(r.state.ledger) == 1 and len(r.state.log) == 1
+    bad = plan_group_dummy_shift(st, [(sid(st, "C3", kit), sid(st, "G5", kit)), (sid(st, "C3", kit), sid(st, "G6", kit))], env)
+    assert not bad.eligible and "2.4.2" in bad.reason
+    fail = resolve_shift(st, plan, ScriptedDice([6, 5]), env)
+    assert fail.band == "status_lost" and not any(x.is_dummy for x in fail.state.stacks)
+    with pytest.raises(ShiftError, match="2.4.2"):
+        plan_group_dummy_shift(st, [(sid(st, "C3", kit), sid(st, "G5", kit))], env)
