@@ -479,8 +479,9 @@ def plan_hip_shift(state: FogState, side: str, hex_a: Hex, hex_b: Hex, env: FogE
             if not env.placement(s, f.kind, dest, setup):
                 reasons.append(f"a {f.kind.value} could not have been set up at {dest} (O'Leary 4.2)")
     ua, ub = _units(state, ma), _units(state, mb)
-    why = _consistency(state, env, side,
-                       [(ua, hex_b, Position.GROUND), (ub, hex_a, Position.GROUND)],
+    going = [([u], hex_b, _landing_position(state, side, u, hex_b, ma, mb)) for u in ua]
+    going += [([u], hex_a, _landing_position(state, side, u, hex_a, mb, ma)) for u in ub]
+    why = _consistency(state, env, side, going,
                        [(_spent(state, mb), ua, str(hex_b)), (_spent(state, ma), ub, str(hex_a))])
     if why:
         reasons.append(why)
@@ -506,6 +507,20 @@ def plan_hip_shift(state: FogState, side: str, hex_a: Hex, hex_b: Hex, env: FogE
         balance_drm=_balance(s),
     )
     return _plan(LedgerKind.HIP, side, hex_a, hex_b, reasons, facts, env, movers_a=ma, movers_b=mb)
+
+
+def _landing_position(state: FogState, side: str, u: Unit, dest: Hex, coming: Iterable[str], leaving: Iterable[str]) -> Position:
+    """Where in ``dest`` a shifting HIP unit ends up: still inside its kind of fortification
+    if one is there after the shift (known, hidden and staying, or shifting in with it),
+    else on the ground (O'Leary 2.3, 4.4)."""
+    kind = fortification_of(u.position)
+    if kind is None:
+        return u.position
+    leave, come = set(leaving), set(coming)
+    present = {f.kind for f in state.scenario.map.fortifications_at(dest)}
+    present |= {f.kind for f in state.fortifications_at(dest, side) if f.id not in leave}
+    present |= {f.kind for f in state.fortifications if f.id in come}
+    return u.position if kind in present else Position.GROUND
 
 
 def _setup_hexes(f: HiddenFortification) -> frozenset[Hex] | None:

@@ -521,3 +521,17 @@ def test_2_4_2_mortar_crew_and_spotter_shift_together_on_one_dr(kit):
     assert fail.band == "status_lost" and not any(x.is_dummy for x in fail.state.stacks)
     with pytest.raises(ShiftError, match="2.4.2"):
         plan_group_dummy_shift(st, [(sid(st, "C3", kit), sid(st, "G5", kit))], env)
+
+
+def test_2_4_garance_hip_unit_may_shift_into_a_trench_in_open_ground(kit):
+    """O'Leary 2.4 with ASLGW 1.7.2: a garance-trousered HIP squad in a trench may shift to
+    another trench hex of open ground in enemy LOS (it stays in the trench, not in Open
+    Ground), but not to a bare open hex in enemy LOS."""
+    s = kit.build(units=[ENEMY, unit("h", "C3", "hip", **{"in": "trench"})],
+                  dummies=[{"side": "french", "kind": "dummy_hip", "hex": "F5"}, {"side": "french", "kind": "dummy_hip", "hex": "G6"}],
+                  forts=[{"kind": "trench", "hexes": ["C3", "F5"], "owner": "french"}], date="1915-01-10")
+    st = kit.at(s, "french", Phase.MPh)
+    env = kit.env(["F5", "G6"])
+    assert plan_hip_shift(st, "french", kit.hx("C3"), kit.hx("F5"), env).eligible
+    p = plan_hip_shift(st, "french", kit.hx("C3"), kit.hx("G6"), env)
+    assert not p.eligible and "1.7.2" in p.reason
