@@ -234,6 +234,8 @@ def check_fog(s: Scenario) -> Iterator[Finding]:
             for k in ("ap", "at"):
                 if k in e and (not _is_int(e[k]) or e[k] < 0):
                     yield Finding(f"{p}.{k}", f"must be a whole number of factors >= 0, not {e[k]!r}", "O'Leary 4.6.1")
+            if "revealed" in e and (not isinstance(e["revealed"], bool) or (e["revealed"] and e.get("hidden") is True)):
+                yield Finding(f"{p}.revealed", "must be true or false, and only a known minefield starts revealed", "O'Leary 4.6.2")
             if e.get("hidden") is True and "ap" not in e and "at" not in e:
                 yield Finding(f"{p}", "a hidden minefield needs its 'ap' and/or 'at' strength", "O'Leary 4.6.1")
         elif "ap" in e or "at" in e:

@@ -4,7 +4,8 @@ Hypothesis builds pairs of games that differ only in facts hidden from the
 German side -- which candidate location holds the French HIP units, whether
 a "?" stack is a potential dummy stack or a dummy stack of the same counter
 count, where a hidden pillbox is, a hidden or known minefield's strength, a
-dummy minefield instead of a real one -- then plays the same sequence of
+dummy minefield instead of a real one, a bore-sighted or pre-registered hex
+still secret -- then plays the same sequence of
 French shift attempts (results kept to the 2.5 bands that reveal nothing,
 final DR <= 10) and German moves on both.  The German view, log included,
 must be identical; the omniscient view must tell them apart (so the test
@@ -75,6 +76,11 @@ def fog_pair(draw):
             h = draw(st.sampled_from(hip_hexes))
             used.add(h)
             units.append(_unit(f"f{i}", kinds[i], h, "hip"))
+        # O'Leary 6: a weapon's bore-sighted hex, undetermined or fixed, is a secret too.
+        bs = draw(st.sampled_from(["undetermined"] + [h.label for h in ALL[:4]]))
+        for u in units:
+            if u["kind"] == "support_weapon":
+                u["bore_sight"] = bs
         for h in hip_hexes:
             if h not in used:
                 dummies.append({"side": "french", "kind": "dummy_hip", "hex": h.label})
@@ -92,7 +98,9 @@ def fog_pair(draw):
         doc = {"format": "gwasl-scenario/1", "title": "pair", "date": "1916-06-01",
                "map": {"columns": COLS, "rows": ROWS, "hexes": hexes, "fortifications": forts},
                "sides": {"german": {"nationality": "german"}, "french": {"nationality": "french"}},
-               "units": german + sorted(units, key=lambda u: u["id"]), "dummies": dummies}
+               "units": german + sorted(units, key=lambda u: u["id"]), "dummies": dummies,
+               "fog": {"oba": [{"id": "75", "side": "french",
+                                "pre_registered": draw(st.sampled_from(["undetermined", "A1", "B2"]))}]}}
         return advance_clock(FogState.from_scenario(parse_scenario(doc)), 1, "french", Phase.MPh)
 
     a, b = variant(), variant()
@@ -140,7 +148,7 @@ def test_german_view_and_log_identical_for_states_differing_only_in_french_secre
     va, vb = view(a2, "german"), view(b2, "german")
     assert va == vb
     assert va.log == vb.log
-    if (a.scenario.units, a.stacks, a.dummy_hip, a.fortifications, a.minefields) != \
-            (b.scenario.units, b.stacks, b.dummy_hip, b.fortifications, b.minefields):
+    if (a.scenario.units, a.stacks, a.dummy_hip, a.fortifications, a.minefields, a.bore_sight, a.pre_registration) != \
+            (b.scenario.units, b.stacks, b.dummy_hip, b.fortifications, b.minefields, b.bore_sight, b.pre_registration):
         # The truth differs, so a view that leaked it would differ: the omniscient one does.
         assert view(a, "omniscient") != view(b, "omniscient")
