@@ -23,7 +23,7 @@ from typing import Iterable, Mapping
 
 from gwasl.model.hexgrid import Hex
 from gwasl.model.phases import Phase
-from gwasl.model.scenario import Fortification, FortificationKind, Position, Scenario, Unit
+from gwasl.model.scenario import Fortification, FortificationKind, Position, Scenario, Terrain, Unit
 from gwasl.rules.dice import Dice, Modifier, Roll
 from gwasl.rules.fog.drm import ShiftFacts, shift_modifiers
 from gwasl.rules.fog.env import FogEnv, fortification_of, size_class_of
@@ -761,6 +761,11 @@ def _reanchor(st: FogState, plan: ShiftPlan, choices: ShiftChoices, notes: list[
     return st
 
 
+# O'Leary 2.3 "appropriate terrain" for an emplaced gun: not in a building, rubble, marsh,
+# water or on a road (ASL A12.34, C11.2 guns emplace in open or concealment terrain).
+_NO_EMPLACEMENT = frozenset({Terrain.WOODEN_BUILDING, Terrain.STONE_BUILDING, Terrain.WOODEN_RUBBLE, Terrain.STONE_RUBBLE,
+                             Terrain.MARSH, Terrain.WATER, Terrain.ROAD})
+
 _POSITION_IN = {
     FortificationKind.TRENCH: Position.TRENCH,
     FortificationKind.DEEP_TRENCH: Position.DEEP_TRENCH,
@@ -788,8 +793,13 @@ def _apply_choices(st: FogState, moved: list[str], choices: ShiftChoices, notes:
                 extra["vca"] = int(choices.vca[u.id]) % 6
             if u.id in choices.ce and cls in t_veh:
                 extra["ce"] = bool(choices.ce[u.id])
-            if u.id in choices.emplaced and cls in t_gun and u.extra.get("may_emplace") is True:
-                extra["emplaced"] = bool(choices.emplaced[u.id])
+            if u.id in choices.emplaced and cls in t_gun:
+                if not choices.emplaced[u.id]:
+                    extra.pop("emplaced", None)
+                elif u.extra.get("may_emplace") is True and st.scenario.map.terrain_at(u.hex) not in _NO_EMPLACEMENT:
+                    extra["emplaced"] = True
+                else:
+                    notes.append(f"{u.id} may not be emplaced at {u.hex} (O'Leary 2.3)")
         units.append(replace(u, extra=MappingProxyType(extra)) if extra != dict(u.extra) else u)
     notes.append("post-shift choices applied (O'Leary 2.3)")
     return replace(st, scenario=st.scenario.with_units(units))

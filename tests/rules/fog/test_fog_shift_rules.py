@@ -535,3 +535,15 @@ def test_2_4_garance_hip_unit_may_shift_into_a_trench_in_open_ground(kit):
     assert plan_hip_shift(st, "french", kit.hx("C3"), kit.hx("F5"), env).eligible
     p = plan_hip_shift(st, "french", kit.hx("C3"), kit.hx("G6"), env)
     assert not p.eligible and "1.7.2" in p.reason
+
+
+def test_2_3_no_emplacement_in_a_building_after_a_shift(kit):
+    """O'Leary 2.3: emplaced after a shift only "in appropriate terrain" (not a building)."""
+    s = kit.build(units=[ENEMY,
+                         unit("g1", "C3", "potential_dummy", "support_weapon", size_class="small_gun", may_emplace=True)],
+                  dummies=[dstack("F5", 2)], hexes={"F5": {"terrain": "stone_building"}})
+    st = kit.at(s, "french", Phase.MPh)
+    env = kit.env()
+    r = resolve_shift(st, plan_dummy_shift(st, sid(st, "C3", kit), sid(st, "F5", kit), env), ScriptedDice([1, 1]), env,
+                      ShiftChoices(emplaced={"g1": True}))
+    assert "emplaced" not in r.state.unit("g1").extra and any("may not be emplaced" in n for n in r.consequences)
