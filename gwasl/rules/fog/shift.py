@@ -628,6 +628,7 @@ def _exchange(st: FogState, plan: ShiftPlan, choices: ShiftChoices, env: FogEnv,
     else:
         st, moved = _hip_exchange(st, plan, choices, notes)
         st = _reanchor(st, plan, choices, notes)
+        st = _fortification_ca(st, plan, choices, notes)
     st = _apply_choices(st, moved, choices, notes, env.table)
     hd = tuple(u for u in moved if _is_vehicle(st.unit(u), env) and st.scenario.map.hexes.get(st.unit(u).hex)
                and st.scenario.map.hexes[st.unit(u).hex].extra.get("crest_line") is True)
@@ -701,6 +702,22 @@ def _hip_exchange(st: FogState, plan: ShiftPlan, choices: ShiftChoices, notes: l
             notes.append(f"a dummy HIP counter marks {h}, left without HIP units (O'Leary 3.3.3)")
     notes.append(f"{len(plan.movers_a)} HIP piece(s) {ha}->{hb}, {len(plan.movers_b)} {hb}->{ha}")
     return st, [m for m in dest if m in unit_ids]
+
+
+# Fortifications with a covered arc (O'Leary 4.4: pillboxes, caves, panji; only pillboxes in the Great War set).
+_FORT_WITH_CA = frozenset({FortificationKind.PILLBOX})
+
+
+def _fortification_ca(st: FogState, plan: ShiftPlan, choices: ShiftChoices, notes: list[str]) -> FogState:
+    """O'Leary 4.4: a shifted fortification with a well-defined CA chooses it at once."""
+    movers = set(plan.movers_a) | set(plan.movers_b)
+    picked = {f.id for f in st.fortifications if f.id in movers and f.id in choices.ca and f.kind in _FORT_WITH_CA}
+    if not picked:
+        return st
+    forts = tuple(replace(f, extra=MappingProxyType(dict(f.extra) | {"ca": int(choices.ca[f.id]) % 6}))
+                  if f.id in picked else f for f in st.fortifications)
+    notes.append(f"{len(picked)} fortification CA chosen (O'Leary 4.4)")
+    return replace(st, fortifications=forts)
 
 
 def _check_reanchoring(state: FogState, plan: ShiftPlan, choices: ShiftChoices) -> None:

@@ -547,3 +547,15 @@ def test_2_3_no_emplacement_in_a_building_after_a_shift(kit):
     r = resolve_shift(st, plan_dummy_shift(st, sid(st, "C3", kit), sid(st, "F5", kit), env), ScriptedDice([1, 1]), env,
                       ShiftChoices(emplaced={"g1": True}))
     assert "emplaced" not in r.state.unit("g1").extra and any("may not be emplaced" in n for n in r.consequences)
+
+
+def test_4_4_a_shifted_pillbox_chooses_its_ca(kit):
+    """O'Leary 4.4: fortifications with a well-defined CA (pillboxes) choose it after a shift."""
+    s = kit.build(units=[ENEMY], dummies=[{"side": "french", "kind": "dummy_hip", "hex": "F5"}],
+                  forts=[{"kind": "pillbox", "hexes": ["C3"], "owner": "french", "hidden": True}])
+    st = kit.at(s, "french", Phase.MPh)
+    env = kit.env()
+    pill = st.fortifications_at(kit.hx("C3"), "french")[0].id
+    r = resolve_shift(st, plan_hip_shift(st, "french", kit.hx("C3"), kit.hx("F5"), env), ScriptedDice([1, 1]), env,
+                      ShiftChoices(ca={pill: 4}))
+    assert r.state.fortifications_at(kit.hx("F5"), "french")[0].extra["ca"] == 4
