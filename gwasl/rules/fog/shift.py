@@ -23,7 +23,7 @@ from typing import Iterable, Mapping
 
 from gwasl.model.hexgrid import Hex
 from gwasl.model.phases import Phase
-from gwasl.model.scenario import Fortification, FortificationKind, Position, Scenario, Terrain, Unit
+from gwasl.model.scenario import Fortification, FortificationKind, Position, Scenario, Terrain, Unit, UnitKind
 from gwasl.rules.dice import Dice, Modifier, Roll
 from gwasl.rules.fog.drm import ShiftFacts, shift_modifiers
 from gwasl.rules.fog.env import FogEnv, fortification_of, size_class_of
@@ -39,6 +39,7 @@ from gwasl.rules.fog.state import (
     fog_extension,
 )
 from gwasl.rules.fog.table import FogTable
+from gwasl.rules.units import infantry_movement
 
 __all__ = [
     "ShiftChoices",
@@ -201,14 +202,17 @@ def is_phase_closed(state: FogState, side: str, kind: LedgerKind) -> bool:
 # ---------------------------------------------------------------------------
 # Facts for the DRM
 # ---------------------------------------------------------------------------
-def movement_allowance(unit: Unit, table: FogTable) -> float:
-    """MF/MP allowance of a unit for the 2.4 consistency check (``movement_allowance``
-    extension, else ASL A4.1 by kind; support weapons are carried: unlimited)."""
+def movement_allowance(unit: Unit, table: FogTable | None = None) -> float:
+    """MF/MP allowance of a unit for the 2.4 consistency check: its ``movement_allowance``
+    extension, else A4.1 (:func:`gwasl.rules.units.infantry_movement`: MMC 4, SMC 6);
+    support weapons are carried, so unlimited."""
     v = unit.extra.get("movement_allowance")
     if isinstance(v, (int, float)) and not isinstance(v, bool):
         return float(v)
-    got = table.movement_allowance.get(unit.kind.value)
-    return float(got) if got is not None else float("inf")
+    if unit.kind is UnitKind.SUPPORT_WEAPON:
+        return float("inf")
+    mv = infantry_movement()
+    return float(mv.smc_mf if unit.is_smc else mv.mmc_mf)
 
 
 def _forts_counting(state: FogState, side: str, h: Hex, positions: Iterable[Position],

@@ -59,11 +59,9 @@ class FogTable:
     vehicle_sizes: frozenset[str]
     gun_sizes: frozenset[str]
     allotment: Mapping[str, Any]
-    squad_equivalents: Mapping[str, float]
     third_die_fixes: frozenset[int]
     third_die_not_yet: frozenset[int]
     third_die_scatters: frozenset[int]
-    movement_allowance: Mapping[str, int]
 
     def band_of(self, final: int) -> Band:
         """The shift-table band of a final DR (O'Leary 2.5)."""
@@ -139,12 +137,6 @@ def parse_fog_table(doc: Any) -> FogTable:
         v = _need(allot, k, "allotment", int)
         if v < 0 or (k.endswith("per_dummy_hip") or k.endswith("per_dummy_minefield")) and v == 0:
             raise TableError(f"fog.json allotment.{k}: {v} is out of range")
-    sq = _need(allot, "squad_equivalents", "allotment", dict)
-    squad_eq = {}
-    for k, v in sq.items():
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0:
-            raise TableError(f"fog.json allotment.squad_equivalents.{k}: expected a number >= 0, got {v!r}")
-        squad_eq[k] = float(v)
     td = _need(doc, "third_die", "$", dict)
     faces = {}
     for k in ("fixes", "not_yet", "scatters"):
@@ -155,14 +147,6 @@ def parse_fog_table(doc: Any) -> FogTable:
     if sorted(faces["fixes"] | faces["not_yet"] | faces["scatters"]) != [1, 2, 3, 4, 5, 6] or \
             len(faces["fixes"]) + len(faces["not_yet"]) + len(faces["scatters"]) != 6:
         raise TableError("fog.json third_die: fixes, not_yet and scatters must split the faces 1-6")
-    ma = _need(doc, "movement_allowance", "$", dict)
-    allowance = {}
-    for k, v in ma.items():
-        if k == "rule":
-            continue
-        if isinstance(v, bool) or not isinstance(v, int) or v <= 0:
-            raise TableError(f"fog.json movement_allowance.{k}: expected a whole number > 0, got {v!r}")
-        allowance[k] = v
     return FogTable(
         bands=tuple(bands),
         free_shift_max=free,
@@ -171,11 +155,9 @@ def parse_fog_table(doc: Any) -> FogTable:
         vehicle_sizes=vehicles,
         gun_sizes=guns,
         allotment=MappingProxyType(dict(allot)),
-        squad_equivalents=MappingProxyType(squad_eq),
         third_die_fixes=faces["fixes"],
         third_die_not_yet=faces["not_yet"],
         third_die_scatters=faces["scatters"],
-        movement_allowance=MappingProxyType(allowance),
     )
 
 
