@@ -121,3 +121,17 @@ def test_sorting_does_not_depend_on_hidden_ids(kit):
             units.append({"id": uid, "side": "french", "kind": "squad", "class": "first_line", "hex": hexl, "hidden": "potential_dummy"})
         return view(kit.at(kit.build(units=units), "french", Phase.MPh), "german")
     assert build([("z", "C3"), ("a", "F5")]) == build([("a", "C3"), ("z", "F5")])
+
+
+def test_cloaking_counters_show_one_counter_whatever_is_beneath(kit):
+    """O'Leary 5: the enemy sees a cloaking counter, not how many units it hides, nor whether
+    it is a dummy."""
+    s = kit.build(units=[ENEMY] + [{"id": f"c{i}", "side": "french", "kind": "squad", "class": "first_line", "hex": "C3",
+                                    "hidden": "concealed", "cloaked": True} for i in range(3)],
+                  dummies=[{"side": "french", "kind": "dummy_stack", "hex": "F5", "counters": 1, "cloaked": True}], night=True)
+    st = kit.at(s, "french", Phase.MPh)
+    g = view(st, "german")
+    assert [(c.hex.label, c.counters, c.cloaked) for c in g.concealed_stacks] == [("C3", 1, True), ("F5", 1, True)]
+    f = view(st, "french")
+    assert [len(x.unit_ids) for x in f.own_hidden.cloaked_stacks] == [3, 0]
+    assert all(u.extra.get("cloaked") for u in f.units if u.side == "french")
