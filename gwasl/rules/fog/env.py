@@ -31,6 +31,7 @@ __all__ = [
     "default_env",
     "default_location_tem",
     "default_placement",
+    "sees_from_index",
     "garance_applies",
     "size_class_of",
 ]
@@ -157,6 +158,35 @@ def default_placement(scenario: Scenario, kind: FortificationKind, h: Hex, setup
     if kind in _DUG and t in _NO_DIG:
         return False
     return True
+
+
+# ASLGW 2.1.5 (IN a deep trench), 2.2.2 (in a dugout): LOS only within the unit's own hex.
+_SEALED = (Position.DEEP_TRENCH, Position.DUGOUT)
+
+
+def sees_from_index(index) -> SeesFn:
+    """Adapt a prepared LOS index (``visible_from(hex) -> frozenset[Hex]``, as
+    :class:`gwasl.rules.los.LosIndex` has) to the fog layer's :class:`SeesFn`.
+
+    One-to-all LOS maps are cached per observer hex.  Positions other than
+    IN a deep trench or a dugout see and are seen like the ground of their hex
+    (CONTRACTS 3), so only those two are handled here; the index is always
+    asked from the ground, which also spares it positions in fortifications
+    that are still hidden (not on the known map).
+    """
+    cache: dict[Hex, frozenset[Hex]] = {}
+
+    def sees(a: Hex, b: Hex, a_in: Position = Position.GROUND, b_in: Position = Position.GROUND) -> bool:
+        if a == b:
+            return True
+        if a_in in _SEALED or b_in in _SEALED:
+            return False
+        seen = cache.get(a)
+        if seen is None:
+            seen = cache[a] = index.visible_from(a)
+        return b in seen
+
+    return sees
 
 
 def _default_sees_factory(scenario: Scenario) -> SeesFn:
