@@ -20,6 +20,9 @@ from gwasl import __version__
 COMMAND_MODULES: tuple[str, ...] = (
     "gwasl.commands.validate",
     "gwasl.commands.shift_preview",
+    "gwasl.commands.los",
+    "gwasl.commands.los_map",
+    "gwasl.commands.command",
 )
 
 

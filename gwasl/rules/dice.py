@@ -15,7 +15,7 @@ True
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence
 
 __all__ = ["Dice", "Modifier", "Roll", "ScriptedDice", "DiceError"]

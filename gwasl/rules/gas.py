@@ -17,7 +17,7 @@ import datetime as _dt
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping
+from typing import Any, Mapping
 
 from gwasl.model.scenario import GasProtection, Nationality, Scenario, Unit
 from gwasl.model.terrain import TableError, load_resource

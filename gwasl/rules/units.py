@@ -209,9 +209,20 @@ class _NationEntry:
 
 
 @dataclass(frozen=True, slots=True)
+class CommandRadiusPeriod:
+    """From ``from_date`` (None: the start of the war) leaders have ``radius`` (ASLGW 1.3.11-1.3.13)."""
+
+    radius: int
+    from_date: _dt.date | None
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
 class _Table:
     infantry: InfantryMovement
     nations: Mapping[Nationality, _NationEntry]
+    command_periods: tuple[CommandRadiusPeriod, ...]
+    hero_radius: int
 
 
 # ---------------------------------------------------------------------------
@@ -364,7 +375,16 @@ def parse_nationalities(doc: Any) -> _Table:
     missing = [n.value for n in Nationality if n not in nations]
     if missing:
         raise _fail("nationalities", f"no entry for {', '.join(missing)}")
-    return _Table(infantry, MappingProxyType(nations))
+    cr = _get(doc, "command_radius", "$", (dict,))
+    periods = []
+    for i, pd in enumerate(_get(cr, "periods", "command_radius", (list,))):
+        where = f"command_radius.periods[{i}]"
+        periods.append(CommandRadiusPeriod(_get(pd, "radius", where, (int,)), _date(pd.get("from"), where), _get(pd, "rule", where, (str,))))
+    starts = [p.from_date or _dt.date.min for p in periods]
+    if not periods or periods[0].from_date is not None or starts != sorted(starts):
+        raise _fail("command_radius.periods", "must start with a period from null (the start of the war) and run in date order")
+    hero = _get(cr, "hero", "command_radius", (int,))
+    return _Table(infantry, MappingProxyType(nations), tuple(periods), hero)
 
 
 @lru_cache(maxsize=1)
@@ -521,6 +541,29 @@ def elr_replacement(nationality: Nationality | str, unit_class: UnitClass | str)
     True
     """
     return _class_entry(nationality, unit_class).elr_replacement
+
+
+def base_command_radius(when: "Scenario | _dt.date | str") -> CommandRadiusPeriod:
+    """The leaders' command radius period in force at ``when`` (ASLGW 1.3.11-1.3.13).
+
+    >>> [base_command_radius(d).radius for d in ("1915-12-31", "1916-01-01", "1916-12-31", "1917-01-01")]
+    [1, 2, 2, 3]
+    """
+    d = as_date(when)
+    current = _table().command_periods[0]
+    for period in _table().command_periods:
+        if period.from_date is None or d >= period.from_date:
+            current = period
+    return current
+
+
+def hero_command_radius() -> int:
+    """A hero's command radius, at any date (ASLGW 1.3.21).
+
+    >>> hero_command_radius()
+    1
+    """
+    return _table().hero_radius
 
 
 def infantry_movement() -> InfantryMovement:

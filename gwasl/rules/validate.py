@@ -27,6 +27,7 @@ CHECK_MODULES: tuple[str, ...] = (
     "gwasl.rules.fog.checks",
     "gwasl.rules.checks_units",
     "gwasl.rules.checks_combat",
+    "gwasl.rules.los",
 )
 
 

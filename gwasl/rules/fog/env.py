@@ -17,6 +17,7 @@ from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import FortificationKind, Position, Scenario, Terrain, Unit
 from gwasl.model.terrain import fortification_table, terrain_table
 from gwasl.rules.garance import wears_garance
+from gwasl.rules.los import LosIndex
 from gwasl.rules.trenches import FireKind, LocationError
 from gwasl.rules.trenches import location_tem as trench_location_tem
 from gwasl.rules.fog.table import FogTable, fog_table
@@ -190,9 +191,8 @@ def sees_from_index(index) -> SeesFn:
 
 
 def _default_sees_factory(scenario: Scenario) -> SeesFn:
-    from gwasl.rules.fog.simple_los import simple_sees
-
-    return simple_sees(scenario)
+    """The rules' own exact LOS (gwasl.rules.los, CONTRACTS 3), prepared once per map."""
+    return sees_from_index(LosIndex(scenario))
 
 
 @dataclass(frozen=True)

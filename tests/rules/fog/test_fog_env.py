@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import FortificationKind, Position
-from gwasl.rules.fog.env import default_location_tem, default_placement, sees_from_index
-from gwasl.rules.fog.simple_los import simple_sees
+from gwasl.rules.fog.env import FogEnv, default_location_tem, default_placement, sees_from_index
 
 
 class FakeIndex:
@@ -31,15 +30,18 @@ def test_index_adapter_caches_one_to_all_maps_and_seals_deep_trench_and_dugout()
     assert sees(c, c, Position.DUGOUT, Position.DUGOUT)
 
 
-def test_simple_los_contract_cases(kit):
-    """CONTRACTS 3 cases with the stand-in LOS: woods between same-level hexes block, brush
-    does not, two levels up sees over woods, a hill one level up blocks."""
+def test_default_env_uses_the_rules_exact_los(kit):
+    """O'Leary 2.5 "in the LOS of an enemy unit" through gwasl.rules.los (CONTRACTS 3): woods
+    between same-level hexes block, brush does not, two levels up sees over woods, a hill one
+    level up blocks; IN a deep trench nothing outside is seen (ASLGW 2.1.5)."""
     s = kit.build(hexes={"B2": {"terrain": "woods"}, "D2": {"terrain": "brush"}, "F2": {"level": 1},
-                         "H1": {"level": 2}, "H3": {"level": 2}, "H2": {"terrain": "woods"}})
-    sees = simple_sees(s)
+                         "H1": {"level": 2}, "H3": {"level": 2}, "H2": {"terrain": "woods"}},
+                  forts=[{"kind": "deep_trench", "hexes": ["D3"]}])
+    sees = FogEnv().sees(s)
     H = Hex.from_label
     assert not sees(H("B1"), H("B3")) and not sees(H("B3"), H("B1"))
     assert sees(H("D1"), H("D3"))
+    assert not sees(H("D1"), H("D3"), Position.GROUND, Position.DEEP_TRENCH)
     assert not sees(H("F1"), H("F3"))
     assert sees(H("H1"), H("H3"))
 
