@@ -23,7 +23,7 @@ def run_json(capsys, *args):
 
 
 def test_contract_shape_and_exact_odds(capsys):
-    """PD F1-1 (G6, deep trench crest) with the 3-counter dummy in brush at F4, French MPh."""
+    """CONTRACTS 4 / O'Leary 2.5: PD F1-1 (G6, deep trench crest) with the 3-counter dummy in brush at F4, French MPh; odds exact from 36 outcomes."""
     code, got, _ = run_json(capsys, "G6", "F4", "--phase", "MPh", "--phasing", "french")
     assert code == 0
     assert set(got) == {"eligible", "reason", "modifiers", "drm", "p"}
@@ -37,6 +37,7 @@ def test_contract_shape_and_exact_odds(capsys):
 
 
 def test_prior_shifts_add_one_each(capsys):
+    """O'Leary 2.5: +1 for each previous shift that side has made in this phase."""
     _, a, _ = run_json(capsys, "G6", "F4", "--phase", "MPh", "--phasing", "french")
     _, b, _ = run_json(capsys, "G6", "F4", "--phase", "MPh", "--phasing", "french", "--prior-shifts", "2")
     assert b["drm"] == a["drm"] + 2
@@ -71,6 +72,7 @@ def test_mixed_kinds_are_ineligible_not_an_error(capsys):
     (["G6", "F4", "--phase", "MPh", "--phasing", "french", "--prior-shifts", "-1"], "prior-shifts"),
 ])
 def test_bad_input_one_line_on_stderr_exit_2(capsys, args, needle):
+    """CONTRACTS 4: unknown hexes, sides, phases or hexes without a hidden stack: one line on stderr, exit 2."""
     code = main(["shift-preview", BOIS, *args])
     out = capsys.readouterr()
     assert code == 2 and out.out == ""
@@ -78,6 +80,7 @@ def test_bad_input_one_line_on_stderr_exit_2(capsys, args, needle):
 
 
 def test_subprocess_text_output():
+    """CONTRACTS 4: the command runs as a program (text output without --json)."""
     r = subprocess.run([sys.executable, "-m", "gwasl", "shift-preview", BOIS, "G6", "F4", "--phase", "MPh", "--phasing", "french"],
                        cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert r.returncode == 0 and "eligible" in r.stdout and "allowed" in r.stdout

@@ -17,6 +17,7 @@ def errors(s):
 
 
 def test_bundled_scenario_stays_valid():
+    """O'Leary 3.1.1 on the bundled scenario: a HIP squad and crew (1.5 squad-equivalents, so 2) allow 3 dummy HIP."""
     s = load_scenario(RESOURCES.parent / "scenarios" / "bois-des-caures-1916.json")
     assert validate_scenario(s).valid
     # French HIP: a squad and a crew (1.5 squad-equivalents -> 2), so up to 3 dummy HIP; it has 2.
@@ -24,6 +25,7 @@ def test_bundled_scenario_stays_valid():
 
 
 def test_extension_fields_round_trip(kit):
+    """CONTRACTS 2: fog extension fields (docs/format/fog.md) survive a load-save round trip and validate."""
     s = kit.build(units=[ENEMY, {"id": "g", "side": "french", "kind": "support_weapon", "weapon": "75mm", "hex": "C3",
                                  "hidden": "hip", "size_class": "normal_gun", "emplaced": True, "bore_sight": "undetermined"}],
                   forts=[{"kind": "minefield", "hexes": ["E5"], "owner": "french", "hidden": True, "ap": 6, "at": 1}],
@@ -71,6 +73,7 @@ def test_4_6_1_dummy_minefields_one_per_three_ap_and_one_per_at(kit):
           side_fog={"french": {"hip_squad_capacity": 0}}), "$.sides.french.fog.hip_squad_capacity", "O'Leary 3.1.1"),
 ])
 def test_bad_extension_fields_are_named_with_their_rule(kit, kw, path, rule):
+    """CONTRACTS 2: each bad fog field is reported at its JSON path with the O'Leary rule it breaks."""
     kw.setdefault("units", [ENEMY])
     found = errors(kit.build(**kw))
     assert any(p == path and r == rule for p, r, _ in found), found

@@ -34,12 +34,13 @@ def test_2_5_odds_of_the_14_example_drm_plus_3():
 @settings(max_examples=60, deadline=None)
 @given(st.integers(min_value=-15, max_value=15))
 def test_odds_equal_a_hand_count_and_sum_to_one(drm):
+    """O'Leary 2.5: the band odds equal a hand count of the 36 outcomes for any DRM."""
     o = shift_band_odds(drm)
     assert o == _by_hand(drm)
     assert sum(o.values()) == 1
 
 
 def test_free_shift_odds():
-    """2.5: final DR <= 0 needs DRM <= -2; with -4 (the pillbox/cave case) totals 2-4: 6/36."""
+    """O'Leary 2.5: final DR <= 0 needs DRM <= -2; with -4 (the pillbox/cave case) totals 2-4: 6/36."""
     assert free_shift_odds(-1) == 0
     assert free_shift_odds(-4) == Fraction(6, 36)

@@ -31,6 +31,7 @@ def test_policy_moves_a_threatened_hip_stack_to_a_safer_candidate(kit):
 
 
 def test_policy_is_deterministic_for_a_seed(kit):
+    """Beyond O'Leary (deliverable 8): the same seed and dice give the same decisions and explanations; every roll is an O'Leary 2.5 shift DR."""
     st = kit.at(_scenario(kit), "german", Phase.MPh)
     env = kit.env(["D3"])
     a = run_policy(st, "french", Dice(seed=11), env, seed=3)
@@ -48,7 +49,7 @@ def test_policy_does_nothing_when_no_window_is_open(kit):
 
 
 def test_policy_keeps_still_when_nothing_threatens(kit):
-    """With the enemy far from every candidate, no shift is worth its risk."""
+    """Beyond O'Leary: with the enemy far from every candidate, no shift is worth its 2.5 risk."""
     s = _scenario(kit, german_at="A10")
     st = kit.at(s, "german", Phase.MPh)
     d = choose_shift(st, "french", kit.env([]), seed=1, threshold=0.2)
@@ -56,8 +57,7 @@ def test_policy_keeps_still_when_nothing_threatens(kit):
 
 
 def test_policy_uses_only_what_its_side_may_see(kit):
-    """The policy's threat comes from the French view: a German HIP unit next to the French
-    stack adds nothing (the French do not know it is there)."""
+    """Beyond O'Leary: the threat comes from the French view only: a German HIP unit (3.1) next to the French stack adds nothing."""
     base = _scenario(kit, german_at="A10")
     s2 = kit.build(units=[{"id": "G1", "side": "german", "kind": "squad", "class": "first_line", "hex": "A10"},
                           {"id": "G2", "side": "german", "kind": "squad", "class": "first_line", "hex": "A10"},

@@ -34,6 +34,7 @@ def test_enemy_sees_question_mark_stacks_with_counts_and_nothing_hidden():
 
 
 def test_owner_sees_its_whole_hidden_layer():
+    """O'Leary 2.1, 3.1: the French see their potential dummy stacks, dummy stacks, HIP units and dummy HIP counters."""
     v = view(bois(), "french")
     assert {u.id for u in v.units} >= {"F1-L", "F1-1", "F-MG"}
     assert [s.hex.label for s in v.own_hidden.dummy_stacks] == ["F4", "H3"]
@@ -44,12 +45,14 @@ def test_owner_sees_its_whole_hidden_layer():
 
 
 def test_omniscient_sees_everything_with_dummies_told_apart():
+    """O'Leary 2.1: the designer's omniscient view tells dummy stacks from potential dummy stacks."""
     v = view(bois(), "omniscient")
     assert {c.hex.label: c.dummy for c in v.concealed_stacks} == {"F4": True, "G6": False, "H3": True, "I6": False}
     assert len(v.units) == len(bois().scenario.units)
 
 
 def test_unknown_viewer_is_refused():
+    """CONTRACTS 4 (VIEWER): a side id of the file or 'omniscient'."""
     with pytest.raises(ViewError, match="omniscient"):
         view(bois(), "belgian")
 
@@ -94,8 +97,7 @@ def test_minefield_strength_only_when_revealed(kit):
 
 
 def test_log_lines_are_rendered_per_viewer(kit):
-    """A successful HIP shift is invisible to the enemy; an 11-12 that strips HIP shows only
-    its visible consequence."""
+    """O'Leary 2.5: a successful HIP shift is invisible to the enemy; an 11-12 that strips HIP shows only its visible consequence."""
     s = kit.build(units=[ENEMY, {"id": "h", "side": "french", "kind": "squad", "class": "first_line", "hex": "C3", "hidden": "hip"}],
                   dummies=[{"side": "french", "kind": "dummy_hip", "hex": "F5"}],
                   hexes={"C3": {"terrain": "woods"}, "F5": {"terrain": "woods"}})
@@ -114,7 +116,7 @@ def test_log_lines_are_rendered_per_viewer(kit):
 
 
 def test_sorting_does_not_depend_on_hidden_ids(kit):
-    """Two "?" stacks listed by hex, not by internal id or unit id."""
+    """O'Leary 2.1: two '?' stacks are listed by hex, never by internal or unit id."""
     def build(order):
         units = [ENEMY]
         for uid, hexl in order:
