@@ -12,6 +12,8 @@ from gwasl.cli import UsageError
 from gwasl.commands.common import load_or_fail, parse_hex, parse_side, print_json
 from gwasl.model.phases import Phase, PhaseError
 from gwasl.rules.fog.preview import PreviewError, preview_shift
+from gwasl.rules.los import LosError
+from gwasl.rules.los_geometry import OutlineError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -44,6 +46,8 @@ def run(args: argparse.Namespace) -> int:
         result = preview_shift(scenario, a, b, phase, phasing, args.prior_shifts)
     except PreviewError as e:
         raise UsageError(str(e)) from None
+    except (LosError, OutlineError) as e:  # a map whose LOS cannot be computed (bad outline ...)
+        raise UsageError(f"{args.file}: {e}") from None
     out = result.as_json()
     if args.json:
         print_json(out)

@@ -84,3 +84,14 @@ def test_subprocess_text_output():
     r = subprocess.run([sys.executable, "-m", "gwasl", "shift-preview", BOIS, "G6", "F4", "--phase", "MPh", "--phasing", "french"],
                        cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert r.returncode == 0 and "eligible" in r.stdout and "allowed" in r.stdout
+
+
+def test_map_whose_los_cannot_be_built_is_a_one_line_error(tmp_path, capsys):
+    """CONTRACTS 4: a broken custom obstacle outline gives one line on stderr and exit 2."""
+    doc = json.loads(Path(BOIS).read_text())
+    doc["map"]["hexes"]["C3"]["outline"] = [[0, 0]]
+    f = tmp_path / "bad.json"
+    f.write_text(json.dumps(doc))
+    code = main(["shift-preview", str(f), "G6", "F4", "--phase", "MPh", "--phasing", "french"])
+    out = capsys.readouterr()
+    assert code == 2 and len(out.err.strip().splitlines()) == 1 and "outline" in out.err
