@@ -12,7 +12,7 @@ French exemption from the two-MMC average (ASLGW 1.11.2) is a flag.
 >>> s = Scenario("t", datetime.date(1914, 9, 6), MapData(5, 5),
 ...     {"fr": Side("fr", Nationality.FRENCH), "de": Side("de", Nationality.GERMAN)},
 ...     (Unit("c", "fr", UnitKind.CREW, Hex.from_label("A1")),))
->>> check = check_bch_declaration(s, BChDeclaration(("c",), direction=3), los=lambda *a: True)
+>>> check = check_bch_declaration(s, BChDeclaration(("c",), direction=3), los=lambda *a: True, french_exempt=False)
 >>> [f.condition for f in check.failures]
 ['infantry_not_crew', 'mmc_average', 'los_to_enemy']
 """
@@ -26,9 +26,16 @@ from typing import Callable, Iterable
 from gwasl.model.hexgrid import Hex
 from gwasl.model.phases import Phase
 from gwasl.model.scenario import FortificationKind, HiddenStatus, Position, Scenario, Unit, UnitKind
+from gwasl.rules.morale import asl_core
+from gwasl.rules.units import nationality_traits
 
 __all__ = [
     "BCH_RANGE",
+    "BChImpulse",
+    "BChMover",
+    "BChStep",
+    "bch_impulse",
+    "bch_movers",
     "BChCheck",
     "BChError",
     "BChDeclaration",
@@ -123,7 +130,7 @@ def check_bch_declaration(
     s: Scenario,
     decl: BChDeclaration,
     los: LosPredicate,
-    french_exempt: bool = False,
+    french_exempt: bool | None = None,
 ) -> BChCheck:
     """Check a BCh declaration against ASLGW 1.5 and return EVERY unmet condition.
 
@@ -133,7 +140,10 @@ def check_bch_declaration(
     - Good Order (not broken) infantry, SMC allowed, no crews (1.5);
     - an average of at least two MMC per hex in three contiguous ADJACENT
       hexes: some three hexes of the chain, each ADJACENT to the next, hold
-      at least 6 MMC (1.5); waived when ``french_exempt`` (1.11.2);
+      at least 6 MMC (1.5); waived for a nationality exempt from it (French,
+      ASLGW 1.11.2: ``bayonet_charge_density_exempt`` in
+      resources/nationalities.json); ``french_exempt`` True/False overrides
+      that (e.g. an SSR), None reads it from the units' side;
     - a contiguous chain: the hexes of the units form one ADJACENT-connected
       group, so each unit is ADJACENT to at least one other (1.5);
     - at least one leader when an MMC takes part (1.5);
@@ -168,6 +178,9 @@ def check_bch_declaration(
     # Participating MMC: squads and half-squads (crews may not take part at all).
     mmc = [u for u in units if u.kind in (UnitKind.SQUAD, UnitKind.HALF_SQUAD)]
     hexes = {u.hex for u in units}
+    if french_exempt is None:
+        french_exempt = len(sides) == 1 and next(iter(sides)) in s.sides \
+            and nationality_traits(s.sides[next(iter(sides))].nationality).bayonet_charge_density_exempt
     if not french_exempt:
         per_hex = {h: sum(1 for u in mmc if u.hex == h) for h in hexes}
         need = BCH_MIN_HEXES * BCH_MIN_MMC_PER_HEX
@@ -271,3 +284,161 @@ def apply_bch(s: Scenario, decl: BChDeclaration) -> tuple[Scenario, tuple[BChUni
         if u.hidden is not HiddenStatus.NONE:
             s = s.with_unit(replace(u, hidden=HiddenStatus.NONE))
     return s, tuple(statuses)
+
+
+# ---------------------------------------------------------------------------
+# Movement and end of the charge: the Human Wave rules A25.231-A25.235, which
+# ASLGW 1.5 applies to a BCh ("All the other rules of the Human Wave apply").
+
+
+@dataclass(frozen=True, slots=True)
+class BChMover:
+    """A unit of a BCh during the MPh (A25.231, A25.235 via ASLGW 1.5).
+
+    ``active`` is whether it is still a BCh unit that moves with the charge;
+    ``ended`` says why it stopped; ``in_cc`` marks one that ended in a
+    Location with an armed Known enemy unit: it is marked CC and may not
+    advance out of that Location (A25.235).  The morale +1 and Lax of
+    :class:`BChUnitStatus` last for the player turn either way."""
+
+    unit_id: str
+    hex: Hex
+    mf_left: float
+    active: bool = True
+    ended: str = ""
+    in_cc: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class BChStep:
+    """One BCh unit's move in an Impulse: the ADJACENT hex it enters and the
+    MF that costs (the terrain and trench rules, e.g.
+    :func:`gwasl.rules.trenches.move_cost`, give the cost)."""
+
+    unit_id: str
+    to_hex: Hex
+    mf: float
+
+
+@dataclass(frozen=True, slots=True)
+class BChImpulse:
+    """The result of one BCh Impulse: the movers after it, every rule the
+    proposed steps break (nothing moves when any is broken), and whether the
+    charge is over (A25.235)."""
+
+    movers: tuple[BChMover, ...]
+    failures: tuple[BChFailure, ...]
+    over: bool
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures
+
+
+def bch_movers(s: Scenario, decl: BChDeclaration) -> tuple[BChMover, ...]:
+    """The BCh units at the start of the charge, each with the 8 MF of a
+    Human Wave unit (A25.231 via ASLGW 1.5; resources/asl_core.json), whatever
+    its own MF or leadership.
+
+    >>> import datetime
+    >>> from gwasl.model.scenario import *
+    >>> s = Scenario("t", datetime.date(1914, 9, 6), MapData(5, 5), {"fr": Side("fr", Nationality.FRENCH)},
+    ...     (Unit("a", "fr", UnitKind.SQUAD, Hex.from_label("B3")),))
+    >>> bch_movers(s, BChDeclaration(("a",), 0))[0].mf_left
+    8.0
+    """
+    mf = float(asl_core().human_wave_mf)
+    by_id = {u.id: u for u in s.units}
+    missing = [i for i in decl.unit_ids if i not in by_id]
+    if missing:
+        raise BChError(f"no such unit: {', '.join(missing)} (ASLGW 1.5)")
+    return tuple(BChMover(i, by_id[i].hex, mf) for i in dict.fromkeys(decl.unit_ids))
+
+
+def _end(m: BChMover, why: str, in_cc: bool = False) -> BChMover:
+    return replace(m, active=False, ended=why, in_cc=in_cc)
+
+
+def bch_impulse(
+    movers: Iterable[BChMover],
+    direction: int,
+    steps: Iterable[BChStep],
+    *,
+    enemy_hexes: Iterable[Hex] = (),
+    broken: Iterable[str] = (),
+    eliminated: Iterable[str] = (),
+    guards: Iterable[str] = (),
+) -> BChImpulse:
+    """One Impulse of a BCh (Human Wave A25.231-A25.235, applied by ASLGW 1.5).
+
+    At the start of the Impulse a unit stops being a BCh unit (A25.235) when
+    it is ``eliminated``, ``broken``, a Guard of captured units (``guards``,
+    A25.234), or in a hex holding an armed, Known enemy unit
+    (``enemy_hexes``): that one is then in CC (marked CC, may not advance out).
+    Every remaining BCh unit must then move in this same Impulse (A25.231):
+    each enters one new ADJACENT hex, ahead of the charge (the hex is in one
+    of the three hex directions of the declared front, ``direction`` and its
+    two neighbours: the 120-degree front of :func:`toward`), paying its cost
+    from its 8 MF.  A unit left with no MF at the end of the Impulse stops
+    being a BCh unit (A25.235).  The charge is over when no BCh unit is left
+    (A25.235).  Broken steps are all reported and nothing moves.
+
+    >>> m = (BChMover("a", Hex.from_label("C5"), 2.0),)
+    >>> r = bch_impulse(m, 0, [BChStep("a", Hex.from_label("C4"), 2.0)])
+    >>> r.ok, r.movers[0].hex.label, r.movers[0].ended, r.over
+    (True, 'C4', 'out of MF at the end of an Impulse (A25.235)', True)
+    """
+    enemy = set(enemy_hexes)
+    out_broken, out_elim, out_guard = set(broken), set(eliminated), set(guards)
+    start: list[BChMover] = []
+    for m in movers:
+        if m.active and m.unit_id in out_elim:
+            m = _end(m, "eliminated (A25.235)")
+        elif m.active and m.unit_id in out_broken:
+            m = _end(m, "broken (A25.235)")
+        elif m.active and m.unit_id in out_guard:
+            m = _end(m, "Guard of captured units (A25.234, A25.235)")
+        elif m.active and m.hex in enemy:
+            m = _end(m, "in a Location with an armed, Known enemy unit at the start of the Impulse: CC, no advance out "
+                        "(A25.235)", in_cc=True)
+        start.append(m)
+    by_id = {m.unit_id: m for m in start}
+    fails: list[BChFailure] = []
+    planned: dict[str, BChStep] = {}
+    for st in steps:
+        m = by_id.get(st.unit_id)
+        if m is None:
+            fails.append(BChFailure("units", f"{st.unit_id} is not a unit of this BCh", "ASLGW 1.5", (st.unit_id,)))
+        elif not m.active:
+            fails.append(BChFailure("not_bch_unit", f"{st.unit_id} is no longer a BCh unit ({m.ended})", "A25.235",
+                                    (st.unit_id,)))
+        elif st.unit_id in planned:
+            fails.append(BChFailure("one_hex_per_impulse", f"{st.unit_id} enters more than one hex in an Impulse",
+                                    "A25.231", (st.unit_id,)))
+        else:
+            planned[st.unit_id] = st
+            step_dir = m.hex.direction_to(st.to_hex)
+            if step_dir is None:
+                fails.append(BChFailure("adjacent", f"{st.unit_id}: {st.to_hex} is not ADJACENT to {m.hex}", "A25.231",
+                                        (st.unit_id,)))
+            elif (step_dir - direction) % 6 not in (0, 1, 5):
+                fails.append(BChFailure("ahead", f"{st.unit_id}: {m.hex} to {st.to_hex} does not move towards the "
+                                        "front the BCh was declared in", "ASLGW 1.5, A25.231", (st.unit_id,)))
+            if st.mf > m.mf_left:
+                fails.append(BChFailure("mf", f"{st.unit_id}: entering {st.to_hex} costs {st.mf:g} MF, it has "
+                                        f"{m.mf_left:g} of its 8 left", "A25.231", (st.unit_id,)))
+    idle = tuple(m.unit_id for m in start if m.active and m.unit_id not in planned)
+    if idle:
+        fails.append(BChFailure("all_move", f"every BCh unit must enter a new hex each Impulse: {', '.join(idle)} "
+                                "does not", "A25.231", idle))
+    if fails:
+        return BChImpulse(tuple(start), tuple(fails), not any(m.active for m in start))
+    after = []
+    for m in start:
+        st = planned.get(m.unit_id)
+        if st is not None:
+            m = replace(m, hex=st.to_hex, mf_left=m.mf_left - st.mf)
+            if m.mf_left <= 0:
+                m = _end(m, "out of MF at the end of an Impulse (A25.235)")
+        after.append(m)
+    return BChImpulse(tuple(after), (), not any(m.active for m in after))

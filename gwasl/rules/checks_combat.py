@@ -3,6 +3,9 @@ protection and trench armour; each finding names its rule.
 
 - ASLGW 2.1.4: at most 2 squad-equivalents in a deep trench (A5.1
   equivalence: a half-squad or crew counts 1/2, SMC and SW 0).
+- A5.1 (classic stacking, ASLGW foreword): elsewhere at most 3
+  squad-equivalents and 4 SMC per side in each stacking location (the hex
+  outside any deep trench or dugout, and a dugout apart, 2.2.1).
 - ASLGW 2.1, 2.2 (and B27, B30): a unit IN/at crest of a deep trench, in a
   dugout, trench, foxhole or pillbox needs that fortification in its hex.
 - ASLGW 1.9.11, 1.9.12: no gas protection before 22 April 1915; Allied
@@ -18,11 +21,11 @@ from typing import Iterator
 from gwasl.model.scenario import GasProtection, Scenario, UnitKind
 from gwasl.model.scenario_io import Finding as _Finding
 from gwasl.rules.gas import gas_protection, gas_table
-from gwasl.rules.morale import squad_equivalents
+from gwasl.rules.morale import asl_core, stacking_equivalents
 from gwasl.rules.trenches import POSITION_FORTIFICATION, deep_trench_stacking_limit, separate_stacking_locations
 from gwasl.rules.validate import scenario_check
 
-__all__ = ["check_deep_trench_stacking", "check_positions", "check_gas_protection", "check_trench_armour"]
+__all__ = ["check_deep_trench_stacking", "check_hex_stacking", "check_positions", "check_gas_protection", "check_trench_armour"]
 
 
 def Finding(path: str, message: str, rule: str, severity: str = "error") -> _Finding:  # noqa: N802
@@ -41,7 +44,7 @@ def check_deep_trench_stacking(s: Scenario) -> Iterator[Finding]:
             continue
         for side in sorted({u.side for u in units}):
             mine = [u for u in units if u.side == side]
-            n = squad_equivalents(mine)
+            n = stacking_equivalents(mine)
             if n > limit:
                 first = index[mine[0].id]
                 yield Finding(
@@ -50,6 +53,39 @@ def check_deep_trench_stacking(s: Scenario) -> Iterator[Finding]:
                     f"the limit is {limit} squads (a half-squad or crew counts 1/2)",
                     "ASLGW 2.1.4",
                 )
+
+
+_SMC = (UnitKind.LEADER, UnitKind.HERO)
+
+
+@scenario_check
+def check_hex_stacking(s: Scenario) -> Iterator[Finding]:
+    """A5.1 (classic ASL, which ASLGW keeps outside deep trenches): each side
+    may have at most 3 squad-equivalents and 4 SMC in a stacking location.
+    The deep trench has its own limit (ASLGW 2.1.4, see
+    :func:`check_deep_trench_stacking`); a dugout stacks apart from the rest
+    of its hex (ASLGW 2.2.1) with the classic limits.  A scenario file is a
+    set-up, where overstacking is not allowed.
+    """
+    core = asl_core()
+    rule = core.rules["stacking"]
+    index = {u.id: i for i, u in enumerate(s.units)}
+    for (h, where), units in sorted(separate_stacking_locations(s.units).items(), key=lambda kv: (kv[0][0], kv[0][1])):
+        if where == "deep_trench":
+            continue
+        place = f"hex {h}" if where == "hex" else f"the dugout of {h}"
+        for side in sorted({u.side for u in units}):
+            mine = [u for u in units if u.side == side]
+            path = f"$.units[{index[mine[0].id]}].hex"
+            n = stacking_equivalents(mine)
+            if n > core.stacking_squads:
+                yield Finding(path, f"{place}: {n:g} squad-equivalents of side {side!r} "
+                              f"({', '.join(u.id for u in mine if stacking_equivalents([u]))}); the limit is "
+                              f"{core.stacking_squads} squads (a half-squad or crew counts 1/2)", rule)
+            smc = [u.id for u in mine if u.kind in _SMC]
+            if len(smc) > core.stacking_smc:
+                yield Finding(path, f"{place}: {len(smc)} SMC of side {side!r} ({', '.join(smc)}); "
+                              f"the limit is {core.stacking_smc} SMC", rule)
 
 
 _POSITION_RULE = {

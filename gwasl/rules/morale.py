@@ -46,7 +46,7 @@ __all__ = [
     "normal_task_check",
     "pin_task_check",
     "severity_drm",
-    "squad_equivalents",
+    "stacking_equivalents",
     "to_json",
 ]
 
@@ -70,6 +70,8 @@ class AslCore:
     cx_attack_drm: int
     double_time_mf: int
     dm_rally_drm: int
+    entrenchment_change_mf: int
+    human_wave_mf: int
     stacking_squads: int
     stacking_smc: int
     squad_equivalent: Mapping[str, float]
@@ -109,6 +111,8 @@ def parse_asl_core(doc: Any) -> AslCore:
     dt = _section(doc, "double_time")
     dm = _section(doc, "desperation_morale")
     st = _section(doc, "stacking")
+    en = _section(doc, "entrenchment")
+    hw = _section(doc, "human_wave")
     pins = _get(tc, "pin_on_failure", "task_check", dict)
     sev = _get(mc, "severity_drm", "morale_check", dict)
     for k, v in sev.items():
@@ -147,12 +151,14 @@ def parse_asl_core(doc: Any) -> AslCore:
         cx_attack_drm=_get(cx, "own_attack_drm", "cx", int),
         double_time_mf=_get(dt, "mf_bonus", "double_time", int),
         dm_rally_drm=_get(dm, "rally_drm", "desperation_morale", int),
+        entrenchment_change_mf=_get(en, "mf_change_within_hex", "entrenchment", int),
+        human_wave_mf=_get(hw, "mf", "human_wave", int),
         stacking_squads=_get(st, "squads_per_location", "stacking", int),
         stacking_smc=_get(st, "smc_per_location", "stacking", int),
         squad_equivalent=MappingProxyType({k: float(v) for k, v in eq.items()}),
         rules=MappingProxyType({name: doc[name]["rule"] for name in (
             "task_check", "morale_check", "heat_of_battle", "casualty_reduction", "cx", "double_time",
-            "desperation_morale", "stacking")}),
+            "desperation_morale", "stacking", "entrenchment", "human_wave")}),
     )
 
 
@@ -434,13 +440,13 @@ def dm_rally_modifier(dm: bool) -> Modifier | None:
     return Modifier(f"DM ({core.rules['desperation_morale']})", core.dm_rally_drm)
 
 
-def squad_equivalents(units: Iterable[Unit]) -> float:
+def stacking_equivalents(units: Iterable[Unit]) -> float:
     """Stacking size of ``units`` in squad-equivalents (A5.1): a squad counts 1,
     a half-squad or a crew 1/2; SMC and support weapons do not count.
 
     >>> from gwasl.model.hexgrid import Hex
     >>> u = lambda i, k: Unit(i, "a", UnitKind(k), Hex(0, 0))
-    >>> squad_equivalents([u("1", "squad"), u("2", "half_squad"), u("3", "crew"), u("4", "leader")])
+    >>> stacking_equivalents([u("1", "squad"), u("2", "half_squad"), u("3", "crew"), u("4", "leader")])
     2.0
     """
     eq = asl_core().squad_equivalent

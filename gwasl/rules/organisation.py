@@ -30,6 +30,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import Formation, FormationKind, Position, Scenario, Unit, UnitClass, UnitKind
 from gwasl.model.terrain import TableError, load_resource
+from gwasl.rules.armour import armour_rule
 from gwasl.rules.dice import Modifier
 from gwasl.rules.units import combat_groups_from, infantry_movement, nationality_traits
 
@@ -316,6 +317,7 @@ def mf_allowance(
     platoon_has_leader: bool,
     in_platoon_formation: bool,
     stacked_with_leader: bool = False,
+    trench_armour: bool = False,
 ) -> MfAllowance:
     """Movement factors of an infantry unit for one MPh.
 
@@ -324,7 +326,8 @@ def mf_allowance(
       formation, even when not stacked with him (ASLGW 1.3);
     * none of that for a leaderless platoon (ASLGW 1.3.4);
     * a squad stacked with a leader and moving with him gets the +2 anyway
-      (A4.12; ASLGW 1.4.14: such a squad is not free).
+      (A4.12; ASLGW 1.4.14: such a squad is not free);
+    * a squad or half-squad in trench armour has 1 MF less (ASLGW 1.8).
 
     >>> mf_allowance("squad", platoon_has_leader=True, in_platoon_formation=True).total
     6
@@ -342,11 +345,14 @@ def mf_allowance(
         parts.append(Modifier("platoon leader, platoon formation (ASLGW 1.3)", inf.leader_bonus_mf))
     elif stacked_with_leader:
         parts.append(Modifier("moving with a leader (A4.12, ASLGW 1.4.14)", inf.leader_bonus_mf))
+    armour = armour_rule()
+    if trench_armour and k in armour.kinds:
+        parts.append(Modifier(f"trench armour ({armour.rule})", armour.mf_change))
     return MfAllowance(sum(p.value for p in parts), tuple(parts))
 
 
 def unit_mf_allowance(scenario: Scenario, unit_id: str) -> MfAllowance:
-    """:func:`mf_allowance` of a unit of ``scenario`` as it stands (ASLGW 1.3, 1.3.4, 1.4.14).
+    """:func:`mf_allowance` of a unit of ``scenario`` as it stands (ASLGW 1.3, 1.3.4, 1.4.14, 1.8).
 
     A squad is in platoon formation when it belongs to an active formation and
     :func:`setup_formation_gaps` does not list it.  Stacked with a leader means
@@ -362,7 +368,8 @@ def unit_mf_allowance(scenario: Scenario, unit_id: str) -> MfAllowance:
         f = scenario.formation(u.platoon)
         has_leader = not is_leaderless(scenario, f)
         in_formation = u.id not in setup_formation_gaps(scenario, f.id)
-    return mf_allowance(u.kind, platoon_has_leader=has_leader, in_platoon_formation=in_formation, stacked_with_leader=stacked)
+    return mf_allowance(u.kind, platoon_has_leader=has_leader, in_platoon_formation=in_formation, stacked_with_leader=stacked,
+                        trench_armour=u.trench_armour)
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,9 +24,9 @@ from enum import StrEnum
 from typing import Iterable
 
 from gwasl.model.hexgrid import Hex
-from gwasl.model.scenario import FortificationKind, Position, Scenario, Unit
+from gwasl.model.scenario import FortificationKind, Position, Scenario, Unit, UnitKind
 from gwasl.model.terrain import TableError, fortification_table, terrain_table
-from gwasl.rules.morale import squad_equivalents
+from gwasl.rules.morale import asl_core, stacking_equivalents
 
 __all__ = [
     "DEEP_TRENCH_POSITIONS",
@@ -39,6 +39,7 @@ __all__ = [
     "deep_trench_stacking_limit",
     "dugout_fire_out_drm",
     "dugout_point_blank",
+    "enemies_in_the_way",
     "location_tem",
     "location_tem_explained",
     "move_cost",
@@ -118,8 +119,11 @@ def move_cost(s: Scenario, from_hex: Hex, from_pos: Position, to_hex: Hex, to_po
       1 MF to leave it within its own hex) doubled; the unit is CX at the end
       of the MPh and may not Double Time, unless a ladder stands in the hex
       it leaves.
-    - Between IN and crest status of the same deep trench: 0 MF here, a
-      change of status within one location (2.1.1) that ASLGW does not cost.
+    - Between IN and crest status of the same deep trench (2.1.1): 1 MF,
+      classic B27.41's cost to enter or leave an entrenchment within its own
+      hex (ASLGW does not cost it; see rules-notes); not CX, and the
+      doubling of 2.1.3 does not apply (the unit does not get out of the
+      trench).
     - Ground to ground: the entered hex's terrain cost.  Moves into or out of
       other entrenchments (classic B27) are not this rule's: LocationError.
 
@@ -146,7 +150,13 @@ def move_cost(s: Scenario, from_hex: Hex, from_pos: Position, to_hex: Hex, to_po
     in_dt_to = to_pos in DEEP_TRENCH_POSITIONS
     if in_dt_from and in_dt_to:
         if same_hex:
-            return MoveCost(0.0, False, True, ("changing between IN and crest status of the same deep trench is not a move between locations (ASLGW 2.1.1)",))
+            if from_pos is to_pos:
+                return MoveCost(0.0, False, True, ("no change of location",))
+            core = asl_core()
+            mf = float(core.entrenchment_change_mf)
+            return MoveCost(mf, False, True, (
+                f"{from_pos.value} -> {to_pos.value} of the same deep trench: {mf:g} MF "
+                f"(ASLGW 2.1.1, 2.1.2; {core.rules['entrenchment'].split(' (')[0]})",))
         along = float(_fort(FortificationKind.DEEP_TRENCH, "mf_along"))
         return MoveCost(along, False, True, (f"along connected deep trench hexes: {along:g} MF (ASLGW 2.1.2, B27)",))
     if in_dt_to:
@@ -202,10 +212,32 @@ def separate_stacking_locations(units: Iterable[Unit]) -> dict[tuple[Hex, str], 
     return {k: tuple(v) for k, v in out.items()}
 
 
+def enemies_in_the_way(s: Scenario, side: str, h: Hex, position: Position) -> tuple[Unit, ...]:
+    """The enemy units that can stop a unit of ``side`` from moving into
+    ``(h, position)`` (ASLGW 2.2.1): troops in a dugout cannot prevent enemy
+    units from moving in their hex as long as those stay outside the dugout,
+    so they count only against a unit entering the dugout itself; enemy
+    units outside the dugout count against any unit entering the hex.  What
+    meeting them means (no entry, CC) is the classic movement rules'.
+
+    >>> import datetime
+    >>> from gwasl.model.scenario import *
+    >>> h = Hex.from_label("B2")
+    >>> m = MapData(4, 4, fortifications=(Fortification(FortificationKind.DUGOUT, (h,)),))
+    >>> s = Scenario("t", datetime.date(1916, 1, 1), m, {}, (Unit("f", "fr", UnitKind.SQUAD, h, position=Position.DUGOUT),))
+    >>> enemies_in_the_way(s, "de", h, Position.GROUND), [u.id for u in enemies_in_the_way(s, "de", h, Position.DUGOUT)]
+    ((), ['f'])
+    """
+    _need_fortification(s, h, position)
+    into_dugout = position is Position.DUGOUT
+    return tuple(u for u in s.units if u.side != side and u.hex == h and u.kind is not UnitKind.SUPPORT_WEAPON
+                 and (u.position is Position.DUGOUT) == into_dugout)
+
+
 def deep_trench_overstacked(units: Iterable[Unit]) -> float | None:
     """ASLGW 2.1.4: the squad-equivalents (A5.1) of a deep trench location if
     over its limit of 2 squads, else None."""
-    n = squad_equivalents(units)
+    n = stacking_equivalents(units)
     return n if n > deep_trench_stacking_limit() else None
 
 

@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from gwasl.model.hexgrid import Hex
@@ -18,6 +21,21 @@ def unit(kind="squad", armour=True):
 def test_numbers_from_the_text_aslgw_1_8():
     r = a.armour_rule()
     assert (r.cc_drm, r.mf_change, r.pp_change) == (1, -1, -1)
+
+
+SEED = next((p for p in (Path(__file__).resolve().parents[3] / "shared/seeds/004_4371414167e1669c.txt",
+                          Path("/work/shared/seeds/004_4371414167e1669c.txt")) if p.exists()), None)
+
+
+@pytest.mark.skipif(SEED is None, reason="ASLGW source text not on this machine")
+def test_numbers_against_the_source_text_aslgw_1_8():
+    """ASLGW 1.8 re-read from the text: '+1 CC DRM', 'loose 1 MF and 1PP'."""
+    text = SEED.read_text(encoding="utf-8")
+    sec = text[text.index("### 1.8 Trench armor"): text.index("### 1.9 Chemical warfare")]
+    drm = int(re.search(r"suffer a \+(\d) CC DRM", sec).group(1))
+    mf, pp = (int(x) for x in re.search(r"loose (\d) MF and (\d) ?PP", sec).groups())
+    r = a.armour_rule()
+    assert (r.cc_drm, r.mf_change, r.pp_change) == (drm, -mf, -pp)
 
 
 def test_cc_drm_against_armoured_infantry_aslgw_1_8():

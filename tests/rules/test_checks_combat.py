@@ -53,8 +53,10 @@ def test_deep_trench_stacking_limit_aslgw_2_1_4(capsys, tmp_path):
 
 def test_dugout_units_do_not_count_in_the_hex_aslgw_2_2_1(capsys, tmp_path):
     doc = example()
+    # the dugout of H7 already holds the crew F-MG: 2.5 squad-equivalents, plus 3 squads outside it
     doc["units"] += [{"id": f"D{i}", "side": "french", "kind": "squad", "class": "first_line", "hex": "H7", "in": "dugout"}
-                     for i in range(3)]
+                     for i in range(2)]
+    doc["units"] += [{"id": f"G{i}", "side": "french", "kind": "squad", "class": "first_line", "hex": "H7"} for i in range(3)]
     code, rep = validate(capsys, tmp_path, doc)
     assert code == 0, rep
 
@@ -112,3 +114,33 @@ def test_every_rule_function_cites_its_rule():
                 if not cite.search(obj.__doc__ or ""):
                     missing.append(f"{name}.{attr}")
     assert not missing
+
+
+def test_hex_stacking_limits_a5_1(capsys, tmp_path):
+    """A5.1 (classic stacking, kept by ASLGW outside deep trenches): 3 squad-equivalents and 4 SMC per side."""
+    doc = example()
+    sq = lambda i, kind="squad", h="A1", pos="ground": {"id": i, "side": "german", "kind": kind, "hex": h, "in": pos,
+                                                         **({"class": "first_line"} if kind in ("squad", "half_squad") else {})}
+    doc["units"] += [sq("S1"), sq("S2"), sq("S3")]
+    code, rep = validate(capsys, tmp_path, doc)
+    assert code == 0, rep  # exactly 3 squads
+    doc["units"].append(sq("H1", "half_squad"))
+    code, rep = validate(capsys, tmp_path, doc)
+    assert code == 2 and rules(rep) == ["A5.1"]
+    assert "hex A1: 3.5 squad-equivalents" in rep["errors"][0]["message"]
+    doc["units"][-1] = sq("C1", "crew", "A2")  # a crew elsewhere, plus five SMC in A1
+    doc["units"] += [{"id": f"L{i}", "side": "german", "kind": "leader", "hex": "A1", "rating": "8-0"} for i in range(4)]
+    code, rep = validate(capsys, tmp_path, doc)
+    assert code == 0, rep  # 4 SMC is the limit
+    doc["units"].append({"id": "L9", "side": "german", "kind": "hero", "hex": "A1"})
+    code, rep = validate(capsys, tmp_path, doc)
+    assert rules(rep) == ["A5.1"] and "5 SMC" in rep["errors"][0]["message"]
+
+
+def test_dugout_has_the_classic_limit_apart_from_its_hex_a5_1_aslgw_2_2_1(capsys, tmp_path):
+    """ASLGW 2.2.1: a dugout stacks apart from its hex, with the A5.1 limit of its own."""
+    doc = example()
+    doc["units"] += [{"id": f"D{i}", "side": "french", "kind": "squad", "class": "first_line", "hex": "H7", "in": "dugout"}
+                     for i in range(3)]  # with the crew F-MG already there: 3.5
+    code, rep = validate(capsys, tmp_path, doc)
+    assert code == 2 and rules(rep) == ["A5.1"] and "dugout of H7: 3.5 squad-equivalents" in rep["errors"][0]["message"]

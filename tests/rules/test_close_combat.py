@@ -58,9 +58,17 @@ def test_french_hth_drm_armour_and_cx_aslgw_1_11_2_1_8():
     assert [m.value for m in cc.cc_modifiers(cc.CCKind.NORMAL, -1, [u("d")])] == []
 
 
+def test_classic_cc_otherwise_aslgw_1_10_12():
+    """ASLGW 1.10.12: classic ASL CC otherwise; without HtH, armour or CX these rules add no DRM to the A11 CC."""
+    assert cc.cc_modifiers(cc.CCKind.NORMAL, 0, [u("d")]) == ()
+    assert cc.cc_modifiers(cc.CCKind.HTH, 0, [u("d")]) == ()  # a nationality without a HtH DRM
+    d = cc.close_combat_kind(cc.Separation.ACCESSIBLE, all_attackers_have_grenades=False)
+    assert (d.kind, d.rule) == (cc.CCKind.NORMAL, "ASLGW 1.10.1")
+
+
 @given(st.sampled_from(list(cc.Separation)), st.booleans())
 def test_grenades_always_allow_normal_cc(sep, hg):
-    """1.10.1/1.10.11: with every attacker carrying HG the CC is never forced to HtH."""
+    """ASLGW 1.10 close combat, 1.10.1/1.10.11: with every attacker carrying HG the CC is never forced to HtH."""
     for decide in (cc.close_combat_kind, cc.melee_kind):
         d = decide(sep, hg)
         if hg:

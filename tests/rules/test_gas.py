@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -38,6 +40,22 @@ def test_table_5_numbers_from_the_text_aslgw_1_9_14():
     # 1.9.23: a 2MC, a 3MC for phosgene and yperite
     assert {n: a.mc for n, a in t.agents.items()} == {
         "irritant": None, "chlorine": "2MC", "poison": "2MC", "phosgene": "3MC", "yperite": "3MC"}
+
+
+SEED = next((p for p in (Path(__file__).resolve().parents[3] / "shared/seeds/004_4371414167e1669c.txt",
+                          Path("/work/shared/seeds/004_4371414167e1669c.txt")) if p.exists()), None)
+
+
+@pytest.mark.skipif(SEED is None, reason="ASLGW source text not on this machine")
+def test_table_5_against_the_source_text_aslgw_1_9_14():
+    """ASLGW 1.9.14 Table 5, re-read from the text: pads +1, irritants +1, chlorine -1, yperite +1."""
+    text = SEED.read_text(encoding="utf-8")
+    table = text[text.index("Table 5:"): text.index("<sup>1</sup>: was easy to detect")]
+    rows = dict(re.findall(r"^(.+?)\t([+-]\d+)$", table, re.M))
+    key = {"Using cotton pads": "cotton_pads", "Irritants are used": "irritant", "Gas is Chlorine <sup>1</sup>": "chlorine",
+           "Gas is Yperite <sup>2</sup>": "yperite"}
+    doc = load_resource("gas.json")
+    assert {key[k]: int(v) for k, v in rows.items()} == {k: v["drm"] for k, v in doc["ntc_drm"].items() if k != "rule"}
 
 
 @pytest.mark.parametrize("mutate, needle", [
@@ -87,6 +105,7 @@ def test_table_5_drms_are_cumulative_aslgw_1_9_14():
 
 
 def test_pass_pins_and_protects_aslgw_1_9_14():
+    """ASLGW 1.9.1 reaction to a gas attack, 1.9.14: a passed gas NTC pins the unit and protects it."""
     # cotton pads +1, chlorine -1: DR 4+3 = 7 final vs morale 7: passes
     o = g.resolve_gas_exposure(ScriptedDice([4, 3]), SQUAD, 7, 7, g.GasAttack.of("chlorine"), GasProtection.COTTON_PADS, True)
     assert o.ntc.roll.final == 7 and o.protected and o.pinned and not o.broken and o.mc is None
@@ -165,6 +184,7 @@ def test_mixed_attack_takes_the_poison_effects_aslgw_1_9_13():
 @given(st.integers(0, 2**31), st.sampled_from(["irritant", "chlorine", "phosgene", "yperite"]),
        st.sampled_from(list(GasProtection)), st.booleans(), st.integers(6, 9))
 def test_every_exposure_outcome_is_consistent(seed, gas, protection, in_area, morale):
+    """ASLGW 1.9: every exposure outcome is one the gas rules allow."""
     dice = Dice(seed)
     o = g.resolve_gas_exposure(dice, SQUAD, morale, morale - 1, g.GasAttack.of(gas), protection, in_area)
     assert not o.heat_of_battle  # 1.9.25

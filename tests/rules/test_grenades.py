@@ -30,7 +30,7 @@ def _scn(date, front="western", **sides):
     ("1917-10-24", "other", False),
 ])
 def test_aslgw_1_6_61_by_date_and_front(date, front, expected):
-    """ASLGW 1.6.61: HG from the beginning of 1916 on the western front only."""
+    """ASLGW 1.6.6 grenades, 1.6.61: HG from the beginning of 1916 on the western front only."""
     s = _scn(date, front)
     assert has_hand_grenades(s, "g") is expected and has_hand_grenades(s, "f") is expected
 

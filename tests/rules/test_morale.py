@@ -19,6 +19,7 @@ def test_asl_core_numbers_are_the_classic_ones():
     assert (c.cr_original_dr, c.hob_original_dr) == (12, 2)  # A10.31, A15.1
     assert (c.cx_attack_drm, c.double_time_mf, c.dm_rally_drm) == (1, 2, 4)  # A4.51, A4.5, A10.62
     assert (c.stacking_squads, c.stacking_smc) == (3, 4)  # A5.1
+    assert (c.entrenchment_change_mf, c.human_wave_mf) == (1, 8)  # B27.41, A25.231
     assert c.squad_equivalent["half_squad"] == c.squad_equivalent["crew"] == 0.5
     assert c.ptc_pins and not c.ntc_pins
 
@@ -125,6 +126,8 @@ def test_mc_outcome_is_consistent(seed, morale, sev, broken, drm):
         (lambda d: d["heat_of_battle"].update({"trigger_original_dr": True}), "heat_of_battle.trigger_original_dr"),
         (lambda d: d["heat_of_battle"].update({"exempt_kinds": ["ghost"]}), "heat_of_battle.exempt_kinds"),
         (lambda d: d["morale_check"].update({"original_12_on_broken_unit": "vanish"}), "original_12_on_broken_unit"),
+        (lambda d: d["human_wave"].update({"mf": "eight"}), "human_wave.mf"),
+        (lambda d: d.pop("entrenchment"), "'entrenchment'"),
     ],
 )
 def test_malformed_asl_core_names_entry_and_field(mutate, needle):

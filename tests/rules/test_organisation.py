@@ -297,3 +297,12 @@ def test_aslgw_1_1_platoon_reduced_to_half_platoon_by_casualties():
     assert org.kind_after_losses("platoon", 3).value == "half_platoon"
     assert org.kind_after_losses("half_platoon", 1).value == "half_platoon"
     assert org.kind_after_losses("combat_group", 1).value == "combat_group"
+
+
+def test_aslgw_1_8_trench_armour_in_the_mf_allowance():
+    """ASLGW 1.8: squads wearing trench armour lose 1 MF, on top of the 1.3 leader bonus."""
+    a = mf_allowance("squad", platoon_has_leader=True, in_platoon_formation=True, trench_armour=True)
+    assert a.total == 5 and "ASLGW 1.8" in a.parts[-1].cause
+    assert mf_allowance("leader", platoon_has_leader=True, in_platoon_formation=True, trench_armour=True).total == 6
+    s = scn([sq("s1", "C2", trench_armour=True), sq("s2", "C3"), leader("L", "C2")], [{"id": "P", "kind": "half_platoon", "leader": "L"}])
+    assert unit_mf_allowance(s, "s1").total == 5 and unit_mf_allowance(s, "s2").total == 6

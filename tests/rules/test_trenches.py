@@ -59,7 +59,19 @@ def test_bundled_example_ladder_hex_h6_aslgw_2_1_3():
     assert t.move_cost(s, H("G6"), Position.DEEP_TRENCH, H("G5"), Position.GROUND).cx_at_end_of_mph
 
 
-def test_along_the_trench_and_bad_moves():
+def test_in_to_crest_status_costs_one_mf_aslgw_2_1_1_b27_41():
+    """ASLGW 2.1.1 crest status, costed by classic B27.41 (1 MF within the hex): no CX, no doubling."""
+    for a, b in ((Position.DEEP_TRENCH, Position.DEEP_TRENCH_CREST), (Position.DEEP_TRENCH_CREST, Position.DEEP_TRENCH)):
+        c = t.move_cost(scenario(), H("B2"), a, H("B2"), b)
+        assert (c.mf, c.cx_at_end_of_mph, c.double_time_allowed) == (1.0, False, True)
+        assert "B27.41" in c.reasons[0] and "2.1.1" in c.reasons[0]
+    assert t.move_cost(scenario(), H("B2"), Position.DEEP_TRENCH, H("B2"), Position.DEEP_TRENCH).mf == 0.0
+    # crest status is still in the trench: getting out from it is 2.1.3's doubled exit
+    assert t.move_cost(scenario(), H("B2"), Position.DEEP_TRENCH_CREST, H("B3"), Position.GROUND).mf == 2.0
+
+
+def test_along_the_trench_and_bad_moves_aslgw_2_1_2():
+    """ASLGW 2.1.2: classic trench movement (1 MF along connected trench hexes) applies; impossible moves are errors."""
     assert t.move_cost(scenario(), H("B2"), Position.DEEP_TRENCH, H("C2"), Position.DEEP_TRENCH).mf == 1.0
     with pytest.raises(t.LocationError, match="no deep_trench"):
         t.move_cost(scenario(), H("B3"), Position.GROUND, H("B4"), Position.DEEP_TRENCH)
@@ -81,7 +93,8 @@ def test_deep_trench_tem_aslgw_2_1_6(position, kind, expected):
     assert t.location_tem_explained(scenario(), H("B2"), position, t.FireKind(kind)).rule == "ASLGW 2.1.6"
 
 
-def test_dugout_tem_aslgw_2_2_3():
+def test_dugout_tem_aslgw_2_2_3_2_2_2():
+    """ASLGW 2.2.3: +6 OBA, +2 direct from its own hex; 2.2.2: no direct fire in from another hex."""
     s = scenario()
     assert t.location_tem(s, H("D2"), Position.DUGOUT, "oba") == 6
     assert t.location_tem(s, H("D2"), Position.DUGOUT, "direct", firer_hex=H("D2")) == 2
@@ -124,6 +137,54 @@ def test_stacking_locations_dugout_apart_aslgw_2_2_1_and_limit_2_1_4():
     assert t.deep_trench_overstacked(locs[(H("B2"), "deep_trench")]) is None  # 1.5
     assert t.deep_trench_overstacked(locs[(H("B2"), "deep_trench")] + (u("6", "crew", Position.DEEP_TRENCH),)) is None  # 2
     assert t.deep_trench_overstacked(locs[(H("B2"), "deep_trench")] + (u("7", "squad", Position.DEEP_TRENCH),)) == 2.5
+
+
+def test_dugout_troops_do_not_stop_movement_outside_it_aslgw_2_2_1():
+    """ASLGW 2.2.1: troops in a dugout cannot prevent enemy units from moving in their hex outside the dugout."""
+    s = scenario()
+    s = Scenario(s.title, s.date, s.map, s.sides, (
+        Unit("f1", "fr", UnitKind.SQUAD, H("D2"), position=Position.DUGOUT),
+        Unit("f2", "fr", UnitKind.SUPPORT_WEAPON, H("D2")),
+        Unit("g1", "de", UnitKind.SQUAD, H("B2"), position=Position.DEEP_TRENCH)))
+    assert t.enemies_in_the_way(s, "de", H("D2"), Position.GROUND) == ()
+    assert [u.id for u in t.enemies_in_the_way(s, "de", H("D2"), Position.DUGOUT)] == ["f1"]
+    assert [u.id for u in t.enemies_in_the_way(s, "fr", H("B2"), Position.GROUND)] == ["g1"]  # outside a dugout: in the way
+    assert t.enemies_in_the_way(s, "fr", H("D2"), Position.DUGOUT) == ()  # own troops
+    with pytest.raises(t.LocationError):
+        t.enemies_in_the_way(s, "de", H("B3"), Position.DUGOUT)
+
+
+SEED = next((p for p in (__import__("testsupport").SHARED / "seeds/004_4371414167e1669c.txt",
+                          __import__("pathlib").Path("/work/shared/seeds/004_4371414167e1669c.txt")) if p.exists()), None)
+
+
+@pytest.mark.skipif(SEED is None, reason="ASLGW source text not on this machine")
+def test_aslgw_2_1_and_2_2_numbers_against_the_source_text():
+    """ASLGW 2.1.3 (2 MF in, doubled out), 2.1.4 (2 squads), 2.1.6 (crest +3/+4, IN +3/+5), 2.2.3 (+6 OBA,
+    +2 direct), 2.2.4 (+3 firing out), re-read from the text and compared with what the rules return."""
+    import re
+    text = SEED.read_text(encoding="utf-8")
+    sec = lambda a, b: text[text.index(a): text.index(b)]  # noqa: E731
+    num = lambda pat, where: int(re.search(pat, where).group(1))  # noqa: E731
+    words = {"two": 2}
+    s213 = sec("#### 2.1.3", "#### 2.1.4")
+    enter = words[re.search(r"INTO a deep Trench at the cost of (\w+) MF", s213).group(1)]
+    assert "doubles the MF cost" in s213
+    s = scenario()
+    assert t.move_cost(s, H("B2"), Position.GROUND, H("B2"), Position.DEEP_TRENCH).mf == enter
+    assert t.move_cost(s, H("B2"), Position.DEEP_TRENCH, H("A2"), Position.GROUND).mf == 2 * 2.0  # woods doubled
+    assert t.deep_trench_stacking_limit() == num(r"Deep Trench is (\d) squads", sec("#### 2.1.4", "#### 2.1.5"))
+    s216 = sec("#### 2.1.6", "## 2.2")
+    crest, inside = s216.split("Units IN")
+    assert t.location_tem(s, H("B2"), Position.DEEP_TRENCH_CREST, "direct") == num(r"\+(\d) TEM against direct", crest)
+    assert t.location_tem(s, H("B2"), Position.DEEP_TRENCH_CREST, "ovr") == num(r"\+ ?(\d) TEM against OVR", crest)
+    assert t.location_tem(s, H("B2"), Position.DEEP_TRENCH_CREST, "oba") == num(r"\+ ?(\d) TEM against OVR and OBA", crest)
+    assert t.location_tem(s, H("B2"), Position.DEEP_TRENCH, "direct") == num(r"\+(\d) TEM against eventual direct", inside)
+    assert t.location_tem(s, H("B2"), Position.DEEP_TRENCH, "oba") == num(r"\+(\d) TEM against OBA", inside)
+    s223 = sec("### 2.2.3", "### 2.2.4")
+    assert t.location_tem(s, H("D2"), Position.DUGOUT, "oba") == num(r"\+(\d) TEM against OBA", s223)
+    assert t.location_tem(s, H("D2"), Position.DUGOUT, "direct", firer_hex=H("D2")) == num(r"\+(\d) TEM against direct", s223)
+    assert t.dugout_fire_out_drm(True) == num(r"suffer a \+(\d) TEM", sec("### 2.2.4", "## CREDITS"))
 
 
 @pytest.mark.parametrize("path", __import__("testsupport").bundled_scenarios(), ids=lambda p: p.name)

@@ -64,7 +64,7 @@ TEXT_1_11 = [
 
 @pytest.mark.parametrize("nat,cls,date,squad,half", TEXT_1_11)
 def test_aslgw_1_11_factors_match_text(nat, cls, date, squad, half):
-    """ASLGW 1.11.1-1.11.4: every squad and half-squad entry of the tables."""
+    """ASLGW 1.11.1 (German), 1.11.2 (French), 1.11.3 (British), 1.11.4 (US): every squad and half-squad entry."""
     assert unit_factors(date, nat, cls, "squad").printed == squad
     assert unit_factors(date, nat, cls, "half_squad").printed == half
 

@@ -84,6 +84,15 @@ def test_aslgw_1_6_31_bar_and_mp18():
         assert (w.fp, w.range, w.rof, w.pp) == (1, 6, None, 0)
 
 
+def test_aslgw_1_6_3_bar_and_mp18_are_support_weapons():
+    """ASLGW 1.6.3: BAR and MP18 are normal SW of the last year of the war, light MG-like, for any squad."""
+    for name, nat in (("BAR", "us"), ("MP18", "german")):
+        w = weapon(name)
+        assert (w.kind, w.mg_class, w.crew_only) == (WeaponKind.MG, MgClass.LMG, False)
+        assert may_operate(w, "squad") and may_operate(w, "half_squad")
+        assert not is_available(w, "1917-12-31", nat) and is_available(w, "1918-01-01", nat)
+
+
 def test_data_file_has_exactly_the_text_weapons():
     """ASLGW 1.6: the table holds the text's 18 weapons and no others."""
     names = {w.name for w in all_weapons()}
@@ -92,7 +101,7 @@ def test_data_file_has_exactly_the_text_weapons():
 
 @pytest.mark.skipif(not SEED.exists(), reason="ASLGW source text not on this machine")
 def test_aslgw_1_6_tables_against_the_source_text():
-    """ASLGW 1.6.1, 1.6.41, 1.6.5, 1.6.63: re-read the tables from the source text."""
+    """ASLGW 1.6.1, 1.6.41, 1.6.5, 1.6.63 (Tables 1-4) and 1.6.31 (BAR, MP18): re-read from the source text."""
     text = SEED.read_text(encoding="utf-8")
     t1 = text[text.index("Table 1:"): text.index("<sup>1</sup>: is the M1917")]
     rows = re.findall(r"^(.+?)\t(\d+)\t<u>(\d+)</u>\t(\d+)\t(\d+)\t(\d+)/(\d+)$", t1, re.M)
