@@ -13,7 +13,7 @@ from gwasl.model.scenario import DummyKind, FortificationKind, HiddenStatus, Pos
 from gwasl.model.scenario_io import Finding
 from gwasl.rules.fog.state import fog_extension
 from gwasl.rules.fog.table import FogTable, fog_table
-from gwasl.rules.morale import squad_equivalents
+from gwasl.rules.morale import stacking_equivalents
 from gwasl.rules.validate import scenario_check
 
 __all__ = ["check_fog", "dummy_hip_allotment", "dummy_minefield_allotment", "hip_squad_capacity"]
@@ -48,7 +48,7 @@ def hip_squad_capacity(s: Scenario, side: str, table: FogTable | None = None) ->
 
 def _hip_used(s: Scenario, side: str, t: FogTable) -> int:
     # Squad-equivalents as for stacking (A5.1): squad 1, half-squad and crew 1/2.
-    total = squad_equivalents(u for u in s.units if u.side == side and u.hidden is HiddenStatus.HIP)
+    total = stacking_equivalents(u for u in s.units if u.side == side and u.hidden is HiddenStatus.HIP)
     return int(math.ceil(total - 1e-9))
 
 

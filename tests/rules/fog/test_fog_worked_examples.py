@@ -180,7 +180,7 @@ def test_2_5_example_halftrack_and_tiger_in_woods_drm_plus_2(kit):
 # -- 3.1.1 ---------------------------------------------------------------------------------
 def test_3_1_1_five_hip_squads_get_six_dummy_hip_counters(kit):
     """O'Leary 3.1.1: five HIP squads -> six dummy HIP counters; a seventh is refused."""
-    units = [ENEMY] + [hip(f"h{i}", "C3") for i in range(5)]
+    units = [ENEMY] + [hip(f"h{i}", f"C{i + 3}") for i in range(5)]
     six = [{"side": "french", "kind": "dummy_hip", "hex": f"E{i + 1}"} for i in range(6)]
     s = kit.build(units=units, dummies=six)
     assert dummy_hip_allotment(s, "french") == 6
