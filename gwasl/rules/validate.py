@@ -24,6 +24,7 @@ _CHECKS: list[Check] = []
 
 # Rule modules whose import registers scenario checks.  Add yours here.
 CHECK_MODULES: tuple[str, ...] = (
+    "gwasl.rules.fog.checks",
     "gwasl.rules.checks_units",
     "gwasl.rules.checks_combat",
     "gwasl.rules.los",
