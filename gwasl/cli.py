@@ -31,9 +31,8 @@ class UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # argparse's own errors: exit 2, one line
-        self.print_usage(sys.stderr)
-        print(f"{self.prog}: error: {message}", file=sys.stderr)
+    def error(self, message: str) -> None:  # argparse's own errors: exit 2, one line (CONTRACTS 4)
+        print(f"{self.prog}: {message} (see '{self.prog} --help')", file=sys.stderr)
         raise SystemExit(2)
 
 
