@@ -19,10 +19,12 @@ from gwasl import __version__
 # One module per command; each defines register(subparsers) which sets func=.
 COMMAND_MODULES: tuple[str, ...] = (
     "gwasl.commands.validate",
-    "gwasl.commands.shift_preview",
     "gwasl.commands.los",
     "gwasl.commands.los_map",
     "gwasl.commands.command",
+    "gwasl.commands.shift_preview",
+    "gwasl.commands.render",
+    "gwasl.commands.edit",
 )
 
 
