@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 import re
+from fractions import Fraction
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterator, NamedTuple
@@ -342,14 +343,15 @@ def _line_offsets(dq: int, dr: int) -> tuple[tuple[tuple[int, int], ...], tuple[
         candidates.add(h)
         candidates.update(h.neighbours())
     met = [h for h in candidates if _segment_meets_open_hex(ax, ay, bx, by, h)]
-    # Order along the line by the projection of the centre onto AB.
     dx, dy = bx - ax, by - ay
 
     def t(h: Hex) -> int:
         x, y = h.lattice_centre
         return dx * (x - ax) + dy * (y - ay)
 
-    met.sort(key=t)
+    # Order by where the line enters each hex (then leaves it), exactly: near a
+    # vertex the order of centres projected on the line can differ from it.
+    met.sort(key=lambda h: _entry_exit(ax, ay, dx, dy, h))
     # Hexside stretches: a pair of adjacent candidates both not met whose shared
     # side lies on the segment.
     pairs = []
@@ -370,6 +372,24 @@ def _line_offsets(dq: int, dr: int) -> tuple[tuple[tuple[int, int], ...], tuple[
         tuple((h.q, h.r) for h in met),
         tuple(((p.q, p.r), (o.q, o.r)) for p, o in pairs),
     )
+
+
+def _entry_exit(ax: int, ay: int, dx: int, dy: int, h: Hex) -> tuple[Fraction, Fraction]:
+    """Parameters t_in <= t_out (as exact fractions of the segment A + t*d, clipped
+    to 0..1) between which the segment lies in the closed hex ``h`` (Cyrus-Beck)."""
+    lo, hi = Fraction(0), Fraction(1)
+    corners = h.lattice_corners()  # counter-clockwise in the lattice frame: inside is on the left
+    for i in range(6):
+        px, py = corners[i]
+        qx, qy = corners[(i + 1) % 6]
+        ex, ey = qx - px, qy - py
+        k0 = ex * (ay - py) - ey * (ax - px)
+        k1 = ex * dy - ey * dx
+        if k1 > 0:
+            lo = max(lo, Fraction(-k0, k1))
+        elif k1 < 0:
+            hi = min(hi, Fraction(-k0, k1))
+    return lo, hi
 
 
 def _axial_round_exact(qn: int, rn: int, n: int) -> Hex:

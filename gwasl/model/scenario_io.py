@@ -85,7 +85,7 @@ class Finding:
         return d
 
     def __str__(self) -> str:
-        rule = f" [{self.rule}]" if self.rule else ""
+        rule = f" [{self.rule}]" if self.rule and self.rule not in self.message else ""
         return f"{self.path}: {self.message}{rule}"
 
 

@@ -15,10 +15,10 @@ True
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence
 
-__all__ = ["Dice", "Modifier", "Roll", "ScriptedDice", "DiceError"]
+__all__ = ["Dice", "Modifier", "Roll", "ScriptedDice", "DiceError", "as_modifiers"]
 
 
 class DiceError(Exception):
@@ -83,7 +83,8 @@ class Roll:
         }
 
 
-def _mods(modifiers: Mapping[str, int] | Iterable[Modifier] | None) -> tuple[Modifier, ...]:
+def as_modifiers(modifiers: Mapping[str, int] | Iterable[Modifier] | None) -> tuple[Modifier, ...]:
+    """DRM given as ``{cause: value}`` or as :class:`Modifier` values, as a tuple of Modifiers."""
     if not modifiers:
         return ()
     if isinstance(modifiers, Mapping):
@@ -107,7 +108,7 @@ class Dice:
         return self._rng.randint(1, 6)
 
     def _record(self, cause: str, dice: tuple[int, ...], modifiers) -> Roll:
-        roll = Roll(len(self.log), cause, dice, _mods(modifiers))
+        roll = Roll(len(self.log), cause, dice, as_modifiers(modifiers))
         self.log.append(roll)
         return roll
 

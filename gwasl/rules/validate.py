@@ -23,7 +23,12 @@ Check = Callable[[Scenario], Iterable[Finding]]
 _CHECKS: list[Check] = []
 
 # Rule modules whose import registers scenario checks.  Add yours here.
-CHECK_MODULES: tuple[str, ...] = ()
+CHECK_MODULES: tuple[str, ...] = (
+    "gwasl.rules.fog.checks",
+    "gwasl.rules.checks_units",
+    "gwasl.rules.checks_combat",
+    "gwasl.rules.los",
+)
 
 
 def scenario_check(fn: Check) -> Check:

@@ -215,3 +215,22 @@ def test_layout_for_map_puts_the_map_at_the_margin():
     w, hgt = lay.map_size(4, 3)
     assert max(xs) - min(xs) == pytest.approx(w)
     assert max(ys) - min(ys) == pytest.approx(hgt)
+
+
+@settings(max_examples=200)
+@given(coords, coords)
+def test_line_hexes_are_in_the_order_the_line_enters_them(a, b):
+    """Exact Cyrus-Beck entry parameters never decrease along ``hexes`` (near a
+    vertex, the order of projected centres would be wrong, e.g. offset (-14, -23))."""
+    from gwasl.model.hexgrid import _entry_exit
+
+    ax, ay = a.lattice_centre
+    bx, by = b.lattice_centre
+    ts = [_entry_exit(ax, ay, bx - ax, by - ay, h) for h in hex_line(a, b).hexes]
+    assert ts == sorted(ts)
+    assert all(t_in < t_out for t_in, t_out in ts[1:-1])
+
+
+def test_entry_order_near_a_vertex():
+    line = hex_line(Hex(0, 0), Hex(-14, -23))
+    assert line.hexes[5:7] == (Hex(-1, -3), Hex(-2, -3))

@@ -1,0 +1,231 @@
+"""What the shift rules need from the rest of the rules, injected.
+
+O'Leary 2.5 needs LOS ("either location in the LOS of an enemy unit") and
+location TEM; 2.4 needs to know when a unit would lose concealment at once
+(ASLGW 1.7.2 garance trousers, a vehicle in Open Ground); 4.2 needs where a
+fortification could have been set up.  Each is a small function type with a
+default built from resources/terrain.json, so the fog layer is testable with
+explicit predicates and other modules can plug in better ones.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Protocol
+
+from gwasl.model.hexgrid import Hex
+from gwasl.model.scenario import FortificationKind, Position, Scenario, Terrain, Unit
+from gwasl.model.terrain import fortification_table, terrain_table
+from gwasl.rules.garance import wears_garance
+from gwasl.rules.los import LosIndex
+from gwasl.rules.trenches import FireKind, LocationError
+from gwasl.rules.trenches import location_tem as trench_location_tem
+from gwasl.rules.fog.table import FogTable, fog_table
+
+__all__ = [
+    "ConcealmentLossFn",
+    "FogEnv",
+    "LocationTemFn",
+    "PlacementFn",
+    "SeesFn",
+    "default_concealment_loss",
+    "default_env",
+    "default_location_tem",
+    "default_placement",
+    "sees_from_index",
+    "garance_applies",
+    "size_class_of",
+]
+
+
+class SeesFn(Protocol):
+    """LOS predicate: does a unit at ``a`` (in ``a_in``) see location ``b`` (in ``b_in``)?"""
+
+    def __call__(self, a: Hex, b: Hex, a_in: Position = Position.GROUND, b_in: Position = Position.GROUND) -> bool: ...
+
+
+# (scenario, hex, position, fortifications that count: (kind, tem override)) -> TEM
+LocationTemFn = Callable[[Scenario, Hex, Position, tuple[tuple[FortificationKind, "int | None"], ...]], int]
+# (scenario, unit, hex, position, in enemy LOS) -> reason the unit would lose concealment there, or None
+ConcealmentLossFn = Callable[[Scenario, Unit, Hex, Position, bool], "str | None"]
+# (scenario, fortification kind, hex, set-up hexes or None) -> may it be set up there?
+PlacementFn = Callable[[Scenario, FortificationKind, Hex, "frozenset[Hex] | None"], bool]
+
+# The fortification a unit is *in* for each position (its TEM applies, B27, ASLGW 2.1-2.2).
+_IN_FORT = {
+    Position.TRENCH: FortificationKind.TRENCH,
+    Position.DEEP_TRENCH: FortificationKind.DEEP_TRENCH,
+    Position.DEEP_TRENCH_CREST: FortificationKind.DEEP_TRENCH,
+    Position.DUGOUT: FortificationKind.DUGOUT,
+    Position.FOXHOLE: FortificationKind.FOXHOLE,
+    Position.PILLBOX: FortificationKind.PILLBOX,
+}
+
+
+def fortification_of(position: Position) -> FortificationKind | None:
+    return _IN_FORT.get(position)
+
+
+def fortification_tem(kind: FortificationKind, position: Position | None = None, override: int | None = None) -> int:
+    """TEM of a fortification from the terrain table (B27.1, B30, ASLGW 2.1.3, 2.2.4);
+    ``override`` is a counter's own TEM, e.g. 5 for a 1+5+7 pillbox."""
+    if override is not None:
+        return override
+    info = fortification_table()[kind]
+    if kind is FortificationKind.DEEP_TRENCH and position is Position.DEEP_TRENCH_CREST:
+        return int(info.get("crest_tem", info.get("tem", 0)))
+    return int(info.get("tem", 0))
+
+
+def default_location_tem(scenario: Scenario, h: Hex, position: Position,
+                         forts: tuple[tuple[FortificationKind, int | None], ...]) -> int:
+    """TEM of a location for the O'Leary 2.5 DRM.
+
+    The location's TEM against direct fire from :func:`gwasl.rules.trenches.location_tem`
+    (terrain, or the known fortification the position is in: ASLGW 2.1.6,
+    2.2.3, B27, B30), then the better of that and each fortification in
+    ``forts``, the ones the caller says count (a fortification that is itself
+    being shifted is left out, O'Leary 4.3 and 4.5).  Air Burst and
+    emplacement TEM never enter (2.5).
+
+    >>> from gwasl.model.scenario import MapData, Scenario
+    >>> import datetime
+    >>> s = Scenario("t", datetime.date(1916, 1, 1), MapData(3, 3, Terrain.WOODS), {})
+    >>> default_location_tem(s, Hex(0, 0), Position.GROUND, ()), default_location_tem(s, Hex(0, 0), Position.GROUND, ((FortificationKind.PILLBOX, 5),))
+    (1, 5)
+    """
+    try:
+        tem = trench_location_tem(scenario, h, position, FireKind.DIRECT)
+    except LocationError:
+        # The position's fortification is hidden (not on the known map): terrain, then ``forts``.
+        tem = terrain_table()[scenario.map.terrain_at(h)].tem
+    for kind, override in forts:
+        tem = max(tem, fortification_tem(kind, position, override))
+    return tem
+
+
+def garance_applies(scenario: Scenario, unit: Unit) -> bool:
+    """ASLGW 1.7: does ``unit`` wear garance trousers (:func:`gwasl.rules.garance.wears_garance`)?"""
+    return wears_garance(scenario, unit)
+
+
+_OPEN_GROUND = (Terrain.OPEN, Terrain.ROAD)
+
+
+def size_class_of(unit: Unit) -> str:
+    """The O'Leary 2.5 size class of a unit (docs/format/fog.md ``size_class``); infantry by default."""
+    v = unit.extra.get("size_class")
+    return v if isinstance(v, str) else "infantry"
+
+
+def default_concealment_loss(scenario: Scenario, unit: Unit, h: Hex, position: Position,
+                             in_enemy_los: bool) -> str | None:
+    """Why ``unit`` would lose concealment at once at ``h`` (O'Leary 2.4), or None.
+
+    ASLGW 1.7.2: a unit in garance trousers cannot stay concealed in Open
+    Ground in an enemy LOS.  O'Leary 2.4 example (ASL A12.121): a vehicle in
+    Open Ground in an enemy LOS loses concealment.
+    """
+    if not in_enemy_los or position is not Position.GROUND:
+        return None
+    if scenario.map.terrain_at(h) not in _OPEN_GROUND:
+        return None
+    if garance_applies(scenario, unit):
+        return f"{unit.id} wears garance trousers and cannot stay concealed in Open Ground at {h} in enemy LOS (ASLGW 1.7.2)"
+    if size_class_of(unit) in fog_table().vehicle_sizes:
+        return f"{unit.id} is a vehicle and would lose concealment in Open Ground at {h} in enemy LOS (O'Leary 2.4, A12.121)"
+    return None
+
+
+_DUG = (FortificationKind.TRENCH, FortificationKind.DEEP_TRENCH, FortificationKind.DUGOUT, FortificationKind.FOXHOLE)
+_NO_DIG = (Terrain.WATER, Terrain.MARSH, Terrain.WOODEN_BUILDING, Terrain.STONE_BUILDING,
+           Terrain.WOODEN_RUBBLE, Terrain.STONE_RUBBLE)
+
+
+def default_placement(scenario: Scenario, kind: FortificationKind, h: Hex, setup: frozenset[Hex] | None) -> bool:
+    """O'Leary 4.2: could this fortification have been set up at ``h``?
+
+    Only inside its set-up hexes when the scenario lists them; never in
+    water; dug fortifications (trenches, dugouts, foxholes) not in marsh,
+    buildings or rubble (B27.1).
+    """
+    if not scenario.map.contains(h):
+        return False
+    if setup is not None and h not in setup:
+        return False
+    t = scenario.map.terrain_at(h)
+    if t is Terrain.WATER:
+        return False
+    if kind in _DUG and t in _NO_DIG:
+        return False
+    return True
+
+
+# ASLGW 2.1.5 (IN a deep trench), 2.2.2 (in a dugout): LOS only within the unit's own hex.
+_SEALED = (Position.DEEP_TRENCH, Position.DUGOUT)
+
+
+def sees_from_index(index) -> SeesFn:
+    """Adapt a prepared LOS index (``visible_from(hex) -> frozenset[Hex]``, as
+    :class:`gwasl.rules.los.LosIndex` has) to the fog layer's :class:`SeesFn`.
+
+    One-to-all LOS maps are cached per observer hex.  Positions other than
+    IN a deep trench or a dugout see and are seen like the ground of their hex
+    (CONTRACTS 3), so only those two are handled here; the index is always
+    asked from the ground, which also spares it positions in fortifications
+    that are still hidden (not on the known map).
+    """
+    cache: dict[Hex, frozenset[Hex]] = {}
+
+    def sees(a: Hex, b: Hex, a_in: Position = Position.GROUND, b_in: Position = Position.GROUND) -> bool:
+        if a == b:
+            return True
+        if a_in in _SEALED or b_in in _SEALED:
+            return False
+        seen = cache.get(a)
+        if seen is None:
+            seen = cache[a] = index.visible_from(a)
+        return b in seen
+
+    return sees
+
+
+def _default_sees_factory(scenario: Scenario) -> SeesFn:
+    """The rules' own exact LOS (gwasl.rules.los, CONTRACTS 3), prepared once per map."""
+    return sees_from_index(LosIndex(scenario))
+
+
+@dataclass(frozen=True)
+class FogEnv:
+    """The injected rule functions the shift layer uses, plus the fog table."""
+
+    sees_factory: Callable[[Scenario], SeesFn] = _default_sees_factory
+    location_tem: LocationTemFn = default_location_tem
+    concealment_loss: ConcealmentLossFn = default_concealment_loss
+    placement: PlacementFn = default_placement
+    table: FogTable = field(default_factory=fog_table)
+    _cache: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def sees(self, scenario: Scenario) -> SeesFn:
+        """The LOS predicate of a scenario's map, built once per map."""
+        key = id(scenario.map)
+        got = self._cache.get(key)
+        if got is None or got[0] is not scenario.map:
+            got = (scenario.map, self.sees_factory(scenario))
+            self._cache[key] = got
+        return got[1]
+
+    def in_enemy_los(self, scenario: Scenario, side: str, h: Hex, position: Position = Position.GROUND,
+                     exclude: Iterable[str] = ()) -> bool:
+        """O'Leary 2.5: is location ``h`` in the LOS of a unit of another side?"""
+        sees = self.sees(scenario)
+        skip = set(exclude)
+        for u in scenario.units:
+            if u.side != side and u.id not in skip and u.is_infantry and scenario.map.contains(u.hex):
+                if sees(u.hex, h, u.position, position):
+                    return True
+        return False
+
+
+def default_env() -> FogEnv:
+    return FogEnv()

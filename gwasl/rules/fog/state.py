@@ -1,0 +1,454 @@
+"""The fog-of-war state: the scenario plus each side's hidden layer.
+
+O'Leary's solitaire rules (2-7) let one player keep the "fog of war" by
+giving hidden things several candidate locations and letting them *shift*
+between those locations with a shift DR (2.5).  :class:`FogState` is the
+whole truth the engine holds; :func:`gwasl.rules.fog.view.view` decides what
+each side may see of it.
+
+The hidden layer of each side:
+
+* :class:`ConcealStack` -- a "?" stack: real units (plain concealed,
+  potential dummy 2.1, or cloaked 5) or a dummy stack (2.1) with its
+  counter count.  The number of counters the enemy sees (``height``) stays
+  with the *location* when stacks exchange: a real stack that moves into a
+  taller dummy stack's location takes that location's spare counters as
+  dummies under its "?" (legal, ASL A12.1), and the dummy left behind
+  shrinks to the old height.  O'Leary 2.3.2 (fewer real counters than the
+  dummy's counters) is exactly what makes this possible, so an exchange
+  never changes what the enemy sees.
+* :class:`DummyHip` -- a dummy HIP counter (3.1).
+* HIP units -- units whose :class:`FogStatus` is ``HIP`` (3.1).
+* :class:`HiddenFortification` -- a hidden fortification counter (4).
+* :class:`Minefield` -- hidden, dummy and known minefields (4.6).
+* :class:`BoreSight` / :class:`PreRegistration` -- still undetermined bore
+  sighted locations and OBA pre-registered hexes (6, 7).
+
+Plus the shift ledger (2.5, 3.3.4, 3.3.5), TI markers, the MF history the
+2.4 consistency check needs, the turn clock and the log.  Everything is an
+immutable value; every change returns a new state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from types import MappingProxyType
+from typing import Any, Iterable, Mapping
+
+from gwasl.model.hexgrid import Hex, HexLabelError
+from gwasl.model.phases import Phase
+from gwasl.model.scenario import (
+    DummyKind,
+    FortificationKind,
+    HiddenStatus,
+    Position,
+    Scenario,
+    Unit,
+)
+
+__all__ = [
+    "BoreSight",
+    "Clock",
+    "ConcealStack",
+    "DummyHip",
+    "FogState",
+    "FogStatus",
+    "HiddenFortification",
+    "LedgerKind",
+    "LogEntry",
+    "Minefield",
+    "PreRegistration",
+    "ShiftRecord",
+    "fog_extension",
+]
+
+
+class FogStatus(StrEnum):
+    """Fog-of-war status of a real unit (O'Leary 2.1, 3.1, 5)."""
+
+    NONE = "none"
+    CONCEALED = "concealed"
+    POTENTIAL_DUMMY = "potential_dummy"
+    HIP = "hip"
+    CLOAKED = "cloaked"
+
+
+class LedgerKind(StrEnum):
+    """The strictly separate kinds of shift (O'Leary 3.3.4), each with its own ledger."""
+
+    DUMMY = "dummy"  # potential dummy and dummy stacks, 2.3
+    HIP = "hip"  # HIP units, dummy HIP counters, hidden fortifications, 3.3 and 4.2
+    CLOAKED = "cloaked"  # cloaked units, 5.1
+    MINEFIELD = "minefield"  # minefields on entry, 4.6
+
+
+def _ro(d: Mapping[Any, Any]) -> Mapping[Any, Any]:
+    return MappingProxyType(dict(d))
+
+
+@dataclass(frozen=True, slots=True)
+class ConcealStack:
+    """A "?" stack of one side at one location.
+
+    ``id`` is internal (never shown to the enemy).  ``unit_ids`` are the
+    real units beneath the "?" (empty for a dummy stack); ``height`` is the
+    number of counters the enemy sees, "?" included; ``potential_dummy``
+    (2.1) and ``cloaked`` (5) give the stack's shifting ability.
+    """
+
+    id: str
+    side: str
+    hex: Hex
+    position: Position
+    unit_ids: tuple[str, ...]
+    height: int
+    potential_dummy: bool = False
+    cloaked: bool = False
+
+    @property
+    def is_dummy(self) -> bool:
+        return not self.unit_ids
+
+    @property
+    def real_counters(self) -> int:
+        """O'Leary 2.3.2: the number of real counters being shifted."""
+        return len(self.unit_ids)
+
+    @property
+    def padding(self) -> int:
+        """Dummy counters beneath the "?" of a real stack (0 for a dummy stack)."""
+        return self.height - len(self.unit_ids) - 1 if self.unit_ids else 0
+
+
+@dataclass(frozen=True, slots=True)
+class DummyHip:
+    """A dummy HIP counter (O'Leary 3.1)."""
+
+    id: str
+    side: str
+    hex: Hex
+
+
+@dataclass(frozen=True, slots=True)
+class HiddenFortification:
+    """A fortification counter set up hidden (O'Leary 4); ``tem`` overrides the table TEM."""
+
+    id: str
+    side: str
+    kind: FortificationKind
+    hex: Hex
+    tem: int | None = None
+    extra: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+
+@dataclass(frozen=True, slots=True)
+class Minefield:
+    """One minefield counter (O'Leary 4.6): ``known`` minefields (F.7 "known") have a
+    location the enemy sees; hidden ones (and every dummy) do not.  ``revealed``:
+    the strength (and so the location) is public (4.6.2)."""
+
+    id: str
+    side: str
+    hex: Hex
+    ap: int
+    at: int
+    dummy: bool = False
+    known: bool = False
+    revealed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class BoreSight:
+    """A weapon allowed to bore sight whose location is decided by the third die (O'Leary 6).
+
+    ``hex`` is ``None`` while undetermined; ``eligible`` is lost when its
+    unit changes location other than by shifting (2.3)."""
+
+    unit_id: str
+    side: str
+    hex: Hex | None = None
+    eligible: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class PreRegistration:
+    """An OBA module with a pre-registered hex still undetermined (O'Leary 7)."""
+
+    module: str
+    side: str
+    hex: Hex | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Clock:
+    """Where the game is: ``turn``, the ``phasing`` side, the ``phase``, and
+    whether the phasing side has already moved/advanced/fired a unit in it
+    (O'Leary 2.3 and 5.1 allow shifts only at the start of the phase)."""
+
+    turn: int
+    phasing: str
+    phase: Phase
+    acted: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ShiftRecord:
+    """One shift DR in the ledger of its side and kind (O'Leary 2.5, 3.3.4)."""
+
+    turn: int
+    phasing: str
+    phase: Phase
+    side: str
+    kind: LedgerKind
+    final: int
+    band: str
+    counted: bool  # adds +1 to later attempts (a shift made with a final DR > 0)
+    closes: bool  # no other stack of this kind may shift this phase
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """A log line rendered per viewer.
+
+    ``text`` is the whole truth (for ``actor`` and the omniscient view);
+    ``public`` is what every other side may read, or ``None`` when the
+    event is invisible to them (e.g. a successful shift)."""
+
+    seq: int
+    actor: str | None
+    text: str
+    public: str | None = None
+
+    def render(self, viewer: str) -> str | None:
+        if viewer == "omniscient" or viewer == self.actor or self.actor is None:
+            return self.text
+        return self.public
+
+
+def fog_extension(obj_extra: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The ``"fog"`` extension object of a scenario or side (docs/format/fog.md), or empty."""
+    v = obj_extra.get("fog")
+    return v if isinstance(v, Mapping) else MappingProxyType({})
+
+
+_STATUS_OF = {
+    HiddenStatus.NONE: FogStatus.NONE,
+    HiddenStatus.CONCEALED: FogStatus.CONCEALED,
+    HiddenStatus.POTENTIAL_DUMMY: FogStatus.POTENTIAL_DUMMY,
+    HiddenStatus.HIP: FogStatus.HIP,
+}
+
+_STACKED = (FogStatus.CONCEALED, FogStatus.POTENTIAL_DUMMY, FogStatus.CLOAKED)
+
+
+def _position(value: Any) -> Position:
+    try:
+        return Position(value) if value is not None else Position.GROUND
+    except ValueError:
+        return Position.GROUND
+
+
+def _hex(value: Any) -> Hex | None:
+    try:
+        return Hex.from_label(value)
+    except (HexLabelError, TypeError):
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class FogState:
+    """The scenario and every side's hidden layer (O'Leary 2-7), immutable.
+
+    ``scenario`` holds every real unit where it truly is and the fortifications
+    everyone knows; hidden fortifications and all minefields live in the
+    hidden layer until revealed.
+    """
+
+    scenario: Scenario
+    status: Mapping[str, FogStatus]
+    stacks: tuple[ConcealStack, ...] = ()
+    dummy_hip: tuple[DummyHip, ...] = ()
+    fortifications: tuple[HiddenFortification, ...] = ()
+    minefields: tuple[Minefield, ...] = ()
+    bore_sight: tuple[BoreSight, ...] = ()
+    pre_registration: tuple[PreRegistration, ...] = ()
+    ti: frozenset[str] = frozenset()
+    spent: Mapping[str, float] = field(default_factory=lambda: MappingProxyType({}))
+    ledger: tuple[ShiftRecord, ...] = ()
+    clock: Clock | None = None
+    log: tuple[LogEntry, ...] = ()
+    next_id: int = 1
+
+    # -- construction -----------------------------------------------------------
+    @classmethod
+    def from_scenario(cls, scenario: Scenario) -> "FogState":
+        """The hidden layer as the scenario file sets it up (docs/format/fog.md).
+
+        O'Leary 2.1: units marked ``potential_dummy`` (and ``concealed``)
+        form "?" stacks per side, hex and position; ``dummies`` give dummy
+        stacks, dummy HIP and dummy minefields; fortifications with
+        ``"hidden": true`` and every minefield move into the hidden layer.
+        """
+        status: dict[str, FogStatus] = {}
+        for u in scenario.units:
+            st = _STATUS_OF[u.hidden]
+            if u.extra.get("cloaked") is True:
+                st = FogStatus.CLOAKED
+            status[u.id] = st
+        n = 0
+
+        def new_id(prefix: str) -> str:
+            nonlocal n
+            n += 1
+            return f"{prefix}{n}"
+
+        stacks: list[ConcealStack] = []
+        groups: dict[tuple[str, Hex, Position, FogStatus], list[str]] = {}
+        for u in scenario.units:
+            st = status[u.id]
+            if st in _STACKED:
+                groups.setdefault((u.side, u.hex, u.position, st), []).append(u.id)
+        for (side, h, pos, st), ids in groups.items():
+            cloaked = st is FogStatus.CLOAKED
+            stacks.append(ConcealStack(new_id("s"), side, h, pos, tuple(ids), 1 if cloaked else len(ids) + 1,
+                                       st is FogStatus.POTENTIAL_DUMMY, cloaked))
+        dummy_hip: list[DummyHip] = []
+        minefields: list[Minefield] = []
+        for d in scenario.dummies:
+            if d.kind is DummyKind.DUMMY_STACK:
+                cloaked = d.extra.get("cloaked") is True
+                stacks.append(ConcealStack(new_id("s"), d.side, d.hex, _position(d.extra.get("in")), (),
+                                           1 if cloaked else int(d.counters or 1), False, cloaked))
+            elif d.kind is DummyKind.DUMMY_HIP:
+                dummy_hip.append(DummyHip(new_id("h"), d.side, d.hex))
+            else:
+                minefields.append(Minefield(new_id("m"), d.side, d.hex, 0, 0, dummy=True))
+        forts: list[HiddenFortification] = []
+        kept = []
+        for f in scenario.map.fortifications:
+            if f.kind is FortificationKind.MINEFIELD:
+                known = f.extra.get("hidden") is not True
+                ap, at = f.extra.get("ap", 0), f.extra.get("at", 0)
+                for h in f.hexes:
+                    minefields.append(Minefield(new_id("m"), f.owner or "", h, int(ap or 0), int(at or 0),
+                                                known=known, revealed=known and f.extra.get("revealed") is True))
+            elif f.extra.get("hidden") is True:
+                tem = f.extra.get("tem")
+                rest = {k: v for k, v in f.extra.items() if k not in ("hidden", "tem")}
+                for h in f.hexes:
+                    forts.append(HiddenFortification(new_id("f"), f.owner or "", f.kind, h,
+                                                     tem if isinstance(tem, int) and not isinstance(tem, bool) else None,
+                                                     MappingProxyType(rest)))
+            else:
+                kept.append(f)
+        bore = []
+        for u in scenario.units:
+            bs = u.extra.get("bore_sight")
+            if bs == "undetermined":
+                bore.append(BoreSight(u.id, u.side, None, True))
+            elif isinstance(bs, str) and _hex(bs) is not None:
+                bore.append(BoreSight(u.id, u.side, _hex(bs), True))
+        prereg = []
+        for m in fog_extension(scenario.extra).get("oba", ()) or ():
+            if isinstance(m, Mapping) and isinstance(m.get("id"), str):
+                h = m.get("pre_registered")
+                prereg.append(PreRegistration(m["id"], str(m.get("side", "")), _hex(h) if h != "undetermined" else None))
+        sides = list(scenario.sides)
+        first = fog_extension(scenario.extra).get("first_phasing")
+        clock = Clock(1, first if first in scenario.sides else (sides[0] if sides else ""), Phase.RPh)
+        map_data = replace(scenario.map, fortifications=tuple(kept))
+        return cls(
+            scenario=replace(scenario, map=map_data),
+            status=_ro(status),
+            stacks=tuple(stacks),
+            dummy_hip=tuple(dummy_hip),
+            fortifications=tuple(forts),
+            minefields=tuple(minefields),
+            bore_sight=tuple(bore),
+            pre_registration=tuple(prereg),
+            clock=clock,
+            next_id=n + 1,
+        )
+
+    # -- look-ups ---------------------------------------------------------------
+    def unit(self, unit_id: str) -> Unit:
+        return self.scenario.unit(unit_id)
+
+    def status_of(self, unit_id: str) -> FogStatus:
+        return self.status.get(unit_id, FogStatus.NONE)
+
+    def stack(self, stack_id: str) -> ConcealStack:
+        for s in self.stacks:
+            if s.id == stack_id:
+                return s
+        raise KeyError(stack_id)
+
+    def stack_of_unit(self, unit_id: str) -> ConcealStack | None:
+        for s in self.stacks:
+            if unit_id in s.unit_ids:
+                return s
+        return None
+
+    def stacks_at(self, h: Hex, side: str | None = None) -> tuple[ConcealStack, ...]:
+        return tuple(s for s in self.stacks if s.hex == h and (side is None or s.side == side))
+
+    def hip_units_at(self, h: Hex, side: str) -> tuple[Unit, ...]:
+        return tuple(u for u in self.scenario.units
+                     if u.hex == h and u.side == side and self.status_of(u.id) is FogStatus.HIP)
+
+    def dummy_hip_at(self, h: Hex, side: str) -> tuple[DummyHip, ...]:
+        return tuple(d for d in self.dummy_hip if d.hex == h and d.side == side)
+
+    def fortifications_at(self, h: Hex, side: str) -> tuple[HiddenFortification, ...]:
+        return tuple(f for f in self.fortifications if f.hex == h and f.side == side)
+
+    def hip_pieces_at(self, h: Hex, side: str) -> tuple[str, ...]:
+        """Ids of every HIP piece of ``side`` at ``h``: HIP units, dummy HIP, hidden fortifications."""
+        return (tuple(u.id for u in self.hip_units_at(h, side))
+                + tuple(d.id for d in self.dummy_hip_at(h, side))
+                + tuple(f.id for f in self.fortifications_at(h, side)))
+
+    def minefield(self, mf_id: str) -> Minefield:
+        for m in self.minefields:
+            if m.id == mf_id:
+                return m
+        raise KeyError(mf_id)
+
+    def minefields_at(self, h: Hex, side: str | None = None) -> tuple[Minefield, ...]:
+        return tuple(m for m in self.minefields if m.hex == h and (side is None or m.side == side))
+
+    def hidden_hexes(self, side: str) -> frozenset[Hex]:
+        """Every hex holding a hidden piece of ``side`` that could shift."""
+        out = {s.hex for s in self.stacks if s.side == side}
+        out |= {u.hex for u in self.scenario.units if u.side == side and self.status_of(u.id) is FogStatus.HIP}
+        out |= {d.hex for d in self.dummy_hip if d.side == side}
+        out |= {f.hex for f in self.fortifications if f.side == side}
+        out |= {m.hex for m in self.minefields if m.side == side and not m.revealed}
+        return frozenset(out)
+
+    # -- small functional updates ---------------------------------------------------
+    def fresh_id(self, prefix: str) -> tuple["FogState", str]:
+        return replace(self, next_id=self.next_id + 1), f"{prefix}{self.next_id}"
+
+    def logged(self, actor: str | None, text: str, public: str | None = None) -> "FogState":
+        return replace(self, log=self.log + (LogEntry(len(self.log), actor, text, public),))
+
+    def with_status(self, changes: Mapping[str, FogStatus]) -> "FogState":
+        st = dict(self.status)
+        st.update(changes)
+        return replace(self, status=_ro(st))
+
+    def with_stacks(self, stacks: Iterable[ConcealStack]) -> "FogState":
+        return replace(self, stacks=tuple(stacks))
+
+    def with_units_moved(self, moves: Mapping[str, tuple[Hex, Position]]) -> "FogState":
+        """Units placed at new hexes and positions (a shift, not movement: no MF spent)."""
+        units = tuple(
+            replace(u, hex=moves[u.id][0], position=moves[u.id][1]) if u.id in moves else u
+            for u in self.scenario.units
+        )
+        return replace(self, scenario=self.scenario.with_units(units))
+
+    def phase_of_clock(self) -> Phase:
+        return self.clock.phase if self.clock else Phase.RPh

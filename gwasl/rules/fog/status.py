@@ -1,0 +1,241 @@
+"""Status rules of the hidden layer (O'Leary 2.2, 3.2, 3.4, 5.2) and the turn clock.
+
+All functions are pure: they take a :class:`FogState` and return a new one,
+logging what the other side may see.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from types import MappingProxyType
+from typing import Iterable
+
+from gwasl.model.hexgrid import Hex
+from gwasl.model.phases import Phase
+from gwasl.model.scenario import Position
+from gwasl.rules.fog.shift import reveal_fortification
+from gwasl.rules.fog.state import Clock, ConcealStack, FogState, FogStatus
+
+__all__ = [
+    "FogRuleError",
+    "advance_clock",
+    "attackable_units",
+    "drop_potential_dummy",
+    "gain_concealment",
+    "lose_concealment",
+    "mark_acted",
+    "may_be_attacked",
+    "may_change_ca",
+    "may_move_conventionally",
+    "merge_potential_dummies",
+    "move_units",
+    "reveal_hip",
+]
+
+
+class FogRuleError(Exception):
+    """An action the fog rules forbid (e.g. moving a HIP unit conventionally, 3.2.2)."""
+
+
+def advance_clock(state: FogState, turn: int, phasing: str, phase: Phase) -> FogState:
+    """Go to ``phase`` of ``phasing``'s player turn ``turn``; TI markers last for the
+    remainder of the player turn (O'Leary 2.5), so a new player turn clears them."""
+    old = state.clock
+    new_player_turn = old is None or old.turn != turn or old.phasing != phasing
+    return replace(state, clock=Clock(turn, phasing, phase), ti=frozenset() if new_player_turn else state.ti)
+
+
+def mark_acted(state: FogState) -> FogState:
+    """A friendly unit has moved/advanced/fired this phase: the start-of-phase shift
+    windows (2.3, 5.1) are past."""
+    if state.clock is None:
+        return state
+    return replace(state, clock=replace(state.clock, acted=True))
+
+
+def lose_concealment(state: FogState, unit_ids: Iterable[str], cause: str, log: bool = True) -> FogState:
+    """O'Leary 2.2 (A12.121): units lose concealment.  A potential dummy stack that
+    loses concealment loses that status for good; a stack left with no real
+    unit is gone (its dummy counters with it)."""
+    ids = [i for i in unit_ids if state.status_of(i) in (FogStatus.CONCEALED, FogStatus.POTENTIAL_DUMMY, FogStatus.CLOAKED)]
+    if not ids:
+        return state
+    gone = set(ids)
+    stacks = []
+    for s in state.stacks:
+        if gone & set(s.unit_ids):
+            left = tuple(u for u in s.unit_ids if u not in gone)
+            if left:
+                stacks.append(replace(s, unit_ids=left, height=max(len(left) + 1, s.height - (len(s.unit_ids) - len(left)))))
+            continue
+        stacks.append(s)
+    st = state.with_stacks(stacks).with_status({u: FogStatus.NONE for u in ids})
+    if log:
+        where = sorted({st.unit(u).hex.label for u in ids})
+        line = f"{', '.join(ids)} lose concealment at {', '.join(where)} ({cause})"
+        st = st.logged(st.unit(ids[0]).side, line, line)
+    return st
+
+
+def gain_concealment(state: FogState, unit_ids: Iterable[str]) -> FogState:
+    """Units of one location gain concealment (A12.122): a plain "?" stack, never
+    again a potential dummy stack (O'Leary 2.2)."""
+    ids = [i for i in unit_ids if state.status_of(i) is FogStatus.NONE]
+    if not ids:
+        return state
+    units = [state.unit(i) for i in ids]
+    if len({(u.side, u.hex, u.position) for u in units}) != 1:
+        raise FogRuleError("units gaining concealment together must share side, hex and position")
+    u0 = units[0]
+    st, sid = state.fresh_id("s")
+    st = st.with_stacks(st.stacks + (ConcealStack(sid, u0.side, u0.hex, u0.position, tuple(ids), len(ids) + 1),))
+    st = st.with_status({i: FogStatus.CONCEALED for i in ids})
+    line = f"{', '.join(ids)} at {u0.hex} gain concealment"
+    return st.logged(u0.side, line, f"a concealed stack of {len(ids) + 1} counters at {u0.hex}")
+
+
+def drop_potential_dummy(state: FogState, stack_id: str) -> FogState:
+    """O'Leary 2.2: a potential dummy stack may drop that status at any time and stay concealed."""
+    s = state.stack(stack_id)
+    if not s.potential_dummy:
+        return state
+    st = state.with_stacks(replace(x, potential_dummy=False) if x.id == stack_id else x for x in state.stacks)
+    st = st.with_status({u: FogStatus.CONCEALED for u in s.unit_ids})
+    return st.logged(s.side, f"stack at {s.hex} drops potential dummy status (O'Leary 2.2)")
+
+
+def move_units(state: FogState, unit_ids: Iterable[str], to: Hex, position: Position, mf: float) -> FogState:
+    """Conventional movement of units of one side, for the fog layer's bookkeeping.
+
+    O'Leary 3.2.2: HIP units may not move conventionally.  2.2: concealed units
+    leaving part of a potential dummy stack form a new potential dummy stack
+    (a split); the "?" stack travels with them.  2.4: the MF spent is kept
+    for the consistency check.  2.3: a unit that changes location other than
+    by shifting loses its bore-sight eligibility.
+    """
+    ids = list(unit_ids)
+    for i in ids:
+        if state.status_of(i) is FogStatus.HIP:
+            raise FogRuleError(f"{i} is HIP and may not move except by shifting (O'Leary 3.2.2)")
+    st = state
+    spent = dict(st.spent)
+    for i in ids:
+        spent[i] = max(spent.get(i, 0.0), float(mf))
+    st = replace(st, spent=MappingProxyType(spent))
+    # Concealed movers: whole stack moves, or a split into a new stack.
+    by_stack: dict[str, list[str]] = {}
+    for i in ids:
+        s = st.stack_of_unit(i)
+        if s is not None:
+            by_stack.setdefault(s.id, []).append(i)
+    stacks = list(st.stacks)
+    for sid, movers in by_stack.items():
+        s = st.stack(sid)
+        k = stacks.index(s)
+        if set(movers) == set(s.unit_ids):
+            stacks[k] = replace(s, hex=to, position=position)
+            spent[sid] = max(spent.get(sid, 0.0), float(mf))
+        else:
+            left = tuple(u for u in s.unit_ids if u not in movers)
+            stacks[k] = replace(s, unit_ids=left, height=max(len(left) + 1, s.height - len(movers)))
+            st, nid = replace(st, stacks=tuple(stacks)).fresh_id("s")
+            stacks.append(ConcealStack(nid, s.side, to, position, tuple(movers),
+                                       1 if s.cloaked else len(movers) + 1, s.potential_dummy, s.cloaked))
+    st = replace(st, stacks=tuple(stacks), spent=MappingProxyType(spent))
+    st = st.with_units_moved({i: (to, position) for i in ids})
+    st = replace(st, bore_sight=tuple(replace(b, eligible=False) if b.unit_id in ids and b.hex is None else b
+                                      for b in st.bore_sight))
+    if st.clock is not None and ids and st.unit(ids[0]).side == st.clock.phasing:
+        st = mark_acted(st)
+    return st
+
+
+def move_dummy_stack(state: FogState, stack_id: str, to: Hex, position: Position, mf: float) -> FogState:
+    """A dummy stack moves like a concealed stack (A12.1); its MF are kept (O'Leary 2.4)."""
+    s = state.stack(stack_id)
+    if not s.is_dummy:
+        raise FogRuleError("move_dummy_stack moves dummy stacks; real units use move_units")
+    spent = dict(state.spent)
+    spent[stack_id] = max(spent.get(stack_id, 0.0), float(mf))
+    st = state.with_stacks(replace(x, hex=to, position=position) if x.id == stack_id else x for x in state.stacks)
+    st = replace(st, spent=MappingProxyType(spent))
+    if st.clock is not None and s.side == st.clock.phasing:
+        st = mark_acted(st)
+    return st
+
+
+def merge_potential_dummies(state: FogState, side: str) -> FogState:
+    """O'Leary 2.2: at the end of ``side``'s CCPh, potential dummy stacks sharing a
+    location and position merge into one (their "?" counters stay in the stack)."""
+    c = state.clock
+    if c is None or c.phase is not Phase.CCPh or c.phasing != side:
+        raise FogRuleError(f"potential dummy stacks merge at the end of {side}'s own CCPh (O'Leary 2.2)")
+    groups: dict[tuple, list[ConcealStack]] = {}
+    for s in state.stacks:
+        if s.side == side and s.potential_dummy and not s.cloaked:
+            groups.setdefault((s.hex, s.position), []).append(s)
+    drop: set[str] = set()
+    merged: dict[str, ConcealStack] = {}
+    for group in groups.values():
+        if len(group) < 2:
+            continue
+        head = group[0]
+        merged[head.id] = replace(head, unit_ids=sum((g.unit_ids for g in group), ()),
+                                  height=sum(g.height for g in group))
+        drop |= {g.id for g in group[1:]}
+    if not merged:
+        return state
+    st = state.with_stacks(merged.get(s.id, s) for s in state.stacks if s.id not in drop)
+    return st.logged(side, f"{len(drop)} potential dummy stack(s) merged at the end of the CCPh (O'Leary 2.2)")
+
+
+def reveal_hip(state: FogState, side: str, h: Hex, cause: str) -> FogState:
+    """O'Leary 3.4: HIP pieces at ``h`` are revealed as conventional HIP units are
+    (A12.3, e.g. by Search); a revealed dummy HIP counter is removed; a hidden
+    fortification there becomes known."""
+    units = state.hip_units_at(h, side)
+    dummies = state.dummy_hip_at(h, side)
+    forts = state.fortifications_at(h, side)
+    if not (units or dummies or forts):
+        return state
+    st = state.with_status({u.id: FogStatus.NONE for u in units})
+    st = replace(st, dummy_hip=tuple(d for d in st.dummy_hip if d not in dummies))
+    for f in forts:
+        st = reveal_fortification(st, f.id)
+    parts = []
+    if units:
+        parts.append(f"{', '.join(u.id for u in units)} revealed")
+    if dummies:
+        parts.append(f"{len(dummies)} dummy HIP counter(s) revealed and removed")
+    if forts:
+        parts.append(f"{', '.join(f.kind.value for f in forts)} revealed")
+    line = f"at {h} ({cause}): " + "; ".join(parts) + " (O'Leary 3.4)"
+    return st.logged(side, line, line)
+
+
+def may_be_attacked(state: FogState, unit_id: str) -> tuple[bool, str | None]:
+    """O'Leary 3.2.1: HIP units (and dummy HIP) are immune to fire attacks on their
+    location and to snipers."""
+    if state.status_of(unit_id) is FogStatus.HIP:
+        return False, f"{unit_id} is HIP: immune to fire and snipers (O'Leary 3.2.1)"
+    return True, None
+
+
+def attackable_units(state: FogState, h: Hex, side: str | None = None) -> tuple[str, ...]:
+    """Units at ``h`` a fire attack or sniper may affect (O'Leary 3.2.1), sorted by id."""
+    return tuple(sorted(u.id for u in state.scenario.units_at(h)
+                        if (side is None or u.side == side) and may_be_attacked(state, u.id)[0]))
+
+
+def may_move_conventionally(state: FogState, unit_id: str) -> tuple[bool, str | None]:
+    """O'Leary 3.2.2: HIP units move out of their location only by shifting."""
+    if state.status_of(unit_id) is FogStatus.HIP:
+        return False, f"{unit_id} is HIP: it moves only by shifting (O'Leary 3.2.2)"
+    return True, None
+
+
+def may_change_ca(state: FogState, unit_id: str) -> tuple[bool, str | None]:
+    """O'Leary 3.2.2: HIP units change CA only by shifting (2.3 choices)."""
+    if state.status_of(unit_id) is FogStatus.HIP:
+        return False, f"{unit_id} is HIP: it changes CA only by shifting (O'Leary 3.2.2)"
+    return True, None

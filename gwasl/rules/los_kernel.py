@@ -1,0 +1,360 @@
+"""Fast exact LOS kernel: per-offset templates of the exact supercover, in numpy.
+
+Which hexes a centre-to-centre segment crosses, and where it enters and
+leaves each, depends only on the offset between its two ends; so does which
+hexsides it runs along.  This module computes those "templates" for many
+offsets at once with integer arithmetic, using the same construction as
+:func:`gwasl.model.hexgrid.hex_line` (the hex as the intersection of three
+open slabs in the integer lattice frame; tests check that the templates give
+exactly ``hex_line``'s hexes and hexside pairs), but vectorised: ``hex_line``
+takes milliseconds per new offset, a one-to-all LOS map needs thousands.
+
+Each template entry carries the entry and exit parameters ``t0 = n0/d0`` and
+``t1 = n1/d1`` (exact fractions of the way from observer to target) so a
+height test ``h(t) < top`` is an integer comparison.
+
+A map's whole set of templates (every offset between two hexes of a map of
+``C`` x ``R`` hexes) is kept per column parity of the observer, indexed so
+that a one-to-all query gathers contiguous slices (:class:`MapTemplates`).
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+__all__ = [
+    "Templates",
+    "build_templates",
+    "MapTemplates",
+    "map_templates",
+    "peek_map_templates",
+    "templates_for",
+    "keeps_map_templates",
+    "MAX_MAP_OFFSETS",
+    "offset_template",
+    "SLABS",
+    "SIDE_NEIGHBOUR",
+]
+
+# Hex interior = three open slabs |n_k . (p - c)| < w_k in the lattice frame.
+SLABS: tuple[tuple[int, int, int], ...] = ((1, 1, 2), (0, 1, 1), (1, -1, 2))
+# Axial step to the hex across side k (the side on n_k . (p - c) = +w_k).
+SIDE_NEIGHBOUR: tuple[tuple[int, int], ...] = ((1, 0), (0, 1), (1, -1))
+
+
+@dataclass(frozen=True)
+class Templates:
+    """Templates of many offsets in CSR form (``start[i]:start[i+1]`` is offset ``i``).
+
+    Entries (intervening hexes, ordered from observer to target):
+    ``hq, hr`` axial offset of the hex from the observer; ``hx, hy`` its
+    centre in the lattice frame relative to the observer; ``n0/d0`` and
+    ``n1/d1`` the exact parameters where the segment enters and leaves it.
+
+    Pairs (stretches along a hexside): ``p1q, p1r`` the hex whose side ``k``
+    (0..2) the segment runs along, ``p2`` = ``p1`` + SIDE_NEIGHBOUR[k] the hex
+    across it (whose side is ``k + 3``), and ``u0n/u0d``, ``u1n/u1d`` the
+    stretch's parameters.
+    """
+
+    dq: np.ndarray
+    dr: np.ndarray
+    start: np.ndarray
+    hq: np.ndarray
+    hr: np.ndarray
+    hx: np.ndarray
+    hy: np.ndarray
+    n0: np.ndarray
+    d0: np.ndarray
+    n1: np.ndarray
+    d1: np.ndarray
+    pstart: np.ndarray
+    p1q: np.ndarray
+    p1r: np.ndarray
+    pk: np.ndarray
+    u0n: np.ndarray
+    u0d: np.ndarray
+    u1n: np.ndarray
+    u1d: np.ndarray
+
+
+def _fmax(an, ad, bn, bd):
+    """Elementwise max of fractions an/ad, bn/bd (positive denominators)."""
+    take_b = bn * ad > an * bd
+    return np.where(take_b, bn, an), np.where(take_b, bd, ad)
+
+
+def _fmin(an, ad, bn, bd):
+    take_b = bn * ad < an * bd
+    return np.where(take_b, bn, an), np.where(take_b, bd, ad)
+
+
+def _candidates(dq: np.ndarray, dr: np.ndarray):
+    """Hexes whose closure may meet each segment, as (offset index, q, r).
+
+    Column by column: a hex lies inside the box x in [cx-2, cx+2],
+    y in [cy-1, cy+1] (lattice frame), so only rows whose box meets the
+    segment's y-range over the column's x-range can meet it.  Closed bounds
+    with a little slack: a superset, filtered exactly afterwards.
+    """
+    m = len(dq)
+    X = 3 * dq
+    Y = 2 * dr + dq
+    qlo = np.minimum(0, dq)
+    ncol = np.abs(dq) + 1
+    oi = np.repeat(np.arange(m), ncol)
+    first = np.repeat(np.cumsum(ncol) - ncol, ncol)
+    q = np.repeat(qlo, ncol) + (np.arange(len(oi)) - first)
+    Xo = X[oi].astype(np.float64)
+    Yo = Y[oi].astype(np.float64)
+    xa = np.maximum(3.0 * q - 2.0, np.minimum(0.0, Xo))
+    xb = np.minimum(3.0 * q + 2.0, np.maximum(0.0, Xo))
+    safe = np.where(Xo == 0, 1.0, Xo)
+    ya = np.where(Xo == 0, 0.0, xa * Yo / safe)
+    yb = np.where(Xo == 0, Yo, xb * Yo / safe)
+    ylo = np.minimum(ya, yb)
+    yhi = np.maximum(ya, yb)
+    rlo = np.ceil((ylo - q - 1.0) / 2.0 - 1e-6).astype(np.int64)
+    rhi = np.floor((yhi - q + 1.0) / 2.0 + 1e-6).astype(np.int64)
+    cnt = np.maximum(rhi - rlo + 1, 0)
+    oi2 = np.repeat(oi, cnt)
+    first2 = np.repeat(np.cumsum(cnt) - cnt, cnt)
+    r = np.repeat(rlo, cnt) + (np.arange(len(oi2)) - first2)
+    return oi2, np.repeat(q, cnt), r
+
+
+def _slab_bounds(a, b, w):
+    """Open parameter interval where |a + b t| < w, as fractions (num/den, den > 0).
+
+    Parallel (b == 0): everything (-1, 2) or nothing (2, -1), which is all
+    that matters once intersected with [0, 1].
+    """
+    pos = b > 0
+    neg = b < 0
+    inside0 = (b == 0) & (np.abs(a) < w)
+    lon = np.where(pos, -w - a, np.where(neg, a - w, np.where(inside0, -1, 2)))
+    hin = np.where(pos, w - a, np.where(neg, a + w, np.where(inside0, 2, -1)))
+    den = np.where(pos, b, np.where(neg, -b, 1))
+    return lon, hin, den
+
+
+def build_templates(dq, dr) -> Templates:
+    """Exact templates for the offsets ``(dq[i], dr[i])`` (axial).
+
+    A hex's open interior meets the closed segment exactly when no axis
+    separates them (as in ``hex_line``): the three slab normals and the
+    segment's own normal, all in integers.
+    """
+    dq = np.asarray(dq, dtype=np.int64).reshape(-1)
+    dr = np.asarray(dr, dtype=np.int64).reshape(-1)
+    m = len(dq)
+    oi, q, r = _candidates(dq, dr)
+    # int32 is ample (lattice coordinates stay below ~2,000, products below 10^7)
+    # and halves the memory traffic of this build.
+    oi, q, r = oi.astype(np.int32), q.astype(np.int32), r.astype(np.int32)
+    X = (3 * dq).astype(np.int32)[oi]
+    Y = (2 * dr + dq).astype(np.int32)[oi]
+    cx = 3 * q
+    cy = 2 * r + q
+    # Segment normal: corners' cross products with D reach +-S around the centre's.
+    cr = X * cy - Y * cx
+    S = np.maximum(2 * np.abs(Y), np.maximum(np.abs(X - Y), np.abs(X + Y)))
+    met = np.abs(cr) < S
+    ab = []
+    for nx, ny, w in SLABS:
+        a = -(nx * cx + ny * cy)
+        b = nx * X + ny * Y
+        ab.append((a, b))
+        met &= (np.minimum(a, a + b) < w) & (np.maximum(a, a + b) > -w)
+    met &= ~(((q == 0) & (r == 0)) | ((q == dq.astype(np.int32)[oi]) & (r == dr.astype(np.int32)[oi])))
+    sel = np.nonzero(met)[0]
+    bounds = [_slab_bounds(a[sel], b[sel], w) for (a, b), (_, _, w) in zip(ab, SLABS)]
+    Ln, Ld = _fmax(*_fmax(bounds[0][0], bounds[0][2], bounds[1][0], bounds[1][2]), bounds[2][0], bounds[2][2])
+    Un, Ud = _fmin(*_fmin(bounds[0][1], bounds[0][2], bounds[1][1], bounds[1][2]), bounds[2][1], bounds[2][2])
+    order = np.lexsort((Ln / Ld, oi[sel]))
+    sel, Ln, Ld, Un, Ud = sel[order], Ln[order], Ld[order], Un[order], Ud[order]
+    counts = np.bincount(oi[sel], minlength=m)
+    start = np.zeros(m + 1, dtype=np.int64)
+    np.cumsum(counts, out=start[1:])
+
+    # Hexside stretches: the segment's line touches the hex (|cr| == S) and
+    # lies on the boundary of slab k on its + side (b == 0, a == w); the
+    # stretch is where the other two slabs hold, within [0, 1].
+    p_sel, p_k, p_u = [], [], []
+    touch = np.nonzero(np.abs(cr) == S)[0]
+    for k, (nx, ny, w) in enumerate(SLABS):
+        a, b = ab[k][0][touch], ab[k][1][touch]
+        cand = touch[(b == 0) & (a == w)]
+        if len(cand) == 0:
+            continue
+        j1, j2 = [i for i in range(3) if i != k]
+        b1 = _slab_bounds(ab[j1][0][cand], ab[j1][1][cand], SLABS[j1][2])
+        b2 = _slab_bounds(ab[j2][0][cand], ab[j2][1][cand], SLABS[j2][2])
+        z = np.zeros(len(cand), dtype=np.int32)
+        o = np.ones(len(cand), dtype=np.int32)
+        lo = _fmax(*_fmax(b1[0], b1[2], b2[0], b2[2]), z, o)
+        hi = _fmin(*_fmin(b1[1], b1[2], b2[1], b2[2]), o, o)
+        ok = lo[0] * hi[1] < hi[0] * lo[1]
+        p_sel.append(cand[ok])
+        p_k.append(np.full(int(ok.sum()), k, dtype=np.int64))
+        p_u.append((lo[0][ok], lo[1][ok], hi[0][ok], hi[1][ok]))
+    if p_sel:
+        pidx = np.concatenate(p_sel)
+        pk = np.concatenate(p_k)
+        u0n, u0d, u1n, u1d = (np.concatenate([u[i] for u in p_u]) for i in range(4))
+    else:
+        pidx = pk = u0n = u0d = u1n = u1d = np.zeros(0, dtype=np.int64)
+    po = oi[pidx]
+    porder = np.lexsort((u0n / np.maximum(u0d, 1), po))
+    pidx, pk, u0n, u0d, u1n, u1d, po = (v[porder] for v in (pidx, pk, u0n, u0d, u1n, u1d, po))
+    pstart = np.zeros(m + 1, dtype=np.int64)
+    np.cumsum(np.bincount(po, minlength=m), out=pstart[1:])
+
+    i32 = np.int32
+    return Templates(
+        dq=dq,
+        dr=dr,
+        start=start,
+        hq=q[sel].astype(i32),
+        hr=r[sel].astype(i32),
+        hx=cx[sel].astype(i32),
+        hy=cy[sel].astype(i32),
+        n0=Ln.astype(i32),
+        d0=Ld.astype(i32),
+        n1=Un.astype(i32),
+        d1=Ud.astype(i32),
+        pstart=pstart,
+        p1q=q[pidx].astype(i32),
+        p1r=r[pidx].astype(i32),
+        pk=pk.astype(np.int8),
+        u0n=u0n.astype(i32),
+        u0d=u0d.astype(i32),
+        u1n=u1n.astype(i32),
+        u1d=u1d.astype(i32),
+    )
+
+
+def _ceil_half(c):
+    """ceil(c / 2): the even-q row shift, consistent for negative columns."""
+    return (c + (c & 1)) >> 1
+
+
+@dataclass(frozen=True)
+class MapTemplates:
+    """Every offset between two hexes of a ``columns`` x ``rows`` map, for an
+    observer in a column of parity ``parity``, in padded flat-index form.
+
+    The map's per-hex arrays are padded by one hex all round (hexside
+    stretches may graze a hex just off the map); a hex at 0-based
+    ``(col, row)`` has flat index ``(col + 1) * (rows + 2) + row + 1``.
+    Offsets are ordered by (dcol, drow), so one observer's targets are one
+    contiguous run of offsets per column.  Only what queries need is kept
+    (about 12 bytes per entry).
+    """
+
+    columns: int
+    rows: int
+    parity: int
+    start: np.ndarray
+    rel: np.ndarray  # int32: flat index of the crossed hex minus the observer's
+    n0: np.ndarray  # int16 entry/exit parameters
+    d0: np.ndarray
+    n1: np.ndarray
+    d1: np.ndarray
+    pstart: np.ndarray
+    p1rel: np.ndarray
+    p2rel: np.ndarray
+    pk: np.ndarray
+    u0n: np.ndarray
+    u0d: np.ndarray
+    u1n: np.ndarray
+    u1d: np.ndarray
+
+    def offset_index(self, dcol, drow):
+        return (dcol + self.columns - 1) * (2 * self.rows - 1) + (drow + self.rows - 1)
+
+
+def _rel_flat(hq, hr, parity: int, rows: int):
+    drow = hr + _ceil_half(parity + hq) - _ceil_half(np.int64(parity))
+    return hq * (rows + 2) + drow
+
+
+_BUILD_LOCK = threading.Lock()
+
+
+def templates_for(columns: int, rows: int, parity: int, dcol, drow) -> MapTemplates:
+    """Templates of the given (dcol, drow) offsets, in that order (offset ``i`` is
+    index ``i``), for an observer in a column of parity ``parity``."""
+    dcol = np.asarray(dcol, dtype=np.int64)
+    drow = np.asarray(drow, dtype=np.int64)
+    dq = dcol
+    dr = drow - _ceil_half(parity + dcol) + _ceil_half(np.int64(parity))
+    t = build_templates(dq, dr)
+    rel = _rel_flat(t.hq.astype(np.int64), t.hr.astype(np.int64), parity, rows).astype(np.int32)
+    p1q = t.p1q.astype(np.int64)
+    p1r = t.p1r.astype(np.int64)
+    nb = np.array(SIDE_NEIGHBOUR, dtype=np.int64)[t.pk.astype(np.int64)]
+    p1rel = _rel_flat(p1q, p1r, parity, rows).astype(np.int32)
+    p2rel = _rel_flat(p1q + nb[:, 0], p1r + nb[:, 1], parity, rows).astype(np.int32)
+    i16 = np.int16
+    return MapTemplates(
+        columns, rows, parity, t.start, rel,
+        t.n0.astype(i16), t.d0.astype(i16), t.n1.astype(i16), t.d1.astype(i16),
+        t.pstart, p1rel, p2rel, t.pk, t.u0n.astype(i16), t.u0d.astype(i16), t.u1n.astype(i16), t.u1d.astype(i16),
+    )
+
+
+#: Maps with more offsets than this between their hexes (about 40 boards)
+#: do not keep whole-map templates (they would take hundreds of MB); their
+#: one-to-all and bulk queries build the templates they need per call.
+MAX_MAP_OFFSETS = 50_000
+
+
+def keeps_map_templates(columns: int, rows: int) -> bool:
+    return (2 * columns - 1) * (2 * rows - 1) <= MAX_MAP_OFFSETS
+
+
+@lru_cache(maxsize=4)
+def _map_templates(columns: int, rows: int, parity: int) -> MapTemplates:
+    dcol = np.repeat(np.arange(-(columns - 1), columns, dtype=np.int64), 2 * rows - 1)
+    drow = np.tile(np.arange(-(rows - 1), rows, dtype=np.int64), 2 * columns - 1)
+    return templates_for(columns, rows, parity, dcol, drow)
+
+
+def peek_map_templates(columns: int, rows: int, parity: int) -> MapTemplates | None:
+    """The map templates if they are already built, else None (never builds)."""
+    key = (columns, rows, parity & 1)
+    return _BUILT.get(key)
+
+
+_BUILT: dict[tuple[int, int, int], MapTemplates] = {}
+
+
+def map_templates(columns: int, rows: int, parity: int) -> MapTemplates:
+    """The (cached) :class:`MapTemplates`; depends on the map's size only, so
+    editing terrain never rebuilds it."""
+    with _BUILD_LOCK:
+        mt = _map_templates(columns, rows, parity & 1)
+        if len(_BUILT) > 8:
+            _BUILT.clear()
+        _BUILT[(columns, rows, parity & 1)] = mt
+        return mt
+
+
+@lru_cache(maxsize=65536)
+def offset_template(dq: int, dr: int) -> tuple:
+    """One offset's template as plain Python tuples (for single queries).
+
+    Returns ``(entries, pairs)``: entries ``(hq, hr, hx, hy, n0, d0, n1, d1)``
+    in order from the observer; pairs ``(p1q, p1r, k, u0n, u0d, u1n, u1d)``.
+    """
+    t = build_templates([dq], [dr])
+    entries = tuple(
+        zip(*(a.tolist() for a in (t.hq, t.hr, t.hx, t.hy, t.n0, t.d0, t.n1, t.d1)))
+    )
+    pairs = tuple(zip(*(a.tolist() for a in (t.p1q, t.p1r, t.pk, t.u0n, t.u0d, t.u1n, t.u1d))))
+    return entries, pairs

@@ -1,0 +1,211 @@
+"""Command radius and status (ASLGW 1.3, 1.3.11-1.3.13, 1.3.2, 1.3.21, 1.3.22, 1.4.13-1.4.15)."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from gwasl.model.phases import Phase
+from gwasl.model.scenario_io import parse_scenario
+from gwasl.rules.command import CommandError, command_radius, command_status, no_leader_ntc
+
+
+def scen(units, date="1917-06-01", formations=None, forts=None, nat=("british", "german")):
+    doc = {
+        "format": "gwasl-scenario/1",
+        "title": "command test",
+        "date": date,
+        "map": {"columns": 20, "rows": 20, "fortifications": forts or []},
+        "sides": {"a": {"nationality": nat[0]}, "b": {"nationality": nat[1]}},
+        "formations": formations or [],
+        "units": units,
+    }
+    return parse_scenario(copy.deepcopy(doc))
+
+
+def leader(uid="L", hexl="J10", side="a", platoon="P1", kind="leader", **kw):
+    d = {"id": uid, "side": side, "kind": kind, "hex": hexl, "platoon": platoon}
+    if kind == "leader":
+        d["rating"] = "8-0"
+    if platoon is None:
+        del d["platoon"]
+    d.update(kw)
+    return d
+
+
+def squad(uid, hexl, side="a", platoon="P1", cls="first_line", kind="squad", **kw):
+    d = {"id": uid, "side": side, "kind": kind, "hex": hexl, "class": cls}
+    if platoon is not None:
+        d["platoon"] = platoon
+    if kind == "crew":
+        del d["class"]
+    d.update(kw)
+    return d
+
+
+P1 = [{"id": "P1", "kind": "platoon", "leader": "L"}]
+
+
+@pytest.mark.parametrize(
+    "date,radius",
+    [
+        ("1914-08-20", 1),
+        ("1915-06-01", 1),
+        ("1915-12-31", 1),
+        ("1916-01-01", 2),  # the January 1916 overlap of 1.3.11/1.3.12: read as 1916 (rules-notes)
+        ("1916-01-31", 2),
+        ("1916-12-31", 2),
+        ("1917-01-01", 3),
+        ("1918-11-10", 3),
+    ],
+)
+def test_aslgw_1_3_11_to_1_3_13_radius_by_date(date, radius):
+    """ASLGW 1.3.11: 1 hex to January 1916; 1.3.12: 2 hexes in 1916; 1.3.13: 3 hexes from January 1917."""
+    s = scen([leader(), squad("S1", "J11")], date=date, formations=P1)
+    assert command_radius(s, "L") == radius
+    assert command_status(s).radius == {"L": radius}
+
+
+@pytest.mark.parametrize(
+    "date,cls,nat,radius",
+    [
+        ("1915-01-01", "elite", "german", 2),  # 1.3.12: elite Germans from January 1915
+        ("1914-12-31", "elite", "german", 1),
+        ("1915-01-01", "stosstruppen", "german", 2),
+        ("1916-01-01", "elite", "german", 3),  # 1.3.13: elite Germans from January 1916
+        ("1915-12-31", "elite", "german", 2),
+        ("1915-06-01", "first_line", "german", 1),  # not elite
+        ("1915-06-01", "elite", "french", 1),  # only Germans
+        ("1916-06-01", "elite", "british", 2),
+    ],
+)
+def test_aslgw_1_3_12_1_3_13_elite_germans_earlier(date, cls, nat, radius):
+    """ASLGW 1.3.12/1.3.13: elite Germans use the 2-hex radius from January 1915, 3 from January 1916."""
+    s = scen([leader(), squad("S1", "J11", cls=cls), squad("S2", "J12", cls=cls)], date=date, formations=P1, nat=(nat, "british"))
+    assert command_radius(s, s.unit("L")) == radius
+
+
+def test_elite_flag_on_the_leader_overrides_its_platoon():
+    s = scen([leader(elite=True), squad("S1", "J11")], date="1915-03-01", formations=P1, nat=("german", "french"))
+    assert command_radius(s, "L") == 2
+
+
+def test_aslgw_1_3_21_hero_radius_is_always_one():
+    """ASLGW 1.3.21: heroes act as leaders for command radius only, always 1 hex."""
+    s = scen([leader("H", kind="hero", platoon=None), squad("S1", "J11", platoon=None), squad("S2", "J13", platoon=None)], date="1918-08-08")
+    assert command_radius(s, "H") == 1
+    r = command_status(s)
+    assert r.units["S1"].in_command and r.units["S1"].commanded_by == "H"
+    assert not r.units["S2"].in_command and r.units["S2"].no_leader_penalty
+
+
+def test_non_leader_has_no_radius():
+    s = scen([squad("S1", "J11")])
+    with pytest.raises(CommandError, match="not a leader"):
+        command_radius(s, "S1")
+
+
+def test_aslgw_1_3_1_in_command_within_radius_counted_in_hexes():
+    """ASLGW 1.3.1: squads inside the radius are In Command; radius counts hexes (CONTRACTS 1 range)."""
+    units = [leader(hexl="J10"), squad("S1", "J13"), squad("S2", "J14"), squad("S3", "M10"), squad("S4", "N10")]
+    r = command_status(scen(units, date="1917-06-01", formations=P1))  # radius 3
+    assert [r.units[u].in_command for u in ("S1", "S2", "S3", "S4")] == [True, False, True, False]
+    assert r.units["S1"].commanded_by == "L" and r.units["S2"].commanded_by is None
+
+
+def test_aslgw_1_3_a_leader_commands_at_most_six_squads():
+    """ASLGW 1.3: a leader controls up to a platoon, the equivalent of 6 squads; nearest first."""
+    units = [leader(hexl="J10")] + [squad(f"S{i}", "J10") for i in range(6)] + [squad("S6", "J11")]
+    r = command_status(scen(units, formations=P1))
+    assert sum(r.units[f"S{i}"].in_command for i in range(7)) == 6
+    assert not r.units["S6"].in_command and r.units["S6"].no_leader_penalty
+    # Half-squads count half: twelve of them fit.
+    hs = [leader(hexl="J10")] + [squad(f"H{i}", "J11", kind="half_squad") for i in range(12)]
+    r = command_status(scen(hs, formations=P1))
+    assert all(u.in_command for u in r.units.values())
+
+
+def test_platoon_members_come_first_for_their_own_leader():
+    """Who commands whom (rules-notes): a leader takes his own platoon before strangers."""
+    units = [leader(hexl="J10")] + [squad(f"S{i}", "J12") for i in range(6)] + [squad("X", "J10", platoon="P2")]
+    r = command_status(scen(units, formations=P1 + [{"id": "P2", "kind": "platoon"}]))
+    assert all(r.units[f"S{i}"].in_command for i in range(6))
+    assert not r.units["X"].in_command
+
+
+def test_aslgw_1_3_2_no_leader_penalty_and_ntc():
+    """ASLGW 1.3.2: Out of Command units test to move (not in the RtPh) and to prep/first fire,
+    except with an enemy adjacent or in the same hex."""
+    s = scen([leader(hexl="A1"), squad("S1", "J15")], formations=P1)
+    st = command_status(s, "a").units["S1"]
+    assert not st.in_command and st.no_leader_penalty
+    assert no_leader_ntc(st, "move", Phase.MPh) and no_leader_ntc(st, "move", Phase.APh)
+    assert not no_leader_ntc(st, "move", Phase.RtPh)
+    assert no_leader_ntc(st, "fire", Phase.PFPh) and no_leader_ntc(st, "fire", Phase.MPh)
+    assert not no_leader_ntc(st, "fire", Phase.PFPh, enemy_adjacent=True)
+    assert not no_leader_ntc(st, "fire", Phase.AFPh)
+    with pytest.raises(CommandError):
+        no_leader_ntc(st, "dance", Phase.MPh)
+
+
+def test_aslgw_1_3_21_hero_with_units_removes_no_leader_penalty():
+    s = scen([leader("H", kind="hero", hexl="J15", platoon=None), squad("S1", "J15"), squad("S2", "J17")], formations=P1)
+    r = command_status(s)
+    assert r.units["S1"].in_command and not r.units["S1"].no_leader_penalty
+    assert r.units["S2"].no_leader_penalty
+
+
+def test_aslgw_1_3_22_no_penalty_in_own_trenches_only():
+    """ASLGW 1.3.22: 1.3.2 is n/a in the side's own trenches, not in trenches it captured."""
+    forts = [{"kind": "trench", "hexes": ["J15"], "owner": "a"}, {"kind": "deep_trench", "hexes": ["K15"], "owner": "b"}]
+    units = [leader(hexl="A1"), squad("S1", "J15", **{"in": "trench"}), squad("S2", "K15", **{"in": "deep_trench"}), squad("S3", "J15")]
+    r = command_status(scen(units, formations=P1, forts=forts), "a")
+    assert not r.units["S1"].no_leader_penalty and "1.3.22" in r.units["S1"].reason
+    assert r.units["S2"].no_leader_penalty  # enemy-dug: captured
+    assert r.units["S3"].no_leader_penalty  # in the hex but not in the trench
+
+
+def test_aslgw_1_4_13_free_squad_plus_one_and_1_4_14_waivers():
+    """ASLGW 1.4.13: a free squad tests to move with +1; 1.4.14: not free when stacked with a
+    leader; In Command in a friendly leader's radius: NTC without the +1."""
+    forms = P1 + [{"id": "P2", "kind": "platoon", "leader": "M"}]
+    units = [
+        leader(hexl="A1"),
+        leader("M", hexl="J10", platoon="P2"),
+        squad("FAR", "T20", platoon=None),  # free, Out of Command
+        squad("NEAR", "J12", platoon=None),  # free, In Command by M (radius 3)
+        squad("WITH", "A1", platoon="P2"),  # stacked with leader L: not free
+        squad("LONE", "E15", platoon="P1"),  # platoon member out of formation: free
+        squad("P1a", "E5", platoon="P1"),
+        squad("P1b", "E6", platoon="P1"),  # adjacent to P1a: in formation
+    ]
+    r = command_status(scen(units, formations=forms), "a")
+    far, near, with_, lone = (r.units[k] for k in ("FAR", "NEAR", "WITH", "LONE"))
+    assert far.free and far.ntc_drm == 1 and not far.in_command and "1.4.13" in far.reason
+    assert near.free and near.in_command and near.commanded_by == "M" and near.ntc_drm == 0 and "1.4.14" in near.reason
+    assert not with_.free and with_.in_command and with_.ntc_drm == 0
+    assert lone.free and lone.ntc_drm == 1
+    assert not r.units["P1a"].free and not r.units["P1b"].free
+    assert no_leader_ntc(near, "move", Phase.MPh)  # takes the NTC, without the +1
+
+
+def test_aslgw_1_4_15_no_free_squad_in_trenches():
+    forts = [{"kind": "trench", "hexes": ["T20"], "owner": "a"}]
+    r = command_status(scen([leader(hexl="A1"), squad("S", "T20", platoon=None, **{"in": "trench"})], formations=P1, forts=forts))
+    assert not r.units["S"].free and r.units["S"].ntc_drm == 0 and "1.4.15" in r.units["S"].reason
+
+
+def test_crews_are_commanded_but_never_free():
+    r = command_status(scen([leader(hexl="J10"), squad("C", "J11", platoon=None, kind="crew"), squad("C2", "T1", platoon=None, kind="crew")], formations=P1))
+    assert r.units["C"].in_command and not r.units["C"].free
+    assert not r.units["C2"].in_command and r.units["C2"].no_leader_penalty and r.units["C2"].ntc_drm == 0
+
+
+def test_broken_leader_commands_no_one_and_sides_are_separate():
+    units = [leader(hexl="J10", broken=True), squad("S1", "J10"), leader("E", side="b", hexl="J11", platoon=None), squad("S2", "J11")]
+    r = command_status(scen(units, formations=P1))
+    assert not r.units["S1"].in_command  # only an enemy leader nearby, own leader broken
+    assert set(command_status(scen(units, formations=P1), "b").units) == set()
+    with pytest.raises(CommandError, match="not a side"):
+        command_status(scen(units, formations=P1), "c")
