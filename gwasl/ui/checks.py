@@ -13,31 +13,13 @@ from PySide6.QtGui import QColor
 
 from gwasl.engine.editor import Change
 from gwasl.model.hexgrid import Hex
+from gwasl.rules import command as command_rules
+from gwasl.rules import los as los_rules
 
 if TYPE_CHECKING:  # pragma: no cover
     from gwasl.ui.mainwindow import MainWindow
 
-__all__ = ["Checks", "RulesUnavailable"]
-
-
-class RulesUnavailable(RuntimeError):
-    """The LOS or command rules are not part of this build."""
-
-
-def _los_module():
-    try:
-        from gwasl.rules import los
-    except ImportError:
-        raise RulesUnavailable("the LOS rules (gwasl.rules.los) are not part of this build") from None
-    return los
-
-
-def _command_module():
-    try:
-        from gwasl.rules import command
-    except ImportError:
-        raise RulesUnavailable("the command rules (gwasl.rules.command) are not part of this build") from None
-    return command
+__all__ = ["Checks"]
 
 
 class Checks:
@@ -66,14 +48,15 @@ class Checks:
     def show_los(self, a: Hex, b: Hex) -> None:
         scene = self.win.scene
         self.los_ends = (a, b)
+        from_in, to_in = self.win.palette.positions()
         try:
-            los = _los_module()
-        except RulesUnavailable as e:
-            scene.los_thread.set_thread(a, b, "pending", "LOS rules missing")
+            r = los_rules.los(self.win.document.scenario, a, b, from_in, to_in)
+        except los_rules.LosError as e:  # e.g. "in a dugout" where there is none
+            self.los_result = None
+            scene.los_thread.set_thread(a, b, "pending", "?")
+            scene.blocker.set_hexes(())
             self.win.show_message(str(e), error=True)
             return
-        from_in, to_in = self.win.palette.positions()
-        r = los.los(self.win.document.scenario, a, b, from_in, to_in)
         self.los_result = r
         if not r.clear:
             state = "blocked"
@@ -81,11 +64,11 @@ class Checks:
             state = "hindered"
         else:
             state = "clear"
-        blocked_by = getattr(r, "blocked_by", None)
+        blocked_by = r.blocked_by
         text = {"clear": "clear", "hindered": f"hindrance +{r.hindrances}", "blocked": f"blocked at {blocked_by}" if blocked_by else "blocked"}[state]
         scene.los_thread.set_thread(a, b, state, text)
-        scene.blocker.set_hexes({blocked_by} if isinstance(blocked_by, Hex) else set())
-        reason = getattr(r, "reason", None)
+        scene.blocker.set_hexes({blocked_by} if blocked_by is not None else set())
+        reason = r.reason
         self.win.show_message(f"LOS {a} -> {b} ({from_in.value} -> {to_in.value}): {text}" + (f"; {reason}" if reason else ""))
 
     def clear_los(self) -> None:
@@ -98,7 +81,7 @@ class Checks:
     def index(self):
         s = self.win.document.scenario
         if self._index is None or self._index_for is not s:
-            self._index = _los_module().LosIndex(s)
+            self._index = los_rules.LosIndex(s)
             self._index_for = s
         return self._index
 
@@ -110,7 +93,7 @@ class Checks:
         self.los_map_from = h
         try:
             seen = self.visible_from(h)
-        except RulesUnavailable as e:
+        except los_rules.LosError as e:
             self.win.show_message(str(e), error=True)
             return
         m = self.win.document.scenario.map
@@ -126,33 +109,29 @@ class Checks:
     def show_command(self, leader: str | None = None, side: str | None = None) -> None:
         self.command_for = {"leader": leader, "side": side}
         s = self.win.document.scenario
-        try:
-            command = _command_module()
-        except RulesUnavailable as e:
-            self.win.show_message(str(e), error=True)
-            return
+        command = command_rules
         if leader is not None:
             side = s.unit(leader).side
         status = command.command_status(s, side)
         leaders = [leader] if leader is not None else [u.id for u in s.units_of(side) if u.kind.value == "leader"]
         hexes: set[Hex] = set()
         for lid in leaders:
-            radius = status.radius.get(lid) if hasattr(status, "radius") else None
+            radius = status.radius.get(lid)
             if radius is None:
                 radius = command.command_radius(s, s.unit(lid))
             hexes.update(x for x in s.unit(lid).hex.within(radius) if s.map.contains(x))
         marks: dict[Hex, tuple[str, QColor]] = {}
-        units = status.units if hasattr(status, "units") else status
+        units = status.units
         for uid, st in units.items():
             u = s.unit(uid)
-            if leader is not None and getattr(st, "commanded_by", None) not in (leader, None) and u.platoon != s.unit(leader).platoon:
+            if leader is not None and st.commanded_by != leader and (u.platoon is None or u.platoon != s.unit(leader).platoon):
                 continue
-            ok = bool(getattr(st, "in_command", False))
+            ok = st.in_command
             prev = marks.get(u.hex)
             if prev is None or not ok:
                 marks[u.hex] = ("✓", QColor("#1b8a2f")) if ok else ("✗", QColor("#c62020"))
         self.win.scene.command_overlay.set_hexes(hexes, marks)
-        n_in = sum(1 for st in units.values() if getattr(st, "in_command", False))
+        n_in = sum(1 for st in units.values() if st.in_command)
         self.win.show_message(f"Command (ASLGW 1.3): {n_in} of {len(units)} units in command" + (f" of {leader}" if leader else f" for {side}"))
 
     def clear_command(self) -> None:

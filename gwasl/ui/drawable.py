@@ -17,6 +17,10 @@ from types import MappingProxyType
 from typing import Iterable, Mapping
 
 from gwasl.model.hexgrid import Hex
+from gwasl.rules import units as _units
+from gwasl.rules import weapons as _weapons
+from gwasl.rules.fog.state import FogState
+from gwasl.rules.fog.view import SideView, view as fog_view
 from gwasl.model.scenario import (
     DummyKind,
     FortificationKind,
@@ -139,26 +143,23 @@ class MapDrawing:
 
 
 def unit_factors_text(scenario: Scenario, unit: Unit) -> str | None:
-    """The factors printed on ``unit``'s counter at the scenario date, if known.
+    """The factors printed on ``unit``'s counter at the scenario date.
 
-    Squads and half-squads take their factors from the nationality tables
-    (ASLGW 1.11) through :mod:`gwasl.rules.units` once that module exists;
-    until then the counter shows its class only.
+    Squads and half-squads: firepower-range-morale from the nationality
+    tables (ASLGW 1.11) at the scenario date; support weapons: firepower and
+    range from the weapon tables (ASLGW 1.6).  None when the tables have no
+    entry (the counter then shows its class or weapon name only).
     """
-    try:
-        from gwasl.rules import units as _units  # optional until the units rules land
-    except ImportError:
-        return None
-    if unit.kind not in (UnitKind.SQUAD, UnitKind.HALF_SQUAD) or unit.unit_class is None:
-        return None
-    side = scenario.sides.get(unit.side)
-    if side is None:
-        return None
-    try:
-        f = _units.unit_factors(scenario, side.nationality, unit.unit_class, unit.kind)
-    except Exception:  # not available at this date / no table: the counter shows no factors
-        return None
-    return str(f)
+    if unit.kind in (UnitKind.SQUAD, UnitKind.HALF_SQUAD):
+        try:
+            return str(_units.unit_factors_of(scenario, unit))
+        except (_units.UnitsError, KeyError, ValueError):
+            return None
+    if unit.kind is UnitKind.SUPPORT_WEAPON and unit.weapon:
+        w = _weapons.find_weapon(unit.weapon)
+        if w is not None and w.fp is not None:
+            return f"{w.fp}-{w.range}"
+    return None
 
 
 def counter_face(scenario: Scenario, unit: Unit, *, designer: bool) -> CounterFace:
@@ -228,7 +229,7 @@ def drawing_from_scenario(scenario: Scenario) -> MapDrawing:
 
 
 class ViewUnavailableError(RuntimeError):
-    """A side's view was asked for but the fog-of-war layer is not available."""
+    """A side's view cannot be built for this scenario (the fog-of-war layer refused it)."""
 
 
 def drawing_for(scenario: Scenario, viewer: str = OMNISCIENT) -> MapDrawing:
@@ -237,4 +238,52 @@ def drawing_for(scenario: Scenario, viewer: str = OMNISCIENT) -> MapDrawing:
         return drawing_from_scenario(scenario)
     if viewer not in scenario.sides:
         raise KeyError(viewer)
-    raise ViewUnavailableError("the 'as a side sees it' view needs the fog-of-war rules (gwasl.rules.fog.view), which have not landed in this build")
+    try:
+        v = fog_view(FogState.from_scenario(scenario), viewer)
+    except ValueError as e:
+        raise ViewUnavailableError(f"cannot show the map as {viewer} sees it: {e}") from None
+    return drawing_from_view(v)
+
+
+def drawing_from_view(v: SideView) -> MapDrawing:
+    """The map as ``v.viewer`` may see it, built ONLY from its fog-of-war ``SideView``.
+
+    Visible units are drawn face up; enemy "?" stacks as concealment
+    counters showing only their size (O'Leary 2.1); the viewer's own hidden
+    layer (its dummy stacks and dummy HIP) with their markers, since the
+    viewer knows them; fortifications and minefields only as the view lists them.
+    """
+    s = v.scenario
+    faces: list[tuple[Hex, CounterFace]] = []
+    for u in sorted(v.units, key=_stack_order):
+        own = u.side == v.viewer
+        face = counter_face(s, u, designer=own)
+        faces.append((u.hex, face))
+    for i, cs in enumerate(sorted(v.concealed_stacks, key=lambda c: (c.hex.column, c.hex.row, c.side, c.position.value))):
+        side = s.sides.get(cs.side)
+        faces.append((cs.hex, CounterFace(
+            key=f"concealed:{i}", side=cs.side, nationality=side.nationality if side else None,
+            kind="concealed", title="?", count=cs.counters if cs.counters > 1 else None,
+        )))
+    if v.own_hidden is not None:
+        for i, st in enumerate(v.own_hidden.dummy_stacks):
+            side = s.sides.get(st.side)
+            faces.append((st.hex, CounterFace(key=f"own-dummy:{i}", side=st.side, nationality=side.nationality if side else None,
+                                              kind="dummy_stack", title="Dummy", marker="dummy", count=st.counters)))
+        for i, d in enumerate(v.own_hidden.dummy_hip):
+            side = s.sides.get(d.side)
+            faces.append((d.hex, CounterFace(key=f"own-dummy-hip:{i}", side=d.side, nationality=side.nationality if side else None,
+                                              kind="dummy_hip", title="Dummy HIP", marker="dummy")))
+    forts = []
+    for f in s.map.fortifications:
+        forts.append(FortDrawing(f.kind, f.hexes, f.ladders, f.owner, "hidden" if f.extra.get("hidden") else None))
+    for mf in v.minefields:
+        forts.append(FortDrawing(FortificationKind.MINEFIELD, (mf.hex,), owner=mf.side, marker="dummy" if mf.dummy else None))
+    return MapDrawing(
+        map=replace(s.map, fortifications=()),
+        stacks=_stacks(faces),
+        fortifications=tuple(forts),
+        title=s.title,
+        viewer=v.viewer,
+        nationalities=MappingProxyType({k: x.nationality for k, x in s.sides.items()}),
+    )

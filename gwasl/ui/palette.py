@@ -20,25 +20,21 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from gwasl.rules import units as _units
+from gwasl.rules import weapons as _weapons
 from gwasl.engine.editor import Change, EditorDocument, dummy_allotment
 from gwasl.model.scenario import DummyKind, FormationKind, FortificationKind, Position, Terrain, UnitClass, UnitKind
 
 __all__ = ["Palette", "known_weapons"]
 
 
-def known_weapons(nationality: str | None = None) -> list[str]:
-    """Support-weapon names for the palette, from the weapons table when it is available."""
-    try:
-        from gwasl.rules import weapons as _weapons  # lands with the units rules
-    except ImportError:
-        return []
-    names = getattr(_weapons, "weapon_names", None)
-    if callable(names):
-        try:
-            return sorted(names(nationality) if nationality else names())
-        except TypeError:
-            return sorted(names())
-    return []
+def known_weapons(scenario, nationality: str | None) -> list[str]:
+    """Support weapons the nationality may field at the scenario date (ASLGW 1.6 tables)."""
+    out = []
+    for w in _weapons.all_weapons():
+        if nationality is None or _weapons.is_available(w, scenario.date, nationality):
+            out.append(w.name)
+    return out
 
 
 def _opt(cls, v):
@@ -209,7 +205,7 @@ class Palette(QWidget):
         self.platoon_box.setCurrentIndex(max(0, self.platoon_box.findData(cur)))
         weapon = self.weapon_box.currentText()
         self.weapon_box.clear()
-        self.weapon_box.addItems(known_weapons(side.nationality.value if side else None))
+        self.weapon_box.addItems(known_weapons(s, side.nationality.value if side else None))
         self.weapon_box.setEditText(weapon)
         self._update_enabled()
         self._update_allotment()
@@ -234,10 +230,6 @@ class Palette(QWidget):
             kind = UnitKind.SQUAD
         if side is None or kind not in (UnitKind.SQUAD, UnitKind.HALF_SQUAD):
             return ""
-        try:
-            from gwasl.rules import units as _units
-        except ImportError:
-            return "(factors: unit tables not available)"
         try:
             return f"{_units.unit_factors(s, side.nationality, UnitClass(self.class_box.currentData()), kind)} on {s.date.isoformat()}"
         except Exception as e:  # not in the tables at this date: say why

@@ -74,3 +74,11 @@ def test_broken_scenario_is_a_clean_error(capsys, tmp_path):
     bad.write_text("{not json", encoding="utf-8")
     assert main(["render", str(bad), "--out", str(tmp_path / "x.png")]) == 2
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_render_as_a_side_uses_the_fog_view(qapp, tmp_path):
+    """--view SIDE draws only what that side may see: the German view differs from the designer's."""
+    a, b = tmp_path / "omni.png", tmp_path / "german.png"
+    assert main(["render", str(EXAMPLE_PATH), "--out", str(a), "--width", "500"]) == 0
+    assert main(["render", str(EXAMPLE_PATH), "--out", str(b), "--width", "500", "--view", "german"]) == 0
+    assert QImage(str(a)) != QImage(str(b))
