@@ -96,8 +96,7 @@ class Checks:
         except los_rules.LosError as e:
             self.win.show_message(str(e), error=True)
             return
-        m = self.win.document.scenario.map
-        self.win.scene.los_map.set_hexes(x for x in m if x not in seen)
+        self.win.scene.los_map.set_hexes(x for x in self.win.scene.hex_polygons if x not in seen)
         self.win.scene.highlight.set_hexes({h})
 
     def clear_los_map(self) -> None:

@@ -129,6 +129,7 @@ class MainWindow(QMainWindow):
         self.unit_table.setModel(self.unit_model)
         self.unit_table.setSelectionBehavior(QAbstractItemView.SelectRows)
         self.unit_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        self.unit_table.horizontalHeader().setResizeContentsPrecision(40)  # size columns from 40 rows, not thousands
         self.unit_table.verticalHeader().hide()
         self.unit_table.selectionModel().selectionChanged.connect(self._unit_table_selected)
         v.addWidget(self.unit_table)
@@ -295,7 +296,7 @@ class MainWindow(QMainWindow):
         self._redraw(None)
         self._fill_view_menu()
         self._update_title()
-        self.run_validation()
+        self._validate_timer.start()  # findings arrive just after the map shows
         self.view.fit()
 
     def _update_title(self) -> None:

@@ -218,6 +218,9 @@ class MapLayer(QGraphicsItem):
         super().__init__()
         self._scene = scene
         self.setFlag(QGraphicsItem.ItemUsesExtendedStyleOption, True)
+        # The map is drawn once per zoom into a pixmap; hovering, overlays and
+        # counters then repaint over a blit instead of redrawing every hex.
+        self.setCacheMode(QGraphicsItem.DeviceCoordinateCache)
         self.setZValue(0)
         self._building_paths: dict[str, QPainterPath] | None = None
         self._rect = QRectF()
@@ -624,6 +627,7 @@ class StackItem(QGraphicsObject):
         self.fanned = False
         self.pinned = False
         self.setAcceptHoverEvents(True)
+        self.setCacheMode(QGraphicsItem.DeviceCoordinateCache)
         self.setZValue(20)
         c = scene.layout.hex_to_pixel(stack.hex)
         # a little above centre, so fortification symbols in the lower part of the hex stay visible
@@ -707,6 +711,7 @@ class HexOverlay(QGraphicsItem):
         self.setZValue(z)
         self.setFlag(QGraphicsItem.ItemUsesExtendedStyleOption, True)
         self._rect = QRectF()
+        self._path = QPainterPath()
 
     def set_hexes(self, hexes: Iterable[Hex], marks: dict[Hex, tuple[str, QColor]] | None = None) -> None:
         new = frozenset(hexes)
@@ -716,6 +721,17 @@ class HexOverlay(QGraphicsItem):
         self.hexes = new
         self.marks = dict(marks or {})
         self._rect = self._mapscene.map_rect()
+        lay, g = self._mapscene.layout, self._mapscene.geom
+        path = QPainterPath()
+        path.setFillRule(Qt.WindingFill)
+        polys = self._mapscene.hex_polygons
+        for h in new:
+            poly = polys.get(h)
+            if poly is None:
+                c = lay.hex_to_pixel(h)
+                poly = g.hex.translated(c.x, c.y)
+            path.addPolygon(poly)
+        self._path = path
         self.update()
 
     def boundingRect(self) -> QRectF:
@@ -727,10 +743,10 @@ class HexOverlay(QGraphicsItem):
         s = lay.size
         p.setBrush(self.brush)
         p.setPen(self.pen)
-        for h in self.hexes:
-            c = lay.hex_to_pixel(h)
-            if rect.intersects(QRectF(c.x - s, c.y - s, 2 * s, 2 * s)):
-                p.drawPolygon(g.hex.translated(c.x, c.y))
+        # A tint over whole hexes needs no antialiasing, and filling a path of
+        # a thousand hexes without it is several times faster (hover LOS map).
+        p.setRenderHint(QPainter.Antialiasing, False)
+        p.drawPath(self._path)
         if self.marks:
             p.setRenderHint(QPainter.Antialiasing, True)
             for h, (text, colour) in self.marks.items():
@@ -824,6 +840,20 @@ class MapScene(QGraphicsScene):
         self.los_thread = LosThreadItem(self)
         for it in (self.los_map, self.command_overlay, self.highlight, self.blocker, self.los_thread):
             self.addItem(it)
+
+    @property
+    def hex_polygons(self) -> dict:
+        """Every map hex's polygon in scene coordinates, built once per map size."""
+        d = self.drawing
+        key = (d.map.columns, d.map.rows) if d is not None else None
+        if getattr(self, "_polys_key", None) != key:
+            self._polys_key = key
+            self._polys = {}
+            if d is not None:
+                for h in d.map:
+                    c = self.layout.hex_to_pixel(h)
+                    self._polys[h] = self.geom.hex.translated(c.x, c.y)
+        return self._polys
 
     def map_rect(self) -> QRectF:
         d = self.drawing

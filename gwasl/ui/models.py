@@ -61,7 +61,8 @@ class _DocModel(QAbstractTableModel):
     def rowCount(self, parent: _Index = QModelIndex()) -> int:
         if parent.isValid():
             return 0
-        self._shown = self._keys()
+        if not hasattr(self, "_shown"):
+            self._shown = self._keys()
         return len(self._shown)
 
 
