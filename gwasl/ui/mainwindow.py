@@ -103,6 +103,8 @@ class MainWindow(QMainWindow):
         self._validate_timer.setInterval(120)
         self._validate_timer.timeout.connect(self.run_validation)
         self.resize(QSize(1400, 900))
+        self.resizeDocks([self.units_dock], [190], Qt.Vertical)
+        self.resizeDocks([self.palette_dock, self.formations_dock], [330, 380], Qt.Horizontal)
         self.set_tool("select")
         self._refresh_all()
         self.statusBar().showMessage("Ready")

@@ -65,10 +65,13 @@ class Palette(QWidget):
         self.level_box = QSpinBox()
         self.level_box.setRange(-1, 10)
         self.level_box.setValue(1)
+        self.building_edit = QLineEdit()
+        self.building_edit.setPlaceholderText("building id (empty: a new one)")
         self.fort_box = _combo(list(FortificationKind), FortificationKind.TRENCH)
         self.owner_box = QComboBox()
         f.addRow("Terrain", self.terrain_box)
         f.addRow("Level", self.level_box)
+        f.addRow("Building", self.building_edit)
         f.addRow("Fortification", self.fort_box)
         f.addRow("Owner", self.owner_box)
         lay.addWidget(box)
@@ -135,6 +138,9 @@ class Palette(QWidget):
 
     def level(self) -> int:
         return self.level_box.value()
+
+    def building(self) -> str | None:
+        return self.building_edit.text().strip() or None
 
     def fortification(self) -> FortificationKind:
         return FortificationKind(self.fort_box.currentData())

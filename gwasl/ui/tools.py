@@ -205,7 +205,7 @@ class BuildingTool(Tool):
         if self._hexes:
             s = self.doc.scenario
             existing = [s.map.building_at(x) for x in self._hexes if s.map.building_at(x)]
-            bid = existing[0] if existing else _fresh_building_id(s)
+            bid = self.win.palette.building() or (existing[0] if existing else _fresh_building_id(s))
             self.run(ed.set_building, self._hexes, bid)
         self._hexes = []
         self.win.scene.highlight.set_hexes(())

@@ -1,0 +1,234 @@
+"""Render the screenshots of docs/user-guide.md by driving the editor as the guide does.
+
+It starts from an empty map and builds the shared example scenario (Bois des
+Caures, 21 February 1916) with the editor's own tools -- the same clicks and
+drags the guide describes -- taking a picture after each step.
+
+    QT_QPA_PLATFORM=offscreen python scripts/screenshots.py [--out docs/images] [--save built.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6.QtCore import QPoint, QSettings, Qt  # noqa: E402
+from PySide6.QtTest import QTest  # noqa: E402
+from PySide6.QtWidgets import QApplication, QMessageBox  # noqa: E402
+
+from gwasl.model.hexgrid import Hex  # noqa: E402
+from gwasl.model.scenario import (  # noqa: E402
+    DummyKind,
+    FormationKind,
+    FortificationKind,
+    HiddenStatus,
+    Nationality,
+    Position,
+    Side,
+    Terrain,
+    UnitClass,
+    UnitKind,
+)
+
+
+class Hands:
+    """Mouse and keyboard on the real widgets (QTest events, as a user's)."""
+
+    def __init__(self, win) -> None:
+        self.win = win
+
+    def point(self, label: str) -> QPoint:
+        c = self.win.scene.layout.hex_to_pixel(Hex.from_label(label))
+        return self.win.view.mapFromScene(c.x, c.y)
+
+    def tool(self, name: str) -> None:
+        self.win.tool_actions[name].trigger()
+
+    def choose(self, combo, value) -> None:
+        combo.setCurrentIndex(combo.findData(value))
+
+    def click(self, label: str, mods=Qt.NoModifier) -> None:
+        QTest.mouseClick(self.win.view.viewport(), Qt.LeftButton, mods, self.point(label))
+
+    def drag(self, *labels: str) -> None:
+        vp = self.win.view.viewport()
+        QTest.mousePress(vp, Qt.LeftButton, Qt.NoModifier, self.point(labels[0]))
+        for label in labels[1:]:
+            QTest.mouseMove(vp, self.point(label))
+        QTest.mouseRelease(vp, Qt.LeftButton, Qt.NoModifier, self.point(labels[-1]))
+
+    def hover(self, label: str) -> None:
+        QTest.mouseMove(self.win.view.viewport(), self.point(label))
+
+
+def build_example(win, shot=lambda name: None) -> None:
+    """Build the shared example scenario from an empty map with the editor's tools."""
+    hands = Hands(win)
+    app = QApplication.instance()
+    win.new_file()
+    # 1. Properties: title, date, front, winter; sides German and French.
+    values = {
+        "title": "Bois des Caures, 21 February 1916 (example)",
+        "date": dt.date(1916, 2, 21), "winter": True,
+        "sides": {"german": Side("german", Nationality.GERMAN), "french": Side("french", Nationality.FRENCH)},
+        "columns": 12, "rows": 8,
+    }
+    win.apply_properties(values)
+    win.view.fit()
+    shot("01-new-scenario")
+    # 2. Terrain: woods, shellholes, brush, the farm; the hill.
+    hands.tool("terrain")
+    hands.choose(win.palette.terrain_box, Terrain.WOODS)
+    hands.drag("C3", "C4")
+    hands.click("D3")
+    hands.choose(win.palette.terrain_box, Terrain.SHELLHOLES)
+    hands.drag("E5", "F5")
+    hands.choose(win.palette.terrain_box, Terrain.BRUSH)
+    hands.click("F4")
+    hands.choose(win.palette.terrain_box, Terrain.STONE_BUILDING)
+    hands.drag("H2", "H3")
+    hands.tool("building")
+    win.palette.building_edit.setText("ferme")
+    hands.drag("H2", "H3")
+    hands.tool("level")
+    win.palette.level_box.setValue(1)
+    hands.drag("J6", "K6", "K7")
+    shot("02-terrain")
+    # 3. Fortifications: the French deep trench with a ladder, a dugout, the wire.
+    hands.tool("fortification")
+    hands.choose(win.palette.fort_box, FortificationKind.DEEP_TRENCH)
+    hands.choose(win.palette.owner_box, "french")
+    hands.drag("G6", "H6", "I6")
+    hands.click("H6", Qt.ControlModifier)
+    hands.choose(win.palette.fort_box, FortificationKind.DUGOUT)
+    hands.click("H7")
+    hands.choose(win.palette.fort_box, FortificationKind.WIRE)
+    hands.choose(win.palette.owner_box, None)
+    hands.drag("G5", "H5", "I5")
+    shot("03-fortifications")
+    # 4. The German platoon with its 9-1 leader, spread out with the select tool; a flamethrower.
+    hands.tool("unit")
+    hands.choose(win.palette.side_box, "german")
+    hands.choose(win.palette.formation_box, FormationKind.PLATOON)
+    hands.choose(win.palette.class_box, UnitClass.FIRST_LINE)
+    win.palette.rating_edit.setText("9-1")
+    hands.click("C2")
+    s = win.document.scenario
+    squads = [u.id for u in s.units if u.kind is UnitKind.SQUAD]
+    hands.tool("select")
+    for uid, to in zip(squads[2:], ("D2", "D2", "B2", "B3")):
+        win.select_units({uid})
+        win._run(__import__("gwasl.engine.editor", fromlist=["move_units"]).move_units, [uid], Hex.from_label(to))
+    hands.tool("unit")
+    hands.choose(win.palette.formation_box, None)
+    hands.choose(win.palette.kind_box, UnitKind.SUPPORT_WEAPON)
+    win.palette.weapon_box.setEditText("Kleinflammenwerfer")
+    hands.click("C2")
+    # 5. The French half-platoon in the deep trench with an 8-0; an MG crew in the dugout.
+    hands.choose(win.palette.side_box, "french")
+    hands.choose(win.palette.formation_box, FormationKind.HALF_PLATOON)
+    win.palette.rating_edit.setText("8-0")
+    hands.click("H6")
+    fr = [u for u in win.document.scenario.units if u.side == "french"]
+    leader = next(u.id for u in fr if u.kind is UnitKind.LEADER)
+    fsq = [u.id for u in fr if u.kind is UnitKind.SQUAD]
+    from gwasl.engine import editor as ed
+
+    win._run(ed.move_units, [fsq[0]], Hex.from_label("G6"))
+    win._run(ed.move_units, [fsq[2]], Hex.from_label("I6"))
+    win.select_units({leader, fsq[1]})
+    win.update_selected(position=Position.DEEP_TRENCH, hidden=HiddenStatus.HIP, text="In the deep trench, hidden")
+    win.select_units({fsq[0], fsq[2]})
+    win.update_selected(position=Position.DEEP_TRENCH_CREST, hidden=HiddenStatus.POTENTIAL_DUMMY, text="At the crest, potential dummies")
+    hands.choose(win.palette.formation_box, None)
+    hands.choose(win.palette.kind_box, UnitKind.CREW)
+    hands.click("H7")
+    hands.choose(win.palette.kind_box, UnitKind.SUPPORT_WEAPON)
+    win.palette.weapon_box.setEditText("St. Etienne")
+    hands.click("H7")
+    crew = [u.id for u in win.document.scenario.units if u.hex == Hex.from_label("H7")]
+    win.select_units(crew)
+    win.update_selected(position=Position.DUGOUT, hidden=HiddenStatus.HIP, text="In the dugout, hidden")
+    win.select_units(())
+    shot("04-units")
+    # 6. Dummies: two dummy stacks and two dummy HIP counters for the French.
+    hands.tool("dummy")
+    hands.choose(win.palette.dummy_box, DummyKind.DUMMY_STACK)
+    win.palette.dummy_count.setValue(3)
+    hands.click("F4")
+    win.palette.dummy_count.setValue(2)
+    hands.click("H3")
+    hands.choose(win.palette.dummy_box, DummyKind.DUMMY_HIP)
+    hands.click("J6")
+    hands.click("K7")
+    shot("05-dummies")
+    # 7. Checks: an LOS thread, the LOS map, the command radius.
+    hands.tool("los")
+    hands.drag("C2", "C5")
+    shot("06-los-thread")
+    hands.tool("losmap")
+    hands.hover("I6")
+    shot("07-los-map")
+    hands.tool("command")
+    hands.click("C2")
+    shot("08-command")
+    hands.tool("select")
+    # 8. Validation: a mistake shows up at once, undo fixes it.
+    win.select_units({squads[0], fsq[0]})
+    win.formation_from_selection()
+    win.run_validation()
+    win.validation_dock.raise_()
+    shot("09-validation")
+    win.document.undo()
+    win.run_validation()
+    # 9. As the Germans see it.
+    win.set_viewer("german")
+    shot("10-german-view")
+    win.set_viewer("omniscient")
+    app.processEvents()
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", default=str(ROOT / "docs" / "images"))
+    ap.add_argument("--save", help="also save the built scenario here")
+    args = ap.parse_args(argv)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    from gwasl.ui.mainwindow import MainWindow
+
+    settings = QSettings(str(out / ".screenshots.ini"), QSettings.IniFormat)
+    win = MainWindow(settings=settings)
+    win.ask_unsaved = lambda: QMessageBox.Discard
+    win.resize(1500, 950)
+    win.show()
+    app.processEvents()
+    written = []
+
+    def shot(name: str) -> None:
+        app.processEvents()
+        path = out / f"{name}.png"
+        win.grab().save(str(path))
+        written.append(path)
+
+    build_example(win, shot)
+    if args.save:
+        win._save_to(args.save)
+    settings_file = out / ".screenshots.ini"
+    if settings_file.exists():
+        settings_file.unlink()
+    for p in written:
+        print(p.relative_to(ROOT) if p.is_relative_to(ROOT) else p)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
