@@ -206,7 +206,7 @@ def drawing_from_scenario(scenario: Scenario) -> MapDrawing:
     faces: list[tuple[Hex, CounterFace]] = []
     for u in sorted(scenario.units, key=_stack_order):
         faces.append((u.hex, counter_face(scenario, u, designer=True)))
-    forts = [FortDrawing(f.kind, f.hexes, f.ladders, f.owner) for f in scenario.map.fortifications]
+    forts = [FortDrawing(f.kind, f.hexes, f.ladders, f.owner, "hidden" if f.extra.get("hidden") else None) for f in scenario.map.fortifications]
     for i, d in enumerate(scenario.dummies):
         side = scenario.sides.get(d.side)
         nat = side.nationality if side is not None else None

@@ -420,6 +420,11 @@ def _draw_fortification(p: QPainter, sc: "MapScene", f, hexes: Iterable[Hex], de
     for h in hexes:
         c = lay.hex_to_pixel(h)
         cx, cy = c.x, c.y
+        if f.marker == "hidden" and detail:
+            # A work still hidden from the enemy (O'Leary 4): tagged for its owner and the designer.
+            p.setPen(QColor("#6a3d9a"))
+            p.setFont(_font(.18 * s, True))
+            p.drawText(QRectF(cx - s, cy + .58 * s, 2 * s, .24 * s), Qt.AlignHCenter, "hidden " + f.kind.value.replace("_", " "))
         kind = f.kind
         if kind in (FortificationKind.TRENCH, FortificationKind.DEEP_TRENCH, FortificationKind.WIRE):
             links = _fort_links(f, h)

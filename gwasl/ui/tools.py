@@ -84,8 +84,6 @@ class SelectTool(Tool):
     def press(self, h, pos, mods, button) -> None:
         item = self.win.scene.stacks.get(h)
         face = item.face_at(item.mapFromScene(pos)) if item is not None else None
-        if face is None and item is not None and item.fanned:
-            face = None
         self.win.select_hex(h)
         if face is None or face.key.startswith("dummy:"):
             if not (mods & Qt.ShiftModifier):
