@@ -918,7 +918,9 @@ def _minefield_outcome(st: FogState, plan: ShiftPlan, exchange: bool, notes: lis
         m2, o2 = replace(m, revealed=True), replace(o, revealed=True)
         notes.append("no exchange; further minefield shifts stay possible (O'Leary 4.6.3)")
     kept = []
-    for x in (m2, o2):
+    # Report in map order, never in entered/other order: the order would tell the enemy
+    # whether the two counters exchanged, which the shift DR keeps secret (4.6.2).
+    for x in sorted((m2, o2), key=lambda x: (x.hex.column, x.hex.row)):
         if x.dummy:
             notes.append(f"dummy minefield at {x.hex} revealed and removed")
             public.append(f"minefield counter at {x.hex} revealed: a dummy, removed (O'Leary 4.6.2)")
