@@ -18,8 +18,9 @@ run: $(STAMP)
 test: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q
 
+# Every benchmark script (a module with a __main__ block) prints its figures.
 bench: $(STAMP)
-	@for b in benchmarks/*.py; do echo "== $$b"; QT_QPA_PLATFORM=offscreen $(BIN)/python $$b || exit 1; done
+	@for b in $$(grep -l '__main__' benchmarks/*.py); do m=$$(basename $$b .py); echo "== benchmarks.$$m"; QT_QPA_PLATFORM=offscreen $(BIN)/python -m benchmarks.$$m || exit 1; done
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info

@@ -19,10 +19,12 @@ from gwasl import __version__
 # One module per command; each defines register(subparsers) which sets func=.
 COMMAND_MODULES: tuple[str, ...] = (
     "gwasl.commands.validate",
-    "gwasl.commands.shift_preview",
     "gwasl.commands.los",
     "gwasl.commands.los_map",
     "gwasl.commands.command",
+    "gwasl.commands.shift_preview",
+    "gwasl.commands.render",
+    "gwasl.commands.edit",
 )
 
 
@@ -31,9 +33,8 @@ class UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # argparse's own errors: exit 2, one line
-        self.print_usage(sys.stderr)
-        print(f"{self.prog}: error: {message}", file=sys.stderr)
+    def error(self, message: str) -> None:  # argparse's own errors: exit 2, one line (CONTRACTS 4)
+        print(f"{self.prog}: {message} (see '{self.prog} --help')", file=sys.stderr)
         raise SystemExit(2)
 
 

@@ -17,10 +17,10 @@ def load_or_fail(path: str) -> Scenario:
     try:
         return load_scenario(path)
     except ScenarioFormatError as e:
-        lines = [f"{e.source}: not a valid scenario"] + [f"  {f}" for f in e.findings[:20]]
-        if len(e.findings) > 20:
-            lines.append(f"  ... and {len(e.findings) - 20} more")
-        raise UsageError("\n".join(lines)) from None
+        # One line (CONTRACTS 4): the first problem, and where to see them all.
+        first = e.findings[0] if e.findings else "not a scenario"
+        more = f" (and {len(e.findings) - 1} more; 'gwasl validate {e.source}' lists them)" if len(e.findings) > 1 else ""
+        raise UsageError(f"{e.source}: not a valid scenario: {first}{more}") from None
     except ScenarioError as e:
         raise UsageError(str(e)) from None
 

@@ -1,0 +1,45 @@
+"""``gwasl edit [FILE]``: open the scenario editor window.
+
+On a machine with no display (no DISPLAY or WAYLAND_DISPLAY and no
+QT_QPA_PLATFORM chosen) Qt would abort with a plugin traceback; instead we
+say so in one line, point to the headless alternatives, and exit 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from gwasl.commands.common import load_or_fail
+
+NO_DISPLAY = (
+    "gwasl edit: no display found (DISPLAY/WAYLAND_DISPLAY unset); to draw the map without one run "
+    "`gwasl render FILE --out map.png`, or set QT_QPA_PLATFORM=offscreen"
+)
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("edit", help="open the scenario editor", description="Open the scenario editor window on FILE (or on a new scenario).")
+    p.add_argument("file", nargs="?", help="scenario JSON file (omit for a new scenario)")
+    p.set_defaults(func=run)
+
+
+def has_display(env: dict[str, str] | None = None) -> bool:
+    """True when Qt can open a window: a display server, or a platform chosen explicitly."""
+    env = dict(os.environ) if env is None else env
+    if env.get("QT_QPA_PLATFORM"):
+        return True
+    if sys.platform.startswith("linux") or "bsd" in sys.platform:
+        return bool(env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"))
+    return True  # Windows and macOS always have their native platform
+
+
+def run(args: argparse.Namespace) -> int:
+    scenario = load_or_fail(args.file) if args.file else None  # bad files fail before any window
+    if not has_display():
+        print(NO_DISPLAY)
+        return 0
+    from gwasl.ui.app import run_editor  # Qt only inside the command (layering)
+
+    return run_editor(args.file, scenario)

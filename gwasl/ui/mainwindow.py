@@ -1,0 +1,757 @@
+"""The editor's main window: map, tools, docks, menus, files.
+
+The window owns an :class:`~gwasl.engine.editor.EditorDocument` and wires
+Qt to it: actions call the document (undo/redo included), the scene and the
+item models redraw from the document's change events.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import re
+from pathlib import Path
+from typing import Iterable
+
+from PySide6.QtCore import QDate, QSettings, QSize, Qt, QTimer
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QDateEdit,
+    QDialog,
+    QDialogButtonBox,
+    QDockWidget,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMainWindow,
+    QMessageBox,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QTableView,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gwasl.engine import editor as ed
+from gwasl.engine.editor import Change, EditorDocument
+from gwasl.model.hexgrid import Hex, HexLabelError
+from gwasl.model.scenario import (
+    Formation,
+    FormationKind,
+    Front,
+    GasProtection,
+    HiddenStatus,
+    Nationality,
+    Position,
+    Scenario,
+    Side,
+    UnitKind,
+    Weather,
+)
+from gwasl.model.scenario_io import Finding, ScenarioError
+from gwasl.rules.validate import validate_scenario
+from gwasl.ui.checks import Checks
+from gwasl.ui.drawable import OMNISCIENT, ViewUnavailableError, drawing_for
+from gwasl.ui.mapscene import MapScene
+from gwasl.ui.mapview import MapView
+from gwasl.ui.models import FindingsModel, FormationTableModel, UnitTableModel
+from gwasl.ui.palette import Palette
+from gwasl.ui.render import RenderError, export_png, export_svg
+from gwasl.ui.tools import ALL_TOOLS, Tool
+
+__all__ = ["MainWindow", "PropertiesDialog"]
+
+MAX_RECENT = 8
+FILTER = "Scenarios (*.json);;All files (*)"
+
+
+class MainWindow(QMainWindow):
+    """The scenario editor."""
+
+    def __init__(self, document: EditorDocument | None = None, settings: QSettings | None = None) -> None:
+        super().__init__()
+        self.document = document or EditorDocument(ed.new_scenario())
+        self.settings = settings if settings is not None else QSettings("gwasl", "gwasl")
+        self.viewer = OMNISCIENT
+        self.selected_units: frozenset[str] = frozenset()
+        self.selected_hex: Hex | None = None
+        self.findings: tuple[Finding, ...] = ()
+
+        self.scene = MapScene(parent=self)
+        self.view = MapView(self.scene, self)
+        self.setCentralWidget(self.view)
+        self.palette = Palette(self.document)
+        self.checks = Checks(self)
+        self.tools: dict[str, Tool] = {cls.name: cls(self) for cls in ALL_TOOLS}
+
+        self._build_docks()
+        self._build_actions()
+        self._build_menus()
+        self.view.hexHovered.connect(self._hovered)
+        self.document.subscribe(self._on_change)
+        self._validate_timer = QTimer(self)
+        self._validate_timer.setSingleShot(True)
+        self._validate_timer.setInterval(120)
+        self._validate_timer.timeout.connect(self.run_validation)
+        self.resize(QSize(1400, 900))
+        self.set_tool("select")
+        self._refresh_all()
+        self.statusBar().showMessage("Ready")
+
+    # ------------------------------------------------------------------ building
+    def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea, name: str) -> QDockWidget:
+        d = QDockWidget(title, self)
+        d.setObjectName(name)
+        d.setWidget(widget)
+        self.addDockWidget(area, d)
+        return d
+
+    def _build_docks(self) -> None:
+        scroll = QScrollArea()
+        scroll.setWidget(self.palette)
+        scroll.setWidgetResizable(True)
+        self.palette_dock = self._dock("Palette", scroll, Qt.LeftDockWidgetArea, "palette")
+
+        # Units (order of battle) list
+        w = QWidget()
+        v = QVBoxLayout(w)
+        self.unit_model = UnitTableModel(self.document, self)
+        self.unit_table = QTableView()
+        self.unit_table.setModel(self.unit_model)
+        self.unit_table.setSelectionBehavior(QAbstractItemView.SelectRows)
+        self.unit_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        self.unit_table.verticalHeader().hide()
+        self.unit_table.selectionModel().selectionChanged.connect(self._unit_table_selected)
+        v.addWidget(self.unit_table)
+        row = QHBoxLayout()
+        self.hidden_box = QComboBox()
+        for hs in HiddenStatus:
+            self.hidden_box.addItem(hs.value.replace("_", " "), hs)
+        set_hidden = QPushButton("Set hidden")
+        set_hidden.clicked.connect(lambda: self.update_selected(hidden=self.hidden_box.currentData(), text="Set hidden status"))
+        self.position_box = QComboBox()
+        for p in Position:
+            self.position_box.addItem(p.value.replace("_", " "), p)
+        set_pos = QPushButton("Set position")
+        set_pos.clicked.connect(lambda: self.update_selected(position=self.position_box.currentData(), text="Set position"))
+        broken = QPushButton("Broken on/off")
+        broken.clicked.connect(self.toggle_broken)
+        delete = QPushButton("Delete")
+        delete.clicked.connect(self.delete_selected)
+        for x in (self.hidden_box, set_hidden, self.position_box, set_pos, broken, delete):
+            row.addWidget(x)
+        v.addLayout(row)
+        self.units_dock = self._dock("Units", w, Qt.BottomDockWidgetArea, "units")
+
+        # Formations
+        w = QWidget()
+        v = QVBoxLayout(w)
+        self.formation_model = FormationTableModel(self.document, self)
+        self.formation_table = QTableView()
+        self.formation_table.setModel(self.formation_model)
+        self.formation_table.setSelectionBehavior(QAbstractItemView.SelectRows)
+        self.formation_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        self.formation_table.verticalHeader().hide()
+        self.formation_table.clicked.connect(self._formation_clicked)
+        v.addWidget(self.formation_table)
+        row = QHBoxLayout()
+        self.formation_kind_box = QComboBox()
+        for k in FormationKind:
+            self.formation_kind_box.addItem(k.value.replace("_", " "), k)
+        new_f = QPushButton("New from selection")
+        new_f.setToolTip("Make the selected units a formation; a selected leader leads it (ASLGW 1.1, 1.2.1, 1.3.4)")
+        new_f.clicked.connect(self.formation_from_selection)
+        lead = QPushButton("Assign leader")
+        lead.setToolTip("Make the selected leader the leader of the chosen formation")
+        lead.clicked.connect(self.assign_leader)
+        del_f = QPushButton("Delete")
+        del_f.clicked.connect(self.delete_formation)
+        for x in (self.formation_kind_box, new_f, lead, del_f):
+            row.addWidget(x)
+        v.addLayout(row)
+        self.formations_dock = self._dock("Formations", w, Qt.RightDockWidgetArea, "formations")
+
+        # Validation
+        self.findings_model = FindingsModel(self)
+        self.findings_table = QTableView()
+        self.findings_table.setModel(self.findings_model)
+        self.findings_table.setSelectionBehavior(QAbstractItemView.SelectRows)
+        self.findings_table.horizontalHeader().setSectionResizeMode(1, QHeaderView.Stretch)
+        self.findings_table.verticalHeader().hide()
+        self.findings_table.clicked.connect(self._finding_clicked)
+        self.validation_dock = self._dock("Validation", self.findings_table, Qt.RightDockWidgetArea, "validation")
+
+    def _action(self, text: str, slot, shortcut=None, tip: str = "", checkable: bool = False) -> QAction:
+        a = QAction(text, self)
+        if shortcut is not None:
+            a.setShortcut(QKeySequence(shortcut))
+        if tip:
+            a.setStatusTip(tip)
+            a.setToolTip(tip)
+        a.setCheckable(checkable)
+        a.triggered.connect(slot)
+        self.addAction(a)
+        return a
+
+    def _build_actions(self) -> None:
+        A = self._action
+        self.act_new = A("&New", self.new_file, QKeySequence.New, "Start a new scenario")
+        self.act_open = A("&Open...", self.open_file_dialog, QKeySequence.Open, "Open a scenario file")
+        self.act_save = A("&Save", self.save, QKeySequence.Save, "Save the scenario")
+        self.act_save_as = A("Save &As...", self.save_as, QKeySequence.SaveAs, "Save under another name")
+        self.act_png = A("Export &PNG...", self.export_png_dialog, None, "Export the map as a PNG picture")
+        self.act_svg = A("Export S&VG...", self.export_svg_dialog, None, "Export the map as an SVG drawing")
+        self.act_quit = A("&Quit", self.close, QKeySequence.Quit)
+        self.act_undo = A("&Undo", self.document.undo, QKeySequence("Ctrl+Z"), "Undo the last edit")
+        self.act_redo = A("&Redo", self.document.redo, QKeySequence("Ctrl+Shift+Z"), "Redo")
+        self.act_redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+        self.act_delete = A("&Delete selected", self.delete_selected, QKeySequence.Delete, "Delete the selected counters")
+        self.act_props = A("Scenario &properties...", self.edit_properties, QKeySequence("Ctrl+P"), "Title, date, front, weather, sides")
+        self.act_zoom_in = A("Zoom &in", lambda: self.view.zoom_by(1.25), QKeySequence.ZoomIn)
+        self.act_zoom_out = A("Zoom &out", lambda: self.view.zoom_by(0.8), QKeySequence.ZoomOut)
+        self.act_fit = A("&Fit map", self.view.fit, QKeySequence("Ctrl+0"))
+        self.tool_group = QActionGroup(self)
+        self.tool_actions: dict[str, QAction] = {}
+        for name, tool in self.tools.items():
+            a = A(tool.label, lambda checked=False, n=name: self.set_tool(n), tool.shortcut, tool.tip, checkable=True)
+            self.tool_group.addAction(a)
+            self.tool_actions[name] = a
+
+    def _build_menus(self) -> None:
+        mb = self.menuBar()
+        m = mb.addMenu("&File")
+        for a in (self.act_new, self.act_open):
+            m.addAction(a)
+        self.recent_menu = m.addMenu("Open &recent")
+        m.addSeparator()
+        for a in (self.act_save, self.act_save_as):
+            m.addAction(a)
+        m.addSeparator()
+        m.addAction(self.act_png)
+        m.addAction(self.act_svg)
+        m.addSeparator()
+        m.addAction(self.act_quit)
+        m = mb.addMenu("&Edit")
+        for a in (self.act_undo, self.act_redo, self.act_delete):
+            m.addAction(a)
+        m.addSeparator()
+        m.addAction(self.act_props)
+        m = mb.addMenu("&View")
+        for a in (self.act_zoom_in, self.act_zoom_out, self.act_fit):
+            m.addAction(a)
+        m.addSeparator()
+        self.view_menu = m.addMenu("See the map &as")
+        self.view_group = QActionGroup(self)
+        m.addSeparator()
+        for d in (self.palette_dock, self.units_dock, self.formations_dock, self.validation_dock):
+            m.addAction(d.toggleViewAction())
+        m = mb.addMenu("&Tools")
+        tb = self.addToolBar("Tools")
+        tb.setObjectName("tools")
+        for name, a in self.tool_actions.items():
+            m.addAction(a)
+            tb.addAction(a)
+        tb.addSeparator()
+        for a in (self.act_undo, self.act_redo):
+            tb.addAction(a)
+        self._fill_recent()
+
+    # ------------------------------------------------------------------ state sync
+    def _on_change(self, change: Change) -> None:
+        self._redraw(change)
+        if change.full or change.properties:
+            self._fill_view_menu()
+        self._update_title()
+        self._validate_timer.start()
+
+    def _redraw(self, change: Change | None = None) -> None:
+        s = self.document.scenario
+        try:
+            drawing = drawing_for(s, self.viewer)
+        except (ViewUnavailableError, KeyError) as e:
+            if self.viewer != OMNISCIENT:
+                self.show_message(str(e), error=True)
+            self.viewer = OMNISCIENT
+            drawing = drawing_for(s, OMNISCIENT)
+        if change is None or change.full or change.properties or self.viewer != OMNISCIENT:
+            self.scene.set_drawing(drawing)
+            return
+        hexes = set(change.hexes)
+        if change.map:
+            for h in list(hexes):  # trench links and building outlines reach into neighbours
+                hexes.update(h.neighbours())
+        self.scene.set_drawing(drawing, hexes, map_changed=change.map)
+
+    def _refresh_all(self) -> None:
+        self._redraw(None)
+        self._fill_view_menu()
+        self._update_title()
+        self.run_validation()
+        self.view.fit()
+
+    def _update_title(self) -> None:
+        s = self.document.scenario
+        name = Path(self.document.path).name if self.document.path else "untitled"
+        self.setWindowTitle(f"{s.title} - {name}[*] - gwasl")
+        self.setWindowModified(self.document.dirty)
+        self.act_undo.setEnabled(self.document.can_undo)
+        self.act_redo.setEnabled(self.document.can_redo)
+        self.act_undo.setText(f"&Undo {self.document.undo_text}".strip())
+        self.act_redo.setText(f"&Redo {self.document.redo_text}".strip())
+
+    def _fill_view_menu(self) -> None:
+        self.view_menu.clear()
+        for a in self.view_group.actions():
+            self.view_group.removeAction(a)
+        for key, label in [(OMNISCIENT, "Designer (omniscient)")] + [(sid, f"As {sid} sees it") for sid in self.document.scenario.sides]:
+            a = QAction(label, self, checkable=True)
+            a.setChecked(key == self.viewer)
+            a.triggered.connect(lambda checked=False, k=key: self.set_viewer(k))
+            self.view_group.addAction(a)
+            self.view_menu.addAction(a)
+
+    def set_viewer(self, viewer: str) -> None:
+        """Designer mode or 'as side X sees it' (drawn from the fog-of-war view only)."""
+        self.viewer = viewer
+        self._redraw(None)
+        if self.viewer != viewer:
+            self._fill_view_menu()
+
+    def run_validation(self) -> None:
+        report = validate_scenario(self.document.scenario)
+        self.findings = report.errors + report.warnings
+        self.findings_model.set_findings(self.findings)
+        n_e, n_w = len(report.errors), len(report.warnings)
+        self.validation_dock.setWindowTitle(f"Validation: {n_e} error{'s' if n_e != 1 else ''}, {n_w} warning{'s' if n_w != 1 else ''}")
+
+    def show_message(self, text: str, error: bool = False) -> None:
+        self.statusBar().showMessage(("Cannot do that: " if error else "") + text, 8000)
+
+    # ------------------------------------------------------------------ selection
+    def set_tool(self, name: str) -> None:
+        self.view.set_tool(self.tools[name])
+        self.tool_actions[name].setChecked(True)
+        self.show_message(self.tools[name].tip)
+
+    def select_units(self, ids: Iterable[str]) -> None:
+        self.selected_units = frozenset(ids)
+        self.scene.set_selected_units(self.selected_units)
+        sel = self.unit_table.selectionModel()
+        sel.blockSignals(True)
+        self.unit_table.clearSelection()
+        for uid in self.selected_units:
+            row = self.unit_model.row_of(uid)
+            if row >= 0:
+                sel.select(self.unit_model.index(row, 0), sel.SelectionFlag.Select | sel.SelectionFlag.Rows)
+        sel.blockSignals(False)
+
+    def select_hex(self, h: Hex | None) -> None:
+        self.selected_hex = h
+        self.scene.highlight.set_hexes({h} if h is not None else ())
+
+    def _unit_table_selected(self, *_) -> None:
+        rows = {i.row() for i in self.unit_table.selectionModel().selectedRows()}
+        ids = [self.unit_model.unit_id(r) for r in sorted(rows)]
+        self.selected_units = frozenset(ids)
+        self.scene.set_selected_units(self.selected_units)
+        if len(ids) == 1:
+            h = self.document.scenario.unit(ids[0]).hex
+            self.select_hex(h)
+            self.view.ensureVisible(self.scene.hex_rect(h))
+
+    def _formation_clicked(self, index) -> None:
+        fid = self.formation_model.data(index, Qt.UserRole)
+        if fid:
+            self.select_units(u.id for u in self.document.scenario.members(fid))
+
+    def _finding_clicked(self, index) -> None:
+        f = self.findings_model.findings[index.row()]
+        self.select_finding(f)
+
+    def select_finding(self, f: Finding) -> None:
+        """Select what a finding is about: its unit, hex, fortification, dummy or formation."""
+        s = self.document.scenario
+        m = re.match(r"^\$\.units\[(\d+)\]", f.path)
+        if m and int(m.group(1)) < len(s.units):
+            u = s.units[int(m.group(1))]
+            self.select_units((u.id,))
+            self._focus(u.hex)
+            return
+        m = re.match(r"^\$\.map\.hexes\.([A-Z]+\d+)", f.path)
+        if m:
+            try:
+                self._focus(Hex.from_label(m.group(1)))
+            except HexLabelError:
+                pass
+            return
+        m = re.match(r"^\$\.map\.fortifications\[(\d+)\]", f.path)
+        if m and int(m.group(1)) < len(s.map.fortifications):
+            self._focus(s.map.fortifications[int(m.group(1))].hexes[0])
+            return
+        m = re.match(r"^\$\.dummies\[(\d+)\]", f.path)
+        if m and int(m.group(1)) < len(s.dummies):
+            self._focus(s.dummies[int(m.group(1))].hex)
+            return
+        m = re.match(r"^\$\.formations\[(\d+)\]", f.path)
+        if m and int(m.group(1)) < len(s.formations):
+            members = s.members(s.formations[int(m.group(1))].id)
+            self.select_units(u.id for u in members)
+            if members:
+                self._focus(members[0].hex)
+
+    def _focus(self, h: Hex) -> None:
+        self.select_hex(h)
+        if self.document.scenario.map.contains(h):
+            self.view.centerOn(self.scene.layout.hex_to_pixel(h).x, self.scene.layout.hex_to_pixel(h).y)
+
+    def _hovered(self, h: Hex | None) -> None:
+        if h is None:
+            return
+        s = self.document.scenario
+        m = s.map
+        parts = [h.label, m.terrain_at(h).value.replace("_", " "), f"level {m.level_at(h)}"]
+        if m.building_at(h):
+            parts.append(f"building {m.building_at(h)}")
+        parts += [f.kind.value.replace("_", " ") for f in m.fortifications_at(h)]
+        units = s.units_at(h)
+        if units:
+            parts.append(", ".join(u.id for u in units))
+        self.statusBar().showMessage(" | ".join(parts))
+
+    # ------------------------------------------------------------------ unit edits
+    def _run(self, edit, *args, **kw) -> bool:
+        try:
+            return self.document.apply(edit, *args, **kw)
+        except ed.EditError as e:
+            self.show_message(str(e), error=True)
+            return False
+
+    def update_selected(self, text: str = "Change units", **fields) -> None:
+        if not self.selected_units:
+            self.show_message("select counters first", error=True)
+            return
+        self._run(ed.update_units, self.selected_units, text, **fields)
+
+    def toggle_broken(self) -> None:
+        s = self.document.scenario
+        ids = [u.id for u in s.units if u.id in self.selected_units and u.is_infantry]
+        if ids:
+            broken = not all(s.unit(i).broken for i in ids)
+            self._run(ed.update_units, ids, "Broken" if broken else "Rally", broken=broken)
+
+    def delete_selected(self) -> None:
+        if self.selected_units:
+            ids = set(self.selected_units)
+            if self._run(ed.delete_units, ids):
+                self.select_units(())
+
+    def formation_from_selection(self) -> None:
+        s = self.document.scenario
+        members = [u for u in s.units if u.id in self.selected_units and u.kind is not UnitKind.SUPPORT_WEAPON]
+        if not members:
+            self.show_message("select the squads (and their leader) first", error=True)
+            return
+        leaders = [u for u in members if u.kind is UnitKind.LEADER]
+        fid = ed.fresh_formation_id(s, members[0].side)
+        f = Formation(fid, self.formation_kind_box.currentData(), leaders[0].id if leaders else None)
+        self._run(ed.set_formation, f, [u.id for u in members])
+
+    def _current_formation(self) -> str | None:
+        idx = self.formation_table.currentIndex()
+        return self.formation_model.data(self.formation_model.index(idx.row(), 0), Qt.UserRole) if idx.isValid() else None
+
+    def assign_leader(self) -> None:
+        fid = self._current_formation()
+        s = self.document.scenario
+        leaders = [u for u in s.units if u.id in self.selected_units and u.kind is UnitKind.LEADER]
+        if fid is None or len(leaders) != 1:
+            self.show_message("choose a formation in the list and select exactly one leader on the map", error=True)
+            return
+        from dataclasses import replace
+
+        self._run(ed.set_formation, replace(s.formation(fid), leader=leaders[0].id))
+
+    def delete_formation(self) -> None:
+        fid = self._current_formation()
+        if fid is not None:
+            self._run(ed.delete_formation, fid)
+
+    # ------------------------------------------------------------------ properties
+    def edit_properties(self) -> None:
+        dlg = PropertiesDialog(self.document.scenario, self)
+        if dlg.exec() == QDialog.Accepted:
+            self.apply_properties(dlg.values())
+
+    def apply_properties(self, values: dict) -> bool:
+        cols, rows = values.pop("columns", None), values.pop("rows", None)
+        ok = self._run(ed.set_properties, **values)
+        if cols is not None and rows is not None:
+            ok = self._run(ed.resize_map, cols, rows) or ok
+        return ok
+
+    # ------------------------------------------------------------------ files
+    def ask_unsaved(self) -> QMessageBox.StandardButton:
+        """Ask what to do with unsaved changes (tests replace this)."""
+        return QMessageBox.question(
+            self, "Unsaved changes", f"Save the changes to {self.document.scenario.title!r} first?",
+            QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel, QMessageBox.Save,
+        )
+
+    def ask_open_path(self) -> str | None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open scenario", self._last_dir(), FILTER)
+        return path or None
+
+    def ask_save_path(self, title: str = "Save scenario as", filt: str = FILTER, suffix: str = ".json") -> str | None:
+        start = self.document.path or os.path.join(self._last_dir(), _slug(self.document.scenario.title) + suffix)
+        if suffix != ".json":
+            start = os.path.splitext(start)[0] + suffix
+        path, _ = QFileDialog.getSaveFileName(self, title, start, filt)
+        return path or None
+
+    def _last_dir(self) -> str:
+        return str(self.settings.value("last_dir", os.getcwd()))
+
+    def maybe_save(self) -> bool:
+        """True when it is fine to drop the current document (saved, discarded or clean)."""
+        if not self.document.dirty:
+            return True
+        answer = self.ask_unsaved()
+        if answer == QMessageBox.Save:
+            return self.save()
+        return answer == QMessageBox.Discard
+
+    def new_file(self) -> None:
+        if self.maybe_save():
+            self.document.replace_all(ed.new_scenario(), None)
+            self.select_units(())
+            self.view.fit()
+
+    def open_file_dialog(self) -> None:
+        if not self.maybe_save():
+            return
+        path = self.ask_open_path()
+        if path:
+            self.open_path(path, ask=False)
+
+    def open_path(self, path: str, ask: bool = True) -> bool:
+        if ask and not self.maybe_save():
+            return False
+        try:
+            doc = EditorDocument.open(path)
+        except ScenarioError as e:
+            if self.isVisible():
+                QMessageBox.warning(self, "Cannot open", str(e))
+            self.show_message(str(e), error=True)
+            return False
+        self.document.replace_all(doc.scenario, path)
+        self._remember(path)
+        self.select_units(())
+        self.view.fit()
+        return True
+
+    def save(self) -> bool:
+        if self.document.path is None:
+            return self.save_as()
+        return self._save_to(self.document.path)
+
+    def save_as(self) -> bool:
+        path = self.ask_save_path()
+        if not path:
+            return False
+        if not path.endswith(".json"):
+            path += ".json"
+        return self._save_to(path)
+
+    def _save_to(self, path: str) -> bool:
+        try:
+            self.document.save(path)
+        except (ScenarioError, ed.EditError) as e:
+            if self.isVisible():
+                QMessageBox.warning(self, "Cannot save", str(e))
+            self.show_message(str(e), error=True)
+            return False
+        self._remember(path)
+        self._update_title()
+        self.show_message(f"Saved {path}")
+        return True
+
+    def export_png_dialog(self) -> None:
+        path = self.ask_save_path("Export map as PNG", "PNG pictures (*.png)", ".png")
+        if path:
+            self.export(path)
+
+    def export_svg_dialog(self) -> None:
+        path = self.ask_save_path("Export map as SVG", "SVG drawings (*.svg)", ".svg")
+        if path:
+            self.export(path)
+
+    def export(self, path: str) -> bool:
+        """Export the map as shown (view mode included) to PNG or SVG, by the file's suffix."""
+        try:
+            if path.lower().endswith(".svg"):
+                export_svg(self.scene, path, self.document.scenario.title)
+            else:
+                export_png(self.scene, path)
+        except RenderError as e:
+            self.show_message(str(e), error=True)
+            return False
+        self.show_message(f"Exported {path}")
+        return True
+
+    def _remember(self, path: str) -> None:
+        path = os.path.abspath(path)
+        recent = [p for p in self.recent_files() if p != path]
+        recent.insert(0, path)
+        self.settings.setValue("recent", recent[:MAX_RECENT])
+        self.settings.setValue("last_dir", os.path.dirname(path))
+        self._fill_recent()
+
+    def recent_files(self) -> list[str]:
+        v = self.settings.value("recent", [])
+        if isinstance(v, str):
+            v = [v]
+        return [str(p) for p in (v or [])]
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        files = self.recent_files()
+        for p in files:
+            a = self.recent_menu.addAction(p)
+            a.triggered.connect(lambda checked=False, path=p: self.open_path(path))
+        self.recent_menu.setEnabled(bool(files))
+
+    def closeEvent(self, event) -> None:
+        if self.maybe_save():
+            event.accept()
+        else:
+            event.ignore()
+
+
+def _slug(title: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-") or "scenario"
+
+
+class PropertiesDialog(QDialog):
+    """Title, date, front, weather, winter, night, map size, sides with nationality and overrides."""
+
+    def __init__(self, scenario: Scenario, parent=None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Scenario properties")
+        self.scenario = scenario
+        f = QFormLayout(self)
+        self.title = QLineEdit(scenario.title)
+        self.date = QDateEdit(QDate(scenario.date.year, scenario.date.month, scenario.date.day))
+        self.date.setDisplayFormat("yyyy-MM-dd")
+        self.date.setCalendarPopup(True)
+        self.front = QComboBox()
+        for x in Front:
+            self.front.addItem(x.value, x)
+        self.front.setCurrentIndex(self.front.findData(scenario.front))
+        self.weather = QComboBox()
+        for x in Weather:
+            self.weather.addItem(x.value, x)
+        self.weather.setCurrentIndex(self.weather.findData(scenario.weather))
+        self.winter = QCheckBox("winter")
+        self.winter.setChecked(scenario.winter)
+        self.night = QCheckBox("night")
+        self.night.setChecked(scenario.night)
+        self.columns = QSpinBox()
+        self.columns.setRange(1, 208)
+        self.columns.setValue(scenario.map.columns)
+        self.rows = QSpinBox()
+        self.rows.setRange(1, 200)
+        self.rows.setValue(scenario.map.rows)
+        f.addRow("Title", self.title)
+        f.addRow("Date", self.date)
+        f.addRow("Front", self.front)
+        f.addRow("Weather", self.weather)
+        row = QHBoxLayout()
+        row.addWidget(self.winter)
+        row.addWidget(self.night)
+        f.addRow("", _wrap(row))
+        row = QHBoxLayout()
+        row.addWidget(self.columns)
+        row.addWidget(QLabel("columns x"))
+        row.addWidget(self.rows)
+        row.addWidget(QLabel("rows"))
+        f.addRow("Map", _wrap(row))
+        self.sides = QTableWidget(0, 4)
+        self.sides.setHorizontalHeaderLabels(["Side id", "Nationality", "Gas protection (1.9.11)", "Grenades (1.6.61)"])
+        self.sides.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        for sid, side in scenario.sides.items():
+            self._add_side_row(sid, side)
+        f.addRow("Sides", self.sides)
+        row = QHBoxLayout()
+        add = QPushButton("Add side")
+        add.clicked.connect(lambda: self._add_side_row(f"side{self.sides.rowCount() + 1}", Side("", Nationality.BRITISH)))
+        row.addWidget(add)
+        f.addRow("", _wrap(row))
+        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        f.addRow(buttons)
+
+    def _add_side_row(self, sid: str, side: Side) -> None:
+        r = self.sides.rowCount()
+        self.sides.insertRow(r)
+        self.sides.setItem(r, 0, QTableWidgetItem(sid))
+        nat = QComboBox()
+        for n in Nationality:
+            nat.addItem(n.value.replace("_", " "), n)
+        nat.setCurrentIndex(nat.findData(side.nationality))
+        gas = QComboBox()
+        gas.addItem("from the date", None)
+        for g in GasProtection:
+            gas.addItem(g.value.replace("_", " "), g)
+        gas.setCurrentIndex(max(0, gas.findData(side.gas_protection)))
+        gren = QComboBox()
+        gren.addItem("from date and front", None)
+        gren.addItem("yes", True)
+        gren.addItem("no", False)
+        gren.setCurrentIndex({None: 0, True: 1, False: 2}[side.hand_grenades])
+        self.sides.setCellWidget(r, 1, nat)
+        self.sides.setCellWidget(r, 2, gas)
+        self.sides.setCellWidget(r, 3, gren)
+
+    def values(self) -> dict:
+        d = self.date.date()
+        sides = {}
+        for r in range(self.sides.rowCount()):
+            sid = (self.sides.item(r, 0).text() if self.sides.item(r, 0) else "").strip()
+            if not sid:
+                continue
+            old = self.scenario.sides.get(sid)
+            sides[sid] = Side(
+                sid,
+                self.sides.cellWidget(r, 1).currentData(),
+                self.sides.cellWidget(r, 2).currentData(),
+                self.sides.cellWidget(r, 3).currentData(),
+                old.extra if old is not None else Side(sid, Nationality.GERMAN).extra,
+            )
+        return {
+            "title": self.title.text().strip(),
+            "date": _dt.date(d.year(), d.month(), d.day()),
+            "front": self.front.currentData(),
+            "weather": self.weather.currentData(),
+            "winter": self.winter.isChecked(),
+            "night": self.night.isChecked(),
+            "sides": sides,
+            "columns": self.columns.value(),
+            "rows": self.rows.value(),
+        }
+
+
+def _wrap(layout) -> QWidget:
+    w = QWidget()
+    layout.setContentsMargins(0, 0, 0, 0)
+    w.setLayout(layout)
+    return w

@@ -1,0 +1,889 @@
+"""The map as a QGraphicsScene, drawn from a :class:`~gwasl.ui.drawable.MapDrawing`.
+
+Geometry comes from the shared :class:`~gwasl.model.hexgrid.Layout`, the same
+object the LOS geometry uses.  The scene keeps no scenario state of its own:
+it draws whatever drawing it was last given, and :meth:`MapScene.set_drawing`
+repaints only the hexes that changed.
+
+Items, bottom to top: the terrain/fortification layer (one item that paints
+only the exposed hexes, so a 16-board map stays fast), overlays (LOS map,
+command radius, selection), unit stacks (one item per hex, fanning out on
+hover or click) and the LOS thread.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Iterable
+
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QPainter,
+    QPainterPath,
+    QPainterPathStroker,
+    QPen,
+    QPolygonF,
+)
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QGraphicsScene, QStyleOptionGraphicsItem
+
+from gwasl.model.hexgrid import Hex, Layout
+from gwasl.model.scenario import FortificationKind, Terrain
+from gwasl.ui import style
+from gwasl.ui.drawable import CounterFace, MapDrawing, StackDrawing
+
+__all__ = ["MapScene", "MapLayer", "StackItem", "HexOverlay", "LosThreadItem", "make_layout"]
+
+_SQRT3 = math.sqrt(3.0)
+
+
+def make_layout(size: float = style.HEX_SIZE) -> Layout:
+    return Layout.for_map(size=size, margin=style.MARGIN)
+
+
+def _font(px: float, bold: bool = False) -> QFont:
+    f = QFont("DejaVu Sans")
+    f.setPixelSize(max(1, round(px)))
+    f.setBold(bold)
+    return f
+
+
+class _Geometry:
+    """Hex-local shapes (centre at 0,0) for one hex size, built once."""
+
+    def __init__(self, layout: Layout) -> None:
+        s = layout.size
+        self.size = s
+        self.layout = layout
+        self.hex = QPolygonF([QPointF(p.x, p.y) for p in layout.corner_offsets()])
+        self.hex_path = QPainterPath()
+        self.hex_path.addPolygon(self.hex)
+        self.hex_path.closeSubpath()
+        # Edge midpoints towards each neighbour direction (N, NE, SE, S, SW, NW) in screen coordinates.
+        h = s * _SQRT3 / 2
+        self.edge_mid = []
+        for d in range(6):
+            n = Hex(0, 0).neighbour(d)
+            c = layout.hex_to_pixel(n)
+            o = layout.hex_to_pixel(Hex(0, 0))
+            vx, vy = c.x - o.x, c.y - o.y
+            ln = math.hypot(vx, vy)
+            self.edge_mid.append(QPointF(vx / ln * h, vy / ln * h))
+        # The two corners of the hexside facing direction d.
+        corners = [QPointF(p.x, p.y) for p in layout.corner_offsets()]
+        self.edge = []
+        for d in range(6):
+            m = self.edge_mid[d]
+            pair = sorted(corners, key=lambda c: (c.x() - m.x()) ** 2 + (c.y() - m.y()) ** 2)[:2]
+            self.edge.append((pair[0], pair[1]))
+        self.patterns = {t: self._pattern(t) for t in Terrain}
+
+    def _pattern(self, t: Terrain) -> list[tuple[QPainterPath, QBrush, QPen]]:
+        """The texture drawn inside a hex of terrain ``t``: (path, fill, outline) layers."""
+        s = self.size
+        out: list[tuple[QPainterPath, QBrush, QPen]] = []
+        nopen = QPen(Qt.NoPen)
+        if t is Terrain.WOODS:
+            canopy = QPainterPath()
+            for (x, y, r) in ((0, 0, .34), (-.42, -.3, .27), (.42, -.3, .27), (-.42, .3, .27), (.42, .3, .27), (0, -.55, .22), (0, .55, .22), (-.72, 0, .2), (.72, 0, .2)):
+                canopy.addEllipse(QPointF(x * s, y * s), r * s, r * s)
+            canopy = canopy.simplified()
+            out.append((canopy, QBrush(QColor("#4f8a3c")), QPen(QColor("#2c5a20"), s * .035)))
+            dots = QPainterPath()
+            for (x, y) in ((-.1, -.08), (.12, .1), (-.45, -.25), (.4, .32), (-.38, .36), (.45, -.28), (0, -.5), (.05, .52)):
+                dots.addEllipse(QPointF(x * s, y * s), .05 * s, .05 * s)
+            out.append((dots, QBrush(QColor("#2f6624")), nopen))
+        elif t is Terrain.ORCHARD:
+            trees = QPainterPath()
+            for i in (-1, 0, 1):
+                for j in (-1, 0, 1):
+                    x, y = i * .48 * s + (j % 2) * .12 * s, j * .42 * s
+                    trees.addEllipse(QPointF(x, y), .13 * s, .13 * s)
+            out.append((trees, QBrush(QColor("#79a653")), QPen(QColor("#3d6a2a"), s * .03)))
+        elif t is Terrain.BRUSH:
+            tufts = QPainterPath()
+            for (x, y) in ((-.5, -.3), (0, -.5), (.5, -.3), (-.25, 0), (.25, 0), (-.5, .35), (0, .45), (.5, .35), (.7, 0), (-.7, 0)):
+                cx, cy = x * s, y * s
+                tufts.moveTo(cx - .09 * s, cy - .07 * s)
+                tufts.lineTo(cx, cy + .05 * s)
+                tufts.lineTo(cx + .09 * s, cy - .07 * s)
+                tufts.moveTo(cx, cy + .05 * s)
+                tufts.lineTo(cx, cy - .1 * s)
+            out.append((tufts, QBrush(Qt.NoBrush), QPen(QColor("#5e7330"), s * .04)))
+        elif t is Terrain.GRAIN:
+            lines = QPainterPath()
+            for k in range(-6, 7):
+                x = k * .22 * s
+                lines.moveTo(x - .6 * s, .9 * s)
+                lines.lineTo(x + .6 * s, -.9 * s)
+            clip = QPainterPath()
+            clip.addPolygon(self.hex)
+            out.append((_clip_lines(lines, clip), QBrush(Qt.NoBrush), QPen(QColor("#c9a94e"), s * .035)))
+        elif t is Terrain.SHELLHOLES:
+            craters = QPainterPath()
+            for (x, y, r) in ((-.38, -.28, .2), (.35, -.35, .16), (.05, .1, .24), (-.45, .38, .14), (.48, .33, .18)):
+                craters.addEllipse(QPointF(x * s, y * s), r * s, r * s * .8)
+            out.append((craters, QBrush(QColor("#9b7a52")), QPen(QColor("#5e4326"), s * .04)))
+            pits = QPainterPath()
+            for (x, y, r) in ((-.38, -.26, .08), (.35, -.34, .06), (.05, .12, .1), (.48, .34, .07)):
+                pits.addEllipse(QPointF(x * s, y * s), r * s, r * s * .8)
+            out.append((pits, QBrush(QColor("#6b4f30")), nopen))
+        elif t is Terrain.MARSH:
+            m = QPainterPath()
+            for (x, y) in ((-.5, -.4), (.2, -.45), (-.2, -.1), (.5, -.05), (-.55, .3), (.15, .35), (.55, .45)):
+                cx, cy = x * s, y * s
+                m.moveTo(cx - .17 * s, cy)
+                m.lineTo(cx + .17 * s, cy)
+                for dx in (-.07, 0, .07):
+                    m.moveTo(cx + dx * s, cy)
+                    m.lineTo(cx + dx * 1.6 * s, cy - .13 * s)
+            out.append((m, QBrush(Qt.NoBrush), QPen(QColor("#3f7d74"), s * .035)))
+        elif t is Terrain.WATER:
+            w = QPainterPath()
+            for y in (-.45, -.15, .15, .45):
+                w.moveTo(-.55 * s, y * s)
+                for k in range(4):
+                    x0 = (-.55 + k * .28) * s
+                    w.quadTo(QPointF(x0 + .07 * s, (y - .08) * s), QPointF(x0 + .14 * s, y * s))
+                    w.quadTo(QPointF(x0 + .21 * s, (y + .08) * s), QPointF(x0 + .28 * s, y * s))
+            out.append((w, QBrush(Qt.NoBrush), QPen(QColor("#e8f2fb"), s * .035)))
+        elif t in (Terrain.WOODEN_RUBBLE, Terrain.STONE_RUBBLE):
+            stone = t is Terrain.STONE_RUBBLE
+            r = QPainterPath()
+            for (x, y, a) in ((-.4, -.2, .16), (.1, -.4, .12), (.35, -.05, .18), (-.1, .2, .14), (.3, .4, .1), (-.45, .35, .1), (0, -.05, .1)):
+                poly = QPolygonF([QPointF((x + a * math.cos(k * 2.1 + x * 5)) * s, (y + a * math.sin(k * 2.1 + y * 5)) * s) for k in range(3)])
+                r.addPolygon(poly)
+                r.closeSubpath()
+            fill = QColor("#8d8a84") if stone else QColor("#9a6b40")
+            out.append((r, QBrush(fill), QPen(QColor("#3a3530"), s * .03)))
+        return out
+
+
+def _clip_lines(lines: QPainterPath, clip: QPainterPath) -> QPainterPath:
+    """Line segments of ``lines`` clipped to the convex ``clip`` polygon (QPainterPath.intersected fills)."""
+    poly = clip.toFillPolygon()
+    out = QPainterPath()
+    n = lines.elementCount()
+    i = 0
+    while i + 1 < n:
+        a, b = lines.elementAt(i), lines.elementAt(i + 1)
+        seg = _clip_segment(QPointF(a.x, a.y), QPointF(b.x, b.y), poly)
+        if seg:
+            out.moveTo(seg[0])
+            out.lineTo(seg[1])
+        i += 2
+    return out
+
+
+def _clip_segment(p: QPointF, q: QPointF, poly: QPolygonF):
+    # Cyrus-Beck against a convex polygon (counter-clockwise or clockwise: handled by the sign test).
+    t0, t1 = 0.0, 1.0
+    d = q - p
+    pts = [poly.at(i) for i in range(poly.count())]
+    if len(pts) > 1 and pts[0] == pts[-1]:
+        pts = pts[:-1]
+    cx = sum(v.x() for v in pts) / len(pts)
+    cy = sum(v.y() for v in pts) / len(pts)
+    for i in range(len(pts)):
+        a, b = pts[i], pts[(i + 1) % len(pts)]
+        nx, ny = b.y() - a.y(), a.x() - b.x()
+        if nx * (cx - a.x()) + ny * (cy - a.y()) < 0:
+            nx, ny = -nx, -ny  # normal points inwards
+        num = nx * (p.x() - a.x()) + ny * (p.y() - a.y())
+        den = nx * d.x() + ny * d.y()
+        if den == 0:
+            if num < 0:
+                return None
+            continue
+        t = -num / den
+        if den > 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+        if t0 > t1:
+            return None
+    return (p + d * t0, p + d * t1)
+
+
+class MapLayer(QGraphicsItem):
+    """Terrain, levels, contours, buildings, roads, fortifications, grid and labels.
+
+    One item for the whole map that paints only the hexes in the exposed
+    rectangle; at low zoom it leaves out textures and labels.
+    """
+
+    def __init__(self, scene: "MapScene") -> None:
+        super().__init__()
+        self._scene = scene
+        self.setFlag(QGraphicsItem.ItemUsesExtendedStyleOption, True)
+        self.setZValue(0)
+        self._building_paths: dict[str, QPainterPath] | None = None
+        self._rect = QRectF()
+
+    def set_map_rect(self, rect: QRectF) -> None:
+        self.prepareGeometryChange()
+        self._rect = QRectF(rect)
+
+    def boundingRect(self) -> QRectF:
+        return self._rect
+
+    def invalidate_buildings(self) -> None:
+        self._building_paths = None
+
+    # -- geometry helpers ---------------------------------------------------------
+    def hexes_in(self, rect: QRectF) -> list[Hex]:
+        d = self._scene.drawing
+        if d is None:
+            return []
+        lay = self._scene.layout
+        s, hh = lay.size, lay.hex_height
+        ox, oy = lay.origin
+        c0 = max(0, math.floor((rect.left() - ox - s) / (1.5 * s)))
+        c1 = min(d.map.columns - 1, math.ceil((rect.right() - ox + s) / (1.5 * s)))
+        r0 = max(0, math.floor((rect.top() - oy - hh) / hh))
+        r1 = min(d.map.rows - 1, math.ceil((rect.bottom() - oy + hh) / hh) + 1)
+        return [Hex.from_offset(c, r) for c in range(c0, c1 + 1) for r in range(r0, r1 + 1)]
+
+    def _buildings(self) -> dict[str, tuple[QPainterPath, bool]]:
+        """One outline per building id: hex footprints joined across shared hexsides (A26.14)."""
+        if self._building_paths is not None:
+            return self._building_paths
+        d = self._scene.drawing
+        lay = self._scene.layout
+        g = self._scene.geom
+        s = lay.size
+        groups: dict[str, list[Hex]] = {}
+        for h, hd in d.map.hexes.items():
+            if hd.terrain in (Terrain.WOODEN_BUILDING, Terrain.STONE_BUILDING):
+                groups.setdefault(hd.building or f"@{h.label}", []).append(h)
+        paths: dict[str, tuple[QPainterPath, bool]] = {}
+        for bid, hexes in groups.items():
+            members = set(hexes)
+            path = QPainterPath()
+            for h in hexes:
+                c = lay.hex_to_pixel(h)
+                part = QPainterPath()
+                part.addRect(QRectF(c.x - .5 * s, c.y - .5 * s, s, s))
+                path = path.united(part)
+                for n in h.neighbours():
+                    if n in members and not bid.startswith("@"):
+                        nc = lay.hex_to_pixel(n)
+                        bridge = QPainterPath()
+                        # a band from centre to neighbour centre, as wide as the footprint
+                        vx, vy = nc.x - c.x, nc.y - c.y
+                        ln = math.hypot(vx, vy)
+                        px, py = -vy / ln * .42 * s, vx / ln * .42 * s
+                        bridge.addPolygon(QPolygonF([QPointF(c.x + px, c.y + py), QPointF(nc.x + px, nc.y + py), QPointF(nc.x - px, nc.y - py), QPointF(c.x - px, c.y - py)]))
+                        bridge.closeSubpath()
+                        path = path.united(bridge)
+            stone = any(d.map.terrain_at(h) is Terrain.STONE_BUILDING for h in hexes)
+            paths[bid] = (path.simplified(), stone)
+        self._building_paths = paths
+        return paths
+
+    # -- painting -------------------------------------------------------------------
+    def paint(self, p: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
+        sc = self._scene
+        d = sc.drawing
+        if d is None:
+            return
+        lay, g = sc.layout, sc.geom
+        s = lay.size
+        m = d.map
+        rect = option.exposedRect
+        lod = option.levelOfDetailFromTransform(p.worldTransform())
+        hexes = self.hexes_in(rect)
+        detail = lod > 0.45
+        centres = {h: lay.hex_to_pixel(h) for h in hexes}
+        p.setRenderHint(QPainter.Antialiasing, detail)
+
+        # 1. terrain fills and textures
+        p.setPen(Qt.NoPen)
+        for h in hexes:
+            c = centres[h]
+            t = m.terrain_at(h)
+            p.setBrush(style.TERRAIN_FILL[t])
+            p.drawPolygon(g.hex.translated(c.x, c.y))
+        if detail:
+            for h in hexes:
+                t = m.terrain_at(h)
+                layers = g.patterns.get(t)
+                if not layers:
+                    continue
+                c = centres[h]
+                p.save()
+                p.translate(c.x, c.y)
+                for path, brush, pen in layers:
+                    p.setBrush(brush)
+                    p.setPen(pen)
+                    p.drawPath(path)
+                p.restore()
+        # 2. roads: a band from each road hex to its road neighbours
+        road_pen = QPen(QColor("#8f8672"), .42 * s, Qt.SolidLine, Qt.RoundCap)
+        road_in = QPen(QColor("#d9d2bd"), .3 * s, Qt.SolidLine, Qt.RoundCap)
+        roads = [h for h in hexes if m.terrain_at(h) is Terrain.ROAD]
+        for pen in (road_pen, road_in):
+            p.setPen(pen)
+            for h in roads:
+                c = centres[h]
+                links = [dn for dn, n in enumerate(h.neighbours()) if m.contains(n) and m.terrain_at(n) is Terrain.ROAD]
+                if not links:
+                    p.drawLine(QPointF(c.x - .5 * s, c.y), QPointF(c.x + .5 * s, c.y))
+                for dn in links:
+                    e = g.edge_mid[dn]
+                    p.drawLine(QPointF(c.x, c.y), QPointF(c.x + e.x(), c.y + e.y()))
+        # 3. level tint and contour edges
+        p.setPen(Qt.NoPen)
+        for h in hexes:
+            tint = style.level_tint(m.level_at(h))
+            if tint is not None:
+                c = centres[h]
+                p.setBrush(tint)
+                p.drawPolygon(g.hex.translated(c.x, c.y))
+        contour = QPen(style.CONTOUR, .09 * s, Qt.SolidLine, Qt.RoundCap)
+        p.setPen(contour)
+        for h in hexes:
+            lv = m.level_at(h)
+            c = centres[h]
+            for dn, n in enumerate(h.neighbours()):
+                if m.contains(n) and m.level_at(n) < lv:
+                    a, b = g.edge[dn]
+                    # drawn just inside the higher hex, like a contour line hugging the crest
+                    k = .9
+                    p.drawLine(QPointF(c.x + a.x() * k, c.y + a.y() * k), QPointF(c.x + b.x() * k, c.y + b.y() * k))
+        # 4. custom obstacle outlines (LOS): hex-local units, circumradius 1
+        for h in hexes:
+            hd = m.hexes.get(h)
+            outline = hd.extra.get("outline") if hd is not None else None
+            if outline and isinstance(outline, list) and len(outline) >= 3:
+                c = centres[h]
+                try:
+                    poly = QPolygonF([QPointF(c.x + float(x) * s, c.y + float(y) * s) for x, y in outline])
+                except (TypeError, ValueError):
+                    continue
+                p.setBrush(QColor(60, 40, 20, 60))
+                p.setPen(QPen(QColor("#5a2d0c"), .05 * s, Qt.DashLine))
+                p.drawPolygon(poly)
+        # 5. buildings
+        if any(m.terrain_at(h) in (Terrain.WOODEN_BUILDING, Terrain.STONE_BUILDING) for h in hexes):
+            for bid, (path, stone) in self._buildings().items():
+                if not path.boundingRect().intersects(rect):
+                    continue
+                p.setBrush(QColor("#a19d97") if stone else QColor("#b4794a"))
+                p.setPen(QPen(QColor("#1d1b18"), .07 * s))
+                p.drawPath(path)
+                if detail:
+                    p.save()
+                    p.setClipPath(path)
+                    p.setPen(QPen(QColor(40, 30, 20, 90), .03 * s))
+                    br = path.boundingRect()
+                    step = .16 * s
+                    x = br.left() - br.height()
+                    while x < br.right():
+                        p.drawLine(QPointF(x, br.bottom()), QPointF(x + br.height(), br.top()))
+                        x += step
+                    p.restore()
+        # 6. grid
+        p.setBrush(Qt.NoBrush)
+        p.setPen(QPen(style.GRID, max(.035 * s, 0.0)))
+        for h in hexes:
+            c = centres[h]
+            p.drawPolygon(g.hex.translated(c.x, c.y))
+        # 7. fortifications
+        for f in d.fortifications:
+            fh = [h for h in f.hexes if h in centres]
+            if fh:
+                _draw_fortification(p, sc, f, fh, detail)
+        # 8. labels and levels
+        if detail:
+            p.setPen(style.LABEL)
+            p.setFont(_font(.27 * s))
+            hh = lay.hex_height
+            for h in hexes:
+                c = centres[h]
+                p.drawText(QRectF(c.x - s, c.y - hh / 2 + .02 * s, 2 * s, .32 * s), Qt.AlignHCenter | Qt.AlignTop, h.label)
+
+
+def _fort_links(f, h: Hex) -> list[int]:
+    members = set(f.hexes)
+    return [dn for dn, n in enumerate(h.neighbours()) if n in members]
+
+
+def _draw_fortification(p: QPainter, sc: "MapScene", f, hexes: Iterable[Hex], detail: bool) -> None:
+    lay, g = sc.layout, sc.geom
+    s = lay.size
+    for h in hexes:
+        c = lay.hex_to_pixel(h)
+        cx, cy = c.x, c.y
+        kind = f.kind
+        if kind in (FortificationKind.TRENCH, FortificationKind.DEEP_TRENCH, FortificationKind.WIRE):
+            links = _fort_links(f, h)
+            segs = [(QPointF(cx, cy), QPointF(cx + g.edge_mid[dn].x(), cy + g.edge_mid[dn].y())) for dn in links]
+            if not segs:
+                segs = [(QPointF(cx - .6 * s, cy + .25 * s), QPointF(cx + .6 * s, cy + .25 * s))]
+            if kind is FortificationKind.WIRE:
+                p.setPen(QPen(QColor("#2b2b2b"), .035 * s))
+                for a, b in segs:
+                    p.drawLine(a, b)
+                    n = max(2, int(math.hypot(b.x() - a.x(), b.y() - a.y()) / (.2 * s)))
+                    for k in range(n + 1):
+                        t = k / n
+                        x, y = a.x() + (b.x() - a.x()) * t, a.y() + (b.y() - a.y()) * t
+                        r = .08 * s
+                        p.drawLine(QPointF(x - r, y - r), QPointF(x + r, y + r))
+                        p.drawLine(QPointF(x - r, y + r), QPointF(x + r, y - r))
+                continue
+            deep = kind is FortificationKind.DEEP_TRENCH
+            outer = QPen(QColor("#1f150b") if deep else QColor("#5a3b1e"), (.34 if deep else .2) * s, Qt.SolidLine, Qt.RoundCap)
+            inner = QPen(QColor("#6e4e2e") if deep else QColor("#a98154"), (.18 if deep else .09) * s, Qt.SolidLine, Qt.RoundCap)
+            for pen in (outer, inner):
+                p.setPen(pen)
+                for a, b in segs:
+                    p.drawLine(a, b)
+            # parapet ticks: the crenellated trench line of wargame maps
+            if detail:
+                p.setPen(QPen(outer.color(), .045 * s))
+                half = (.2 if deep else .13) * s
+                for a, b in segs:
+                    vx, vy = b.x() - a.x(), b.y() - a.y()
+                    ln = math.hypot(vx, vy) or 1
+                    ux, uy = vx / ln, vy / ln
+                    nx, ny = -uy, ux
+                    k = .1 * s
+                    while k < ln:
+                        x, y = a.x() + ux * k, a.y() + uy * k
+                        p.drawLine(QPointF(x + nx * half, y + ny * half), QPointF(x + nx * (half + .1 * s), y + ny * (half + .1 * s)))
+                        k += .17 * s
+            if deep and h in f.ladders:
+                _draw_ladder(p, cx + .6 * s, cy + .38 * s, s)
+        elif kind is FortificationKind.DUGOUT:
+            r = QRectF(cx - .3 * s, cy + .4 * s, .6 * s, .34 * s)
+            p.setPen(QPen(QColor("#140d06"), .05 * s))
+            p.setBrush(QColor("#4b3520"))
+            p.drawRect(r)
+            p.setBrush(QColor("#0b0703"))
+            door = QPainterPath()
+            door.moveTo(cx - .1 * s, cy + .74 * s)
+            door.lineTo(cx - .1 * s, cy + .58 * s)
+            door.arcTo(QRectF(cx - .1 * s, cy + .48 * s, .2 * s, .2 * s), 180, -180)
+            door.lineTo(cx + .1 * s, cy + .74 * s)
+            door.closeSubpath()
+            p.drawPath(door)
+            p.setPen(QPen(QColor("#c8a070"), .03 * s))
+            p.drawLine(QPointF(cx - .27 * s, cy + .46 * s), QPointF(cx + .27 * s, cy + .46 * s))
+        elif kind is FortificationKind.FOXHOLE:
+            p.setPen(QPen(QColor("#3e2a15"), .06 * s))
+            p.setBrush(QColor("#7a5a38"))
+            for dx in (-.22, .22):
+                p.drawEllipse(QPointF(cx + dx * s, cy + .62 * s), .16 * s, .09 * s)
+        elif kind is FortificationKind.PILLBOX:
+            poly = QPolygonF([QPointF(cx + x * s, cy + y * s) for x, y in ((-.3, .78), (-.36, .5), (0, .36), (.36, .5), (.3, .78))])
+            p.setPen(QPen(QColor("#111111"), .07 * s))
+            p.setBrush(QColor("#8e8c86"))
+            p.drawPolygon(poly)
+            p.setPen(QPen(QColor("#111111"), .07 * s))
+            p.drawLine(QPointF(cx - .15 * s, cy + .55 * s), QPointF(cx + .15 * s, cy + .55 * s))
+        elif kind is FortificationKind.MINEFIELD:
+            dummy = f.marker == "dummy"
+            p.setPen(QPen(QColor("#b3261e"), .06 * s, Qt.DashLine))
+            p.setBrush(QColor(179, 38, 30, 30))
+            p.drawPolygon(QPolygonF([QPointF(cx + v.x() * .78, cy + v.y() * .78) for v in (g.hex.at(i) for i in range(g.hex.count()))]))
+            p.setPen(QPen(QColor("#4a0f0b"), .03 * s))
+            p.setBrush(QColor("#b3261e") if not dummy else Qt.NoBrush)
+            for dx, dy in ((-.3, -.35), (.3, -.35), (0, .45)):
+                mx, my = cx + dx * s, cy + dy * s
+                p.drawEllipse(QPointF(mx, my), .08 * s, .08 * s)
+                for a in range(4):
+                    ang = a * math.pi / 4
+                    p.drawLine(QPointF(mx + math.cos(ang) * .12 * s, my + math.sin(ang) * .12 * s), QPointF(mx - math.cos(ang) * .12 * s, my - math.sin(ang) * .12 * s))
+            if dummy and detail:
+                p.setPen(QColor("#b3261e"))
+                p.setFont(_font(.2 * s, True))
+                p.drawText(QRectF(cx - s, cy - .62 * s, 2 * s, .25 * s), Qt.AlignHCenter, "dummy")
+
+
+def _draw_ladder(p: QPainter, x: float, y: float, s: float) -> None:
+    """ASLGW 2.1.3 ladder mark: two rails and three rungs."""
+    p.setPen(QPen(QColor("#f3e6c8"), .05 * s))
+    h, w = .42 * s, .16 * s
+    p.drawLine(QPointF(x - w / 2, y - h / 2), QPointF(x - w / 2, y + h / 2))
+    p.drawLine(QPointF(x + w / 2, y - h / 2), QPointF(x + w / 2, y + h / 2))
+    for k in (-1, 0, 1):
+        p.drawLine(QPointF(x - w / 2, y + k * h / 3.2), QPointF(x + w / 2, y + k * h / 3.2))
+
+
+# ---------------------------------------------------------------------------
+# Counters and stacks
+# ---------------------------------------------------------------------------
+def paint_counter(p: QPainter, face: CounterFace, rect: QRectF, selected: bool = False) -> None:
+    """One counter: nationality colour, title, factors or rating, platoon badge, broken side."""
+    fill, ink = style.counter_colours(face.nationality)
+    w = rect.width()
+    if face.broken:
+        fill = QColor(fill).darker(135)
+    if face.kind in ("concealed", "dummy_stack", "dummy_hip"):
+        fill = QColor(fill).lighter(112)
+    p.setPen(QPen(QColor("#ffcc00") if selected else QColor("#101010"), w * (.08 if selected else .035)))
+    p.setBrush(fill)
+    p.drawRoundedRect(rect, w * .08, w * .08)
+    x, y = rect.left(), rect.top()
+    if face.broken:
+        band = QRectF(x + w * .04, y + w * .04, w * .92, w * .2)
+        p.setPen(Qt.NoPen)
+        p.setBrush(QColor("#c0281f"))
+        p.drawRect(band)
+        p.setPen(QColor("#ffffff"))
+        p.setFont(_font(w * .16, True))
+        p.drawText(band, Qt.AlignCenter, "BROKEN")
+    p.setPen(ink)
+    if face.kind in ("concealed", "dummy_stack", "dummy_hip"):
+        p.setFont(_font(w * .55, True))
+        p.drawText(rect, Qt.AlignCenter, "?")
+        if face.count:
+            p.setFont(_font(w * .2, True))
+            p.drawText(QRectF(x, y + w * .72, w * .94, w * .26), Qt.AlignRight | Qt.AlignVCenter, f"x{face.count}")
+        if face.kind == "dummy_hip":
+            p.setFont(_font(w * .17, True))
+            p.drawText(QRectF(x, y + w * .04, w, w * .2), Qt.AlignHCenter, "HIP")
+    else:
+        top = QRectF(x + w * .04, y + (w * .24 if face.broken else w * .04), w * .92, w * .2)
+        p.setFont(_font(w * .16))
+        if not face.broken:
+            p.drawText(top, Qt.AlignLeft | Qt.AlignVCenter, face.title if len(face.title) <= 9 else face.title[:8] + ".")
+        if face.kind in ("leader", "hero") and face.rating:
+            p.setFont(_font(w * .34, True))
+            p.drawText(QRectF(x, y + w * .28, w, w * .46), Qt.AlignCenter, face.rating)
+        elif face.kind == "leader":
+            pass
+        else:
+            _silhouette(p, face.kind, QRectF(x + w * .2, y + w * .26, w * .6, w * .38), ink)
+        bottom = QRectF(x + w * .03, y + w * .7, w * .94, w * .27)
+        if face.factors:
+            p.setFont(_font(w * .24, True))
+            p.drawText(bottom, Qt.AlignCenter, face.factors)
+        elif face.kind == "hero":
+            pass
+        elif face.kind not in ("leader",):
+            p.setFont(_font(w * .15))
+            p.drawText(bottom, Qt.AlignCenter, face.title if face.kind == "support_weapon" else "")
+        if face.position:
+            p.setFont(_font(w * .15, True))
+            p.drawText(QRectF(x + w * .05, y + w * .58, w * .6, w * .16), Qt.AlignLeft | Qt.AlignVCenter, face.position)
+    if face.platoon:
+        r = w * .17
+        cx, cy = x + w - r * .95, y + r * .95 + (w * .2 if face.broken else 0)
+        p.setPen(QPen(QColor("#101010"), w * .02))
+        p.setBrush(QColor("#fff4c2"))
+        p.drawEllipse(QPointF(cx, cy), r, r)
+        p.setPen(QColor("#101010"))
+        p.setFont(_font(r * (.9 if len(face.platoon) <= 2 else .7), True))
+        p.drawText(QRectF(cx - r, cy - r, 2 * r, 2 * r), Qt.AlignCenter, face.platoon[-3:])
+    if face.marker:
+        tag = QRectF(x - w * .05, y - w * .09, w * .5, w * .2)
+        p.setPen(QPen(QColor("#3a2a00"), w * .02))
+        p.setBrush(QColor("#ffd84a") if face.marker != "dummy" else QColor("#f0a0c8"))
+        p.drawRoundedRect(tag, w * .05, w * .05)
+        p.setPen(QColor("#111111"))
+        p.setFont(_font(w * .14, True))
+        p.drawText(tag, Qt.AlignCenter, face.marker if face.marker != "dummy" else "DUM")
+
+
+def _silhouette(p: QPainter, kind: str, r: QRectF, ink: QColor) -> None:
+    """A small symbol of the unit kind (NATO-like box for squads, tripod for weapons)."""
+    p.save()
+    p.setBrush(Qt.NoBrush)
+    p.setPen(QPen(ink, r.height() * .09))
+    if kind == "support_weapon":
+        cx, cy = r.center().x(), r.center().y()
+        p.drawLine(QPointF(r.left(), cy - r.height() * .1), QPointF(r.right(), cy - r.height() * .25))
+        p.drawLine(QPointF(cx, cy - r.height() * .15), QPointF(cx - r.width() * .25, r.bottom()))
+        p.drawLine(QPointF(cx, cy - r.height() * .15), QPointF(cx + r.width() * .25, r.bottom()))
+    else:
+        box = QRectF(r.left() + r.width() * .1, r.top() + r.height() * .1, r.width() * .8, r.height() * .8)
+        p.drawRect(box)
+        p.drawLine(box.topLeft(), box.bottomRight())
+        p.drawLine(box.bottomLeft(), box.topRight())
+        if kind == "half_squad":
+            p.drawLine(QPointF(box.center().x(), box.top()), QPointF(box.center().x(), box.bottom()))
+        if kind == "crew":
+            p.drawEllipse(box.center(), box.height() * .18, box.height() * .18)
+    p.restore()
+
+
+class StackItem(QGraphicsObject):
+    """The counters of one hex, stacked ASL-style; hovering or clicking fans them out."""
+
+    STEP = 0.13
+
+    def __init__(self, scene: "MapScene", stack: StackDrawing) -> None:
+        super().__init__()
+        self._mapscene = scene
+        self.stack = stack
+        self.fanned = False
+        self.pinned = False
+        self.setAcceptHoverEvents(True)
+        self.setZValue(20)
+        c = scene.layout.hex_to_pixel(stack.hex)
+        # a little above centre, so fortification symbols in the lower part of the hex stay visible
+        self.setPos(c.x, c.y - scene.layout.size * 0.1)
+
+    @property
+    def counter_size(self) -> float:
+        return self._mapscene.layout.size * 0.88
+
+    def counter_rects(self) -> list[QRectF]:
+        w = self.counter_size
+        n = len(self.stack.counters)
+        if self.fanned and n > 1:
+            gap = w * 1.06
+            x0 = -gap * (n - 1) / 2 - w / 2
+            return [QRectF(x0 + i * gap, -w / 2 - w * .15, w, w) for i in range(n)]
+        step = w * self.STEP
+        base_x = -w / 2 - step * (n - 1) / 2
+        base_y = -w / 2 + step * (n - 1) / 2
+        return [QRectF(base_x + i * step, base_y - i * step, w, w) for i in range(n)]
+
+    def boundingRect(self) -> QRectF:
+        r = QRectF()
+        for cr in self.counter_rects():
+            r = r.united(cr)
+        w = self.counter_size
+        return r.adjusted(-w * .12, -w * .12, w * .12, w * .12)
+
+    def face_at(self, pos: QPointF) -> CounterFace | None:
+        """The counter under ``pos`` (item coordinates), top-most first."""
+        for face, r in reversed(list(zip(self.stack.counters, self.counter_rects()))):
+            if r.contains(pos):
+                return face
+        return None
+
+    def set_fanned(self, on: bool) -> None:
+        if on == self.fanned:
+            return
+        self.prepareGeometryChange()
+        self.fanned = on
+        self.setZValue(40 if on else 20)
+        self.update()
+
+    def hoverEnterEvent(self, event) -> None:
+        if len(self.stack.counters) > 1:
+            self.set_fanned(True)
+
+    def hoverLeaveEvent(self, event) -> None:
+        if not self.pinned:
+            self.set_fanned(False)
+
+    def toggle_pinned(self) -> None:
+        self.pinned = not self.pinned
+        self.set_fanned(self.pinned)
+
+    def paint(self, p: QPainter, option, widget=None) -> None:
+        p.setRenderHint(QPainter.Antialiasing, True)
+        selected = self._mapscene.selected_units
+        w = self.counter_size
+        for face, r in zip(self.stack.counters, self.counter_rects()):
+            # a drop shadow gives the stack its depth
+            p.setPen(Qt.NoPen)
+            p.setBrush(QColor(0, 0, 0, 70))
+            p.drawRoundedRect(r.translated(w * .05, w * .05), w * .08, w * .08)
+            paint_counter(p, face, r, face.key in selected)
+
+
+# ---------------------------------------------------------------------------
+# Overlays
+# ---------------------------------------------------------------------------
+class HexOverlay(QGraphicsItem):
+    """Tints a set of hexes (LOS map, command radius, selection, findings)."""
+
+    def __init__(self, scene: "MapScene", brush: QColor, pen: QPen | None = None, z: float = 10) -> None:
+        super().__init__()
+        self._mapscene = scene
+        self.brush = QBrush(brush)
+        self.pen = pen or QPen(Qt.NoPen)
+        self.hexes: frozenset[Hex] = frozenset()
+        self.marks: dict[Hex, tuple[str, QColor]] = {}
+        self.setZValue(z)
+        self.setFlag(QGraphicsItem.ItemUsesExtendedStyleOption, True)
+        self._rect = QRectF()
+
+    def set_hexes(self, hexes: Iterable[Hex], marks: dict[Hex, tuple[str, QColor]] | None = None) -> None:
+        new = frozenset(hexes)
+        if new == self.hexes and not marks and not self.marks:
+            return
+        self.prepareGeometryChange()
+        self.hexes = new
+        self.marks = dict(marks or {})
+        self._rect = self._mapscene.map_rect()
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        return self._rect
+
+    def paint(self, p: QPainter, option, widget=None) -> None:
+        lay, g = self._mapscene.layout, self._mapscene.geom
+        rect = option.exposedRect
+        s = lay.size
+        p.setBrush(self.brush)
+        p.setPen(self.pen)
+        for h in self.hexes:
+            c = lay.hex_to_pixel(h)
+            if rect.intersects(QRectF(c.x - s, c.y - s, 2 * s, 2 * s)):
+                p.drawPolygon(g.hex.translated(c.x, c.y))
+        if self.marks:
+            p.setRenderHint(QPainter.Antialiasing, True)
+            for h, (text, colour) in self.marks.items():
+                c = lay.hex_to_pixel(h)
+                r = QRectF(c.x + .35 * s, c.y - .75 * s, .42 * s, .42 * s)
+                p.setPen(QPen(QColor("#111111"), .03 * s))
+                p.setBrush(colour)
+                p.drawEllipse(r)
+                p.setPen(QColor("#ffffff"))
+                p.setFont(_font(.3 * s, True))
+                p.drawText(r, Qt.AlignCenter, text)
+
+
+class LosThreadItem(QGraphicsItem):
+    """The LOS thread: a line from hex centre to hex centre, coloured by its result."""
+
+    COLOURS = {"clear": QColor("#1b8a2f"), "hindered": QColor("#e09a00"), "blocked": QColor("#c62020"), "pending": QColor("#404040")}
+
+    def __init__(self, scene: "MapScene") -> None:
+        super().__init__()
+        self._mapscene = scene
+        self.a: Hex | None = None
+        self.b: Hex | None = None
+        self.state = "pending"
+        self.text = ""
+        self.setZValue(60)
+
+    def set_thread(self, a: Hex | None, b: Hex | None, state: str = "pending", text: str = "") -> None:
+        self.prepareGeometryChange()
+        self.a, self.b, self.state, self.text = a, b, state, text
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        if self.a is None or self.b is None:
+            return QRectF()
+        lay = self._mapscene.layout
+        pa, pb = lay.hex_to_pixel(self.a), lay.hex_to_pixel(self.b)
+        s = lay.size
+        return QRectF(QPointF(min(pa.x, pb.x), min(pa.y, pb.y)), QPointF(max(pa.x, pb.x), max(pa.y, pb.y))).adjusted(-4 * s, -s, 4 * s, s)
+
+    def paint(self, p: QPainter, option, widget=None) -> None:
+        if self.a is None or self.b is None:
+            return
+        lay = self._mapscene.layout
+        s = lay.size
+        pa, pb = lay.hex_to_pixel(self.a), lay.hex_to_pixel(self.b)
+        colour = self.COLOURS.get(self.state, self.COLOURS["pending"])
+        p.setRenderHint(QPainter.Antialiasing, True)
+        p.setPen(QPen(QColor(255, 255, 255, 200), .16 * s, Qt.SolidLine, Qt.RoundCap))
+        p.drawLine(QPointF(pa.x, pa.y), QPointF(pb.x, pb.y))
+        p.setPen(QPen(colour, .08 * s, Qt.SolidLine, Qt.RoundCap))
+        p.drawLine(QPointF(pa.x, pa.y), QPointF(pb.x, pb.y))
+        p.setBrush(colour)
+        for q in (pa, pb):
+            p.drawEllipse(QPointF(q.x, q.y), .12 * s, .12 * s)
+        if self.text:
+            p.setFont(_font(.36 * s, True))
+            r = QRectF(pb.x + .25 * s, pb.y - .25 * s, 7 * s, .55 * s)
+            fm_w = p.fontMetrics().horizontalAdvance(self.text) + .3 * s
+            r.setWidth(fm_w)
+            p.setPen(QPen(colour, .04 * s))
+            p.setBrush(QColor(255, 255, 255, 230))
+            p.drawRoundedRect(r, .1 * s, .1 * s)
+            p.setPen(colour)
+            p.drawText(r, Qt.AlignCenter, self.text)
+
+
+# ---------------------------------------------------------------------------
+# The scene
+# ---------------------------------------------------------------------------
+class MapScene(QGraphicsScene):
+    """The map scene; draws the last :class:`MapDrawing` it was given."""
+
+    hexHovered = Signal(object)
+
+    def __init__(self, layout: Layout | None = None, parent=None) -> None:
+        super().__init__(parent)
+        self.layout = layout or make_layout()
+        self.geom = _Geometry(self.layout)
+        self.drawing: MapDrawing | None = None
+        self.selected_units: frozenset[str] = frozenset()
+        self.setBackgroundBrush(style.BACKGROUND)
+        self.setItemIndexMethod(QGraphicsScene.NoIndex)
+        self.map_layer = MapLayer(self)
+        self.addItem(self.map_layer)
+        self.stacks: dict[Hex, StackItem] = {}
+        self.los_map = HexOverlay(self, QColor(20, 20, 40, 120), z=12)  # tints hexes NOT seen
+        self.command_overlay = HexOverlay(self, QColor(40, 120, 220, 60), QPen(QColor(30, 90, 200, 160), 1.5), z=11)
+        self.highlight = HexOverlay(self, QColor(255, 200, 0, 70), QPen(QColor("#e0a000"), 3), z=14)
+        self.blocker = HexOverlay(self, QColor(200, 30, 30, 90), QPen(QColor("#b01010"), 3), z=15)
+        self.los_thread = LosThreadItem(self)
+        for it in (self.los_map, self.command_overlay, self.highlight, self.blocker, self.los_thread):
+            self.addItem(it)
+
+    def map_rect(self) -> QRectF:
+        d = self.drawing
+        if d is None:
+            return QRectF()
+        w, h = self.layout.map_size(d.map.columns, d.map.rows)
+        return QRectF(style.MARGIN, style.MARGIN, w, h)
+
+    def hex_at(self, pos: QPointF) -> Hex | None:
+        """The map hex under scene position ``pos``, or None off the map."""
+        if self.drawing is None:
+            return None
+        h = self.layout.pixel_to_hex(pos.x(), pos.y())
+        return h if self.drawing.map.contains(h) else None
+
+    def hex_rect(self, h: Hex) -> QRectF:
+        c = self.layout.hex_to_pixel(h)
+        s = self.layout.size
+        return QRectF(c.x - 1.6 * s, c.y - 1.6 * s, 3.2 * s, 3.2 * s)
+
+    def set_drawing(self, drawing: MapDrawing, hexes: Iterable[Hex] | None = None, *, map_changed: bool = True) -> None:
+        """Show ``drawing``; repaint only ``hexes`` (and their stacks) when given."""
+        old = self.drawing
+        self.drawing = drawing
+        full = hexes is None or old is None or (old.map.columns, old.map.rows) != (drawing.map.columns, drawing.map.rows)
+        if full:
+            rect = self.map_rect()
+            self.map_layer.set_map_rect(rect)
+            self.map_layer.invalidate_buildings()
+            self.setSceneRect(rect.adjusted(-style.MARGIN, -style.MARGIN, style.MARGIN, style.MARGIN))
+            for it in self.stacks.values():
+                self.removeItem(it)
+            self.stacks.clear()
+            for h, st in drawing.stacks.items():
+                self._add_stack(st)
+            self.map_layer.update()
+            return
+        changed = set(hexes)
+        if map_changed:
+            if any(h in drawing.map.hexes or h in old.map.hexes for h in changed):
+                self.map_layer.invalidate_buildings()
+            for h in changed:
+                self.map_layer.update(self.hex_rect(h))
+        for h in changed:
+            item = self.stacks.pop(h, None)
+            if item is not None:
+                self.removeItem(item)
+            st = drawing.stacks.get(h)
+            if st is not None:
+                self._add_stack(st)
+
+    def _add_stack(self, st: StackDrawing) -> None:
+        item = StackItem(self, st)
+        self.addItem(item)
+        self.stacks[st.hex] = item
+
+    def set_selected_units(self, ids: Iterable[str]) -> None:
+        new = frozenset(ids)
+        if new == self.selected_units:
+            return
+        self.selected_units = new
+        for item in self.stacks.values():
+            item.update()

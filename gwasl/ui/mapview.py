@@ -1,0 +1,124 @@
+"""The map view: zoom (wheel, keys, fit), pan (middle or right drag), and tool dispatch."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtGui import QKeySequence, QMouseEvent, QPainter, QWheelEvent
+from PySide6.QtWidgets import QGraphicsView
+
+from gwasl.model.hexgrid import Hex
+from gwasl.ui.mapscene import MapScene
+
+__all__ = ["MapView"]
+
+
+class MapView(QGraphicsView):
+    """Shows a :class:`MapScene`; hands hex-level mouse events to the current tool."""
+
+    hexHovered = Signal(object)
+    MIN_ZOOM, MAX_ZOOM = 0.05, 8.0
+
+    def __init__(self, scene: MapScene, parent=None) -> None:
+        super().__init__(scene, parent)
+        self.mapscene = scene
+        self.tool = None
+        self.setRenderHints(QPainter.Antialiasing | QPainter.TextAntialiasing)
+        self.setViewportUpdateMode(QGraphicsView.SmartViewportUpdate)
+        self.setTransformationAnchor(QGraphicsView.AnchorUnderMouse)
+        self.setMouseTracking(True)
+        self.setFocusPolicy(Qt.StrongFocus)
+        self._pan_from: QPointF | None = None
+        self._pressed = False
+        self._last_hover: Hex | None = None
+
+    # -- zoom ----------------------------------------------------------------------
+    @property
+    def zoom(self) -> float:
+        return self.transform().m11()
+
+    def zoom_by(self, factor: float) -> None:
+        target = min(self.MAX_ZOOM, max(self.MIN_ZOOM, self.zoom * factor))
+        f = target / self.zoom
+        if abs(f - 1) > 1e-6:
+            self.scale(f, f)
+
+    def fit(self) -> None:
+        self.fitInView(self.mapscene.sceneRect(), Qt.KeepAspectRatio)
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        steps = event.angleDelta().y() / 120.0
+        if steps:
+            self.zoom_by(1.15 ** steps)
+        event.accept()
+
+    def keyPressEvent(self, event) -> None:
+        if event.matches(QKeySequence.ZoomIn) or event.key() in (Qt.Key_Plus, Qt.Key_Equal):
+            self.zoom_by(1.25)
+        elif event.matches(QKeySequence.ZoomOut) or event.key() == Qt.Key_Minus:
+            self.zoom_by(1 / 1.25)
+        elif event.key() == Qt.Key_0:
+            self.fit()
+        else:
+            super().keyPressEvent(event)
+
+    # -- mouse -------------------------------------------------------------------------
+    def _hex(self, event: QMouseEvent) -> tuple[Hex | None, QPointF]:
+        pos = self.mapToScene(event.position().toPoint())
+        return self.mapscene.hex_at(pos), pos
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        if event.button() in (Qt.MiddleButton, Qt.RightButton):
+            self._pan_from = event.position()
+            self.setCursor(Qt.ClosedHandCursor)
+            event.accept()
+            return
+        h, pos = self._hex(event)
+        if event.button() == Qt.LeftButton and h is not None and self.tool is not None:
+            self._pressed = True
+            self.tool.press(h, pos, event.modifiers(), event.button())
+            event.accept()
+            return
+        super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        if self._pan_from is not None:
+            d = event.position() - self._pan_from
+            self._pan_from = event.position()
+            self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() - round(d.x()))
+            self.verticalScrollBar().setValue(self.verticalScrollBar().value() - round(d.y()))
+            event.accept()
+            return
+        h, pos = self._hex(event)
+        if h != self._last_hover:
+            self._last_hover = h
+            self.hexHovered.emit(h)
+        if self.tool is not None:
+            if self._pressed:
+                self.tool.drag(h, pos)
+            else:
+                self.tool.hover(h, pos)
+        super().mouseMoveEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        if self._pan_from is not None and event.button() in (Qt.MiddleButton, Qt.RightButton):
+            self._pan_from = None
+            self.setCursor(self.tool.cursor if self.tool else Qt.ArrowCursor)
+            event.accept()
+            return
+        if self._pressed and event.button() == Qt.LeftButton:
+            self._pressed = False
+            h, pos = self._hex(event)
+            if self.tool is not None:
+                self.tool.release(h, pos)
+            event.accept()
+            return
+        super().mouseReleaseEvent(event)
+
+    def set_tool(self, tool) -> None:
+        if self.tool is not None and self.tool is not tool:
+            self.tool.deactivate()
+        self.tool = tool
+        self._pressed = False
+        if tool is not None:
+            self.setCursor(tool.cursor)
+            tool.activate()

@@ -1,0 +1,38 @@
+"""``gwasl edit`` and ``make run`` on a machine with no display: one clear line
+naming the headless alternatives, exit 0, no Qt plugin traceback."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from gwasl.commands.edit import NO_DISPLAY, has_display
+from testsupport import EXAMPLE_PATH, ROOT
+
+
+def _headless_env() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+
+
+def test_no_display_prints_one_line_and_exits_0():
+    r = subprocess.run([sys.executable, "-m", "gwasl", "edit", str(EXAMPLE_PATH)], cwd=ROOT, env=_headless_env(), capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0
+    lines = (r.stdout + r.stderr).strip().splitlines()
+    assert lines == [NO_DISPLAY]
+    assert "gwasl render FILE --out map.png" in lines[0] and "QT_QPA_PLATFORM=offscreen" in lines[0]
+
+
+def test_a_broken_file_fails_before_any_window(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("[]", encoding="utf-8")
+    r = subprocess.run([sys.executable, "-m", "gwasl", "edit", str(bad)], cwd=ROOT, env=_headless_env(), capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "Traceback" not in r.stderr and "bad.json" in r.stderr
+
+
+def test_display_detection():
+    assert has_display({"QT_QPA_PLATFORM": "offscreen"})
+    if sys.platform.startswith("linux"):
+        assert not has_display({})
+        assert has_display({"DISPLAY": ":0"})
+        assert has_display({"WAYLAND_DISPLAY": "wayland-0"})

@@ -1,0 +1,76 @@
+"""``gwasl render`` (CONTRACTS 4): every bundled scenario draws headless to a PNG
+of the asked size that is not blank; bad input is one line and exit 2."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+from PySide6.QtGui import QImage
+
+from gwasl.cli import main
+from testsupport import EXAMPLE_PATH, ROOT, bundled_scenarios
+
+
+def _distinct_colours(img: QImage, step: int = 7) -> int:
+    seen = set()
+    for y in range(0, img.height(), step):
+        for x in range(0, img.width(), step):
+            seen.add(img.pixel(x, y))
+    return len(seen)
+
+
+@pytest.mark.parametrize("path", bundled_scenarios(), ids=lambda p: p.name)
+def test_every_bundled_scenario_renders(qapp, tmp_path, path):
+    out = tmp_path / "map.png"
+    assert main(["render", str(path), "--out", str(out), "--width", "900"]) == 0
+    img = QImage(str(out))
+    assert not img.isNull()
+    assert img.width() == 900 and 0.5 < img.height() / img.width() < 1.2
+    # Terrain, counters, grid and labels: a real map has many colours, a blank one has one.
+    assert _distinct_colours(img) > 40
+
+
+def test_default_width_is_twice_the_scene(qapp, tmp_path):
+    out = tmp_path / "m.png"
+    assert main(["render", str(EXAMPLE_PATH), "--out", str(out)]) == 0
+    img = QImage(str(out))
+    assert img.width() > 1000
+
+
+def test_render_headless_in_a_fresh_process_without_display(tmp_path):
+    """The command forces the offscreen platform itself: no DISPLAY, no QT_QPA_PLATFORM needed."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    out = tmp_path / "m.png"
+    r = subprocess.run([sys.executable, "-m", "gwasl", "render", str(EXAMPLE_PATH), "--out", str(out), "--width", "400"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert QImage(str(out)).width() == 400
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--view", "austrians"], "side 'austrians' is not a side"),
+        (["--width", "3"], "--width 3"),
+    ],
+)
+def test_bad_arguments_are_one_line_exit_2(capsys, tmp_path, args, message):
+    code = main(["render", str(EXAMPLE_PATH), "--out", str(tmp_path / "x.png"), *args])
+    err = capsys.readouterr().err
+    assert code == 2 and message in err and "Traceback" not in err
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_unwritable_target_leaves_nothing_and_says_why(qapp, capsys, tmp_path):
+    code = main(["render", str(EXAMPLE_PATH), "--out", str(tmp_path / "no" / "such" / "x.png")])
+    err = capsys.readouterr().err
+    assert code == 2 and "does not exist" in err
+
+
+def test_broken_scenario_is_a_clean_error(capsys, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", encoding="utf-8")
+    assert main(["render", str(bad), "--out", str(tmp_path / "x.png")]) == 2
+    assert "Traceback" not in capsys.readouterr().err
