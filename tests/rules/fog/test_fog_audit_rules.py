@@ -180,3 +180,26 @@ def test_2_5_final_13_hip_unit_revealed_and_ti_for_the_rest_of_the_player_turn(k
     assert r.state.status_of("h") is FogStatus.NONE and "h" in r.state.ti
     assert "h" in advance_clock(r.state, 1, "french", Phase.APh).ti  # same player turn
     assert "h" not in advance_clock(r.state, 1, "german", Phase.RPh).ti  # the next one
+
+
+def test_2_4_2_5_a_lone_enemy_vehicle_is_an_enemy_unit_with_los(kit):
+    """O'Leary 2.4 example (a T-34 may not exchange into Open Ground "in the LOS of an enemy
+    unit") and the 2.5 +1 DRM: an enemy tank alone (no infantry anywhere) is an enemy unit
+    whose LOS counts, on the rules' own LOS of an open map."""
+    from gwasl.rules.fog.env import FogEnv
+
+    tank = {"id": "A7V", "side": "german", "kind": "support_weapon", "weapon": "A7V", "hex": "F1",
+            "size_class": "large_vehicle"}
+    t34 = sw("t34", "C3", size_class="normal_vehicle")
+    s = kit.build(units=[tank, t34], dummies=[{"side": "french", "kind": "dummy_stack", "hex": "F5", "counters": 2}],
+                  hexes={"C3": {"terrain": "woods"}})
+    st = kit.at(s, "french", Phase.MPh)
+    env = FogEnv()
+    assert env.in_enemy_los(st.scenario, "french", kit.hx("F5"))
+    a, d = st.stacks_at(kit.hx("C3"))[0], st.stacks_at(kit.hx("F5"))[0]
+    p = plan_dummy_shift(st, a.id, d.id, env)
+    assert not p.eligible and "vehicle" in p.reason and "2.4" in p.reason
+    # A lone enemy gun (no crew) sees nothing: it is not a unit with LOS of its own.
+    gun = dict(tank, id="FK96", weapon="FK96", size_class="normal_gun")
+    s2 = kit.build(units=[gun, t34], dummies=[{"side": "french", "kind": "dummy_stack", "hex": "F5", "counters": 2}])
+    assert not env.in_enemy_los(kit.at(s2, "french", Phase.MPh).scenario, "french", kit.hx("F5"))
