@@ -834,6 +834,8 @@ def _lose_status(st: FogState, plan: ShiftPlan, env: FogEnv, revealed: bool, not
     side = plan.side
     if plan.kind in (LedgerKind.DUMMY, LedgerKind.CLOAKED):
         ids = list(dict.fromkeys(x for p in (plan.pairs or ((plan.a, plan.b),)) for x in p))
+        # Public lines in map order: which stack started the attempt is the shifter's secret.
+        ids.sort(key=lambda i: (st.stack(i).hex.column, st.stack(i).hex.row))
         for sid in ids:
             s = st.stack(sid)
             if s.is_dummy:
@@ -872,7 +874,7 @@ def _lose_status(st: FogState, plan: ShiftPlan, env: FogEnv, revealed: bool, not
     by_hex: dict[Hex, list[str]] = {}
     for u in units:
         by_hex.setdefault(st.unit(u).hex, []).append(u)
-    for h, ids in by_hex.items():
+    for h, ids in sorted(by_hex.items(), key=lambda kv: (kv[0].column, kv[0].row)):
         if revealed:
             st = st.with_status({u: FogStatus.NONE for u in ids})
             st = replace(st, ti=st.ti | set(ids))

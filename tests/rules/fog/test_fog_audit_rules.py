@@ -203,3 +203,20 @@ def test_2_4_2_5_a_lone_enemy_vehicle_is_an_enemy_unit_with_los(kit):
     gun = dict(tank, id="FK96", weapon="FK96", size_class="normal_gun")
     s2 = kit.build(units=[gun, t34], dummies=[{"side": "french", "kind": "dummy_stack", "hex": "F5", "counters": 2}])
     assert not env.in_enemy_los(kit.at(s2, "french", Phase.MPh).scenario, "french", kit.hx("F5"))
+
+
+def test_2_5_public_lines_of_a_failed_shift_do_not_tell_which_stack_started_it(kit):
+    """O'Leary 2.5, the 14 case of the second example: four real counters in woods, a dummy
+    stack of 5 counters in open ground in enemy LOS, APh, DR 11 +1 (LOS) +2 (two earlier
+    shifts) = 14: the dummy is eliminated, the other stack revealed and TI.  The German reads
+    the same lines whichever of the two stacks asked for the shift."""
+    s = kit.build(units=[ENEMY, sq("f1", "C3"), sq("f2", "C3"), sw("f3", "C3"), sw("f4", "C3")],
+                  dummies=[{"side": "french", "kind": "dummy_stack", "hex": "F5", "counters": 5}],
+                  hexes={"C3": {"terrain": "woods"}})
+    st = kit.at(s, "french", Phase.APh)
+    env = kit.env(["F5"])
+    a, d = st.stacks_at(kit.hx("C3"))[0], st.stacks_at(kit.hx("F5"))[0]
+    r1 = resolve_shift(st, plan_dummy_shift(st, a.id, d.id, env, prior=2), ScriptedDice([5, 6]), env)
+    r2 = resolve_shift(st, plan_dummy_shift(st, d.id, a.id, env, prior=2), ScriptedDice([5, 6]), env)
+    assert r1.roll.final == r2.roll.final == 14 and r1.band == r2.band == "revealed"
+    assert view(r1.state, "german").log == view(r2.state, "german").log
