@@ -217,11 +217,17 @@ class FogEnv:
 
     def in_enemy_los(self, scenario: Scenario, side: str, h: Hex, position: Position = Position.GROUND,
                      exclude: Iterable[str] = ()) -> bool:
-        """O'Leary 2.5: is location ``h`` in the LOS of a unit of another side?"""
+        """O'Leary 2.5: is location ``h`` in the LOS of a unit of another side?
+
+        Infantry and vehicles see (the 2.4 T-34 example); a gun or other support
+        weapon sees only through the infantry manning it, which is counted itself.
+        """
         sees = self.sees(scenario)
         skip = set(exclude)
+        vehicles = self.table.vehicle_sizes
         for u in scenario.units:
-            if u.side != side and u.id not in skip and u.is_infantry and scenario.map.contains(u.hex):
+            if u.side != side and u.id not in skip and (u.is_infantry or size_class_of(u) in vehicles) \
+                    and scenario.map.contains(u.hex):
                 if sees(u.hex, h, u.position, position):
                     return True
         return False

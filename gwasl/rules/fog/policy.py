@@ -22,17 +22,23 @@ Scoring, per candidate shift:
   only breaks ties, so the same seed always makes the same choices.
 
 A candidate is attempted only if its score is above ``threshold``.
+
+The odds that score a candidate come from the DRM as the side knows it: the
+"+1 in the LOS of an enemy unit" is judged from the enemy units it can see and
+from every enemy "?" pile (real or dummy alike), never from hidden enemy units
+(:func:`known_state`).  The candidate's plan keeps the true DRM, which is the
+one the shift DR is rolled with.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Mapping
 
 from gwasl.model.hexgrid import Hex
-from gwasl.model.scenario import UnitKind
+from gwasl.model.scenario import Unit, UnitKind
 from gwasl.rules.dice import Dice, Modifier
 from gwasl.rules.fog.env import FogEnv, size_class_of
 from gwasl.rules.fog.odds import shift_band_odds
@@ -50,7 +56,8 @@ from gwasl.rules.fog.shift import (
 from gwasl.rules.fog.state import FogState, LedgerKind
 from gwasl.rules.fog.view import view
 
-__all__ = ["Candidate", "PolicyDecision", "choose_minefield_shift", "choose_shift", "run_policy", "threat_map"]
+__all__ = ["Candidate", "PolicyDecision", "choose_minefield_shift", "choose_shift", "known_state", "run_policy",
+           "threat_map"]
 
 _UNIT_VALUE = {
     UnitKind.SQUAD: 1.0,
@@ -196,9 +203,10 @@ def choose_shift(state: FogState, side: str, env: FogEnv, seed: int, threshold: 
     hexes = {p.hex_a for p in plans} | {p.hex_b for p in plans}
     threat = threat_map(state, side, env, hexes)
     rng = random.Random(seed * 1_000_003 + len(state.ledger))
+    known = known_state(state, side)
     cands = []
     for p in plans:
-        odds = shift_band_odds(p.drm, env.table)
+        odds = shift_band_odds(_known_drm(known, p, env), env.table)
         va, vb, da, db = _moving_values(state, p, env)
         ta, tb = threat[p.hex_a], threat[p.hex_b]
         gain = va * (ta - tb) + vb * (tb - ta)
@@ -237,6 +245,34 @@ def run_policy(state: FogState, side: str, dice: Dice, env: FogEnv, seed: int, m
 _REVEAL_COST = 0.5  # a minefield whose strength is known is worth less to its owner
 
 
+def known_state(state: FogState, side: str) -> FogState:
+    """The state as ``side`` knows the enemy: its own units as they are, enemy units it can
+    see, and one notional squad under each enemy "?" pile it sees (a "?" may hide a unit
+    whatever it truly is); hidden enemy units are left out.  Used only to score choices."""
+    v = view(state, side)
+    units = [u for u in state.scenario.units if u.side == side]
+    units += [u for u in v.units if u.side != side]
+    units += [Unit(f"?{i}", c.side, UnitKind.SQUAD, c.hex, position=c.position)
+              for i, c in enumerate(v.concealed_stacks) if c.side != side]
+    return replace(state, scenario=state.scenario.with_units(units))
+
+
+def _replan(state: FogState, p: ShiftPlan, env: FogEnv) -> ShiftPlan:
+    """The same shift planned on another state (the known one, or the truth)."""
+    if p.kind is LedgerKind.HIP:
+        return plan_hip_shift(state, p.side, p.hex_a, p.hex_b, env, movers_a=p.movers_a, movers_b=p.movers_b)
+    if p.kind is LedgerKind.MINEFIELD:
+        return plan_minefield_shift(state, p.a, p.b, env)
+    if p.kind is LedgerKind.CLOAKED:
+        return plan_cloaked_shift(state, p.a, p.b, env)
+    return plan_dummy_shift(state, p.a, p.b, env)
+
+
+def _known_drm(known: FogState, p: ShiftPlan, env: FogEnv) -> int:
+    """O'Leary 2.5 DRM of ``p`` with enemy LOS as the shifting side knows it."""
+    return _replan(known, p, env).drm
+
+
 def choose_minefield_shift(state: FogState, entered_id: str, env: FogEnv, seed: int, vehicles: bool = False,
                            threshold: float = 0.05) -> PolicyDecision:
     """O'Leary 4.6.2 for the computer: an enemy unit has entered minefield ``entered_id``;
@@ -251,6 +287,7 @@ def choose_minefield_shift(state: FogState, entered_id: str, env: FogEnv, seed: 
     cands = []
     skipped = 0
     rng = random.Random(seed * 1_000_003 + len(state.ledger))
+    known = known_state(state, side)
 
     def factors(x) -> int:
         return 0 if x.dummy else (x.at if vehicles else x.ap)
@@ -262,7 +299,7 @@ def choose_minefield_shift(state: FogState, entered_id: str, env: FogEnv, seed: 
         if not p.eligible:
             skipped += 1
             continue
-        odds = shift_band_odds(p.drm, env.table)
+        odds = shift_band_odds(_known_drm(known, p, env), env.table)
         gain = float(factors(o) - factors(m))
         risk = _REVEAL_COST * (0 if o.dummy else 1)
         score = float(odds["allowed"]) * gain - risk + rng.random() * 1e-3

@@ -834,6 +834,8 @@ def _lose_status(st: FogState, plan: ShiftPlan, env: FogEnv, revealed: bool, not
     side = plan.side
     if plan.kind in (LedgerKind.DUMMY, LedgerKind.CLOAKED):
         ids = list(dict.fromkeys(x for p in (plan.pairs or ((plan.a, plan.b),)) for x in p))
+        # Public lines in map order: which stack started the attempt is the shifter's secret.
+        ids.sort(key=lambda i: (st.stack(i).hex.column, st.stack(i).hex.row))
         for sid in ids:
             s = st.stack(sid)
             if s.is_dummy:
@@ -872,7 +874,7 @@ def _lose_status(st: FogState, plan: ShiftPlan, env: FogEnv, revealed: bool, not
     by_hex: dict[Hex, list[str]] = {}
     for u in units:
         by_hex.setdefault(st.unit(u).hex, []).append(u)
-    for h, ids in by_hex.items():
+    for h, ids in sorted(by_hex.items(), key=lambda kv: (kv[0].column, kv[0].row)):
         if revealed:
             st = st.with_status({u: FogStatus.NONE for u in ids})
             st = replace(st, ti=st.ti | set(ids))
@@ -918,7 +920,9 @@ def _minefield_outcome(st: FogState, plan: ShiftPlan, exchange: bool, notes: lis
         m2, o2 = replace(m, revealed=True), replace(o, revealed=True)
         notes.append("no exchange; further minefield shifts stay possible (O'Leary 4.6.3)")
     kept = []
-    for x in (m2, o2):
+    # Report in map order, never in entered/other order: the order would tell the enemy
+    # whether the two counters exchanged, which the shift DR keeps secret (4.6.2).
+    for x in sorted((m2, o2), key=lambda x: (x.hex.column, x.hex.row)):
         if x.dummy:
             notes.append(f"dummy minefield at {x.hex} revealed and removed")
             public.append(f"minefield counter at {x.hex} revealed: a dummy, removed (O'Leary 4.6.2)")

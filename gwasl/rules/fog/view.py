@@ -64,7 +64,8 @@ class ViewError(ValueError):
 class ConcealedStack:
     """A "?" stack (or cloaking counter) as a viewer sees it.
 
-    ``counters``: how many counters the stack shows, "?" included.  For an
+    ``counters``: how many counters the stack shows, "?" included (for an
+    enemy, all its "?" counters of one location and position together).  For an
     enemy stack ``dummy``, ``potential_dummy`` and ``unit_ids`` are ``None``
     (unknown); the omniscient view fills them in.
     """
@@ -247,6 +248,15 @@ def view(state: FogState, viewer: str) -> SideView:
             s.side, s.hex, shown_position(s.side, s.hex, s.position), s.height, s.cloaked,
             s.is_dummy if omni else None, s.potential_dummy if omni else None,
             tuple(sorted(s.unit_ids)) if omni else None))
+    if not omni:
+        # O'Leary 2.2: only potential dummy stacks merge at the end of the CCPh, so how the
+        # enemy's "?" counters of one location are grouped would tell real from dummy.  The
+        # viewer sees each location's "?" counters (and cloaking counters) as one pile.
+        piles: dict[tuple, int] = {}
+        for c in concealed:
+            k = (c.side, c.hex, c.position, c.cloaked)
+            piles[k] = piles.get(k, 0) + c.counters
+        concealed = [ConcealedStack(side, h, pos, n, cl) for (side, h, pos, cl), n in piles.items()]
     concealed.sort(key=lambda c: (c.side, _hex_key(c.hex), c.position.value, c.counters, c.cloaked,
                                   c.dummy is True, c.unit_ids or ()))
 

@@ -87,3 +87,35 @@ def test_policy_springs_the_strongest_minefield_on_an_entering_unit(kit):
     # Entering the strong one: no exchange is worth revealing another.
     strong = st.minefields_at(kit.hx("F5"))[0].id
     assert choose_minefield_shift(st, strong, kit.env(), seed=5).chosen is None
+
+
+def test_policy_odds_ignore_the_los_of_hidden_enemy_units(kit):
+    """Beyond O'Leary, with the 2.5 "+1 in the LOS of an enemy unit": the French policy scores
+    its shifts with the DRM as the French know it, so a German HIP unit (3.1) that sees D3
+    changes nothing in its decision; the shift it attempts is still rolled with the true DRM."""
+    from gwasl.rules.fog.env import FogEnv
+    from gwasl.rules.fog.policy import known_state
+
+    def only_d4_sees_d3(_scenario):
+        return lambda a, b, a_in=None, b_in=None: a == kit.hx("D4") and b == kit.hx("D3")
+
+    env = FogEnv(sees_factory=only_d4_sees_d3)
+    french = [{"id": "h1", "side": "french", "kind": "squad", "class": "first_line", "hex": "D3", "hidden": "hip"},
+              {"id": "h2", "side": "french", "kind": "leader", "rating": "8-1", "hex": "D3", "hidden": "hip"}]
+    german = [{"id": "G1", "side": "german", "kind": "squad", "class": "first_line", "hex": "E4"}]
+    hidden = [{"id": "GH", "side": "german", "kind": "squad", "class": "first_line", "hex": "D4", "hidden": "hip"}]
+    dummies = [{"side": "french", "kind": "dummy_hip", "hex": "J8"}]
+
+    def decide(units):
+        st = kit.at(kit.build(units=units, dummies=dummies, hexes={"J8": {"terrain": "woods"}}), "german", Phase.MPh)
+        return st, choose_shift(st, "french", env, seed=4)
+
+    sa, a = decide(german + french)
+    sb, b = decide(german + hidden + french)
+    assert [(c.plan.hex_a, c.plan.hex_b, c.score, c.odds) for c in a.candidates] == \
+        [(c.plan.hex_a, c.plan.hex_b, c.score, c.odds) for c in b.candidates]
+    assert (a.chosen is None) == (b.chosen is None)
+    # The truth differs (GH sees D3: +1), and the known state leaves GH out.
+    d3 = next(c for c in b.candidates if c.plan.hex_a == kit.hx("D3"))
+    assert any(m.value == 1 and "LOS" in m.cause for m in d3.plan.modifiers)
+    assert "GH" not in {u.id for u in known_state(sb, "french").scenario.units}

@@ -223,7 +223,7 @@ def test_2_4_bt7_that_used_more_mp_than_a_t35_has_cannot_exchange(kit):
 
 # -- ledgers ------------------------------------------------------------------------------------
 def test_3_3_4_dummy_and_hip_ledgers_are_separate(kit):
-    """O'Leary 3.3.4: a failed dummy shift does not stop HIP shifts, and earlier dummy shifts
+    """O'Leary 3.3.4 (with 2.5, final DR 8-10): a failed dummy shift does not stop HIP shifts, and earlier dummy shifts
     add nothing to HIP shift DRs."""
     s = kit.build(units=[ENEMY, unit("a", "C3", "potential_dummy"), unit("h", "H2", "hip")],
                   dummies=[dstack("F5", 2), {"side": "french", "kind": "dummy_hip", "hex": "J4"}])
@@ -359,7 +359,7 @@ def _mines(kit):
 
 
 def test_4_6_2_minefield_exchange_on_entry_reveals_both(kit):
-    """O'Leary 4.6.2: a unit enters an unrevealed minefield; it may exchange with another; both
+    """O'Leary 4.6 and 4.6.2: a unit enters an unrevealed minefield; it may exchange with another; both
     strengths are revealed whatever the result, and the unit meets the minefield now there."""
     st = kit.at(_mines(kit), "german", Phase.MPh)
     env = kit.env()

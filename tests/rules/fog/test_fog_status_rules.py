@@ -94,7 +94,7 @@ def test_2_2_enemy_in_the_location_does_not_end_potential_dummy_status(kit):
 
 
 def test_3_2_1_hip_units_are_immune_to_fire_and_snipers(kit):
-    """O'Leary 3.2.1: fire attacks on the location and snipers do not affect HIP units."""
+    """O'Leary 3.2 and 3.2.1: fire attacks on the location and snipers do not affect HIP units."""
     s = kit.build(units=[ENEMY, u("h", "C3", "hip"), u("c", "C3", "concealed")])
     st = kit.at(s, "german", Phase.PFPh)
     ok, why = may_be_attacked(st, "h")

@@ -6,7 +6,7 @@ a "?" stack is a potential dummy stack or a dummy stack of the same counter
 count, where a hidden pillbox is, a hidden or known minefield's strength, a
 dummy minefield instead of a real one, a bore-sighted or pre-registered hex
 still secret -- then plays the same sequence of
-French shift attempts (results kept to the 2.5 bands that reveal nothing,
+French moves of "?" stacks, end-of-CCPh merges of potential dummies (2.2), French shift attempts (results kept to the 2.5 bands that reveal nothing,
 final DR <= 10) and German moves on both.  The German view, log included,
 must be identical; the omniscient view must tell them apart (so the test
 can fail).
@@ -25,7 +25,7 @@ from gwasl.rules.fog.env import FogEnv
 from gwasl.rules.fog.preview import plan_between
 from gwasl.rules.fog.shift import ShiftError, resolve_shift
 from gwasl.rules.fog.state import FogState, LedgerKind
-from gwasl.rules.fog.status import advance_clock, move_units
+from gwasl.rules.fog.status import advance_clock, merge_potential_dummies, move_dummy_stack, move_units
 from gwasl.rules.fog.view import view
 
 COLS, ROWS = 8, 6
@@ -107,8 +107,13 @@ def fog_pair(draw):
     groups = [g for g in ([h for h, _ in conc], list(hip_hexes)) if g]
     shift = st.sampled_from(groups).flatmap(lambda g: st.tuples(
         st.just("shift"), st.sampled_from(g), st.sampled_from(g), st.integers(1, 6), st.integers(1, 6)))
+    # French "?" stacks move (real or dummy alike) and potential dummies merge at the end of
+    # the CCPh (O'Leary 2.2): a merge must not show which of two co-located stacks were real.
+    conc_hexes = [h for h, _ in conc] or [ALL[0]]
+    fmove = st.tuples(st.just("fmove"), st.sampled_from(conc_hexes), st.sampled_from(ALL), st.just(0), st.just(0))
+    ccph = st.tuples(st.just("ccph"), st.just(0), st.just(0), st.just(0), st.just(0))
     actions = draw(st.lists(st.one_of(
-        shift, shift, shift,
+        shift, shift, shift, fmove, ccph,
         st.tuples(st.just("german"), st.sampled_from(range(len(german))), st.sampled_from(ALL), st.just(0), st.just(0)),
         st.tuples(st.just("phase"), st.sampled_from([Phase.APh, Phase.PFPh]), st.sampled_from(["french", "german"]),
                   st.just(0), st.just(0)),
@@ -120,6 +125,14 @@ def _play(state: FogState, actions) -> FogState:
     for kind, x, y, d1, d2 in actions:
         if kind == "phase":
             state = advance_clock(state, state.clock.turn, y, x if y == "french" else Phase.MPh)
+        elif kind == "ccph":
+            state = merge_potential_dummies(advance_clock(state, state.clock.turn, "french", Phase.CCPh), "french")
+        elif kind == "fmove":
+            for s in [s for s in state.stacks_at(x, "french") if not s.cloaked]:
+                if s.is_dummy:
+                    state = move_dummy_stack(state, s.id, y, Position.GROUND, 2)
+                else:
+                    state = move_units(state, s.unit_ids, y, Position.GROUND, 2)
         elif kind == "german":
             state = move_units(state, [f"g{x}"], y, Position.GROUND, 1)
         else:

@@ -209,7 +209,7 @@ def _three_squads(kit):
 
 
 def test_3_3_3_part_of_a_hip_stack_shifts_the_rest_keeps_hip_if_allowed(kit):
-    """O'Leary 3.3.3: 3 4-5-7 and a leader; one squad and the leader shift to a lone dummy
+    """O'Leary 3.3 and 3.3.3: 3 4-5-7 and a leader; one squad and the leader shift to a lone dummy
     HIP; the two other squads keep HIP status."""
     s = _three_squads(kit)
     st = kit.at(s, "french", Phase.MPh)
