@@ -214,6 +214,7 @@ def main(argv: list[str] | None = None) -> int:
     written = []
 
     def shot(name: str) -> None:
+        win.run_validation()  # do not wait for the debounce timer
         app.processEvents()
         path = out / f"{name}.png"
         win.grab().save(str(path))

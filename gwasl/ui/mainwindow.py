@@ -104,7 +104,7 @@ class MainWindow(QMainWindow):
         self._validate_timer.timeout.connect(self.run_validation)
         self.resize(QSize(1400, 900))
         self.resizeDocks([self.units_dock], [190], Qt.Vertical)
-        self.resizeDocks([self.palette_dock, self.formations_dock], [330, 380], Qt.Horizontal)
+        self.resizeDocks([self.palette_dock, self.formations_dock], [370, 330], Qt.Horizontal)
         self.set_tool("select")
         self._refresh_all()
         self.statusBar().showMessage("Ready")
@@ -304,7 +304,8 @@ class MainWindow(QMainWindow):
     def _update_title(self) -> None:
         s = self.document.scenario
         name = Path(self.document.path).name if self.document.path else "untitled"
-        self.setWindowTitle(f"{s.title} - {name}[*] - gwasl")
+        seen = "" if self.viewer == OMNISCIENT else f" - map as {self.viewer} sees it"
+        self.setWindowTitle(f"{s.title} - {name}[*]{seen} - gwasl")
         self.setWindowModified(self.document.dirty)
         self.act_undo.setEnabled(self.document.can_undo)
         self.act_redo.setEnabled(self.document.can_redo)
@@ -328,6 +329,9 @@ class MainWindow(QMainWindow):
         self._redraw(None)
         if self.viewer != viewer:
             self._fill_view_menu()
+        self._update_title()
+        if self.viewer != OMNISCIENT:
+            self.show_message(f"The map shows only what {self.viewer} may know; the lists keep the designer's full set-up")
 
     def run_validation(self) -> None:
         report = validate_scenario(self.document.scenario)

@@ -109,7 +109,7 @@ def test_view_as_a_side_hides_what_it_does_not_know(example_window):
     w = example_window
     w.set_viewer("german")
     d = w.scene.drawing
-    assert d.viewer == "german"
+    assert d.viewer == "german" and "as german sees it" in w.windowTitle()
     keys = {c.key for st in d.stacks.values() for c in st.counters}
     assert "F1-2" not in keys and "F-MG" not in keys  # HIP French units
     assert any(c.kind == "concealed" for c in d.stacks[H("G6")].counters)
