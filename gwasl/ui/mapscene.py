@@ -620,6 +620,15 @@ def _silhouette(p: QPainter, kind: str, r: QRectF, ink: QColor) -> None:
     p.restore()
 
 
+def _describe(f: CounterFace) -> str:
+    """One line per counter for the stack's tooltip, top counter first."""
+    parts = [f.key if not f.key.startswith(("dummy:", "concealed:", "own-")) else f.title, f.title]
+    for x in (f.factors, f.rating, f.platoon and f"platoon {f.platoon}", f.position, f.marker, f.count and f"{f.count} counters", f.broken and "broken"):
+        if x:
+            parts.append(str(x))
+    return " ".join(dict.fromkeys(parts))
+
+
 class StackItem(QGraphicsObject):
     """The counters of one hex, stacked ASL-style; hovering or clicking fans them out."""
 
@@ -634,6 +643,7 @@ class StackItem(QGraphicsObject):
         self.setAcceptHoverEvents(True)
         self.setCacheMode(QGraphicsItem.DeviceCoordinateCache)
         self.setZValue(20)
+        self.setToolTip("\n".join(_describe(f) for f in reversed(stack.counters)))
         c = scene.layout.hex_to_pixel(stack.hex)
         # a little above centre, so fortification symbols in the lower part of the hex stay visible
         self.setPos(c.x, c.y - scene.layout.size * 0.1)

@@ -139,10 +139,18 @@ def test_validation_dock_updates_after_an_illegal_edit_and_click_selects(example
 
 def test_hidden_status_dummies_and_allotment(example_user, example_window):
     w, u = example_window, example_user
+    from PySide6.QtWidgets import QPushButton
+
     w.select_units({"G1-5"})
     u.choose(w.hidden_box, HiddenStatus.CONCEALED)
-    w.update_selected(hidden=HiddenStatus(w.hidden_box.currentData()), text="Set hidden status")
+    button = next(b for b in w.findChildren(QPushButton) if b.text() == "Set hidden")
+    u.qtbot.mouseClick(button, Qt.LeftButton)
     assert w.document.scenario.unit("G1-5").hidden is HiddenStatus.CONCEALED
+    assert w.unit_model.data(w.unit_model.index(w.unit_model.row_of("G1-5"), 7)) == "concealed"
+    broken = next(b for b in w.findChildren(QPushButton) if b.text() == "Broken on/off")
+    u.qtbot.mouseClick(broken, Qt.LeftButton)
+    assert w.document.scenario.unit("G1-5").broken
+    assert any(c.broken for c in w.scene.stacks[H("B2")].stack.counters)
     u.tool("dummy")
     u.choose(w.palette.side_box, "french")
     u.choose(w.palette.dummy_box, DummyKind.DUMMY_STACK)
@@ -183,13 +191,22 @@ def test_properties_change_title_date_and_sides(window):
     dlg.title.setText("Fort Douaumont")
     dlg.winter.setChecked(True)
     dlg.columns.setValue(20)
+    gas = dlg.sides.cellWidget(1, 2)  # the French: masks whatever the date says (ASLGW 1.9.11)
+    gas.setCurrentIndex(gas.findData("mask"))
+    grenades = dlg.sides.cellWidget(0, 3)
+    grenades.setCurrentIndex(grenades.findData(False))
     values = dlg.values()
     assert values["date"] == dt.date(1916, 2, 21)
     window.apply_properties(values)
     s = window.document.scenario
     assert (s.title, s.winter, s.map.columns) == ("Fort Douaumont", True, 20)
     assert "Fort Douaumont" in window.windowTitle()
+    assert s.sides["french"].gas_protection.value == "mask" and s.sides["german"].hand_grenades is False
     assert window.scene.drawing.map.columns == 20
+    window.document.undo()
+    window.document.undo()
+    assert window.document.scenario.sides["french"].gas_protection is None
+    assert window.scene.drawing.map.columns == 12
 
 
 def test_unsaved_changes_prompt_on_close(user, window, monkeypatch):
