@@ -219,6 +219,19 @@ class EditorDocument:
     def history(self) -> tuple[str, ...]:
         return tuple(c.text for c in self._undo)
 
+    @property
+    def future(self) -> tuple[str, ...]:
+        """Names of the redoable edits, next one first."""
+        return tuple(c.text for c in reversed(self._redo))
+
+    def go_to(self, steps: int) -> None:
+        """Undo or redo until exactly ``steps`` edits are applied (the history list's click)."""
+        steps = max(0, min(steps, len(self._undo) + len(self._redo)))
+        while len(self._undo) > steps:
+            self.undo()
+        while len(self._undo) < steps:
+            self.redo()
+
     # -- events --------------------------------------------------------------------
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Call ``listener(change)`` after every change; returns an unsubscribe function."""

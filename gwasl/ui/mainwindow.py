@@ -29,6 +29,8 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QListWidget,
+    QListWidgetItem,
     QMainWindow,
     QMessageBox,
     QPushButton,
@@ -193,6 +195,13 @@ class MainWindow(QMainWindow):
         self.findings_table.clicked.connect(self._finding_clicked)
         self.validation_dock = self._dock("Validation", self.findings_table, Qt.RightDockWidgetArea, "validation")
 
+        # History: every undo step by name; clicking one goes back (or forward) to it.
+        self.history_list = QListWidget()
+        self.history_list.itemClicked.connect(lambda item: self.document.go_to(self.history_list.row(item)))
+        self.history_dock = self._dock("History", self.history_list, Qt.RightDockWidgetArea, "history")
+        self.tabifyDockWidget(self.formations_dock, self.history_dock)
+        self.formations_dock.raise_()
+
     def _action(self, text: str, slot, shortcut=None, tip: str = "", checkable: bool = False) -> QAction:
         a = QAction(text, self)
         if shortcut is not None:
@@ -255,7 +264,7 @@ class MainWindow(QMainWindow):
         self.view_menu = m.addMenu("See the map &as")
         self.view_group = QActionGroup(self)
         m.addSeparator()
-        for d in (self.palette_dock, self.units_dock, self.formations_dock, self.validation_dock):
+        for d in (self.palette_dock, self.units_dock, self.formations_dock, self.validation_dock, self.history_dock):
             m.addAction(d.toggleViewAction())
         m = mb.addMenu("&Tools")
         tb = self.addToolBar("Tools")
@@ -307,10 +316,22 @@ class MainWindow(QMainWindow):
         seen = "" if self.viewer == OMNISCIENT else f" - map as {self.viewer} sees it"
         self.setWindowTitle(f"{s.title} - {name}[*]{seen} - gwasl")
         self.setWindowModified(self.document.dirty)
+        self._fill_history()
         self.act_undo.setEnabled(self.document.can_undo)
         self.act_redo.setEnabled(self.document.can_redo)
         self.act_undo.setText(f"&Undo {self.document.undo_text}".strip())
         self.act_redo.setText(f"&Redo {self.document.redo_text}".strip())
+
+    def _fill_history(self) -> None:
+        done, future = self.document.history, self.document.future
+        self.history_list.clear()
+        self.history_list.addItem("(opened)" if self.document.path else "(new scenario)")
+        self.history_list.addItems(list(done))
+        for text in future:
+            item = QListWidgetItem(text)
+            item.setForeground(Qt.gray)
+            self.history_list.addItem(item)
+        self.history_list.setCurrentRow(len(done))
 
     def _fill_view_menu(self) -> None:
         self.view_menu.clear()

@@ -249,3 +249,18 @@ def test_zoom_keys_and_fit(example_user, example_window):
     example_user.keys(Qt.Key_Minus)
     example_user.keys(Qt.Key_Minus)
     assert example_window.view.zoom < z
+
+
+def test_history_list_goes_back_and_forward(user, window):
+    user.tool("terrain")
+    for label, t in (("A1", Terrain.WOODS), ("B1", Terrain.BRUSH), ("C1", Terrain.MARSH)):
+        user.choose(window.palette.terrain_box, t)
+        user.click(label)
+    lst = window.history_list
+    assert [lst.item(i).text() for i in range(lst.count())] == ["(new scenario)", "Paint woods", "Paint brush", "Paint marsh"]
+    user.qtbot.mouseClick(lst.viewport(), Qt.LeftButton, Qt.NoModifier, lst.visualItemRect(lst.item(1)).center())
+    m = window.document.scenario.map
+    assert m.terrain_at(H("A1")) is Terrain.WOODS and m.terrain_at(H("B1")) is Terrain.OPEN
+    assert window.document.future == ("Paint brush", "Paint marsh")
+    window.document.go_to(3)
+    assert window.document.scenario.map.terrain_at(H("C1")) is Terrain.MARSH
