@@ -264,3 +264,19 @@ def test_history_list_goes_back_and_forward(user, window):
     assert window.document.future == ("Paint brush", "Paint marsh")
     window.document.go_to(3)
     assert window.document.scenario.map.terrain_at(H("C1")) is Terrain.MARSH
+
+
+def test_a_failed_save_keeps_the_old_file_and_the_unsaved_state(example_user, example_window, tmp_path, monkeypatch):
+    import gwasl.model.scenario_io as sio
+
+    w = example_window
+    target = tmp_path / "mine.json"
+    assert w._save_to(str(target))
+    before = target.read_bytes()
+    example_user.tool("terrain")
+    example_user.click("A1")
+    monkeypatch.setattr(sio.os, "replace", lambda *a: (_ for _ in ()).throw(OSError(28, "No space left on device")))
+    assert not w.save()
+    assert target.read_bytes() == before and w.isWindowModified()
+    assert w.warnings[-1][0] == "Cannot save" and "unchanged" in w.warnings[-1][1]
+    assert [p.name for p in tmp_path.iterdir()] == ["mine.json"]  # no temporary file left behind
