@@ -129,6 +129,7 @@ class Palette(QWidget):
         self.side_box.currentIndexChanged.connect(self._side_changed)
         for w in (self.kind_box, self.class_box, self.formation_box):
             w.currentIndexChanged.connect(self._update_enabled)
+        self.weapon_box.currentTextChanged.connect(self._update_enabled)
         document.subscribe(self._on_change)
         self._fill_sides()
 
@@ -234,6 +235,13 @@ class Palette(QWidget):
         kind = UnitKind(self.kind_box.currentData())
         if self.formation_box.currentData() is not None:
             kind = UnitKind.SQUAD
+        if side is not None and kind is UnitKind.SUPPORT_WEAPON:
+            w = _weapons.find_weapon(self.weapon_box.currentText().strip())
+            if w is None:
+                return "not a weapon of the ASLGW 1.6 tables"
+            problems = _weapons.availability_problems(w, s.date, side.nationality)
+            text = f"{w.fp}-{w.range}" if w.fp is not None else w.name
+            return text + (f" ({problems[0].message}, {problems[0].rule})" if problems else f" ({w.rule})")
         if side is None or kind not in (UnitKind.SQUAD, UnitKind.HALF_SQUAD):
             return ""
         try:

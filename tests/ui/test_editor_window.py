@@ -280,3 +280,21 @@ def test_a_failed_save_keeps_the_old_file_and_the_unsaved_state(example_user, ex
     assert target.read_bytes() == before and w.isWindowModified()
     assert w.warnings[-1][0] == "Cannot save" and "unchanged" in w.warnings[-1][1]
     assert [p.name for p in tmp_path.iterdir()] == ["mine.json"]  # no temporary file left behind
+
+
+def test_palette_shows_the_counter_of_the_scenario_date_ASLGW_1_11(example_window):
+    """The example is 21 February 1916: German first line squads are 4-4-7 (ASLGW 1.11.1)."""
+    from gwasl.rules.units import unit_factors
+
+    p = example_window.palette
+    p.select(p.side_box, "german")
+    p.select(p.kind_box, UnitKind.SQUAD)
+    p.select(p.class_box, UnitClass.FIRST_LINE)
+    expected = str(unit_factors(example_window.document.scenario, "german", "first_line", "squad"))
+    assert p.factors_label.text().startswith(expected)
+    p.select(p.kind_box, UnitKind.SUPPORT_WEAPON)
+    p.weapon_box.setEditText("Kleinflammenwerfer")
+    assert "ASLGW" in p.factors_label.text()
+    p.weapon_box.setEditText("Panzerfaust")
+    assert "not a weapon" in p.factors_label.text()
+    assert "MG08" in [p.weapon_box.itemText(i) for i in range(p.weapon_box.count())]
