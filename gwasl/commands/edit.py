@@ -35,11 +35,38 @@ def has_display(env: dict[str, str] | None = None) -> bool:
     return True  # Windows and macOS always have their native platform
 
 
+_PROBE = "from PySide6.QtWidgets import QApplication; QApplication(['gwasl'])"
+
+
+def window_problem() -> str | None:
+    """Why Qt cannot open a window here (display unreachable, platform plugin missing), or None.
+
+    Qt aborts the whole process when its platform plugin fails, so we ask a
+    short-lived child process first and report its first line instead.
+    """
+    import subprocess
+
+    try:
+        r = subprocess.run([sys.executable, "-c", _PROBE], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return str(e)
+    if r.returncode == 0:
+        return None
+    lines = [ln.strip() for ln in r.stderr.splitlines() if ln.strip()]
+    return lines[0] if lines else f"Qt exited with status {r.returncode}"
+
+
 def run(args: argparse.Namespace) -> int:
     scenario = load_or_fail(args.file) if args.file else None  # bad files fail before any window
     if not has_display():
         print(NO_DISPLAY)
         return 0
+    if not os.environ.get("QT_QPA_PLATFORM"):
+        problem = window_problem()
+        if problem is not None:
+            print(f"gwasl edit: Qt cannot open a window here ({problem}); to draw the map without one run "
+                  "`gwasl render FILE --out map.png`, or set QT_QPA_PLATFORM=offscreen")
+            return 0
     from gwasl.ui.app import run_editor  # Qt only inside the command (layering)
 
     return run_editor(args.file, scenario)

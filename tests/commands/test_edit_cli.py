@@ -36,3 +36,12 @@ def test_display_detection():
         assert not has_display({})
         assert has_display({"DISPLAY": ":0"})
         assert has_display({"WAYLAND_DISPLAY": "wayland-0"})
+
+
+def test_an_unreachable_display_is_one_line_too():
+    """DISPLAY set but no X server (or a missing Qt plugin): Qt would abort; we say why in one line."""
+    env = _headless_env() | {"DISPLAY": ":97"}
+    r = subprocess.run([sys.executable, "-m", "gwasl", "edit", str(EXAMPLE_PATH)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0
+    lines = (r.stdout + r.stderr).strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("gwasl edit: Qt cannot open a window here") and "gwasl render FILE --out map.png" in lines[0]
