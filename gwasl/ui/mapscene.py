@@ -369,7 +369,13 @@ class MapLayer(QGraphicsItem):
                 p.setBrush(QColor(60, 40, 20, 60))
                 p.setPen(QPen(QColor("#5a2d0c"), .05 * s, Qt.DashLine))
                 p.drawPolygon(poly)
-        # 5. buildings
+        # 5. grid (under buildings and works, which stand on the map)
+        p.setBrush(Qt.NoBrush)
+        p.setPen(QPen(style.GRID, max(.035 * s, 0.0)))
+        for h in hexes:
+            c = centres[h]
+            p.drawPolygon(g.hex.translated(c.x, c.y))
+        # 6. buildings
         if any(m.terrain_at(h) in (Terrain.WOODEN_BUILDING, Terrain.STONE_BUILDING) for h in hexes):
             for bid, (path, stone) in self._buildings().items():
                 if not path.boundingRect().intersects(rect):
@@ -388,12 +394,6 @@ class MapLayer(QGraphicsItem):
                         p.drawLine(QPointF(x, br.bottom()), QPointF(x + br.height(), br.top()))
                         x += step
                     p.restore()
-        # 6. grid
-        p.setBrush(Qt.NoBrush)
-        p.setPen(QPen(style.GRID, max(.035 * s, 0.0)))
-        for h in hexes:
-            c = centres[h]
-            p.drawPolygon(g.hex.translated(c.x, c.y))
         # 7. fortifications
         for f in d.fortifications:
             fh = [h for h in f.hexes if h in centres]
