@@ -27,7 +27,7 @@ from __future__ import annotations
 import datetime as _dt
 import math
 import os
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any, Callable, Iterable, Mapping
 

@@ -23,7 +23,6 @@ from PySide6.QtGui import (
     QFont,
     QPainter,
     QPainterPath,
-    QPainterPathStroker,
     QPen,
     QPolygonF,
 )
@@ -255,7 +254,6 @@ class MapLayer(QGraphicsItem):
             return self._building_paths
         d = self._scene.drawing
         lay = self._scene.layout
-        g = self._scene.geom
         s = lay.size
         groups: dict[str, list[Hex]] = {}
         for h, hd in d.map.hexes.items():
@@ -753,8 +751,7 @@ class HexOverlay(QGraphicsItem):
         return self._rect
 
     def paint(self, p: QPainter, option, widget=None) -> None:
-        lay, g = self._mapscene.layout, self._mapscene.geom
-        rect = option.exposedRect
+        lay = self._mapscene.layout
         s = lay.size
         p.setBrush(self.brush)
         p.setPen(self.pen)

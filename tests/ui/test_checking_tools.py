@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 
-from PySide6.QtCore import Qt
 
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import Position, Terrain
