@@ -113,7 +113,13 @@ class UnitClass(StrEnum):
 
 
 class Position(StrEnum):
-    """Where in its hex a unit is (the schema's ``in``)."""
+    """Where in its hex a unit is (the schema's ``in``).
+
+    >>> Position.DEEP_TRENCH_CREST.fortification
+    <FortificationKind.DEEP_TRENCH: 'deep_trench'>
+    >>> Position.GROUND.fortification is None
+    True
+    """
 
     GROUND = "ground"
     TRENCH = "trench"
@@ -122,6 +128,15 @@ class Position(StrEnum):
     DUGOUT = "dugout"
     FOXHOLE = "foxhole"
     PILLBOX = "pillbox"
+
+    @property
+    def fortification(self) -> "FortificationKind | None":
+        """The fortification this position is in, which must be in the hex (B27, ASLGW 2.1-2.2)."""
+        if self is Position.GROUND:
+            return None
+        if self is Position.DEEP_TRENCH_CREST:
+            return FortificationKind.DEEP_TRENCH
+        return FortificationKind(self.value)
 
 
 class HiddenStatus(StrEnum):

@@ -48,15 +48,8 @@ __all__ = [
 
 DEEP_TRENCH_POSITIONS = frozenset({Position.DEEP_TRENCH, Position.DEEP_TRENCH_CREST})
 
-# The fortification a unit's position needs in its hex.
-POSITION_FORTIFICATION = {
-    Position.TRENCH: FortificationKind.TRENCH,
-    Position.DEEP_TRENCH: FortificationKind.DEEP_TRENCH,
-    Position.DEEP_TRENCH_CREST: FortificationKind.DEEP_TRENCH,
-    Position.DUGOUT: FortificationKind.DUGOUT,
-    Position.FOXHOLE: FortificationKind.FOXHOLE,
-    Position.PILLBOX: FortificationKind.PILLBOX,
-}
+# The fortification a unit's position needs in its hex (kept for callers; the model knows it).
+POSITION_FORTIFICATION = {p: p.fortification for p in Position if p.fortification is not None}
 
 
 class LocationError(ValueError):

@@ -51,19 +51,9 @@ ConcealmentLossFn = Callable[[Scenario, Unit, Hex, Position, bool], "str | None"
 # (scenario, fortification kind, hex, set-up hexes or None) -> may it be set up there?
 PlacementFn = Callable[[Scenario, FortificationKind, Hex, "frozenset[Hex] | None"], bool]
 
-# The fortification a unit is *in* for each position (its TEM applies, B27, ASLGW 2.1-2.2).
-_IN_FORT = {
-    Position.TRENCH: FortificationKind.TRENCH,
-    Position.DEEP_TRENCH: FortificationKind.DEEP_TRENCH,
-    Position.DEEP_TRENCH_CREST: FortificationKind.DEEP_TRENCH,
-    Position.DUGOUT: FortificationKind.DUGOUT,
-    Position.FOXHOLE: FortificationKind.FOXHOLE,
-    Position.PILLBOX: FortificationKind.PILLBOX,
-}
-
-
 def fortification_of(position: Position) -> FortificationKind | None:
-    return _IN_FORT.get(position)
+    """The fortification a unit in ``position`` is in (its TEM applies, B27, ASLGW 2.1-2.2)."""
+    return position.fortification
 
 
 def fortification_tem(kind: FortificationKind, position: Position | None = None, override: int | None = None) -> int:
