@@ -13,7 +13,6 @@ from __future__ import annotations
 import ast
 import importlib
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -21,7 +20,7 @@ import pytest
 
 from gwasl.model.terrain import load_resource
 from gwasl.rules import validate
-from testsupport import ROOT, SHARED
+from testsupport import CoverageRow, parse_coverage_rows, ROOT, SHARED
 
 _SEED = Path("seeds") / "004_4371414167e1669c.txt"
 # the shared folder sits next to the main checkout; worktrees find it at its absolute place
@@ -37,25 +36,11 @@ _FUNC = re.compile(r"`([a-z_]+):([A-Za-z_][A-Za-z_0-9.]*)`")
 _TEST = re.compile(r"`([\w/]+\.py)::(\w+)`")
 
 
-@dataclass(frozen=True)
-class Row:
-    key: str
-    implementation: str
-    tests: str
-    validate: str
+Row = CoverageRow
 
 
 def parse_rows(text: str) -> list[Row]:
-    """The rows of the coverage table: lines ``| key | subject | impl | tests | validate |``."""
-    rows = []
-    for line in text.splitlines():
-        if not line.startswith("|"):
-            continue
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) != 5 or not _ROW_KEY.match(cells[0]):
-            continue
-        rows.append(Row(cells[0], cells[2], cells[3], cells[4]))
-    return rows
+    return parse_coverage_rows(text, _ROW_KEY)
 
 
 @lru_cache(maxsize=1)

@@ -14,14 +14,13 @@ from __future__ import annotations
 import ast
 import importlib
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 import pytest
 
 from gwasl.rules import validate
-from testsupport import ROOT, SHARED
+from testsupport import CoverageRow, parse_coverage_rows, ROOT, SHARED
 
 _SEED = Path("seeds") / "000_a4bfaec0253cad28.txt"
 SOURCE = next((p for p in (SHARED / _SEED, Path("/work/shared") / _SEED) if p.exists()), SHARED / _SEED)
@@ -48,25 +47,11 @@ _FUNC = re.compile(r"`(gwasl(?:\.\w+)+):([A-Za-z_][A-Za-z_0-9.]*)`")
 _TEST = re.compile(r"`(tests/[\w/]+\.py)::(\w+)`")
 
 
-@dataclass(frozen=True)
-class Row:
-    key: str
-    implementation: str
-    tests: str
-    validate: str
+Row = CoverageRow
 
 
 def parse_rows(text: str) -> list[Row]:
-    """The rows of the coverage table: lines ``| key | subject | impl | tests | validate |``."""
-    out = []
-    for line in text.splitlines():
-        if not line.startswith("|"):
-            continue
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) != 5 or not _ROW_KEY.match(cells[0]):
-            continue
-        out.append(Row(cells[0], cells[2], cells[3], cells[4]))
-    return out
+    return parse_coverage_rows(text, _ROW_KEY)
 
 
 @lru_cache(maxsize=1)
