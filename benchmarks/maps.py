@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import datetime as _dt
-import json
 import math
 import random
 from types import MappingProxyType

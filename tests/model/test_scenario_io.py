@@ -8,7 +8,6 @@ import copy
 import datetime as dt
 import json
 import os
-from pathlib import Path
 
 import jsonschema
 import pytest
