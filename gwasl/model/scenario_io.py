@@ -17,12 +17,12 @@ import json
 import math
 import os
 import re
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Callable, Mapping, TypeVar
 
+from gwasl.model.files import atomic_target
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import (
     FORMAT_ID,
@@ -637,26 +637,13 @@ def save_scenario(s: Scenario, path: str | os.PathLike[str]) -> None:
     """
     target = Path(path)
     text = scenario_to_json(s)
-    folder = target.parent if str(target.parent) else Path(".")
-    tmp_name = None
     try:
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        if target.exists():
-            try:
-                os.chmod(tmp_name, target.stat().st_mode & 0o7777)
-            except OSError:
-                pass
-        os.replace(tmp_name, target)
-        tmp_name = None
+        with atomic_target(target) as tmp:
+            with open(tmp, "w", encoding="utf-8") as fh:
+                fh.write(text)
+                fh.flush()
+                os.fsync(fh.fileno())
+            if target.exists():  # keep the file's permissions
+                os.chmod(tmp, target.stat().st_mode & 0o7777)
     except OSError as e:
         raise ScenarioWriteError(f"{target}: could not save ({e.strerror or e}); the existing file is unchanged") from None
-    finally:
-        if tmp_name is not None:
-            try:
-                os.unlink(tmp_name)
-            except OSError:
-                pass

@@ -7,13 +7,13 @@ picture a script gets is the one the editor shows.
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QApplication, QGraphicsScene
 
+from gwasl.model.files import atomic_target
 from gwasl.model.scenario import Scenario
 from gwasl.ui.drawable import OMNISCIENT, MapDrawing, drawing_for
 from gwasl.ui.mapscene import MapScene
@@ -58,24 +58,24 @@ def render_image(drawing: MapDrawing, width: int | None = None) -> QImage:
     return render_scene(scene, width)
 
 
-def save_image(img: QImage, out: str | os.PathLike[str]) -> None:
-    """Write ``img`` as PNG through a temporary file, so a failure leaves ``out`` untouched."""
+def _writable_target(out: str | os.PathLike[str]) -> Path:
+    """``out`` as a path whose folder exists (a clear error names the missing folder)."""
     target = Path(out)
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
         raise RenderError(f"{target}: folder {folder} does not exist")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".png", dir=folder)
-    os.close(fd)
+    return target
+
+
+def save_image(img: QImage, out: str | os.PathLike[str]) -> None:
+    """Write ``img`` as PNG through a temporary file, so a failure leaves ``out`` untouched."""
+    target = _writable_target(out)
     try:
-        if not img.save(tmp, "PNG"):
-            raise RenderError(f"{target}: could not write the PNG")
-        os.replace(tmp, target)
-        tmp = None
+        with atomic_target(target, ".png") as tmp:
+            if not img.save(str(tmp), "PNG"):
+                raise RenderError(f"{target}: could not write the PNG")
     except OSError as e:
         raise RenderError(f"{target}: could not write ({e.strerror or e})") from None
-    finally:
-        if tmp is not None and os.path.exists(tmp):
-            os.unlink(tmp)
 
 
 def render_png(scenario: Scenario, out: str | os.PathLike[str], viewer: str = OMNISCIENT, width: int | None = None) -> QImage:
@@ -94,28 +94,19 @@ def export_svg(scene: QGraphicsScene, out: str | os.PathLike[str], title: str = 
     """Write the scene as SVG (vector: zoomable, printable)."""
     from PySide6.QtSvg import QSvgGenerator
 
-    target = Path(out)
-    folder = target.parent if str(target.parent) else Path(".")
-    if not folder.is_dir():
-        raise RenderError(f"{target}: folder {folder} does not exist")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".svg", dir=folder)
-    os.close(fd)
+    target = _writable_target(out)
     rect = scene.sceneRect()
-    gen = QSvgGenerator()
-    gen.setFileName(tmp)
-    gen.setSize(QSize(round(rect.width()), round(rect.height())))
-    gen.setViewBox(QRectF(0, 0, rect.width(), rect.height()))
-    gen.setTitle(title or "gwasl map")
-    p = QPainter()
     try:
-        if not p.begin(gen):
-            raise RenderError(f"{target}: could not write the SVG")
-        scene.render(p, QRectF(0, 0, rect.width(), rect.height()), rect)
-        p.end()
-        os.replace(tmp, target)
-        tmp = None
+        with atomic_target(target, ".svg") as tmp:
+            gen = QSvgGenerator()
+            gen.setFileName(str(tmp))
+            gen.setSize(QSize(round(rect.width()), round(rect.height())))
+            gen.setViewBox(QRectF(0, 0, rect.width(), rect.height()))
+            gen.setTitle(title or "gwasl map")
+            p = QPainter()
+            if not p.begin(gen):
+                raise RenderError(f"{target}: could not write the SVG")
+            scene.render(p, QRectF(0, 0, rect.width(), rect.height()), rect)
+            p.end()
     except OSError as e:
         raise RenderError(f"{target}: could not write ({e.strerror or e})") from None
-    finally:
-        if tmp is not None and os.path.exists(tmp):
-            os.unlink(tmp)
