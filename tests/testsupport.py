@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+import importlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,3 +41,25 @@ def parse_coverage_rows(text: str, row_key: "re.Pattern[str]") -> list[CoverageR
             continue
         out.append(CoverageRow(cells[0], cells[2], cells[3], cells[4]))
     return out
+
+
+def cites_rule_number(rule: str, name: str, doc: str) -> bool:
+    """Whether a test's docstring cites ``rule`` (e.g. "2.1.3", not "2.1.31"), or
+    its name does (``..._2_1_3_...``)."""
+    in_doc = re.search(r"(?<![\d.])" + re.escape(rule) + r"(?!\.?\d)", doc) is not None
+    in_name = re.search(r"(?:^|_)" + rule.replace(".", "_") + r"(?:_|$)", name) is not None
+    return in_doc or in_name
+
+
+def module_test_docstrings(path: Path) -> dict[str, str]:
+    """Each top-level test function of a test file, with its docstring."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return {n.name: ast.get_docstring(n) or "" for n in tree.body if isinstance(n, ast.FunctionDef)}
+
+
+def resolve(module: str, name: str):
+    """``module:name`` (dotted name allowed, e.g. ``Class.method``) as an object."""
+    obj = importlib.import_module(module)
+    for part in name.split("."):
+        obj = getattr(obj, part)
+    return obj

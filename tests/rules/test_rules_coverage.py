@@ -10,8 +10,6 @@ The rule numbers are parsed from the source text when it is on this machine
 
 from __future__ import annotations
 
-import ast
-import importlib
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -20,7 +18,7 @@ import pytest
 
 from gwasl.model.terrain import load_resource
 from gwasl.rules import validate
-from testsupport import CoverageRow, parse_coverage_rows, ROOT, SHARED
+from testsupport import CoverageRow, cites_rule_number, module_test_docstrings, parse_coverage_rows, resolve, ROOT, SHARED
 
 _SEED = Path("seeds") / "004_4371414167e1669c.txt"
 # the shared folder sits next to the main checkout; worktrees find it at its absolute place
@@ -70,22 +68,16 @@ def cites(rule: str, name: str, doc: str) -> bool:
         n = rule.split()[1]
         return f"table_{n}" in name or f"Table {n}" in doc or "tables_3_4" in name and n in "34" \
             or cites(TABLE_RULES[rule], name, doc)
-    in_doc = re.search(r"(?<![\d.])" + re.escape(rule) + r"(?!\.?\d)", doc) is not None
-    in_name = re.search(r"(?:^|_)" + rule.replace(".", "_") + r"(?:_|$)", name) is not None
-    return in_doc or in_name
+    return cites_rule_number(rule, name, doc)
 
 
 @lru_cache(maxsize=None)
 def _test_functions(path: str) -> dict[str, str]:
-    tree = ast.parse((ROOT / "tests" / "rules" / path).read_text(encoding="utf-8"))
-    return {n.name: ast.get_docstring(n) or "" for n in tree.body if isinstance(n, ast.FunctionDef)}
+    return module_test_docstrings(ROOT / "tests" / "rules" / path)
 
 
 def _resolve(module: str, name: str):
-    obj = importlib.import_module(f"gwasl.rules.{module}")
-    for part in name.split("."):
-        obj = getattr(obj, part)
-    return obj
+    return resolve(f"gwasl.rules.{module}", name)
 
 
 # ---------------------------------------------------------------------------

@@ -11,8 +11,6 @@ code always run.
 
 from __future__ import annotations
 
-import ast
-import importlib
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -20,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from gwasl.rules import validate
-from testsupport import CoverageRow, parse_coverage_rows, ROOT, SHARED
+from testsupport import CoverageRow, cites_rule_number, module_test_docstrings, parse_coverage_rows, resolve, ROOT, SHARED
 
 _SEED = Path("seeds") / "000_a4bfaec0253cad28.txt"
 SOURCE = next((p for p in (SHARED / _SEED, Path("/work/shared") / _SEED) if p.exists()), SHARED / _SEED)
@@ -90,22 +88,15 @@ def cites(rule: str, name: str, doc: str) -> bool:
     """Whether a test's name or docstring cites ``rule`` (table and DRM rows: 2.5)."""
     if rule.startswith("2.5 "):
         rule = "2.5"
-    in_doc = re.search(r"(?<![\d.])" + re.escape(rule) + r"(?!\.?\d)", doc) is not None
-    in_name = re.search(r"(?:^|_)" + rule.replace(".", "_") + r"(?:_|$)", name) is not None
-    return in_doc or in_name
+    return cites_rule_number(rule, name, doc)
 
 
 @lru_cache(maxsize=None)
 def _test_functions(path: str) -> dict[str, str]:
-    tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
-    return {n.name: ast.get_docstring(n) or "" for n in tree.body if isinstance(n, ast.FunctionDef)}
+    return module_test_docstrings(ROOT / path)
 
 
-def _resolve(module: str, name: str):
-    obj = importlib.import_module(module)
-    for part in name.split("."):
-        obj = getattr(obj, part)
-    return obj
+_resolve = resolve
 
 
 def _expected_keys(text: str) -> list[str]:
