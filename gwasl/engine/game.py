@@ -22,7 +22,7 @@ every event to the journal before the state changes, and replays.
 from __future__ import annotations
 
 import abc
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, ClassVar, Generic, TypeVar
@@ -40,6 +40,8 @@ __all__ = [
     "GameOptions",
     "IllegalAction",
     "Outcome",
+    "Policy",
+    "Seat",
     "Shown",
     "Status",
     "Viewer",
@@ -156,6 +158,32 @@ class Decision:
 S = TypeVar("S")
 
 
+class Seat(Generic[S]):
+    """What a policy may look at: one viewer's knowledge of the state, and the
+    legal actions as that viewer knows them.  Nothing else of the state."""
+
+    __slots__ = ("_game", "_state", "_view", "viewer")
+
+    def __init__(self, game: Game[S], state: S, viewer: Viewer) -> None:
+        self._game, self._state, self.viewer = game, state, viewer
+        self._view: Any = None
+
+    def view(self) -> Any:
+        if self._view is None:
+            self._view = self._game.policy_view(self._state, self.viewer)
+        return self._view
+
+    def legal(self) -> Sequence[Record]:
+        return self._game.legal_actions(self._state, self.viewer)
+
+    def odds(self, action: Record) -> list[Outcome]:
+        return self._game.odds(self._state, action, self.viewer)
+
+
+#: a policy: ``decide(seat, dice) -> Decision``; tie-break rolls go through ``dice``
+Policy = Callable[[Seat[Any], GameDice], Decision]
+
+
 class Game(abc.ABC, Generic[S]):
     """One ruleset in play.  Subclasses are stateless: every method is a pure
     function of its arguments (plus the dice given to :meth:`apply`)."""
@@ -223,14 +251,36 @@ class Game(abc.ABC, Generic[S]):
         """The exact chance of each outcome of ``action`` (empty when it rolls no dice)."""
         return []
 
-    def automated(self, state: S) -> Mapping[str, Any]:
-        """Sides whose actions gwasl decides, with their policy ``decide(view, dice) -> Decision``.
+    def automated(self, state: S) -> Mapping[str, Policy]:
+        """Sides whose actions gwasl decides, with their policy.
 
-        The session asks the policy whenever such a side is to act.
+        The session asks the policy whenever such a side is to act, through a
+        :class:`Seat` that shows it only that side's view.
         """
         return {}
 
+    def policies(self) -> Mapping[str, Policy]:
+        """Named policies that can play the person's side in batch play (CONTRACTS 6);
+        the first is the default and should be the best."""
+        return {}
+
+    def player_side(self, state: S) -> str | None:
+        """The side batch play gives to the policy (solitaire games: the person's side)."""
+        return None
+
+    def score(self, state: S) -> tuple[bool, float]:
+        """For batch play of a finished game: whether the player's side won, and its score."""
+        result = self.status(state).result or {}
+        won = result.get("winner") is not None and result.get("winner") == self.player_side(state)
+        score = result.get("score", 1.0 if won else 0.0)
+        return won, float(score)
+
     # -- views --------------------------------------------------------------
+    def policy_view(self, state: S, viewer: Viewer) -> Any:
+        """What a policy playing for ``viewer`` reads (:meth:`view` unless the game
+        offers a typed view of the same knowledge)."""
+        return self.view(state, viewer)
+
     def viewer(self, state: S, name: str) -> Viewer:
         """The :class:`Viewer` called ``name``: ``player``, ``omniscient`` or a side id."""
         sides = frozenset(self.sides(state))

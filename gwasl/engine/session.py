@@ -20,7 +20,7 @@ from typing import Any, Generic, TypeVar
 
 from gwasl.engine.dice import GameDice
 from gwasl.engine.events import Decided, Rolled
-from gwasl.engine.game import OMNISCIENT, PLAYER, Decision, Game, GameError, GameOptions, IllegalAction, Outcome, Shown, Status
+from gwasl.engine.game import OMNISCIENT, PLAYER, Decision, Game, GameError, GameOptions, IllegalAction, Outcome, Seat, Shown, Status
 from gwasl.engine.journal import Entry, Journal, MemoryJournal
 from gwasl.engine.record import Record, RecordError
 
@@ -236,7 +236,7 @@ class Session(Generic[S]):
             if policy is None:
                 return new
             dice = GameDice(self.seed, self.dice_position)
-            decision: Decision = policy(self.game.view(self.state, self.viewer(st.side)), dice)
+            decision: Decision = policy(Seat(self.game, self.state, self.viewer(st.side)), dice)
             decided = Decided(st.side, decision.why, decision.details, st.side if st.side in self.game.secret_sides(self.state) else None)
             pre = [*dice.roll_events(), decided]
             dice = _Continue(dice)
@@ -332,7 +332,7 @@ class Session(Generic[S]):
                         policy = game.automated(state).get(str(e.actor))
                         if policy is None:
                             return ReplayReport(n, False, e.seq, f"entry {e.index}: no automated side {e.actor}")
-                        decision = policy(game.view(state, game.viewer(state, str(e.actor))), dice)
+                        decision = policy(Seat(game, state, game.viewer(state, str(e.actor))), dice)
                         secret = e.actor in game.secret_sides(state)
                         pre = [*dice.roll_events(), Decided(str(e.actor), decision.why, decision.details, e.actor if secret else None)]
                         action = decision.action

@@ -220,3 +220,23 @@ def test_records_round_trip_and_reject_bad_json():
         GAME.events.decode({"kind": "moved", "side": "red", "to": "3"})
     with pytest.raises(RecordError):
         GAME.events.decode({"kind": "roll", "n": 0, "cause": "x", "dice": [1], "final": float("inf")})
+
+
+def test_batch_plays_whole_games_and_figures_do_not_depend_on_jobs():
+    from gwasl.engine.batch import batch, play_out, wilson
+    from gwasl.engine.game import Decision
+
+    class Racer(ToyGame):
+        def policies(self):
+            return {"runner": lambda seat, dice: Decision(Run(), "always run")}
+
+        def player_side(self, state):
+            return "red"
+
+    g = Racer()
+    r = play_out(g, g.policies()["runner"], 3, GameOptions(extra={"auto_blue": True}))
+    assert r.steps > 0
+    res = batch(g, 40, seed=0, options=GameOptions(extra={"auto_blue": True}))
+    assert res.games == 40 and 0 <= res.wins <= 40
+    assert res.ci95 == wilson(res.wins, 40)
+    assert res.ci95[0] <= res.win_rate <= res.ci95[1]

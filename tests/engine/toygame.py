@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from gwasl.engine.dice import GameDice
 from gwasl.engine.events import ENGINE_EVENTS, Decided, Rolled
-from gwasl.engine.game import Decision, Game, GameError, GameOptions, Shown, Status, Viewer
+from gwasl.engine.game import Decision, Game, GameError, GameOptions, Seat, Shown, Status, Viewer
 from gwasl.engine.record import Record, Registry
 
 EVENTS = Registry("toy event", ENGINE_EVENTS)
@@ -168,8 +168,9 @@ class ToyGame(Game[ToyState]):
         return {"blue": blue_policy} if state.auto_blue else {}
 
 
-def blue_policy(view: Mapping[str, Any], dice: GameDice) -> Decision:
+def blue_policy(seat: Seat[Any], dice: GameDice) -> Decision:
     """Runs while behind, steps when ahead, and breaks even ties with a logged die."""
+    view = seat.view()
     me, them = view["pos"]["blue"], view["pos"]["red"]
     if me < them:
         return Decision(Run(), f"behind ({me} < {them}): run", {"me": me, "them": them})
