@@ -26,6 +26,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "gwasl.commands.render",
     "gwasl.commands.edit",
     "gwasl.commands.game",
+    "gwasl.commands.library",
 )
 
 
