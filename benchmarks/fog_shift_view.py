@@ -30,8 +30,8 @@ from gwasl.rules.fog.shift import ShiftError  # noqa: E402
 from gwasl.rules.fog.state import FogState  # noqa: E402
 from gwasl.rules.fog.status import advance_clock  # noqa: E402
 from gwasl.rules.fog.view import view  # noqa: E402
+from gwasl.scenarios import bundled_scenario  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def timed(fn, n: int) -> float:
@@ -42,7 +42,7 @@ def timed(fn, n: int) -> float:
 
 
 def main() -> None:
-    s = load_scenario(ROOT / "scenarios" / "bois-des-caures-1916.json")
+    s = load_scenario(bundled_scenario("bois-des-caures-1916.json"))
     st = advance_clock(FogState.from_scenario(s), 1, "german", Phase.MPh)
     env = FogEnv()
     v = timed(lambda: view(st, "german"), 300)

@@ -32,7 +32,7 @@ def _empty() -> Mapping[Any, Any]:
 
 
 class Terrain(StrEnum):
-    """Terrain of a hex (schema ``$defs/terrain``); rules data in resources/terrain.json."""
+    """Terrain of a hex (schema ``$defs/terrain``); rules data in gwasl/resources/terrain.json."""
 
     OPEN = "open"
     ROAD = "road"

@@ -1,6 +1,6 @@
 """Trench armour (ASLGW 1.8): +1 CC DRM for units attacking armoured
 infantry; squads wearing it lose 1 MF and 1 PP.  Numbers in
-resources/combat.json (``trench_armour``).
+gwasl/resources/combat.json (``trench_armour``).
 
 >>> from gwasl.model.hexgrid import Hex
 >>> from gwasl.model.scenario import UnitKind
@@ -53,7 +53,7 @@ def parse_armour(doc: Any) -> ArmourRule:
 
 @lru_cache(maxsize=1)
 def armour_rule() -> ArmourRule:
-    """The trench armour data of resources/combat.json, loaded and validated once."""
+    """The trench armour data of gwasl/resources/combat.json, loaded and validated once."""
     return parse_armour(load_resource("combat.json"))
 
 

@@ -1,7 +1,7 @@
 """Chemical warfare (ASLGW 1.9): gas protection by date and side, the gas
 Normal Task Check with the Table 5 DRMs, and every outcome of a gas attack.
 
-The numbers and dates are in resources/gas.json.  The gas NTC and the gas
+The numbers and dates are in gwasl/resources/gas.json.  The gas NTC and the gas
 MCs are the classic mechanisms of :mod:`gwasl.rules.morale`; a gas MC never
 causes Heat of Battle (1.9.25).
 
@@ -153,7 +153,7 @@ def parse_gas_table(doc: Any) -> GasTable:
 
 @lru_cache(maxsize=1)
 def gas_table() -> GasTable:
-    """resources/gas.json, loaded and validated once."""
+    """gwasl/resources/gas.json, loaded and validated once."""
     return parse_gas_table(load_resource(_FILE))
 
 

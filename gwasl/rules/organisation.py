@@ -2,7 +2,7 @@
 
 Pure functions over hexes and units.  The numbers (6 squads a platoon, 3 a
 half-platoon, 2 a combat group, 6 under one leader, 25% conversions) are the
-``organisation`` entry of ``resources/nationalities.json``.
+``organisation`` entry of ``gwasl/resources/nationalities.json``.
 
 * Composition: :func:`composition_problems` (ASLGW 1.1, 1.2.1, 1.3).
 * Half-platoons at set-up: :func:`half_platoon_conversions_allowed` (ASLGW 1.1).
@@ -83,7 +83,7 @@ class RuleViolation:
 
 @dataclass(frozen=True, slots=True)
 class Organisation:
-    """The ASLGW 1.1-1.4 organisation numbers (resources/nationalities.json)."""
+    """The ASLGW 1.1-1.4 organisation numbers (gwasl/resources/nationalities.json)."""
 
     platoon_squads: int
     half_platoon_squads: int

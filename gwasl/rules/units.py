@@ -1,7 +1,7 @@
 """Infantry units of the Great War: squad and half-squad factors by nationality,
 class and date, and each nationality's special rules (ASLGW 1.11).
 
-The numbers live in ``resources/nationalities.json``; this module loads and
+The numbers live in ``gwasl/resources/nationalities.json``; this module loads and
 validates them once and answers three questions:
 
 * :func:`unit_factors` -- the FP-range-morale/broken-morale of a squad or
@@ -226,7 +226,7 @@ class _Table:
 
 
 # ---------------------------------------------------------------------------
-# Loading and validating resources/nationalities.json
+# Loading and validating gwasl/resources/nationalities.json
 # ---------------------------------------------------------------------------
 def as_date(when: Any) -> _dt.date:
     """A date from a :class:`Scenario`, a ``date`` or an ISO string."""

@@ -1,7 +1,7 @@
 """Weapons of the Great War (ASLGW 1.6): machine guns, BAR and MP18,
 flamethrowers, the Granatenwerfer and the VB tromblon.
 
-The table is ``resources/weapons.json``, validated once at load.  Each
+The table is ``gwasl/resources/weapons.json``, validated once at load.  Each
 :class:`Weapon` knows its factors, who fielded it and when; the functions
 here answer the questions the rules and ``gwasl validate`` ask:
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import copy
 import datetime as dt
 import json
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -15,9 +14,9 @@ import gwasl.rules.checks_units as checks
 from gwasl.cli import main
 from gwasl.model.scenario_io import parse_scenario
 from gwasl.rules.validate import CHECK_MODULES, validate_scenario
+from testsupport import EXAMPLE_PATH, bundled_scenarios
 
-ROOT = Path(__file__).resolve().parents[2]
-EXAMPLE = ROOT / "scenarios" / "bois-des-caures-1916.json"
+EXAMPLE = EXAMPLE_PATH
 BASE = json.loads(EXAMPLE.read_text())
 
 
@@ -282,7 +281,7 @@ def test_cli_reports_rule_numbers(capsys, tmp_path):
 
 def test_every_bundled_scenario_is_valid():
     """Every shipped scenario passes the unit, weapon and organisation checks."""
-    for path in sorted((ROOT / "scenarios").glob("*.json")):
+    for path in bundled_scenarios():
         r = validate_scenario(parse_scenario(json.loads(path.read_text())))
         assert r.valid, (path.name, [str(f) for f in r.errors])
 

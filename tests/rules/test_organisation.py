@@ -6,7 +6,6 @@ from __future__ import annotations
 import doctest
 import json
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -17,6 +16,7 @@ from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import Position, Unit, UnitClass, UnitKind
 from gwasl.model.scenario_io import load_scenario, scenario_from_text
 from gwasl.model.terrain import TableError
+from testsupport import EXAMPLE_PATH
 from gwasl.rules.organisation import (
     active_members,
     combat_group_problems,
@@ -36,7 +36,7 @@ from gwasl.rules.organisation import (
 )
 
 H = Hex.from_label
-EXAMPLE = Path(__file__).resolve().parents[2] / "scenarios" / "bois-des-caures-1916.json"
+EXAMPLE = EXAMPLE_PATH
 
 
 def scn(units, formations, date="1916-02-21", ssr=None, nat_a="german"):

@@ -96,7 +96,7 @@ def test_every_rule_of_the_source_text_has_a_row():
 
 
 def test_ignored_rows_match_the_ignored_rules_data():
-    """ASLGW rules to be ignored: one row per entry of resources/ignored_rules.json."""
+    """ASLGW rules to be ignored: one row per entry of gwasl/resources/ignored_rules.json."""
     doc = load_resource("ignored_rules.json")
     ignored_rows = [r.key for r in rows() if r.key.startswith("ignored ")]
     numbers = [[re.sub(r"^([A-D])\.", r"\1", n) for n in re.findall(r"[A-D]\.?\d+(?:\.\d+)*", k)] for k in ignored_rows]

@@ -1,4 +1,4 @@
-"""ASLGW 1.11 unit factors and nationality special rules (resources/nationalities.json).
+"""ASLGW 1.11 unit factors and nationality special rules (gwasl/resources/nationalities.json).
 
 The expected values below are transcribed from ASLGW v0.1.1 section 1.11 as
 printed; a second test re-reads the source text itself when it is available.

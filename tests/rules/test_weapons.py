@@ -1,4 +1,4 @@
-"""ASLGW 1.6 weapons table (resources/weapons.json): every number against the text,
+"""ASLGW 1.6 weapons table (gwasl/resources/weapons.json): every number against the text,
 availability by date and nationality, crews only for MMG/HMG, the MP18."""
 
 from __future__ import annotations

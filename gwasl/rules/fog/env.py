@@ -4,7 +4,7 @@ O'Leary 2.5 needs LOS ("either location in the LOS of an enemy unit") and
 location TEM; 2.4 needs to know when a unit would lose concealment at once
 (ASLGW 1.7.2 garance trousers, a vehicle in Open Ground); 4.2 needs where a
 fortification could have been set up.  Each is a small function type with a
-default built from resources/terrain.json, so the fog layer is testable with
+default built from gwasl/resources/terrain.json, so the fog layer is testable with
 explicit predicates and other modules can plug in better ones.
 """
 

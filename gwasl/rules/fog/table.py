@@ -1,4 +1,4 @@
-"""The fog-of-war rules data (resources/fog.json), loaded and validated once.
+"""The fog-of-war rules data (gwasl/resources/fog.json), loaded and validated once.
 
 O'Leary 2.5: the shift table (final DR bands and their consequences), the
 shift DRM and the starred size modifiers; 3.1.1, 4.1 and 4.6.1: dummy
