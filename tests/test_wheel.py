@@ -22,6 +22,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+
 from testsupport import ROOT
 
 pytestmark = pytest.mark.slow

@@ -30,7 +30,7 @@ class CoverageRow:
     validate: str
 
 
-def parse_coverage_rows(text: str, row_key: "re.Pattern[str]") -> list[CoverageRow]:
+def parse_coverage_rows(text: str, row_key: re.Pattern[str]) -> list[CoverageRow]:
     """The rows ``| key | subject | implementation | tests | validate |`` whose key matches ``row_key``."""
     out = []
     for line in text.splitlines():

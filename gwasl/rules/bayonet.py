@@ -19,9 +19,9 @@ French exemption from the two-MMC average (ASLGW 1.11.2) is a flag.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from itertools import permutations
-from typing import Callable, Iterable
 
 from gwasl.model.hexgrid import Hex
 from gwasl.model.phases import Phase

@@ -23,11 +23,12 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 from gwasl.model.scenario import Nationality, Scenario, Unit, UnitKind
 from gwasl.model.terrain import TableError, load_resource

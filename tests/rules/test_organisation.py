@@ -16,7 +16,6 @@ from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import Position, Unit, UnitClass, UnitKind
 from gwasl.model.scenario_io import load_scenario, scenario_from_text
 from gwasl.model.terrain import TableError
-from testsupport import EXAMPLE_PATH
 from gwasl.rules.organisation import (
     active_members,
     combat_group_problems,
@@ -34,6 +33,7 @@ from gwasl.rules.organisation import (
     unit_mf_allowance,
     uses_platoon_movement,
 )
+from testsupport import EXAMPLE_PATH
 
 H = Hex.from_label
 EXAMPLE = EXAMPLE_PATH
