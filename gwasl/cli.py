@@ -25,6 +25,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "gwasl.commands.shift_preview",
     "gwasl.commands.render",
     "gwasl.commands.edit",
+    "gwasl.commands.game",
+    "gwasl.commands.library",
 )
 
 
