@@ -12,7 +12,7 @@ import argparse
 import importlib
 import os
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 from gwasl import __version__
 
