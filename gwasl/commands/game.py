@@ -41,7 +41,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     q = add("new", "start a game in a new file")
     q.add_argument("source", nargs="?", help="the scenario (aslgw: a Great War scenario file; other rulesets: optional)")
     q.add_argument("--out", required=True, help="the new game file")
-    q.add_argument("--ruleset", default="aslgw", choices=sorted(RULESETS), help="which game (default aslgw)")
+    q.add_argument("--ruleset", default="aslgw", help=f"which game: {', '.join(sorted(RULESETS))} (default aslgw)")
     q.add_argument("--seed", type=int, help="the dice seed (default: a random one, printed)")
     q.add_argument("--secret", action="append", default=[], metavar="SIDE",
                    help="keep SIDE's hidden layer secret from the player (repeatable)")
@@ -78,7 +78,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     q.set_defaults(func=_replay)
 
     q = add("batch", "play whole games headless with a policy (solitaire games)")
-    q.add_argument("--ruleset", required=True, choices=sorted(RULESETS))
+    q.add_argument("--ruleset", required=True, help=f"which game: {', '.join(sorted(RULESETS))}")
     q.add_argument("--games", type=int, required=True)
     q.add_argument("--seed", type=int, default=0)
     q.add_argument("--policy", help="a policy of the ruleset (default: its best)")
@@ -124,10 +124,17 @@ def _status_lines(st: Any) -> list[str]:
 
 
 # -- subcommands -----------------------------------------------------------------------
+def _game(ruleset: str) -> Any:
+    try:
+        return game_for(ruleset)
+    except GameError as e:
+        raise UsageError(str(e)) from None
+
+
 def _new(args: argparse.Namespace) -> int:
     from gwasl.store.gamefile import GameFileError, create_game
 
-    game = game_for(args.ruleset)
+    game = _game(args.ruleset)
     source: dict[str, Any] | None = None
     if args.source:
         source = _read_source(args.source, args.ruleset)
@@ -293,7 +300,7 @@ def _batch(args: argparse.Namespace) -> int:
 
     if args.games < 1:
         raise UsageError("--games must be at least 1")
-    game = game_for(args.ruleset)
+    game = _game(args.ruleset)
     try:
         res = batch(game, args.games, args.seed, args.policy, args.jobs)
     except GameError as e:

@@ -2,7 +2,7 @@
 
 A game file holds its format version, the ruleset, the gwasl version that
 made it, the source scenario, the seed, the options and the append-only
-journal.  Each journal entry is committed (WAL, synchronous FULL) before the
+journal.  Each journal entry is committed (WAL) before the
 session changes its state, so a crash or ``kill -9`` loses nothing that was
 shown and never leaves a file that does not open.
 
@@ -12,6 +12,7 @@ read one is a :class:`GameFileError` with one line naming the file.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -44,7 +45,13 @@ _ENTRY_KINDS = frozenset({"begin", "act", "auto", "take_back"})
 
 
 class GameFileError(Exception):
-    """A game file that cannot be created, opened or written; the message names the file."""
+    """A game file that cannot be created, opened or written; the message names the file.
+
+    The message is always one line (SQLite's own reports can span several).
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__(" ".join(message.splitlines()))
 
 
 class GameMeta(SQLModel, table=True):
@@ -110,7 +117,9 @@ def _engine(path: Path) -> Engine:
         # a file from elsewhere: no schema-level code, checked cells
         cur.execute("PRAGMA trusted_schema=OFF")
         cur.execute("PRAGMA cell_size_check=ON")
-        cur.execute("PRAGMA synchronous=FULL")
+        # WAL + NORMAL: a commit survives the process being killed (the kill -9 promise);
+        # only a power cut may lose the last moves, and never corrupts the file
+        cur.execute("PRAGMA synchronous=NORMAL")
         cur.close()
 
     return eng
@@ -221,10 +230,8 @@ def create_game(path: str | os.PathLike[str], game: Game[Any], source: Mapping[s
         raise GameFileError(f"{target}: cannot create the game: {_short(e)}") from None
     finally:
         for p in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm")):
-            try:
+            with contextlib.suppress(FileNotFoundError):
                 p.unlink()
-            except FileNotFoundError:
-                pass
     return open_game(target)
 
 
