@@ -129,7 +129,9 @@ def _windows(state: AslgwState, turn: int, phasing: str, phase: Phase) -> tuple[
     defender = state.settings.other(phasing)
     out = []
     for side in (phasing, defender):
-        if side in state.secret and side in state.layer_sides and sh.has_window(probe, side) or side == defender and side not in state.secret and phase is Phase.MPh and side in state.hip_sides:
+        secret_window = side in state.secret and side in state.layer_sides and sh.has_window(probe, side)
+        enemy_mph = side == defender and side not in state.secret and phase is Phase.MPh and side in state.hip_sides
+        if secret_window or enemy_mph:
             out.append(side)
     return tuple(out)
 

@@ -8,8 +8,8 @@ import random
 from collections import Counter
 
 import pytest
-from games.aslgw.playout import new_session, play, scenario_paths, source
 
+from games.aslgw.playout import new_session, play, scenario_paths, source
 from gwasl.model.phases import Phase
 
 CASES = [(p, secret) for p in scenario_paths() for secret in ((), ("first",), ("second",))]

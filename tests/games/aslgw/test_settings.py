@@ -7,8 +7,8 @@ from __future__ import annotations
 import copy
 
 import pytest
-from games.aslgw.playout import GAME, scenario_paths, source
 
+from games.aslgw.playout import GAME, scenario_paths, source
 from gwasl.engine.game import GameError, GameOptions
 from gwasl.games.aslgw.settings import DEFAULT_TURNS, game_settings
 from gwasl.model.scenario_io import parse_scenario
