@@ -50,6 +50,7 @@ from gwasl.rules.trenches import (
 
 __all__ = [
     "MovementTable",
+    "cached_step_cost",
     "Step",
     "StepError",
     "movement_table",
@@ -231,9 +232,14 @@ class Step:
     cost: MoveCost
 
 
+_STEPS_CACHE: dict[int, tuple[object, dict[tuple[Hex, Position], tuple[Step, ...]]]] = {}
+
+
 def steps_from(s: Scenario, h: Hex, pos: Position) -> tuple[Step, ...]:
     """Every step an infantry unit at ``(h, pos)`` may take, in map order
     (positions within its own hex first, then the six neighbours).
+
+    Steps depend on the map only, so they are kept per map (a few maps at a time).
 
     >>> import datetime
     >>> from gwasl.model.scenario import *
@@ -241,14 +247,39 @@ def steps_from(s: Scenario, h: Hex, pos: Position) -> tuple[Step, ...]:
     >>> [st.to_hex.label for st in steps_from(s, Hex.from_label("A1"), Position.GROUND)]
     ['A2', 'B1', 'B2']
     """
+    entry = _STEPS_CACHE.get(id(s.map))
+    if entry is None or entry[0] is not s.map:
+        if len(_STEPS_CACHE) > 16:
+            _STEPS_CACHE.clear()
+        entry = (s.map, {})
+        _STEPS_CACHE[id(s.map)] = entry
+    got = entry[1].get((h, pos))
+    if got is None:
+        got = entry[1][(h, pos)] = _steps_from(s, h, pos)
+    return got
+
+
+def cached_step_cost(s: Scenario, from_hex: Hex, from_pos: Position, to_hex: Hex, to_pos: Position) -> MoveCost:
+    """:func:`step_cost` looked up among :func:`steps_from` (kept per map); raises
+    :class:`StepError` with the full reason when the step is not one."""
+    for st in steps_from(s, from_hex, from_pos):
+        if st.to_hex == to_hex and st.to_pos is to_pos:
+            return st.cost
+    return step_cost(s, from_hex, from_pos, to_hex, to_pos)
+
+
+def _positions(s: Scenario, h: Hex) -> list[Position]:
+    """The positions a hex offers: the ground, and those of its known fortifications."""
+    kinds = {f.kind for f in s.map.fortifications_at(h)}
+    return [p for p in Position if p.fortification is None or p.fortification in kinds]
+
+
+def _steps_from(s: Scenario, h: Hex, pos: Position) -> tuple[Step, ...]:
     out: list[Step] = []
-    targets: list[tuple[Hex, Position]] = []
-    for p in Position:
-        if p is not pos:
-            targets.append((h, p))
+    targets: list[tuple[Hex, Position]] = [(h, p) for p in _positions(s, h) if p is not pos]
     for n in sorted(h.neighbours(), key=lambda x: (x.column, x.row)):
         if s.map.contains(n):
-            targets.extend((n, p) for p in Position)
+            targets.extend((n, p) for p in _positions(s, n))
     for th, tp in targets:
         try:
             out.append(Step(th, tp, step_cost(s, h, pos, th, tp)))

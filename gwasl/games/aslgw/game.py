@@ -171,6 +171,9 @@ class AslgwGame(Game[AslgwState]):
     events = EVENTS
     actions = ACTIONS
 
+    def __init__(self) -> None:
+        self._last_legal: tuple[AslgwState, Viewer, list[Record]] | None = None
+
     # -- set-up ---------------------------------------------------------------
     def setup(self, source: Mapping[str, Any] | None, options: GameOptions) -> AslgwState:
         if source is None:
@@ -229,6 +232,16 @@ class AslgwGame(Game[AslgwState]):
         return state if viewer.name in state.settings.order else self.view(state, viewer)
 
     def legal_actions(self, state: AslgwState, viewer: Viewer) -> Sequence[Record]:
+        # The list is a pure function of (state, viewer); the last one is kept, since the
+        # session lists the actions and then checks the one chosen against the same list.
+        last = self._last_legal
+        if last is not None and last[0] is state and last[1] == viewer:
+            return last[2]
+        out = self._legal_actions(state, viewer)
+        self._last_legal = (state, viewer, out)
+        return out
+
+    def _legal_actions(self, state: AslgwState, viewer: Viewer) -> list[Record]:
         if state.over:
             return []
         side = to_act(state)
@@ -541,6 +554,7 @@ class AslgwGame(Game[AslgwState]):
             for r in event.rolls:
                 pos = max(pos, r.n + len(r.dice))
             st = replace(state, private_dice=ro({**state.private_dice, event.side: pos}))
+            st = st.with_play({u: replace(st.unit_play(u), detached=True) for u in event.freed})
             ch = {u: replace(st.unit_play(u), ntc_passed=True) for u in event.passed}
             ch.update({u: replace(st.unit_play(u), ntc_failed=True) for u in event.failed})
             return st.with_play(ch)
@@ -639,13 +653,18 @@ class AslgwGame(Game[AslgwState]):
     def _platoons_at_mph(self, st: AslgwState) -> AslgwState:
         """ASLGW 1.4.1, 1.4.15: the phasing side's platoons and half-platoons move by
         impulses unless every active member is entrenched; a squad not in formation
-        as the MPh begins is a free squad (1.4.13)."""
+        as the MPh begins is a free squad (1.4.13).  A platoon with a member or leader
+        under a "?" or HIP does not move by impulses this MPh: which platoons do must
+        not tell the enemy what is hidden (docs/rules-notes.md)."""
         sc = st.scenario
         platoons = set()
         ch = {}
         for f in sc.formations:
             members = [u for u in sc.units if u.platoon == f.id and u.side == st.phasing]
             if not members or not moves_by_impulse(f.kind) or not uses_platoon_movement(members):
+                continue
+            if any(is_hidden(st.fog, u.id) for u in members if not u.broken) or \
+                    (f.leader is not None and f.leader in st.fog.status and is_hidden(st.fog, f.leader)):
                 continue
             platoons.add(f.id)
             gaps = set(setup_formation_gaps(sc, f.id))

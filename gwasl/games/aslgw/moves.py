@@ -41,7 +41,7 @@ from gwasl.rules.concealment import in_open_ground, moving_concealment_loss
 from gwasl.rules.dice import Roll
 from gwasl.rules.fog.state import ConcealStack, FogState, FogStatus
 from gwasl.rules.morale import double_time_mf, normal_task_check
-from gwasl.rules.movement import StepError, ends_movement, movement_table, step_cost
+from gwasl.rules.movement import StepError, cached_step_cost, ends_movement, movement_table
 from gwasl.rules.organisation import (
     free_squad_ntc,
     is_entrenched,
@@ -226,9 +226,10 @@ def impulse_member(state: AslgwState, sc: Scenario, u: Unit) -> str | None:
     return None
 
 
-def unit_blocker(state: AslgwState, fog: FogState, u: Unit, *, impulse: bool = False) -> str | None:
+def unit_blocker(state: AslgwState, fog: FogState, u: Unit, *, impulse: bool = False, free: bool = False) -> str | None:
     """Why ``u`` may not take a step now on its own (or, ``impulse``, within its
-    platoon's impulse), or None."""
+    platoon's impulse), or None.  ``free``: it moves as a free squad whatever its
+    platoon does (an order given blind to a "?", docs/rules-notes.md)."""
     if u.kind is UnitKind.SUPPORT_WEAPON:
         return f"{u.id} is a support weapon: it goes with the unit that carries it"
     if fog.status_of(u.id) is FogStatus.HIP:
@@ -242,6 +243,8 @@ def unit_blocker(state: AslgwState, fog: FogState, u: Unit, *, impulse: bool = F
         return f"{u.id} has finished its movement this phase (A4.3)"
     if up.ntc_failed:
         return f"{u.id} failed its NTC to move this phase (ASLGW 1.3.2)"
+    if free:
+        return None
     pid = impulse_member(state, fog.scenario, u)
     if impulse:
         return None if pid is not None else f"{u.id} does not move with a platoon by impulses now"
@@ -254,7 +257,7 @@ def unit_blocker(state: AslgwState, fog: FogState, u: Unit, *, impulse: bool = F
 
 
 def group_problem(state: AslgwState, sc: Scenario, fog: FogState, group: Group, to: Hex, to_in: Position,
-                  mode: str, *, impulse_cost: float | None = None) -> tuple[MoveCost | None, str | None]:
+                  mode: str, *, impulse_cost: float | None = None, free: bool = False) -> tuple[MoveCost | None, str | None]:
     """The cost of a step of ``group`` to ``(to, to_in)``, or why it may not take it,
     judged on ``sc`` (the viewer's knowledge, or the truth).
 
@@ -269,14 +272,14 @@ def group_problem(state: AslgwState, sc: Scenario, fog: FogState, group: Group, 
         return None, "the pieces of a moving group must stand in one location (A4.3)"
     frm, frm_in = loc
     for u in group.units:
-        why = unit_blocker(state, fog, u, impulse=impulse_cost is not None)
+        why = unit_blocker(state, fog, u, impulse=impulse_cost is not None, free=free)
         if why:
             return None, why
     for d in group.dummies:
         if state.unit_play(d.id).done:
             return None, f"the dummy stack at {d.hex} has finished its movement (A4.3)"
     try:
-        cost = step_cost(sc, frm, frm_in, to, to_in)
+        cost = cached_step_cost(sc, frm, frm_in, to, to_in)
     except (StepError, LocationError) as e:
         return None, str(e)
     mt = movement_table()
@@ -387,6 +390,16 @@ def resolve_step(state: AslgwState, dice: GameDice, group: Group, to: Hex, to_in
     frm, frm_in = loc
     pdice = private_dice(state, side, seed) if blind else dice
     out = _Out([], [], [], [], [])
+    freed: tuple[str, ...] = ()
+    if blind and platoon is None:
+        # An order given blind moves the "?" as a stack: platoon members under it go as
+        # free squads (ASLGW 1.4.13; docs/rules-notes.md).
+        freed = tuple(u.id for u in group.units if u.kind in _SQUADS and u.platoon in state.platoons
+                      and not state.unit_play(u.id).detached)
+        if freed:
+            from dataclasses import replace
+
+            state = state.with_play({i: replace(state.unit_play(i), detached=True) for i in freed})
     units = _ntc(state, sc, pdice, group.units, blind, out, side)
     stopped: list[Unit] = [u for u in group.units if u not in units]
     stop_why = "failed its NTC to move (ASLGW 1.3.2, 1.4.13)"
@@ -397,14 +410,15 @@ def resolve_step(state: AslgwState, dice: GameDice, group: Group, to: Hex, to_in
         impulse_cost = 0.0
     cost: MoveCost | None = None
     if blind and units:
-        cost, why = group_problem(state, sc, fog, Group(side, tuple(units), ()), to, to_in, mode, impulse_cost=impulse_cost)
+        cost, why = group_problem(state, sc, fog, Group(side, tuple(units), ()), to, to_in, mode, impulse_cost=impulse_cost,
+                                  free=platoon is None)
         if why:
             stopped += units
             units = []
             stop_why = f"could not carry out the order: {why}"
     events: list[Record] = []
     if blind:
-        events.append(Resolved(side, tuple(out.rolls), tuple(out.notes), tuple(out.passed), tuple(out.failed)))
+        events.append(Resolved(side, tuple(out.rolls), tuple(out.notes), tuple(out.passed), tuple(out.failed), freed))
     events += out.events
     if stopped:
         ev = _stopped(fog, side, stopped, (), frm, frm_in, to, to_in, stop_why, reveals=blind)
@@ -414,7 +428,7 @@ def resolve_step(state: AslgwState, dice: GameDice, group: Group, to: Hex, to_in
         return events
     if cost is None:
         try:
-            cost = step_cost(sc, frm, frm_in, to, to_in)
+            cost = cached_step_cost(sc, frm, frm_in, to, to_in)
         except (StepError, LocationError) as e:  # pragma: no cover (checked legal)
             raise AssertionError(str(e)) from None
     # Hidden enemies in the way (A12.15): real ones are revealed and stop the movers in the MPh.

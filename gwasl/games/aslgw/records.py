@@ -295,6 +295,7 @@ class Resolved(Record):
     notes: tuple[str, ...] = ()
     passed: tuple[str, ...] = ()  # units that passed their NTC (ASLGW 1.3.2: for the player turn)
     failed: tuple[str, ...] = ()  # units that failed it (no move this phase)
+    freed: tuple[str, ...] = ()  # platoon members that leave platoon movement as free squads (ASLGW 1.4.13)
 
 
 @EVENTS.register

@@ -55,7 +55,7 @@ from gwasl.model.phases import Phase
 from gwasl.model.scenario import Position, Unit
 from gwasl.rules.fog.view import OMNISCIENT, ConcealedStack, SideView
 from gwasl.rules.fog.view import view as fog_view
-from gwasl.rules.movement import StepError, step_cost
+from gwasl.rules.movement import StepError, cached_step_cost
 from gwasl.rules.trenches import LocationError
 
 __all__ = ["action_view", "event_view", "state_view"]
@@ -394,7 +394,7 @@ def _cost(state: AslgwState, frm: tuple[Hex, Position, str] | None, to: str, to_
     if frm is None:
         return ""
     try:
-        c = step_cost(state.scenario, frm[0], frm[1], Hex.from_label(to), Position(to_in))
+        c = cached_step_cost(state.scenario, frm[0], frm[1], Hex.from_label(to), Position(to_in))
     except (StepError, LocationError, ValueError):
         return ""
     return f" ({c.mf:g} MF)"
