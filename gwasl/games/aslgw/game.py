@@ -265,7 +265,9 @@ class AslgwGame(Game[AslgwState]):
 
     def _movement_actions(self, state: AslgwState, side: str, viewer: Viewer, knows: bool) -> list[Record]:
         fog = state.fog
-        sc = known_scenario(fog, viewer.knows | frozenset({side}) if knows else viewer.knows)
+        # The moving side's own units as the viewer knows them; the enemy as the moving side
+        # knows it (a hidden enemy is found by trying to enter its location, A12.15).
+        sc = known_scenario(fog, frozenset({side}) if knows else frozenset())
         out: list[Record] = []
         if state.impulse is not None:
             return self._impulse_actions(state, sc, side, knows)
@@ -447,7 +449,7 @@ class AslgwGame(Game[AslgwState]):
             if u.side != side or (is_hidden(fog, u.id) and not viewer.sees_secrets_of(u.side)):
                 return f"no unit {pid[:40]!r} of the side to act that you can see"
             units.append(u)
-        sc = known_scenario(fog, viewer.knows)
+        sc = known_scenario(fog, frozenset({str(side)}) if viewer.sees_secrets_of(str(side)) else frozenset())
         _, why = mv.group_problem(state, sc, fog, mv.Group(str(side), tuple(units), ()), to, to_in, action.mode)
         return why
 

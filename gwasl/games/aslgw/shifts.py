@@ -101,14 +101,14 @@ def has_window(state: AslgwState, side: str) -> bool:
     return c is not None and any(shift_window(c, side, k) is None for k in LEDGERS.values())
 
 
-def shift_options(state: AslgwState, side: str) -> list[Shift]:
+def shift_options(state: AslgwState, side: str) -> list[Record]:
     """Every eligible shift attempt of ``side`` now, planned on its knowledge."""
     fog = state.fog
     c = fog.clock
     if c is None:
         return []
     known = side_knowledge(fog, side)
-    out: list[Shift] = []
+    out: list[Record] = []
 
     def open_(k: LedgerKind) -> bool:
         return shift_window(c, side, k) is None and not is_phase_closed(fog, side, k)
@@ -195,13 +195,13 @@ def run_window(state: AslgwState, side: str, seed: int) -> list[Record]:
     return [ShiftWindow(side, state.phase.value, tuple(attempts), tuple(explained)), *seen, WindowEnded(side)]
 
 
-def minefield_options(state: AslgwState) -> list[MinefieldChoice]:
+def minefield_options(state: AslgwState) -> list[Record]:
     """O'Leary 4.6.2: the owner's choices for the minefield just entered."""
     if state.minefield is None:
         return []
     mid, owner = state.minefield
     known = side_knowledge(state.fog, owner)
-    out = [MinefieldChoice(mid, None)]
+    out: list[Record] = [MinefieldChoice(mid, None)]
     for o in sorted(state.fog.minefields, key=lambda m: (m.hex.column, m.hex.row, m.id)):
         if o.side == owner and o.id != mid and plan_minefield_shift(known, mid, o.id, env()).eligible:
             out.append(MinefieldChoice(mid, o.id))
