@@ -6,7 +6,6 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from games.aslgw.playout import GAME
-
 from gwasl.engine.game import GameOptions
 from gwasl.engine.record import Record
 from gwasl.engine.session import Session

@@ -7,8 +7,8 @@ rolled and logged, concealment lost by moving (A12.14) and garance (ASLGW 1.7.2)
 from __future__ import annotations
 
 import pytest
-from games.aslgw.builders import doc, events_of, leader, seed_where, session, squad, to_phase
 
+from games.aslgw.builders import doc, events_of, leader, seed_where, session, squad, to_phase
 from gwasl.engine.events import Rolled
 from gwasl.engine.game import IllegalAction
 from gwasl.games.aslgw.records import (
@@ -84,7 +84,7 @@ def test_deep_trench_entry_exit_and_ladders_aslgw_2_1_3():
     assert not s.state.unit_play("T").cx_pending
     s.act(EndPhase())
     assert s.state.unit_play("S").cx and not s.state.unit_play("T").cx
-    assert "CX at the end of the MPh (ASLGW 2.1.3)" in [e["text"] for e in s.log() if e["kind"] == "moved"][0]
+    assert "CX at the end of the MPh (ASLGW 2.1.3)" in next(e["text"] for e in s.log() if e["kind"] == "moved")
 
 
 def test_trench_armour_costs_one_mf_aslgw_1_8():
