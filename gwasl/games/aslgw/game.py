@@ -285,6 +285,9 @@ class AslgwGame(Game[AslgwState]):
             here = [s for s in stacks if (s.hex, s.position) == loc]
             dummies = tuple(s for s in here if s.is_dummy and not state.unit_play(s.id).done)
             cands: list[mv.Group] = [mv.Group(side, (u,), ()) for u in us]
+            # A leader with each unit he may take along (A4.12)
+            cands += [mv.Group(side, tuple(sorted((ld, u), key=lambda x: x.id)), ()) for ld in us
+                      if ld.kind is UnitKind.LEADER for u in us if u is not ld and u.kind is not UnitKind.LEADER]
             if knows:
                 for s in here:
                     if not s.is_dummy:
