@@ -5,10 +5,10 @@ and never see a kept secret in any widget."""
 from __future__ import annotations
 
 import pytest
-from engine.toygame import ToyGame
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QListWidget
 
+from engine.toygame import ToyGame
 from gwasl.engine.game import GameOptions
 from gwasl.games import register_ruleset
 from gwasl.store.gamefile import create_game
