@@ -38,7 +38,7 @@ from functools import lru_cache
 from typing import Any
 
 from gwasl.model.hexgrid import Hex
-from gwasl.model.scenario import FortificationKind, Position, Scenario
+from gwasl.model.scenario import FortificationKind, MapData, Position, Scenario
 from gwasl.model.terrain import TableError, load_resource, terrain_table
 from gwasl.rules.morale import asl_core
 from gwasl.rules.trenches import (
@@ -51,6 +51,7 @@ from gwasl.rules.trenches import (
 __all__ = [
     "MovementTable",
     "cached_step_cost",
+    "map_key",
     "Step",
     "StepError",
     "movement_table",
@@ -232,7 +233,22 @@ class Step:
     cost: MoveCost
 
 
-_STEPS_CACHE: dict[int, tuple[object, dict[tuple[Hex, Position], tuple[Step, ...]]]] = {}
+_STEPS_CACHE: dict[str, dict[tuple[Hex, Position], tuple[Step, ...]]] = {}
+_KEYS: dict[int, tuple[object, str]] = {}
+
+
+def map_key(m: MapData) -> str:
+    """A key of a map's content (terrain, levels, fortifications), the same for equal maps:
+    what caches of map-only facts (steps, LOS) are kept by."""
+    got = _KEYS.get(id(m))
+    if got is not None and got[0] is m:
+        return got[1]
+    key = repr((m.columns, m.rows, m.default_terrain, sorted(m.hexes.items(), key=lambda kv: (kv[0].q, kv[0].r)),
+                m.fortifications, sorted(m.extra.items()) if m.extra else ()))
+    if len(_KEYS) > 64:
+        _KEYS.clear()
+    _KEYS[id(m)] = (m, key)
+    return key
 
 
 def steps_from(s: Scenario, h: Hex, pos: Position) -> tuple[Step, ...]:
@@ -247,15 +263,15 @@ def steps_from(s: Scenario, h: Hex, pos: Position) -> tuple[Step, ...]:
     >>> [st.to_hex.label for st in steps_from(s, Hex.from_label("A1"), Position.GROUND)]
     ['A2', 'B1', 'B2']
     """
-    entry = _STEPS_CACHE.get(id(s.map))
-    if entry is None or entry[0] is not s.map:
+    key = map_key(s.map)
+    entry = _STEPS_CACHE.get(key)
+    if entry is None:
         if len(_STEPS_CACHE) > 16:
             _STEPS_CACHE.clear()
-        entry = (s.map, {})
-        _STEPS_CACHE[id(s.map)] = entry
-    got = entry[1].get((h, pos))
+        entry = _STEPS_CACHE[key] = {}
+    got = entry.get((h, pos))
     if got is None:
-        got = entry[1][(h, pos)] = _steps_from(s, h, pos)
+        got = entry[(h, pos)] = _steps_from(s, h, pos)
     return got
 
 

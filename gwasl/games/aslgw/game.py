@@ -303,11 +303,12 @@ class AslgwGame(Game[AslgwState]):
                 if g.ids not in seen:
                     seen.add(g.ids)
                     groups.append(g)
+        memo: dict[Any, Any] = {}
         for g in groups:
             h, pos = g.location()  # type: ignore[misc]
             for step in steps_from(sc, h, pos):
                 for mode in modes:
-                    _, why = mv.group_problem(state, sc, fog, g, step.to_hex, step.to_pos, mode)
+                    _, why = mv.group_problem(state, sc, fog, g, step.to_hex, step.to_pos, mode, memo=memo)
                     if why is None:
                         out.append(Move(g.ids, step.to_hex.label, step.to_pos.value, mode, not knows))
             if state.phase is Phase.MPh and g.units and not g.dummies and self._may_double_time(state, g):
@@ -366,9 +367,13 @@ class AslgwGame(Game[AslgwState]):
         if pid is None:
             return []
         out: list[Record] = []
+        memo: dict[Any, Any] = {}
         members = self._impulse_members(state, sc, pid)
         steps = imp.steps if imp is not None and imp.platoon == pid else {}
         current = max((m.mf for m in steps.values()), default=0.0)
+        # ASLGW 1.4.1: every moving member pays what the one that spends most spends.
+        left = {u.id: mv.allowance(state, sc, u, ()) - state.unit_play(u.id).mf_spent for u in members}
+        stepped_left = min((left.get(k, 0.0) for k in steps), default=float("inf"))
         for u in members:
             if u.id in steps or (imp is not None and u.id in imp.detached):
                 continue
@@ -378,8 +383,8 @@ class AslgwGame(Game[AslgwState]):
                 if step.to_hex == u.hex:
                     continue  # an impulse moves members from hex to hex (ASLGW 1.4.1)
                 _, why = mv.group_problem(state, sc, state.fog, mv.Group(side, (u,), ()), step.to_hex, step.to_pos,
-                                             "normal", impulse_cost=current)
-                if why is None and self._impulse_mf_ok(state, sc, pid, steps, u, step.cost.mf):
+                                          "normal", impulse_cost=current, memo=memo)
+                if why is None and max(current, step.cost.mf) <= min(stepped_left, left[u.id]):
                     out.append(ImpulseStep(pid, u.id, step.to_hex.label, step.to_pos.value, not knows))
         if steps and self._impulse_check(state, sc, pid).legal:
             out.append(EndImpulse(pid))
@@ -389,17 +394,6 @@ class AslgwGame(Game[AslgwState]):
         if imp is None:
             out.append(EndPlatoon(pid))
         return out
-
-    def _impulse_mf_ok(self, state: AslgwState, sc: Scenario, pid: str, steps: Mapping[str, ImpulseMember], u: Unit,
-                       mf: float) -> bool:
-        """ASLGW 1.4.1: every moving member pays what the one that spends most spends."""
-        new_max = max([mf, *(m.mf for m in steps.values())])
-        for uid in [*steps, u.id]:
-            w = state.scenario.unit(uid)
-            up = state.unit_play(uid)
-            if up.mf_spent + new_max > mv.allowance(state, sc, w, ()):
-                return False
-        return True
 
     def _impulse_check(self, state: AslgwState, sc: Scenario, pid: str):
         imp = state.impulse

@@ -23,20 +23,37 @@ from dataclasses import replace
 from gwasl.games.aslgw.state import PileKey
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import Position, Scenario, Unit, UnitKind
-from gwasl.rules.fog.env import FogEnv, default_env
+from gwasl.rules.fog.env import FogEnv, SeesFn, sees_from_index
 from gwasl.rules.fog.policy import known_state
 from gwasl.rules.fog.state import ConcealStack, FogState, FogStatus
+from gwasl.rules.los import LosIndex
+from gwasl.rules.movement import map_key
 
 __all__ = ["env", "is_hidden", "known_enemy_ranges", "known_scenario", "pile_key", "piles", "side_knowledge"]
 
-_ENV = default_env()
-_CACHE_LIMIT = 32
+_CACHE_LIMIT = 16
+_LOS: dict[str, SeesFn] = {}
+
+
+def _sees_factory(scenario: Scenario) -> SeesFn:
+    """The rules' exact LOS of a map (``gwasl.rules.los.LosIndex``), kept by the map's content,
+    so that a replay or a new game on the same map does not prepare it again."""
+    key = map_key(scenario.map)
+    got = _LOS.get(key)
+    if got is None:
+        if len(_LOS) > _CACHE_LIMIT:
+            _LOS.clear()
+        got = _LOS[key] = sees_from_index(LosIndex(scenario))
+    return got
+
+
+_ENV = FogEnv(sees_factory=_sees_factory)
 
 
 def env() -> FogEnv:
-    """The one fog environment (exact LOS per map, fog table); its LOS cache is kept small."""
+    """The one fog environment (exact LOS per map, fog table); its per-map cache is kept small."""
     cache = _ENV._cache
-    if len(cache) > _CACHE_LIMIT:
+    if len(cache) > 4 * _CACHE_LIMIT:
         cache.clear()
     return _ENV
 

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from gwasl.engine.dice import GameDice
 from gwasl.engine.events import Drm
@@ -49,7 +50,7 @@ from gwasl.rules.organisation import (
     mf_allowance,
     setup_formation_gaps,
 )
-from gwasl.rules.stacking import stacking_problems_after
+from gwasl.rules.stacking import location_key, stacking_problem
 from gwasl.rules.trenches import LocationError, MoveCost, enemies_in_the_way
 from gwasl.rules.units import UnitsError, unit_factors_of
 from gwasl.rules.weapons import sw_holder
@@ -90,10 +91,10 @@ class Group:
     side: str
     units: tuple[Unit, ...]
     dummies: tuple[ConcealStack, ...]
+    ids: tuple[str, ...] = field(init=False, compare=False)
 
-    @property
-    def ids(self) -> tuple[str, ...]:
-        return tuple(u.id for u in self.units) + tuple(d.id for d in self.dummies)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "ids", tuple(u.id for u in self.units) + tuple(d.id for d in self.dummies))
 
     def location(self) -> tuple[Hex, Position] | None:
         locs = {(u.hex, u.position) for u in self.units} | {(d.hex, d.position) for d in self.dummies}
@@ -137,8 +138,13 @@ def base_allowance(state: AslgwState, sc: Scenario, u: Unit, group_ids: Iterable
     ids = set(group_ids)
     with_leader = any(o.kind is UnitKind.LEADER and not o.broken and o.id in ids and o.id != u.id for o in sc.units)
     in_form = _in_formation(state, sc, u)
-    return float(mf_allowance(u.kind, platoon_has_leader=in_form, in_platoon_formation=in_form,
-                              stacked_with_leader=with_leader, trench_armour=u.trench_armour).total)
+    return _mf_total(u.kind, in_form, with_leader, u.trench_armour)
+
+
+@lru_cache(maxsize=64)
+def _mf_total(kind: UnitKind, in_form: bool, with_leader: bool, armour: bool) -> float:
+    return float(mf_allowance(kind, platoon_has_leader=in_form, in_platoon_formation=in_form,
+                              stacked_with_leader=with_leader, trench_armour=armour).total)
 
 
 def allowance(state: AslgwState, sc: Scenario, u: Unit, group_ids: Iterable[str]) -> float:
@@ -257,61 +263,89 @@ def unit_blocker(state: AslgwState, fog: FogState, u: Unit, *, impulse: bool = F
 
 
 def group_problem(state: AslgwState, sc: Scenario, fog: FogState, group: Group, to: Hex, to_in: Position,
-                  mode: str, *, impulse_cost: float | None = None, free: bool = False) -> tuple[MoveCost | None, str | None]:
+                  mode: str, *, impulse_cost: float | None = None, free: bool = False,
+                  memo: dict[Any, Any] | None = None) -> tuple[MoveCost | None, str | None]:
     """The cost of a step of ``group`` to ``(to, to_in)``, or why it may not take it,
     judged on ``sc`` (the viewer's knowledge, or the truth).
 
     ``impulse_cost``: for a step within a platoon's impulse, the most any member
     has spent in it so far (ASLGW 1.4.1); MF are then checked against it.
+    ``memo``: a dict kept while one list of actions is made (the group's own facts
+    and each destination's are worked out once).
     """
     phase = state.phase
     if mode not in MOVE_MODES.get(phase, ()):
         return None, f"no {mode} movement in the {phase.value} ({'MPh: normal or assault; APh: advance' })"
-    loc = group.location()
-    if loc is None:
-        return None, "the pieces of a moving group must stand in one location (A4.3)"
+    memo = {} if memo is None else memo
+    gkey = ("group", group.ids, impulse_cost is not None, free)
+    facts = memo.get(gkey)
+    if facts is None:
+        facts = memo[gkey] = _group_facts(state, sc, fog, group, impulse_cost is not None, free)
+    why, loc, units_left, dummies_left, moved = facts
+    if why:
+        return None, why
     frm, frm_in = loc
-    for u in group.units:
-        why = unit_blocker(state, fog, u, impulse=impulse_cost is not None, free=free)
-        if why:
-            return None, why
-    for d in group.dummies:
-        if state.unit_play(d.id).done:
-            return None, f"the dummy stack at {d.hex} has finished its movement (A4.3)"
     try:
         cost = cached_step_cost(sc, frm, frm_in, to, to_in)
     except (StepError, LocationError) as e:
         return None, str(e)
     mt = movement_table()
-    ids = group.ids
-    if mode in ("assault", "advance") and any(state.unit_play(i).moved for i in ids):
+    if mode in ("assault", "advance") and moved:
         rule = mt.rules["assault_move"] if mode == "assault" else mt.rules["advance"]
         return None, f"only a unit that has not moved this phase may {mode} ({rule})"
     need = cost.mf if impulse_cost is None else max(cost.mf, impulse_cost)
-    for u in group.units:
-        up = state.unit_play(u.id)
-        total = allowance(state, sc, u, ids)
+    for uid, (total, spent, cx, dt) in units_left.items():
         if mode == "advance":
-            if need >= total and up.cx:
-                return None, f"{u.id} is CX: it may not advance into a location that costs all its MF ({mt.rules['advance']})"
+            if need >= total and cx:
+                return None, f"{uid} is CX: it may not advance into a location that costs all its MF ({mt.rules['advance']})"
             continue
-        if up.mf_spent + need > total:
-            return None, f"{u.id} has {total - up.mf_spent:g} MF left; the step costs {need:g} ({'; '.join(cost.reasons)})"
-        if cost.cx_at_end_of_mph and up.double_time:
-            return None, f"{u.id} is Double Timing: it may not leave a deep trench without a ladder this MPh (ASLGW 2.1.3)"
-    for d in group.dummies:
-        if mode == "advance":
-            continue
-        spent = state.unit_play(d.id).mf_spent
-        if spent + cost.mf > mt.concealed_pile_mf:
-            return None, f"the dummy stack at {d.hex} has {mt.concealed_pile_mf - spent:g} MF left; the step costs {cost.mf:g}"
-    enemies = [e for e in enemies_in_the_way(sc, group.side, to, to_in) if e.side != group.side]
+        if spent + need > total:
+            return None, f"{uid} has {total - spent:g} MF left; the step costs {need:g} ({'; '.join(cost.reasons)})"
+        if cost.cx_at_end_of_mph and dt:
+            return None, f"{uid} is Double Timing: it may not leave a deep trench without a ladder this MPh (ASLGW 2.1.3)"
+    if mode != "advance":
+        for where, left in dummies_left:
+            if cost.mf > left:
+                return None, f"the dummy stack at {where} has {left:g} MF left; the step costs {cost.mf:g}"
+    ekey = ("enemy", group.side, to, to_in)
+    enemies = memo.get(ekey)
+    if enemies is None:
+        enemies = memo[ekey] = sorted(e.id for e in enemies_in_the_way(sc, group.side, to, to_in) if e.side != group.side)
     if enemies and phase is Phase.MPh:
-        return None, f"known enemy units hold {to} ({', '.join(sorted(e.id for e in enemies))}): no entry in the MPh (A4.14)"
-    over = stacking_problems_after(sc.units, group.side, to, to_in, group.units)
+        return None, f"known enemy units hold {to} ({', '.join(enemies)}): no entry in the MPh (A4.14)"
+    skey = ("there", group.side, to, location_key(to_in))
+    there = memo.get(skey)
+    if there is None:
+        there = memo[skey] = [u for u in sc.units if u.side == group.side and u.hex == to and u.kind is not UnitKind.SUPPORT_WEAPON
+                              and location_key(u.position) == skey[3]]
+    ids = {u.id for u in group.units}
+    over = stacking_problem([u for u in there if u.id not in ids] + list(group.units), skey[3])
     if over:
         return None, over
     return cost, None
+
+
+def _group_facts(state: AslgwState, sc: Scenario, fog: FogState, group: Group, impulse: bool, free: bool) -> tuple[Any, ...]:
+    """What a group's steps all share: why it may not move at all, where it stands, each
+    unit's MF (allowance, spent, CX, Double Time), each dummy's MF left, whether any moved."""
+    loc = group.location()
+    if loc is None:
+        return "the pieces of a moving group must stand in one location (A4.3)", None, {}, (), False
+    for u in group.units:
+        why = unit_blocker(state, fog, u, impulse=impulse, free=free)
+        if why:
+            return why, loc, {}, (), False
+    for d in group.dummies:
+        if state.unit_play(d.id).done:
+            return f"the dummy stack at {d.hex} has finished its movement (A4.3)", loc, {}, (), False
+    ids = group.ids
+    units_left = {}
+    for u in group.units:
+        up = state.unit_play(u.id)
+        units_left[u.id] = (allowance(state, sc, u, ids), up.mf_spent, up.cx, up.double_time)
+    pile_mf = movement_table().concealed_pile_mf
+    dummies_left = tuple((d.hex, pile_mf - state.unit_play(d.id).mf_spent) for d in group.dummies)
+    return None, loc, units_left, dummies_left, any(state.unit_play(i).moved for i in ids)
 
 
 # ---------------------------------------------------------------------------
@@ -329,9 +363,13 @@ class _Out:
 def _ntc(state: AslgwState, sc: Scenario, dice: GameDice, units: Sequence[Unit], blind: bool, out: _Out,
          side: str) -> list[Unit]:
     """Roll the NTC of every unit that needs one; return the units that may move."""
-    report = command_status(sc, side)
+    report = None
     ok = []
     for u in units:
+        if u.kind not in _MMC or state.unit_play(u.id).ntc_passed or state.phase not in (Phase.MPh, Phase.APh):
+            ok.append(u)
+            continue
+        report = report or command_status(sc, side)
         need = ntc_need(state, sc, u, state.phase, report)
         if need is None:
             ok.append(u)

@@ -187,6 +187,7 @@ def state_view(state: AslgwState, viewer: Viewer, status: Status) -> dict[str, A
         "control": None,
         "vp": None,
     }
+    out["summary"] = _summary(out)
     imp = state.impulse
     if imp is not None:
         owner = next((u.side for u in state.scenario.units if u.platoon == imp.platoon), None)
@@ -197,6 +198,22 @@ def state_view(state: AslgwState, viewer: Viewer, status: Status) -> dict[str, A
         entered = state.fog.minefield(state.minefield[0])
         out["minefield_entered"] = {"owner": state.minefield[1], "hex": entered.hex.label}
     return out
+
+
+def _summary(v: dict[str, Any]) -> list[str]:
+    """The readable lines of ``gwasl game show`` (text mode): the map by side, as seen."""
+    lines = [f"{v['scenario']}: turn {v['turn']} of {v['turns']}, {v['phasing']}'s player turn, {v['phase']}"]
+    for side in v["order"]:
+        units = [u for u in v["units"] if u["side"] == side]
+        piles = [c for c in v["concealed"] if c["side"] == side]
+        parts = [f"{u['id']} {_where(u['hex'], u['in'])}" + (" (broken)" if u["broken"] else "") + (" CX" if u["cx"] else "")
+                 + (f" [{u['hidden']}]" if u.get("hidden", "none") != "none" else "") for u in units]
+        parts += [f"? x{c['counters']} {_where(c['hex'], c['in'])}" for c in piles
+                  if not (side in v["hidden"] and c.get("units"))]
+        lines.append(f"{side}: " + ("; ".join(parts) if parts else "nothing in view"))
+    if v["over"]:
+        lines.append(f"over: {(v['result'] or {}).get('why', '')}")
+    return lines
 
 
 # ---------------------------------------------------------------------------
