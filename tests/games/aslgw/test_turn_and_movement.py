@@ -254,3 +254,26 @@ def test_entering_a_location_of_hidden_enemies_stops_and_reveals_them_a12_15():
     stop = events_of(entries, Stopped)
     assert stop and stop[0].reveals and events_of(entries, ConcealmentLost)[0].units == ("F",)
     assert s.state.scenario.unit("S").hex.label == "B2" and s.state.unit_play("S").done
+
+
+def test_take_back_stops_at_a_roll_or_a_secret_window_but_not_at_a_plain_move():
+    """DESIGN.md "Undo and history": a move without dice is taken back; a roll (an NTC) or
+    gwasl's policy at a secret side's window is not, outside practice mode."""
+    s = session(doc([squad("S", "B2"), leader("L", "B2"), FRENCH_FAR]))
+    to_phase(s, "MPh")
+    s.act(Move(("L", "S"), "C2", "ground"))
+    assert s.undo() == (True, None) and s.state.scenario.unit("S").hex.label == "B2"
+    d = doc([{"id": "C", "side": "german", "kind": "crew", "hex": "B2"}, FRENCH_FAR])
+    s2 = session(d)
+    to_phase(s2, "MPh")
+    s2.act(Move(("C",), "C2", "ground"))  # the NTC of ASLGW 1.3.2 is rolled
+    ok, why = s2.undo()
+    assert not ok and "rolled dice" in why
+    from games.aslgw.playout import scenario_paths, source
+
+    bois = source(next(p for p in scenario_paths() if "bois" in p.name))
+    s3 = session(bois, 1, secret=("french",))
+    to_phase(s3, "PFPh", "german")
+    s3.act(EndPhase())  # the French HIP window of the enemy MPh: gwasl's policy acts
+    ok, _ = s3.undo()
+    assert not ok
