@@ -13,10 +13,10 @@ import time
 from pathlib import Path
 
 import pytest
-from engine.toygame import Run, Step, ToyGame
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.toygame import Run, Step, ToyGame
 from gwasl.engine.game import GameOptions
 from gwasl.games import RULESETS, register_ruleset
 from gwasl.store.gamefile import FORMAT_VERSION, GameFileError, create_game, open_game
