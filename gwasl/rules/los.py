@@ -349,12 +349,12 @@ class LosIndex:
         self._hexes_by_flat = _hexes_by_flat(C, R)
 
     def prepare(self) -> LosIndex:
-        """Build the map-size templates now (about a second on 16 boards, once per
-        map size and process) so the first :meth:`visible_from` is instant; the
-        editor may call this from a worker thread.  Returns ``self``."""
+        """Build the rest of the map-size templates now (about a second on 16 boards,
+        once per map size and process); queries otherwise build the offsets they
+        need as they go.  Safe from a worker thread.  Returns ``self``."""
         if keeps_map_templates(self.columns, self.rows):
             for parity in (0, 1):
-                map_templates(self.columns, self.rows, parity)
+                map_templates(self.columns, self.rows, parity).ensure_all()
         return self
 
     # -- indexing ---------------------------------------------------------------
@@ -411,14 +411,14 @@ class LosIndex:
         per-offset cache (so one query never pays for the whole map's)."""
         fa = self.flat(a)
         mt = peek_map_templates(self.columns, self.rows, a.column & 1)
-        if mt is not None:
-            o = int(mt.offset_index(b.column - a.column, b.row - a.row))
-            s, e = int(mt.start[o]), int(mt.start[o + 1])
+        o = int(mt.offset_index(b.column - a.column, b.row - a.row)) if mt is not None else -1
+        if mt is not None and mt.has(o):
+            s, e = int(mt.start[o]), int(mt.end[o])
             entries = zip(
                 (fa + x for x in mt.rel[s:e].tolist()),
                 mt.n0[s:e].tolist(), mt.d0[s:e].tolist(), mt.n1[s:e].tolist(), mt.d1[s:e].tolist(),
             )
-            ps, pe = int(mt.pstart[o]), int(mt.pstart[o + 1])
+            ps, pe = int(mt.pstart[o]), int(mt.pend[o])
             if ps == pe:
                 return entries, ()
             pairs = zip(
@@ -598,6 +598,7 @@ class LosIndex:
         if keeps_map_templates(C, R):
             mt = map_templates(C, R, ca & 1)
             O = ((dcol[:, None] + C - 1) * (2 * R - 1) + (drow[None, :] + R - 1)).reshape(-1)
+            mt.ensure(O)  # only this hex's offsets not built before (lazily per offset)
         else:  # a huge map: only this observer's offsets, not kept
             mt = templates_for(C, R, ca & 1, np.repeat(dcol, R), np.tile(drow, C))
             O = np.arange(len(targets))
@@ -629,6 +630,7 @@ class LosIndex:
             if keeps_map_templates(self.columns, self.rows):
                 mt = map_templates(self.columns, self.rows, parity)
                 O = mt.offset_index(dcol, drow)
+                mt.ensure(O)
             else:  # a huge map: templates of the distinct offsets asked, not kept
                 key = (dcol + self.columns) * (2 * self.rows + 1) + (drow + self.rows)
                 uniq, O = np.unique(key, return_inverse=True)
@@ -647,7 +649,7 @@ class LosIndex:
         dh_q = self.level2[fb] - ha_q
         blocked = np.zeros(nq, dtype=bool)
         s = mt.start[O]
-        e = mt.start[O + 1]
+        e = mt.end[O]
         cut = np.minimum(e, s + self._FIRST_STAGE)
         fallback: list[np.ndarray] = []
         qs = np.arange(nq)
@@ -662,7 +664,7 @@ class LosIndex:
         # Pairs (stretches along hexsides): blocked when both hexes block.
         open_q = np.nonzero(~blocked)[0]
         ps = mt.pstart[O[open_q]]
-        plens = mt.pstart[O[open_q] + 1] - ps
+        plens = mt.pend[O[open_q]] - ps
         ptot = int(plens.sum())
         if ptot:
             pq = np.repeat(open_q, plens)
