@@ -10,7 +10,7 @@ import time
 from PySide6.QtCore import Qt
 
 from benchmarks.maps import random_scenario
-from gwasl.engine.editor import EditorDocument, paint_terrain
+from gwasl.editor.document import EditorDocument, paint_terrain
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import Position, Terrain
 from gwasl.model.scenario_io import save_scenario
