@@ -23,7 +23,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 
@@ -84,18 +84,22 @@ class Templates:
     u1d: np.ndarray
 
 
-def _fmax(an, ad, bn, bd):
+#: A numpy array of any shape and dtype (the kernel's arrays are int16/int32/int64).
+Arr: TypeAlias = "np.ndarray[Any, Any]"
+
+
+def _fmax(an: Arr, ad: Arr, bn: Arr, bd: Arr) -> tuple[Arr, Arr]:
     """Elementwise max of fractions an/ad, bn/bd (positive denominators)."""
     take_b = bn * ad > an * bd
     return np.where(take_b, bn, an), np.where(take_b, bd, ad)
 
 
-def _fmin(an, ad, bn, bd):
+def _fmin(an: Arr, ad: Arr, bn: Arr, bd: Arr) -> tuple[Arr, Arr]:
     take_b = bn * ad < an * bd
     return np.where(take_b, bn, an), np.where(take_b, bd, ad)
 
 
-def _candidates(dq: np.ndarray, dr: np.ndarray):
+def _candidates(dq: Arr, dr: Arr) -> tuple[Arr, Arr, Arr]:
     """Hexes whose closure may meet each segment, as (offset index, q, r).
 
     Column by column: a hex lies inside the box x in [cx-2, cx+2],
@@ -129,7 +133,7 @@ def _candidates(dq: np.ndarray, dr: np.ndarray):
     return oi2, np.repeat(q, cnt), r
 
 
-def _slab_bounds(a, b, w):
+def _slab_bounds(a: Arr, b: Arr, w: int) -> tuple[Arr, Arr, Arr]:
     """Open parameter interval where |a + b t| < w, as fractions (num/den, den > 0).
 
     Parallel (b == 0): everything (-1, 2) or nothing (2, -1), which is all
@@ -144,7 +148,7 @@ def _slab_bounds(a, b, w):
     return lon, hin, den
 
 
-def build_templates(dq, dr) -> Templates:
+def build_templates(dq: Any, dr: Any) -> Templates:
     """Exact templates for the offsets ``(dq[i], dr[i])`` (axial).
 
     A hex's open interior meets the closed segment exactly when no axis
@@ -240,7 +244,7 @@ def build_templates(dq, dr) -> Templates:
     )
 
 
-def _ceil_half(c):
+def _ceil_half(c: Any) -> Any:
     """ceil(c / 2): the even-q row shift, consistent for negative columns."""
     return (c + (c & 1)) >> 1
 
@@ -283,7 +287,7 @@ class MapTemplates:
 
 def _rel_flat(hq: np.ndarray, hr: np.ndarray, parity: int, rows: int) -> np.ndarray:
     drow = hr + _ceil_half(parity + hq) - _ceil_half(np.int64(parity))
-    return hq * (rows + 2) + drow
+    return np.asarray(hq * (rows + 2) + drow)
 
 
 _BUILD_LOCK = threading.Lock()
@@ -411,6 +415,9 @@ def keeps_map_templates(columns: int, rows: int) -> bool:
     return (2 * columns - 1) * (2 * rows - 1) <= MAX_MAP_OFFSETS
 
 
+#: Either kind of map templates: queries read the same attributes from both.
+SomeMapTemplates: TypeAlias = "MapTemplates | LazyMapTemplates"
+
 _BUILT: dict[tuple[int, int, int], LazyMapTemplates] = {}
 
 
@@ -434,7 +441,7 @@ def map_templates(columns: int, rows: int, parity: int) -> LazyMapTemplates:
 
 
 @lru_cache(maxsize=65536)
-def offset_template(dq: int, dr: int) -> tuple:
+def offset_template(dq: int, dr: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
     """One offset's template as plain Python tuples (for single queries).
 
     Returns ``(entries, pairs)``: entries ``(hq, hr, hx, hy, n0, d0, n1, d1)``
