@@ -93,7 +93,7 @@ class Library:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._engine = create_engine(f"sqlite:///{self.path}", poolclass=NullPool)
-            SQLModel.metadata.create_all(self._engine, tables=[ScenarioEntry.__table__])  # type: ignore[list-item]
+            SQLModel.metadata.create_all(self._engine, tables=[ScenarioEntry.__table__])  # type: ignore[attr-defined]  # sqlmodel declares no __table__
         except (SQLAlchemyError, OSError) as e:
             raise LibraryError(f"{self.path}: cannot open the scenario library: {str(e).splitlines()[0][:200]}") from None
         self._index_bundled()

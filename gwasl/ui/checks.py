@@ -96,7 +96,7 @@ class Checks:
         self._index = None
         self._index_for = None
         self.los_ends: tuple[Hex, Hex] | None = None
-        self.los_result = None
+        self.los_result: los_rules.LosResult | None = None
         self.los_map_from: Hex | None = None
         self.command_for: dict | None = None
         self._worker: LosMapWorker | None = None
@@ -206,6 +206,7 @@ class Checks:
         command = command_rules
         if leader is not None:
             side = s.unit(leader).side
+        assert side is not None  # the leader's side, or the side the palette names
         status = command.command_status(s, side)
         leaders = [leader] if leader is not None else [u.id for u in s.units_of(side) if u.kind.value == "leader"]
         hexes: set[Hex] = set()

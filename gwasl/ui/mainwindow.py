@@ -13,6 +13,7 @@ import os
 import re
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any, cast
 
 from PySide6.QtCore import QDate, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
@@ -79,6 +80,9 @@ FILTER = "Scenarios (*.json);;All files (*)"
 
 class MainWindow(QMainWindow):
     """The scenario editor."""
+
+    # The editing palette (a dock), which hides QWidget.palette(): gwasl never reads the Qt palette here.
+    palette: Palette  # type: ignore[assignment]
 
     def __init__(self, document: EditorDocument | None = None, settings: QSettings | None = None) -> None:
         super().__init__()
@@ -645,7 +649,7 @@ class MainWindow(QMainWindow):
         self._fill_recent()
 
     def recent_files(self) -> list[str]:
-        v = self.settings.value("recent", [])
+        v: Any = self.settings.value("recent", [])
         if isinstance(v, str):
             v = [v]
         return [str(p) for p in (v or [])]
@@ -755,15 +759,16 @@ class PropertiesDialog(QDialog):
         d = self.date.date()
         sides = {}
         for r in range(self.sides.rowCount()):
-            sid = (self.sides.item(r, 0).text() if self.sides.item(r, 0) else "").strip()
+            cell = self.sides.item(r, 0)
+            sid = (cell.text() if cell else "").strip()
             if not sid:
                 continue
             old = self.scenario.sides.get(sid)
             sides[sid] = Side(
                 sid,
-                Nationality(self.sides.cellWidget(r, 1).currentData()),
-                _opt_gas(self.sides.cellWidget(r, 2).currentData()),
-                self.sides.cellWidget(r, 3).currentData(),
+                Nationality(cast(QComboBox, self.sides.cellWidget(r, 1)).currentData()),
+                _opt_gas(cast(QComboBox, self.sides.cellWidget(r, 2)).currentData()),
+                cast(QComboBox, self.sides.cellWidget(r, 3)).currentData(),
                 old.extra if old is not None else Side(sid, Nationality.GERMAN).extra,
             )
         return {

@@ -232,7 +232,7 @@ class MapLayer(QGraphicsItem):
         # counters then repaint over a blit instead of redrawing every hex.
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.setZValue(0)
-        self._building_paths: dict[str, QPainterPath] | None = None
+        self._building_paths: dict[str, tuple[QPainterPath, bool]] | None = None
         self._rect = QRectF()
 
     def set_map_rect(self, rect: QRectF) -> None:
@@ -264,6 +264,7 @@ class MapLayer(QGraphicsItem):
         if self._building_paths is not None:
             return self._building_paths
         d = self._scene.drawing
+        assert d is not None  # buildings are drawn only once the scene has a map
         lay = self._scene.layout
         s = lay.size
         groups: dict[str, list[Hex]] = {}
@@ -931,6 +932,7 @@ class MapScene(QGraphicsScene):
                 self._add_stack(st)
             self.map_layer.update()
             return
+        assert hexes is not None and old is not None  # not a full redraw
         changed = set(hexes)
         if map_changed:
             if any(h in drawing.map.hexes or h in old.map.hexes for h in changed):

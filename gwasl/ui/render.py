@@ -72,7 +72,7 @@ def save_image(img: QImage, out: str | os.PathLike[str]) -> None:
     target = _writable_target(out)
     try:
         with atomic_target(target, ".png") as tmp:
-            if not img.save(str(tmp), "PNG"):
+            if not img.save(str(tmp), "PNG"):  # type: ignore[call-overload]  # the stub says bytes; the binding takes str only
                 raise RenderError(f"{target}: could not write the PNG")
     except OSError as e:
         raise RenderError(f"{target}: could not write ({e.strerror or e})") from None

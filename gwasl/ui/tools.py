@@ -59,7 +59,7 @@ class Tool:
     def deactivate(self) -> None:
         pass
 
-    def press(self, h: Hex, pos: QPointF, mods: Qt.KeyboardModifiers, button: Qt.MouseButton) -> None:
+    def press(self, h: Hex, pos: QPointF, mods: Qt.KeyboardModifier, button: Qt.MouseButton) -> None:
         pass
 
     def drag(self, h: Hex, pos: QPointF) -> None:
@@ -252,6 +252,7 @@ class OutlineTool(Tool):
 
     def _local(self, pos: QPointF) -> tuple[float, float]:
         lay = self.win.scene.layout
+        assert self._hex is not None  # set by press() before any move
         c = lay.hex_to_pixel(self._hex)
         x, y = (pos.x() - c.x) / lay.size, (pos.y() - c.y) / lay.size
         # keep the point inside the hex: pull it towards the centre if needed
