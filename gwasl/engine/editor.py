@@ -25,7 +25,6 @@ True
 from __future__ import annotations
 
 import datetime as _dt
-import math
 import os
 from dataclasses import dataclass, replace
 from types import MappingProxyType
@@ -720,50 +719,3 @@ def place_platoon(
         units.append(Unit(uid, side, UnitKind.SQUAD, at, unit_class=UnitClass(unit_class), platoon=fid))
     after = replace(s, formations=s.formations + (Formation(fid, kind, leader_id),), units=s.units + tuple(units))
     return Command(f"Place {kind.value.replace('_', ' ')} {fid}", s, after, Change(hexes=frozenset({at}), units=frozenset(taken), formations=True))
-
-
-@dataclass(frozen=True, slots=True)
-class DummyAllotment:
-    """One side's hidden-unit and dummy counts, as the dummy palette shows them."""
-
-    side: str
-    hip_squad_capacity: float
-    dummy_hip_allowed: int
-    dummy_hip_placed: int
-    dummy_stacks: int
-    concealment_counters: int
-    dummy_minefields: int
-
-    @property
-    def dummy_hip_over(self) -> bool:
-        return self.dummy_hip_placed > self.dummy_hip_allowed
-
-
-def dummy_allotment(s: Scenario, side: str) -> DummyAllotment:
-    """O'Leary 3.1.1: a side gets one dummy HIP counter more than its HIP squad capacity.
-
-    Squad capacity counts a squad as 1 and a half-squad or crew as 1/2
-    (the ASL squad-equivalent); leaders, heroes and weapons add nothing.
-    A side with no HIP unit gets no dummy HIP counter.
-
-    >>> s = new_scenario()
-    >>> s = s.with_units([Unit(f"F{i}", "french", UnitKind.SQUAD, Hex(1, 1), unit_class=UnitClass.FIRST_LINE, hidden=HiddenStatus.HIP) for i in range(5)])
-    >>> dummy_allotment(s, "french").dummy_hip_allowed   # O'Leary's example: five HIP squads, six dummies
-    6
-    """
-    cap = 0.0
-    for u in s.units_of(side):
-        if u.hidden is HiddenStatus.HIP:
-            cap += 1.0 if u.kind is UnitKind.SQUAD else 0.5 if u.kind in (UnitKind.HALF_SQUAD, UnitKind.CREW) else 0.0
-    has_hip = any(u.hidden is HiddenStatus.HIP for u in s.units_of(side))
-    allowed = math.ceil(cap) + 1 if has_hip else 0
-    ds = [d for d in s.dummies if d.side == side]
-    return DummyAllotment(
-        side,
-        cap,
-        allowed,
-        sum(1 for d in ds if d.kind is DummyKind.DUMMY_HIP),
-        sum(1 for d in ds if d.kind is DummyKind.DUMMY_STACK),
-        sum(d.counters or 0 for d in ds if d.kind is DummyKind.DUMMY_STACK),
-        sum(1 for d in ds if d.kind is DummyKind.DUMMY_MINEFIELD),
-    )

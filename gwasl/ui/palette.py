@@ -22,7 +22,8 @@ from PySide6.QtWidgets import (
 
 from gwasl.rules import units as _units
 from gwasl.rules import weapons as _weapons
-from gwasl.engine.editor import Change, EditorDocument, dummy_allotment
+from gwasl.engine.editor import Change, EditorDocument
+from gwasl.rules.fog.checks import dummy_allotment  # O'Leary 3.1.1/4.1: the validator's own count
 from gwasl.model.scenario import DummyKind, FormationKind, FortificationKind, Position, Terrain, UnitClass, UnitKind
 
 __all__ = ["Palette", "known_weapons"]

@@ -120,6 +120,7 @@ class ShiftResult:
     band: str
     consequences: tuple[str, ...]
     hd_attempts: tuple[str, ...] = ()  # vehicles that may now attempt a HD maneuver (2.3)
+    shown_roll: Roll | None = None  # the roll as the shifting side is shown it (knowledge.shown_roll)
 
     @property
     def shifted(self) -> bool:
@@ -617,9 +618,15 @@ def resolve_shift(state: FogState, plan: ShiftPlan, dice: Dice, env: FogEnv,
             st = _lose_status(st, plan, env, band.revealed, notes, public)
     if band.shift and roll.final <= t.free_shift_max:
         notes.append("final DR <= 0: this shift adds no +1 to later attempts (O'Leary 2.5)")
-    text = f"{roll.explain()} -> {band.band}: " + "; ".join(notes)
-    st = st.logged(plan.side, text, "; ".join(public) if public else None)
-    return ShiftResult(st, plan, roll, band.band, tuple(notes), hd)
+    # The truth for the omniscient view; the shifting side sees the same dice with the DRM it
+    # knows (a hidden enemy unit's LOS must not show through the +1, O'Leary 2.5).
+    from gwasl.rules.fog.knowledge import shown_roll  # knowledge plans shifts: imported here, not above
+
+    shown = shown_roll(state, plan, roll, env)
+    outcome = f" -> {band.band}: " + "; ".join(notes)
+    st = st.logged(plan.side, roll.explain() + outcome, "; ".join(public) if public else None,
+                   shown.explain() + outcome)
+    return ShiftResult(st, plan, roll, band.band, tuple(notes), hd, shown)
 
 
 def _exchange(st: FogState, plan: ShiftPlan, choices: ShiftChoices, env: FogEnv,

@@ -46,6 +46,7 @@ from gwasl.model.scenario import (
     Scenario,
     Unit,
 )
+from gwasl.rules.fog.fields import require_fog_fields
 
 __all__ = [
     "BoreSight",
@@ -211,18 +212,24 @@ class ShiftRecord:
 class LogEntry:
     """A log line rendered per viewer.
 
-    ``text`` is the whole truth (for ``actor`` and the omniscient view);
-    ``public`` is what every other side may read, or ``None`` when the
-    event is invisible to them (e.g. a successful shift)."""
+    ``text`` is the whole truth (the omniscient view; ``actor`` too unless
+    ``own`` is given); ``own`` is what ``actor`` is shown when the truth
+    holds something it may not know (a shift DR's "+1 in enemy LOS" from a
+    hidden enemy unit, O'Leary 2.5); ``public`` is what every other side may
+    read, or ``None`` when the event is invisible to them (e.g. a successful
+    shift)."""
 
     seq: int
     actor: str | None
     text: str
     public: str | None = None
+    own: str | None = None
 
     def render(self, viewer: str) -> str | None:
-        if viewer == "omniscient" or viewer == self.actor or self.actor is None:
+        if viewer == "omniscient" or self.actor is None:
             return self.text
+        if viewer == self.actor:
+            return self.text if self.own is None else self.own
         return self.public
 
 
@@ -282,14 +289,19 @@ class FogState:
 
     # -- construction -----------------------------------------------------------
     @classmethod
-    def from_scenario(cls, scenario: Scenario) -> "FogState":
+    def from_scenario(cls, scenario: Scenario, source: str = "<scenario>") -> "FogState":
         """The hidden layer as the scenario file sets it up (docs/format/fog.md).
 
         O'Leary 2.1: units marked ``potential_dummy`` (and ``concealed``)
         form "?" stacks per side, hex and position; ``dummies`` give dummy
         stacks, dummy HIP and dummy minefields; fortifications with
         ``"hidden": true`` and every minefield move into the hidden layer.
+
+        Raises :class:`gwasl.rules.fog.fields.FogFormatError` (naming ``source``
+        and each field) if a fog field is malformed: nothing below reads an
+        unchecked value, so none can reach a view.
         """
+        require_fog_fields(scenario, source)
         status: dict[str, FogStatus] = {}
         for u in scenario.units:
             st = _STATUS_OF[u.hidden]
@@ -431,8 +443,8 @@ class FogState:
     def fresh_id(self, prefix: str) -> tuple["FogState", str]:
         return replace(self, next_id=self.next_id + 1), f"{prefix}{self.next_id}"
 
-    def logged(self, actor: str | None, text: str, public: str | None = None) -> "FogState":
-        return replace(self, log=self.log + (LogEntry(len(self.log), actor, text, public),))
+    def logged(self, actor: str | None, text: str, public: str | None = None, own: str | None = None) -> "FogState":
+        return replace(self, log=self.log + (LogEntry(len(self.log), actor, text, public, own),))
 
     def with_status(self, changes: Mapping[str, FogStatus]) -> "FogState":
         st = dict(self.status)
