@@ -6,13 +6,13 @@ O'Leary's allotments: dummy HIP counters (3.1.1, 4.1) and dummy minefields
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Iterator, Mapping
 
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import DummyKind, FortificationKind, HiddenStatus, Scenario
 from gwasl.model.scenario_io import Finding
-from gwasl.rules.fog.fields import is_whole, is_number, is_hex_label, fog_field_findings
+from gwasl.rules.fog.fields import fog_field_findings, is_hex_label, is_number, is_whole
 from gwasl.rules.fog.state import fog_extension
 from gwasl.rules.fog.table import FogTable, fog_table
 from gwasl.rules.morale import stacking_equivalents
@@ -29,14 +29,14 @@ def hip_squad_capacity(s: Scenario, side: str, table: FogTable | None = None) ->
     t = table or fog_table()
     declared = fog_extension(s.sides[side].extra).get("hip_squad_capacity")
     if is_number(declared):
-        return int(math.ceil(declared))
+        return math.ceil(declared)
     return _hip_used(s, side, t)
 
 
 def _hip_used(s: Scenario, side: str, t: FogTable) -> int:
     # Squad-equivalents as for stacking (A5.1): squad 1, half-squad and crew 1/2.
     total = stacking_equivalents(u for u in s.units if u.side == side and u.hidden is HiddenStatus.HIP)
-    return int(math.ceil(total - 1e-9))
+    return math.ceil(total - 1e-9)
 
 
 def _has_hip(s: Scenario, side: str) -> bool:

@@ -14,7 +14,8 @@ be quoted to someone looking at the map as the other side.
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from gwasl.model.hexgrid import Hex, HexLabelError
 from gwasl.model.scenario import Position, Scenario

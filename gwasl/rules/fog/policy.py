@@ -34,9 +34,9 @@ with and is never printed.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Mapping
 
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import UnitKind
