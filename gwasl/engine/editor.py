@@ -53,6 +53,7 @@ from gwasl.model.scenario import (
     UnitKind,
 )
 from gwasl.model.scenario_io import load_scenario, save_scenario
+from gwasl.model.terrain import terrain_table
 
 __all__ = [
     "Change",
@@ -357,7 +358,7 @@ def paint_terrain(s: Scenario, hexes: Iterable[Hex], terrain: Terrain) -> Comman
 
     def fn(d: HexData) -> HexData:
         # A hex painted out of building terrain leaves its building (A26.14: a building is its building hexes).
-        building = d.building if Terrain(terrain) in (Terrain.WOODEN_BUILDING, Terrain.STONE_BUILDING, Terrain.WOODEN_RUBBLE, Terrain.STONE_RUBBLE) else None
+        building = d.building if terrain_table()[Terrain(terrain)].holds_building_id else None
         return replace(d, terrain=value, building=building)
 
     return _edit_hexes(s, hexes, fn, f"Paint {Terrain(terrain).value.replace('_', ' ')}")
@@ -375,7 +376,7 @@ def set_building(s: Scenario, hexes: Iterable[Hex], building: str | None) -> Com
     hs = list(hexes)
     if building is not None:
         for h in hs:
-            if s.map.terrain_at(h) not in (Terrain.WOODEN_BUILDING, Terrain.STONE_BUILDING, Terrain.WOODEN_RUBBLE, Terrain.STONE_RUBBLE):
+            if not terrain_table()[s.map.terrain_at(h)].holds_building_id:
                 raise EditError(f"hex {h} has no building or rubble to group (A26.14)")
     text = f"Group building {building}" if building else "Ungroup building"
     return _edit_hexes(s, hs, lambda d: replace(d, building=building), text)

@@ -23,10 +23,11 @@ from types import MappingProxyType
 
 from gwasl.model.hexgrid import Hex
 from gwasl.model.phases import Phase
-from gwasl.model.scenario import Fortification, FortificationKind, Position, Scenario, Terrain, Unit, UnitKind
+from gwasl.model.scenario import Fortification, FortificationKind, Position, Scenario, Unit, UnitKind
+from gwasl.model.terrain import fortification_table, terrain_table
 from gwasl.rules.dice import Dice, Modifier, Roll
 from gwasl.rules.fog.drm import ShiftFacts, shift_modifiers
-from gwasl.rules.fog.env import FogEnv, fortification_of, size_class_of
+from gwasl.rules.fog.env import FogEnv, size_class_of
 from gwasl.rules.fog.state import (
     Clock,
     ConcealStack,
@@ -221,7 +222,7 @@ def _forts_counting(state: FogState, side: str, h: Hex, positions: Iterable[Posi
     """Fortifications whose TEM counts for a location (O'Leary 4.3, 4.5): known ones a unit
     there is in, and the side's hidden ones not being shifted (all of them for HIP
     locations, 4.4, else only those a unit is in)."""
-    kinds_in = {fortification_of(p) for p in positions} - {None}
+    kinds_in = {p.fortification for p in positions} - {None}
     out = []
     for f in state.scenario.map.fortifications_at(h):
         if f.kind in kinds_in:
@@ -518,7 +519,7 @@ def _landing_position(state: FogState, side: str, u: Unit, dest: Hex, coming: It
     """Where in ``dest`` a shifting HIP unit ends up: still inside its kind of fortification
     if one is there after the shift (known, hidden and staying, or shifting in with it),
     else on the ground (O'Leary 2.3, 4.4)."""
-    kind = fortification_of(u.position)
+    kind = u.position.fortification
     if kind is None:
         return u.position
     leave, come = set(leaving), set(coming)
@@ -698,10 +699,10 @@ def _hip_exchange(st: FogState, plan: ShiftPlan, choices: ShiftChoices, notes: l
         present = {f.kind for f in st.scenario.map.fortifications_at(h)} | {f.kind for f in st.fortifications_at(h, side)}
         for u in st.hip_units_at(h, side):
             pos = u.position
-            if fortification_of(pos) is not None and fortification_of(pos) not in present:
+            if pos.fortification is not None and pos.fortification not in present:
                 pos = Position.GROUND
             if pos is Position.GROUND and choices.enter_fortification and arrived_forts[h]:
-                pos = _POSITION_IN.get(arrived_forts[h][0].kind, Position.GROUND)
+                pos = _position_in(arrived_forts[h][0].kind)
             if pos is not u.position:
                 fixes[u.id] = (h, pos)
     st = st.with_units_moved(fixes)
@@ -715,14 +716,11 @@ def _hip_exchange(st: FogState, plan: ShiftPlan, choices: ShiftChoices, notes: l
     return st, [m for m in dest if m in unit_ids]
 
 
-# Fortifications with a covered arc (O'Leary 4.4: pillboxes, caves, panji; only pillboxes in the Great War set).
-_FORT_WITH_CA = frozenset({FortificationKind.PILLBOX})
-
-
 def _fortification_ca(st: FogState, plan: ShiftPlan, choices: ShiftChoices, notes: list[str]) -> FogState:
     """O'Leary 4.4: a shifted fortification with a well-defined CA chooses it at once."""
     movers = set(plan.movers_a) | set(plan.movers_b)
-    picked = {f.id for f in st.fortifications if f.id in movers and f.id in choices.ca and f.kind in _FORT_WITH_CA}
+    picked = {f.id for f in st.fortifications if f.id in movers and f.id in choices.ca
+              and fortification_table()[f.kind].covered_arc}
     if not picked:
         return st
     forts = tuple(replace(f, extra=MappingProxyType(dict(f.extra) | {"ca": int(choices.ca[f.id]) % 6}))
@@ -753,7 +751,7 @@ def _check_reanchoring(state: FogState, plan: ShiftPlan, choices: ShiftChoices) 
         except KeyError:
             raise ShiftError(f"no unit {uid!r}") from None
         inside = [f for f in state.fortifications_at(u.hex, plan.side)
-                  if f.extra.get("complex") == target.extra.get("complex") and fortification_of(u.position) is f.kind]
+                  if f.extra.get("complex") == target.extra.get("complex") and u.position.fortification is f.kind]
         if u.side != plan.side or not inside:
             raise ShiftError(f"{uid} is not inside the cave complex (O'Leary 4.4.1)")
 
@@ -782,25 +780,17 @@ def _reanchor(st: FogState, plan: ShiftPlan, choices: ShiftChoices, notes: list[
     st = replace(st, fortifications=tuple(forts))
     if choices.complex_moves:
         by_id = {f.id: f for f in st.fortifications}
-        moves = {uid: (by_id[fid].hex, _POSITION_IN.get(by_id[fid].kind, Position.GROUND))
+        moves = {uid: (by_id[fid].hex, _position_in(by_id[fid].kind))
                  for uid, fid in choices.complex_moves.items()}
         st = st.with_units_moved(moves)
         notes.append(f"{len(moves)} unit(s) placed in the changed cave complex without a shift DR (O'Leary 4.4.1)")
     return st
 
 
-# O'Leary 2.3 "appropriate terrain" for an emplaced gun: not in a building, rubble, marsh,
-# water or on a road (ASL A12.34, C11.2 guns emplace in open or concealment terrain).
-_NO_EMPLACEMENT = frozenset({Terrain.WOODEN_BUILDING, Terrain.STONE_BUILDING, Terrain.WOODEN_RUBBLE, Terrain.STONE_RUBBLE,
-                             Terrain.MARSH, Terrain.WATER, Terrain.ROAD})
-
-_POSITION_IN = {
-    FortificationKind.TRENCH: Position.TRENCH,
-    FortificationKind.DEEP_TRENCH: Position.DEEP_TRENCH,
-    FortificationKind.DUGOUT: Position.DUGOUT,
-    FortificationKind.FOXHOLE: Position.FOXHOLE,
-    FortificationKind.PILLBOX: Position.PILLBOX,
-}
+def _position_in(kind: FortificationKind) -> Position:
+    """Where a unit placed inside a fortification of ``kind`` stands (terrain.json ``position``);
+    on the ground for one nobody is inside (wire, minefield)."""
+    return fortification_table()[kind].position or Position.GROUND
 
 
 def _apply_choices(st: FogState, moved: list[str], choices: ShiftChoices, notes: list[str], table: FogTable) -> FogState:
@@ -824,7 +814,7 @@ def _apply_choices(st: FogState, moved: list[str], choices: ShiftChoices, notes:
             if u.id in choices.emplaced and cls in t_gun:
                 if not choices.emplaced[u.id]:
                     extra.pop("emplaced", None)
-                elif u.extra.get("may_emplace") is True and st.scenario.map.terrain_at(u.hex) not in _NO_EMPLACEMENT:
+                elif u.extra.get("may_emplace") is True and terrain_table()[st.scenario.map.terrain_at(u.hex)].allows_emplacement:
                     extra["emplaced"] = True
                 else:
                     notes.append(f"{u.id} may not be emplaced at {u.hex} (O'Leary 2.3)")

@@ -32,7 +32,6 @@ from gwasl.model.scenario import (
     Unit,
     Weather,
 )
-from gwasl.rules.fog.env import fortification_of
 from gwasl.rules.fog.state import Clock, FogState, FogStatus, ShiftRecord
 
 __all__ = [
@@ -219,7 +218,7 @@ def view(state: FogState, viewer: str) -> SideView:
     def shown_position(side: str, h: Hex, pos: Position) -> Position:
         if mine(side):
             return pos
-        kind = fortification_of(pos)
+        kind = pos.fortification
         # A position inside a fortification the viewer cannot see would reveal it.
         return pos if kind is None or (h, kind) in public_forts else Position.GROUND
 
