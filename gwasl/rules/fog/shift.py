@@ -337,6 +337,8 @@ def plan_dummy_shift(state: FogState, a_id: str, b_id: str, env: FogEnv, prior: 
                            "cannot exchange (O'Leary 2.3.3)")
     elif a.height != b.height:
         reasons.append(f"dummy stacks of {a.height} and {b.height} counters cannot exchange (O'Leary 2.3.4)")
+    if a.id != b.id:
+        reasons += _incomplete_locations(state, a, b)
     ti = [i for i in a.unit_ids + b.unit_ids if i in state.ti]
     if ti:
         reasons.append(f"{', '.join(ti)} are TI (O'Leary 2.5)")
@@ -349,6 +351,19 @@ def plan_dummy_shift(state: FogState, a_id: str, b_id: str, env: FogEnv, prior: 
             reasons.append(why)
     facts = _stack_facts(state, env, side, a, b, ua + ub, prior, LedgerKind.DUMMY)
     return _plan(LedgerKind.DUMMY, side, a.hex, b.hex, reasons, facts, env, a=a.id, b=b.id)
+
+
+def _incomplete_locations(state: FogState, a: ConcealStack, b: ConcealStack) -> list[str]:
+    """O'Leary 2.3.1: "the entire stack in one location must be exchanged for a complete stack
+    in the second location".  Every "?" stack of the side in a location (its hex, whatever the
+    portion) is that location's stack; one that would stay behind makes the exchange partial."""
+    out = []
+    for s in (a, b):
+        left = [x for x in state.stacks_at(s.hex, s.side) if x.id not in (a.id, b.id) and not x.cloaked]
+        if left:
+            out.append(f"the stack at {s.hex} is not the location's complete stack: {len(left)} more \"?\" stack(s) "
+                       f"of {s.side} would stay behind (O'Leary 2.3.1)")
+    return out
 
 
 def plan_group_dummy_shift(state: FogState, pairs: Iterable[tuple[str, str]], env: FogEnv,
@@ -653,7 +668,18 @@ def _swap_stacks(st: FogState, a_id: str, b_id: str, notes: list[str]) -> tuple[
     """O'Leary 2.3: exchange two "?" stacks (or one with itself); the counter count the enemy
     sees and the portion of the location stay with each location; the MF history goes too (2.4)."""
     a, b = st.stack(a_id), st.stack(b_id)
+    # 2.3: bore sighting survives a shift only if neither stack has changed location other
+    # than by shifting (a unit's history is its own; a dummy stack's is kept by stack id).
+    history = set(a.unit_ids + b.unit_ids) | {s.id for s in (a, b) if s.is_dummy}
+    sighting = [x.unit_id for x in st.bore_sight if x.unit_id in a.unit_ids + b.unit_ids and x.eligible and x.hex is None]
+    if sighting and history & st.moved:
+        st = st.without_bore_sight(sighting)
+        notes.append(f"{', '.join(sighting)} may no longer bore sight: a stack of this shift has moved other than "
+                     "by shifting (O'Leary 2.3)")
     if a.id != b.id:
+        # A dummy stack's movement history goes with its content, which changes stack id here.
+        flags = {a.id: b.id in st.moved, b.id: a.id in st.moved}
+        st = replace(st, moved=(st.moved - set(flags)) | {k for k, v in flags.items() if v})
         # The height ("?" counters the enemy sees) and position stay with the location.
         new_a = replace(a, unit_ids=b.unit_ids, potential_dummy=b.potential_dummy)
         new_b = replace(b, unit_ids=a.unit_ids, potential_dummy=a.potential_dummy)
@@ -682,7 +708,8 @@ def _is_vehicle(u: Unit, env: FogEnv) -> bool:
 
 def _hip_exchange(st: FogState, plan: ShiftPlan, choices: ShiftChoices, notes: list[str]) -> tuple[FogState, list[str]]:
     side, ha, hb = plan.side, plan.hex_a, plan.hex_b
-    had_units = {ha: bool(st.hip_units_at(ha, side)), hb: bool(st.hip_units_at(hb, side))}
+    # 3.3.3, 4.2: a hidden fortification is "the equivalent of an HIP unit in every respect".
+    had_real = {h: bool(st.hip_units_at(h, side) or st.fortifications_at(h, side)) for h in (ha, hb)}
     dest = {m: hb for m in plan.movers_a}
     dest.update({m: ha for m in plan.movers_b})
     unit_ids = {u.id for u in st.scenario.units}
@@ -707,11 +734,12 @@ def _hip_exchange(st: FogState, plan: ShiftPlan, choices: ShiftChoices, notes: l
                 fixes[u.id] = (h, pos)
     st = st.with_units_moved(fixes)
     for h in (ha, hb):
-        # 3.3.3: a location left devoid of HIP units is marked with a dummy HIP counter.
-        if had_units[h] and not st.hip_pieces_at(h, side):
+        # 3.3.3 (and 4.2): a location left devoid of HIP units and hidden fortifications is
+        # marked with a dummy HIP counter, so a shift never removes a location from play.
+        if had_real[h] and not st.hip_pieces_at(h, side):
             st, did = st.fresh_id("h")
             st = replace(st, dummy_hip=st.dummy_hip + (DummyHip(did, side, h),))
-            notes.append(f"a dummy HIP counter marks {h}, left without HIP units (O'Leary 3.3.3)")
+            notes.append(f"a dummy HIP counter marks {h}, left without HIP units or hidden fortifications (O'Leary 3.3.3, 4.2)")
     notes.append(f"{len(plan.movers_a)} HIP piece(s) {ha}->{hb}, {len(plan.movers_b)} {hb}->{ha}")
     return st, [m for m in dest if m in unit_ids]
 

@@ -283,6 +283,8 @@ class FogState:
     pre_registration: tuple[PreRegistration, ...] = ()
     ti: frozenset[str] = frozenset()
     spent: Mapping[str, float] = field(default_factory=lambda: MappingProxyType({}))
+    # O'Leary 2.3: units, and dummy stacks (by stack id), that changed location other than by shifting.
+    moved: frozenset[str] = frozenset()
     ledger: tuple[ShiftRecord, ...] = ()
     clock: Clock | None = None
     log: tuple[LogEntry, ...] = ()
@@ -462,6 +464,12 @@ class FogState:
             for u in self.scenario.units
         )
         return replace(self, scenario=self.scenario.with_units(units))
+
+    def without_bore_sight(self, unit_ids: Iterable[str]) -> FogState:
+        """O'Leary 2.3: ``unit_ids`` are no longer eligible to bore sight (a location still undetermined)."""
+        ids = set(unit_ids)
+        return replace(self, bore_sight=tuple(replace(b, eligible=False) if b.unit_id in ids and b.hex is None else b
+                                              for b in self.bore_sight))
 
     def phase_of_clock(self) -> Phase:
         return self.clock.phase if self.clock else Phase.RPh
