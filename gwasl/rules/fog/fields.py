@@ -15,7 +15,7 @@ be quoted to someone looking at the map as the other side.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, TypeGuard
 
 from gwasl.model.hexgrid import Hex, HexLabelError
 from gwasl.model.scenario import Position, Scenario
@@ -39,11 +39,13 @@ class FogFormatError(ScenarioFormatError, ValueError):
         return str(self.args[0])
 
 
-def is_whole(v: Any) -> bool:
+def is_whole(v: Any) -> TypeGuard[int]:
+    """A JSON whole number (true and false are not numbers here)."""
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def is_number(v: Any) -> bool:
+def is_number(v: Any) -> TypeGuard[int | float]:
+    """A JSON number (true and false are not numbers here)."""
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from gwasl.model.hexgrid import Hex
-from gwasl.model.scenario import UnitKind
+from gwasl.model.scenario import Position, UnitKind
 from gwasl.rules.dice import Dice, Modifier
 from gwasl.rules.fog.env import FogEnv, size_class_of
 from gwasl.rules.fog.knowledge import known_state, shown_modifiers
@@ -132,7 +132,7 @@ def threat_map(state: FogState, side: str, env: FogEnv, hexes: set[Hex]) -> dict
     """Threat to each hex from the enemy counters ``side`` can see (its own view only)."""
     v = view(state, side)
     sees = env.sees(state.scenario)
-    enemies: list[tuple[Hex, float, object]] = []
+    enemies: list[tuple[Hex, float, Position]] = []
     for u in v.units:
         if u.side != side and u.is_infantry:
             enemies.append((u.hex, _UNIT_VALUE.get(u.kind, 0.5), u.position))
@@ -176,17 +176,17 @@ def _plans(state: FogState, side: str, env: FogEnv) -> tuple[list[ShiftPlan], in
                     keep(plan_hip_shift(state, side, a, b, env, movers_a=movers))
     own = sorted((s for s in state.stacks if s.side == side), key=lambda s: (s.hex.column, s.hex.row, s.position.value, s.id))
     if open_(LedgerKind.DUMMY):
-        for a in own:
-            if a.potential_dummy and not a.cloaked:
-                for b in own:
-                    if b.id != a.id and not b.cloaked:
-                        keep(plan_dummy_shift(state, a.id, b.id, env))
+        for sa in own:
+            if sa.potential_dummy and not sa.cloaked:
+                for sb in own:
+                    if sb.id != sa.id and not sb.cloaked:
+                        keep(plan_dummy_shift(state, sa.id, sb.id, env))
     if open_(LedgerKind.CLOAKED):
-        for a in own:
-            if a.cloaked and not a.is_dummy:
-                for b in own:
-                    if b.id != a.id and b.cloaked:
-                        keep(plan_cloaked_shift(state, a.id, b.id, env))
+        for sa in own:
+            if sa.cloaked and not sa.is_dummy:
+                for sb in own:
+                    if sb.id != sa.id and sb.cloaked:
+                        keep(plan_cloaked_shift(state, sa.id, sb.id, env))
     return plans, skipped
 
 
@@ -199,7 +199,8 @@ def _moving_values(state: FogState, plan: ShiftPlan, env: FogEnv) -> tuple[float
         da = sum(_DUMMY_COUNTER_VALUE for m in plan.movers_a if m not in units)
         db = sum(_DUMMY_COUNTER_VALUE for m in plan.movers_b if m not in units)
         return va, vb, da, db
-    a, b = state.stack(plan.a), state.stack(plan.b)
+    ((ida, idb),) = plan.stack_pairs[:1]
+    a, b = state.stack(ida), state.stack(idb)
     va = sum(_unit_value(state, u, env) for u in a.unit_ids)
     vb = sum(_unit_value(state, u, env) for u in b.unit_ids)
     da = _DUMMY_COUNTER_VALUE * a.height if a.is_dummy else 0.0

@@ -87,6 +87,16 @@ class ShiftPlan:
     def drm(self) -> int:
         return sum(m.value for m in self.modifiers)
 
+    @property
+    def stack_pairs(self) -> tuple[tuple[str, str], ...]:
+        """The stack (or minefield) pairs of a dummy, cloaked or minefield plan: ``pairs`` of a
+        grouped shift (2.4.2), else ``(a, b)``."""
+        if self.pairs:
+            return self.pairs
+        if self.a is None or self.b is None:
+            raise ShiftError(f"a {self.kind.value} shift names no stacks")
+        return ((self.a, self.b),)
+
 
 @dataclass(frozen=True, slots=True)
 class ShiftChoices:
@@ -224,14 +234,14 @@ def _forts_counting(state: FogState, side: str, h: Hex, positions: Iterable[Posi
     locations, 4.4, else only those a unit is in)."""
     kinds_in = {p.fortification for p in positions} - {None}
     out = []
-    for f in state.scenario.map.fortifications_at(h):
-        if f.kind in kinds_in:
-            tem = f.extra.get("tem")
-            out.append((f.kind, tem if isinstance(tem, int) and not isinstance(tem, bool) else None))
+    for known in state.scenario.map.fortifications_at(h):
+        if known.kind in kinds_in:
+            tem = known.extra.get("tem")
+            out.append((known.kind, tem if isinstance(tem, int) and not isinstance(tem, bool) else None))
     skip = set(shifted)
-    for f in state.fortifications_at(h, side):
-        if f.id not in skip and (hidden_all or f.kind in kinds_in):
-            out.append((f.kind, f.tem))
+    for hidden in state.fortifications_at(h, side):
+        if hidden.id not in skip and (hidden_all or hidden.kind in kinds_in):
+            out.append((hidden.kind, hidden.tem))
     return tuple(out)
 
 
@@ -380,7 +390,7 @@ def plan_group_dummy_shift(state: FogState, pairs: Iterable[tuple[str, str]], en
         raise ShiftError("a grouped shift needs two or more pairs of stacks (O'Leary 2.4.2)")
     plans = [plan_dummy_shift(state, a, b, env, prior) for a, b in pairs]
     ids = [x for p in pairs for x in p]
-    reasons = [p.reason for p in plans if not p.eligible]
+    reasons = [p.reason for p in plans if not p.eligible and p.reason]
     if len(set(ids)) != len(ids):
         reasons.append("each stack may appear in only one pair of a grouped shift (O'Leary 2.4.2)")
     if len({p.side for p in plans}) != 1:
@@ -649,7 +659,7 @@ def _exchange(st: FogState, plan: ShiftPlan, choices: ShiftChoices, env: FogEnv,
               notes: list[str]) -> tuple[FogState, tuple[str, ...]]:
     moved: list[str] = []
     if plan.kind in (LedgerKind.DUMMY, LedgerKind.CLOAKED):
-        for pa, pb in plan.pairs or ((plan.a, plan.b),):
+        for pa, pb in plan.stack_pairs:
             st, m = _swap_stacks(st, pa, pb, notes)
             moved += m
     else:
@@ -858,7 +868,7 @@ def _lose_status(st: FogState, plan: ShiftPlan, env: FogEnv, revealed: bool, not
 
     side = plan.side
     if plan.kind in (LedgerKind.DUMMY, LedgerKind.CLOAKED):
-        ids = list(dict.fromkeys(x for p in (plan.pairs or ((plan.a, plan.b),)) for x in p))
+        ids = list(dict.fromkeys(x for p in plan.stack_pairs for x in p))
         # Public lines in map order: which stack started the attempt is the shifter's secret.
         ids.sort(key=lambda i: (st.stack(i).hex.column, st.stack(i).hex.row))
         for sid in ids:
@@ -937,7 +947,8 @@ def reveal_fortification(st: FogState, fort_id: str) -> FogState:
 
 
 def _minefield_outcome(st: FogState, plan: ShiftPlan, exchange: bool, notes: list[str], public: list[str]) -> FogState:
-    m, o = st.minefield(plan.a), st.minefield(plan.b)
+    ((a, b),) = plan.stack_pairs
+    m, o = st.minefield(a), st.minefield(b)
     if exchange:
         m2, o2 = replace(m, hex=o.hex, revealed=True), replace(o, hex=m.hex, revealed=True)
         notes.append(f"minefields at {m.hex} and {o.hex} exchange locations")

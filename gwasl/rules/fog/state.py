@@ -362,16 +362,16 @@ class FogState:
             bs = u.extra.get("bore_sight")
             if bs == "undetermined":
                 bore.append(BoreSight(u.id, u.side, None, True))
-            elif isinstance(bs, str) and _hex(bs) is not None:
-                bore.append(BoreSight(u.id, u.side, _hex(bs), True))
+            elif isinstance(bs, str) and (at := _hex(bs)) is not None:
+                bore.append(BoreSight(u.id, u.side, at, True))
         prereg = []
         for m in fog_extension(scenario.extra).get("oba", ()) or ():
             if isinstance(m, Mapping) and isinstance(m.get("id"), str):
-                h = m.get("pre_registered")
-                prereg.append(PreRegistration(m["id"], str(m.get("side", "")), _hex(h) if h != "undetermined" else None))
+                pr = m.get("pre_registered")
+                prereg.append(PreRegistration(m["id"], str(m.get("side", "")), _hex(pr) if pr != "undetermined" else None))
         sides = list(scenario.sides)
         first = fog_extension(scenario.extra).get("first_phasing")
-        clock = Clock(1, first if first in scenario.sides else (sides[0] if sides else ""), Phase.RPh)
+        clock = Clock(1, first if isinstance(first, str) and first in scenario.sides else (sides[0] if sides else ""), Phase.RPh)
         map_data = replace(scenario.map, fortifications=tuple(kept))
         return cls(
             scenario=replace(scenario, map=map_data),

@@ -311,8 +311,8 @@ def view(state: FogState, viewer: str) -> SideView:
                              MappingProxyType({k: x.extra[k] for k in PUBLIC_FORTIFICATION_EXTRA if k in x.extra}))
 
     visible_map_forts = tuple(shown_fortification(f) for f in forts)
-    m = sc.map
-    public_map = MapData(m.columns, m.rows, m.default_terrain, m.hexes, visible_map_forts)
+    board = sc.map
+    public_map = MapData(board.columns, board.rows, board.default_terrain, board.hexes, visible_map_forts)
     sides = MappingProxyType({k: Side(s.id, s.nationality, s.gas_protection, s.hand_grenades) for k, s in sc.sides.items()})
     formations = []
     for f in sc.formations:
