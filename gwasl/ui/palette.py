@@ -258,6 +258,6 @@ class Palette(QWidget):
         a = dummy_allotment(self.document.scenario, sid)
         warn = " (over the allotment!)" if a.dummy_hip_over else ""
         self.allotment_label.setText(
-            f"HIP squad capacity {a.hip_squad_capacity:g}: dummy HIP {a.dummy_hip_placed} of {a.dummy_hip_allowed}{warn} (O'Leary 3.1.1); "
+            f"HIP squad capacity {a.hip_squad_capacity:g}: dummy HIP {a.dummy_hip_placed} of {a.dummy_hip_allowed}{warn} (O'Leary 3.1.1, 4.1); "
             f"dummy stacks {a.dummy_stacks} using {a.concealment_counters} concealment counters; dummy minefields {a.dummy_minefields}"
         )
