@@ -104,7 +104,7 @@ class _Decoder:
             self._hints[cls] = h
         return h
 
-    def convert(self, tp: Any, value: Any, path: str) -> Any:  # noqa: C901 (one branch per type form)
+    def convert(self, tp: Any, value: Any, path: str) -> Any:
         if tp is Any:
             return _freeze_json(value, path)
         origin = typing.get_origin(tp)
@@ -169,6 +169,11 @@ class _Decoder:
                     return value
                 raise RecordError(f"{path}: expected a string, got {_type_name(value)}")
             if dataclasses.is_dataclass(tp):
+                if issubclass(tp, Record):
+                    # a nested record (a roll's modifiers) is written with its kind and version
+                    if isinstance(value, dict) and value.get("kind", tp.kind) != tp.kind:
+                        raise RecordError(f"{path}: expected a {tp.kind} record, got {str(value.get('kind'))[:40]!r}")
+                    return self.dataclass(tp, value, path, skip=("kind", "v"))
                 return self.dataclass(tp, value, path)
         raise RecordError(f"{path}: unsupported field type {tp}")
 

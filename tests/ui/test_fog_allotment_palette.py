@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from gwasl.engine.editor import EditorDocument
+from gwasl.editor.document import EditorDocument
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import DummyKind
 from gwasl.model.scenario_io import parse_scenario
