@@ -296,7 +296,7 @@ def open_game(path: str | os.PathLike[str]) -> GameFile:
     except GameFileError:
         engine.dispose()
         raise
-    except (SQLAlchemyError, OSError) as e:
+    except (SQLAlchemyError, OSError, UnicodeError) as e:  # a damaged header can fail to decode
         engine.dispose()
         raise GameFileError(f"{p}: not a readable gwasl game file ({_short(e)})") from None
     except (GameError, SessionError, RecordError) as e:
