@@ -240,3 +240,14 @@ def test_every_log_line_renders_for_every_viewer(viewer):
     to_phase(s, "MPh", "french")
     for e in s.log(viewer):
         assert e["text"] and e["kind"]
+
+
+def test_13_or_more_reveals_the_units_and_makes_them_ti_o_leary_2_5():
+    """O'Leary 2.5: >= 13: the units lose concealment and are TI for the rest of the player
+    turn (no shift for them); the next player turn clears TI."""
+    s, _ = shift_outcome("revealed")
+    assert s.state.fog.status_of("A").value == "none" and "A" in s.state.fog.ti
+    assert s.view("german")["ti"] == ["A"]
+    assert any(e["kind"] == "shift_seen" and "TI" in e["text"] for e in s.log("german"))
+    to_phase(s, "RPh", "german")
+    assert not s.state.fog.ti

@@ -65,3 +65,14 @@ def test_a_broken_scenario_or_unknown_secret_side_is_one_clear_error():
         GAME.setup(SRC, GameOptions(frozenset({"russian"})))
     with pytest.raises(GameError, match="SOURCE"):
         GAME.setup(None, GameOptions())
+
+
+def test_gwasl_validate_reports_a_bad_game_object_a3():
+    """The turn record is checked by gwasl validate too (gwasl.rules.turn_record, one implementation)."""
+    from gwasl.rules.validate import validate_scenario
+
+    doc = copy.deepcopy(SRC)
+    doc["game"] = {"turns": 0}
+    report = validate_scenario(parse_scenario(doc))
+    assert [(f.path, f.rule) for f in report.errors] == [("$.game.turns", "A3")]
+    assert validate_scenario(parse_scenario(SRC)).valid
