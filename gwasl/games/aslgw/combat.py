@@ -1,0 +1,275 @@
+"""Fire and close combat in the turn (issue 12): the hooks the game calls.
+
+:class:`~gwasl.games.aslgw.game.AslgwGame` stays the turn record and movement;
+it asks this module, at a few well-separated points, for the actions fire,
+rally, rout, close combat, Bayonet Charge and gas add to a phase, for their
+events, odds and reductions, for what happens as a phase begins, and for
+gwasl's fire policy of a side whose hidden layer it keeps.
+
+The side to act never changes for fire at moving units: after a move, the
+defender's Defensive First Fire at the units that just moved is listed with
+the moving side's own actions, and lapses when the next move is made (A8.1).
+A side gwasl keeps secret never gets such a list: its fire policy looks at
+every move as its defender (:class:`FireConsidered`, a private event made
+after every move, so its presence tells nothing) and decides its PFPh, DFPh
+and AFPh fire.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from gwasl.engine.dice import GameDice
+from gwasl.engine.game import Decision, Outcome, Policy, Seat, Viewer
+from gwasl.engine.record import Record
+from gwasl.games.aslgw import effects as fx
+from gwasl.games.aslgw import fire as fr
+from gwasl.games.aslgw.combat_records import COMBAT_ACTIONS, Fire, FireConsidered, ResidualPlaced
+from gwasl.games.aslgw.combat_state import FireWindow, MoverMark
+from gwasl.games.aslgw.records import EndPhase, ImpulseEnded, Moved, PhaseBegan
+from gwasl.games.aslgw.state import AslgwState, ro
+from gwasl.model.hexgrid import Hex
+from gwasl.model.phases import Phase
+from gwasl.model.scenario import Position
+
+if TYPE_CHECKING:
+    from gwasl.games.aslgw.game import AslgwGame
+
+__all__ = ["FIRE_THRESHOLD", "apply", "automated", "blocks_end", "legal", "odds", "phase_events", "reduce",
+           "reduce_moved", "reduce_phase", "why_illegal"]
+
+#: gwasl's fire policy fires when the chance of at least a 1MC-grade result reaches this (docs/rules-notes.md)
+FIRE_THRESHOLD = 0.4
+
+
+# ---------------------------------------------------------------------------
+# Legal actions
+
+
+def legal(game: AslgwGame, state: AslgwState, viewer: Viewer, side: str) -> list[Record]:
+    """The combat actions ``side`` (the side to act) may take now, as ``viewer`` knows them."""
+    out: list[Record] = []
+    shooter = fr.firing_side(state)
+    if shooter is not None and shooter not in state.secret and (shooter == side or state.phase is Phase.MPh):
+        out += fr.fire_options(state, viewer)
+    return out
+
+
+def blocks_end(state: AslgwState) -> str | None:
+    """Why the phase may not end yet, or None."""
+    return None
+
+
+def why_illegal(state: AslgwState, action: Record, viewer: Viewer) -> str | None:
+    if isinstance(action, Fire):
+        return fr.why_not(state, action, viewer)
+    return None
+
+
+# ---------------------------------------------------------------------------
+# Apply
+
+
+def apply(game: AslgwGame, state: AslgwState, action: Record, dice: GameDice) -> list[Record] | None:
+    """The events of a combat action, or None when ``action`` is not one."""
+    if not isinstance(action, COMBAT_ACTIONS):
+        return None
+    em = fx.Emitter(state, dice, game.reduce)
+    if isinstance(action, Fire):
+        fr.resolve(em, action)
+    return em.events
+
+
+def after_move(game: AslgwGame, state: AslgwState, events: Sequence[Record], dice: GameDice) -> list[Record]:
+    """What follows a movement action's events: Residual FP attacks on the units that
+    entered a Location holding it (A8.2), and gwasl's fire policy when the defender
+    is a side it keeps secret (A8.1)."""
+    if state.phase is not Phase.MPh:
+        return []
+    st = state
+    for ev in events:
+        st = game.reduce(st, ev)
+    em = fx.Emitter(st, dice, game.reduce)
+    for ev in events:
+        if isinstance(ev, Moved) and ev.platoon is None and ev.units:
+            fr.residual_attack(em, ev.side, ev.units, Hex.from_label(ev.to), Position(ev.to_in), ev.mode == "assault")
+    moved = any((isinstance(ev, Moved) and ev.platoon is None) or isinstance(ev, ImpulseEnded) for ev in events)
+    if moved and em.state.combat.window is not None and em.state.defender in em.state.secret:
+        _secret_first_fire(game, em)
+    return em.events
+
+
+def _secret_first_fire(game: AslgwGame, em: fx.Emitter) -> None:
+    """gwasl's fire policy as the defender after a move (A8.1): fire while some option
+    reaches the threshold (or its target is ADJACENT), else one private event."""
+    side = em.state.defender
+    fired: list[str] = []
+    why, cands = "", ()
+    for _ in range(24):
+        state = em.state
+        if state.combat.window is None:
+            break
+        choice, why, cands = _choose(game, state, game.viewer(state, side))
+        if choice is None:
+            break
+        fired.append(why)
+        fr.resolve(em, choice)
+    em.emit(FireConsidered(side, "; ".join([*fired, why]) if why else "; ".join(fired), cands))
+
+
+# ---------------------------------------------------------------------------
+# gwasl's fire policy for a side it keeps secret
+
+
+def _adjacent(state: AslgwState, act: Fire) -> bool:
+    at = Hex.from_label(act.at)
+    sc = state.scenario
+    for i in act.firers:
+        try:
+            if sc.unit(i).hex.distance(at) <= 1:
+                return True
+        except KeyError:
+            continue
+    return False
+
+
+def _choose(game: AslgwGame, state: AslgwState, viewer: Viewer) -> tuple[Fire | None, str, tuple[str, ...]]:
+    """The fire policy (docs/rules-notes.md): among the side's legal fire, as it knows
+    the game, take the one with the best chance of at least a 1MC-grade result; fire
+    it if that chance is at least FIRE_THRESHOLD, or if its target is in the firers'
+    hex or ADJACENT and the chance is above 0; otherwise hold fire."""
+    best: tuple[float, bool, Fire] | None = None
+    lines = []
+    for a in fr.fire_options(state, viewer):
+        if not isinstance(a, Fire):
+            continue
+        h = fr.harm(fr.fire_odds(state, a, viewer))
+        adj = _adjacent(state, a)
+        lines.append(f"{'+'.join(a.firers)} -> {a.at} ({a.mode}): {h:.0%}{' ADJACENT' if adj else ''}")
+        key = (h, adj, a)
+        if best is None or (h, adj) > (best[0], best[1]):
+            best = key
+    if best is not None and (best[0] >= FIRE_THRESHOLD or (best[1] and best[0] > 0)):
+        return best[2], f"fires {'+'.join(best[2].firers)} at {best[2].at}: {best[0]:.0%} of at least a 1MC-grade result", tuple(lines)
+    if best is None:
+        return None, "nothing of its can fire", ()
+    return None, f"holds fire: the best chance of at least a 1MC-grade result is {best[0]:.0%} (< {FIRE_THRESHOLD:.0%})", tuple(lines)
+
+
+def _fire_policy(seat: Seat[Any], dice: GameDice) -> Decision:
+    """gwasl decides the fire of a side it keeps secret in its PFPh, DFPh and AFPh,
+    from that side's view only (its legal actions and their odds)."""
+    legal_ = seat.legal()
+    best: tuple[float, bool, Fire] | None = None
+    lines = []
+    for a in legal_:
+        if not isinstance(a, Fire):
+            continue
+        h = fr.harm(seat.odds(a))
+        adj = _near(seat, a)
+        lines.append(f"{'+'.join(a.firers)} -> {a.at} ({a.mode}): {h:.0%}")
+        if best is None or (h, adj) > (best[0], best[1]):
+            best = (h, adj, a)
+    if best is not None and (best[0] >= FIRE_THRESHOLD or (best[1] and best[0] > 0)):
+        a = best[2]
+        return Decision(a, f"gwasl's fire policy fires {'+'.join(a.firers)} at {a.at} ({a.mode}): {best[0]:.0%} chance of "
+                           f"at least a 1MC-grade result", {"candidates": lines, "threshold": FIRE_THRESHOLD})
+    end = next(a for a in legal_ if isinstance(a, EndPhase))
+    why = "nothing to fire" if best is None else f"best chance {best[0]:.0%} < {FIRE_THRESHOLD:.0%}, no ADJACENT target"
+    return Decision(end, f"gwasl's fire policy ends the phase: {why}", {"candidates": lines, "threshold": FIRE_THRESHOLD})
+
+
+def _near(seat: Seat[Any], a: Fire) -> bool:
+    at = Hex.from_label(a.at)
+    return any(u["id"] in a.firers and Hex.from_label(u["hex"]).distance(at) <= 1 for u in seat.view()["units"])
+
+
+def automated(state: AslgwState, side: str) -> Mapping[str, Policy]:
+    """The fire policy acts for a side gwasl keeps secret in its own PFPh and AFPh and
+    in its DFPh as the defender."""
+    if side not in state.secret:
+        return {}
+    if state.phase in (Phase.PFPh, Phase.AFPh) and side == state.phasing:
+        return {side: _fire_policy}
+    if state.phase is Phase.DFPh and side == state.defender:
+        return {side: _fire_policy}
+    return {}
+
+
+# ---------------------------------------------------------------------------
+# Odds
+
+
+def odds(state: AslgwState, action: Record, viewer: Viewer) -> list[Outcome] | None:
+    if isinstance(action, Fire):
+        return fr.fire_odds(state, action, viewer)
+    return None
+
+
+# ---------------------------------------------------------------------------
+# Phases and reduce
+
+
+def phase_events(game: AslgwGame, state: AslgwState, dice: GameDice) -> list[Record]:
+    """What happens as a phase begins (``state`` is just after its PhaseBegan)."""
+    return []
+
+
+def reduce_phase(before: AslgwState, after: AslgwState, ev: PhaseBegan) -> AslgwState:
+    """A new phase: the last movers' window and Residual FP are gone (A8.1, A8.2); a new
+    player turn clears pins, fire markers and BCh status (A7.8, A8.1, ASLGW 1.5)."""
+    c = after.combat
+    c = replace(c, window=None, residual=ro({}) if after.phase is not Phase.MPh else c.residual,
+                cc_done=frozenset(), rallied=frozenset(), routed=frozenset(), repaired=frozenset(),
+                self_rallied=frozenset() if after.phase is Phase.RPh else c.self_rallied)
+    st = replace(after, combat=c)
+    new_turn = not before.started or ev.turn != before.turn or ev.phasing != before.phasing
+    if new_turn:
+        st = fx.new_player_turn(st)
+    return st
+
+
+def reduce_moved(before: AslgwState, after: AslgwState, ev: Record) -> AslgwState:
+    """After a move: the units that just moved are the defender's targets (A8.1; a
+    platoon's at the end of its impulse, ASLGW 1.4.1); they have moved this turn (A7.25)."""
+    c = after.combat
+    if isinstance(ev, Moved):
+        c = fx.mark_moved(c, ev.units)
+        if ev.platoon is not None or after.phase is not Phase.MPh:
+            c = replace(c, window=None)
+        else:
+            c = replace(c, window=FireWindow(after.defender, (MoverMark(ev.to, ev.to_in, ev.units, ev.dummies, ev.mode == "assault"),)))
+    elif isinstance(ev, ImpulseEnded):
+        sc = after.scenario
+        marks: dict[tuple[str, str], list[str]] = {}
+        for uid in ev.units:
+            try:
+                u = sc.unit(uid)
+            except KeyError:
+                continue
+            marks.setdefault((u.hex.label, u.position.value), []).append(uid)
+        targets = tuple(MoverMark(h, p, tuple(sorted(us))) for (h, p), us in sorted(marks.items()))
+        c = replace(c, window=FireWindow(after.defender, targets) if targets else None)
+    return replace(after, combat=c)
+
+
+def reduce(state: AslgwState, ev: Record) -> AslgwState | None:
+    """The state after a combat event, or None when ``ev`` is not one."""
+    got = fx.reduce(state, ev)
+    if got is not None:
+        return got
+    if isinstance(ev, ResidualPlaced):
+        c = state.combat
+        return replace(state, combat=replace(c, residual=ro({**c.residual, (ev.at, ev.at_in): ev.fp})))
+    from gwasl.games.aslgw.combat_records import FireNtc, FireResolved, SniperStruck
+
+    if isinstance(ev, FireNtc):
+        up = state.unit_play(ev.unit)
+        return state.with_play({ev.unit: replace(up, ntc_passed=True) if ev.passed else replace(up, ntc_failed=True)})
+    if isinstance(ev, (FireResolved, SniperStruck, FireConsidered)):
+        return state
+    return None
+
+
