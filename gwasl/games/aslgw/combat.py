@@ -26,7 +26,20 @@ from gwasl.engine.game import Decision, Outcome, Policy, Seat, Viewer
 from gwasl.engine.record import Record
 from gwasl.games.aslgw import effects as fx
 from gwasl.games.aslgw import fire as fr
-from gwasl.games.aslgw.combat_records import COMBAT_ACTIONS, Fire, FireConsidered, ResidualPlaced
+from gwasl.games.aslgw import melee as ml
+from gwasl.games.aslgw import rally as ry
+from gwasl.games.aslgw import rout as rt
+from gwasl.games.aslgw.combat_records import (
+    COMBAT_ACTIONS,
+    CloseCombat,
+    Fire,
+    FireConsidered,
+    Rally,
+    Repair,
+    ResidualPlaced,
+    Rout,
+    Withdraw,
+)
 from gwasl.games.aslgw.combat_state import FireWindow, MoverMark
 from gwasl.games.aslgw.records import EndPhase, ImpulseEnded, Moved, PhaseBegan
 from gwasl.games.aslgw.state import AslgwState, ro
@@ -54,17 +67,36 @@ def legal(game: AslgwGame, state: AslgwState, viewer: Viewer, side: str) -> list
     shooter = fr.firing_side(state)
     if shooter is not None and shooter not in state.secret and (shooter == side or state.phase is Phase.MPh):
         out += fr.fire_options(state, viewer)
+    if state.phase is Phase.RPh:
+        out += ry.options(state, viewer)
+    elif state.phase is Phase.RtPh:
+        out += rt.options(state, viewer)
+    elif state.phase is Phase.CCPh:
+        out += ml.options(state, viewer)
     return out
 
 
 def blocks_end(state: AslgwState) -> str | None:
-    """Why the phase may not end yet, or None."""
+    """Why the phase may not end yet, or None: broken units that must rout and can
+    (A10.5), close combats not yet resolved (A11)."""
+    must = rt.pending(state)
+    if must:
+        return f"{', '.join(must)} must rout first (A10.5)"
+    cc = ml.pending(state)
+    if cc:
+        return f"resolve the close combat in {', '.join(h for h, _ in cc)} first (A11)"
     return None
 
 
 def why_illegal(state: AslgwState, action: Record, viewer: Viewer) -> str | None:
     if isinstance(action, Fire):
         return fr.why_not(state, action, viewer)
+    if isinstance(action, Rally) and state.phase is not Phase.RPh:
+        return "units rally in the RPh (A10.6)"
+    if isinstance(action, Rout) and state.phase is not Phase.RtPh:
+        return "broken units rout in the RtPh (A10.5)"
+    if isinstance(action, (CloseCombat, Withdraw)) and state.phase is not Phase.CCPh:
+        return "close combat happens in the CCPh (A11)"
     return None
 
 
@@ -79,6 +111,16 @@ def apply(game: AslgwGame, state: AslgwState, action: Record, dice: GameDice) ->
     em = fx.Emitter(state, dice, game.reduce)
     if isinstance(action, Fire):
         fr.resolve(em, action)
+    elif isinstance(action, Rally):
+        ry.resolve_rally(em, action)
+    elif isinstance(action, Repair):
+        ry.resolve_repair(em, action)
+    elif isinstance(action, Rout):
+        rt.resolve(em, action)
+    elif isinstance(action, CloseCombat):
+        ml.resolve_cc(em, action)
+    elif isinstance(action, Withdraw):
+        ml.resolve_withdraw(em, action)
     return em.events
 
 
@@ -205,6 +247,14 @@ def automated(state: AslgwState, side: str) -> Mapping[str, Policy]:
 def odds(state: AslgwState, action: Record, viewer: Viewer) -> list[Outcome] | None:
     if isinstance(action, Fire):
         return fr.fire_odds(state, action, viewer)
+    if isinstance(action, (Rally, Repair)):
+        return ry.odds(state, action, viewer)
+    if isinstance(action, Rout):
+        return rt.odds(state, action, viewer)
+    if isinstance(action, CloseCombat):
+        return ml.odds(state, action, viewer)
+    if isinstance(action, Withdraw):
+        return []
     return None
 
 
@@ -213,17 +263,33 @@ def odds(state: AslgwState, action: Record, viewer: Viewer) -> list[Outcome] | N
 
 
 def phase_events(game: AslgwGame, state: AslgwState, dice: GameDice) -> list[Record]:
-    """What happens as a phase begins (``state`` is just after its PhaseBegan)."""
-    return []
+    """What happens as a phase begins (``state`` is just after its PhaseBegan): the units
+    that had to rout and could not are eliminated as the APh begins (A10.51); DM is
+    lost as a RPh begins (A10.62)."""
+    em = fx.Emitter(state, dice, game.reduce)
+    if state.phase is Phase.APh:
+        before = replace(state, phase=Phase.RtPh)
+        em.emit(*rt.end_events(before))
+    if state.phase is Phase.RPh:
+        em.emit(*ry.dm_events(em.state))
+    return em.events
 
 
 def reduce_phase(before: AslgwState, after: AslgwState, ev: PhaseBegan) -> AslgwState:
-    """A new phase: the last movers' window and Residual FP are gone (A8.1, A8.2); a new
-    player turn clears pins, fire markers and BCh status (A7.8, A8.1, ASLGW 1.5)."""
+    """A new phase: the last movers' window and Residual FP are gone (A8.1, A8.2); each
+    phase's once-only attempts start afresh (rally, repair, rout, CC); as the CCPh
+    begins, where an ambush may happen (A11.4); a new player turn clears pins, fire
+    markers and BCh status (A7.8, A8.1, ASLGW 1.5)."""
     c = after.combat
-    c = replace(c, window=None, residual=ro({}) if after.phase is not Phase.MPh else c.residual,
-                cc_done=frozenset(), rallied=frozenset(), routed=frozenset(), repaired=frozenset(),
-                self_rallied=frozenset() if after.phase is Phase.RPh else c.self_rallied)
+    ph = after.phase
+    c = replace(c, window=None, residual=ro({}) if ph is not Phase.MPh else c.residual)
+    if ph is Phase.RPh:
+        c = replace(c, rallied=frozenset(), repaired=frozenset(), self_rallied=frozenset())
+    if ph is Phase.RtPh:
+        c = replace(c, routed=frozenset())
+    if ph is Phase.CCPh:
+        possible, concealed = ml.start_of_ccph(replace(after, combat=c))
+        c = replace(c, cc_done=frozenset(), ambush_possible=possible, ambush_concealed=concealed)
     st = replace(after, combat=c)
     new_turn = not before.started or ev.turn != before.turn or ev.phasing != before.phasing
     if new_turn:
@@ -257,9 +323,10 @@ def reduce_moved(before: AslgwState, after: AslgwState, ev: Record) -> AslgwStat
 
 def reduce(state: AslgwState, ev: Record) -> AslgwState | None:
     """The state after a combat event, or None when ``ev`` is not one."""
-    got = fx.reduce(state, ev)
-    if got is not None:
-        return got
+    for fn in (fx.reduce, ry.reduce_rally, rt.reduce_rout, ml.reduce_melee):
+        got = fn(state, ev)
+        if got is not None:
+            return got
     if isinstance(ev, ResidualPlaced):
         c = state.combat
         return replace(state, combat=replace(c, residual=ro({**c.residual, (ev.at, ev.at_in): ev.fp})))

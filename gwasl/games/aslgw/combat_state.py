@@ -123,11 +123,11 @@ class CombatState:
     melee: frozenset[Area] = frozenset()
     cc_done: frozenset[Area] = frozenset()
     ambush_possible: frozenset[Area] = frozenset()
+    ambush_concealed: frozenset[str] = frozenset()  # units under a "?" in those Locations at the start of the CCPh (A11.4)
     gas: tuple[GasCloud, ...] = ()
     released: frozenset[tuple[str, int]] = frozenset()
     charge: ChargeState | None = None
     charged: frozenset[str] = frozenset()  # sides that declared a BCh this MPh
-    step: str = ""  # "" (the side whose phase it is) or "defender" (its rally, its rout)
     self_rallied: frozenset[str] = frozenset()  # sides that used their MMC self-rally this RPh (A10.61)
     rallied: frozenset[str] = frozenset()  # units that attempted to rally this RPh (A10.6: once each)
     routed: frozenset[str] = frozenset()  # units that routed this RtPh

@@ -412,7 +412,12 @@ def reduce(state: AslgwState, ev: Record) -> AslgwState | None:
             c = state.combat
             marks = {k: v for k, v in c.marks.items() if k != ev.weapon}
             return replace(state, fog=fog, combat=replace(c, marks=ro(marks)))
-        return replace(state, combat=with_mark(state.combat, ev.weapon, malfunctioned=ev.status == "malfunctioned"))
+        c = state.combat
+        if ev.status in ("repaired", "repair_tried"):
+            c = replace(c, repaired=c.repaired | {ev.weapon})
+        if ev.status in ("malfunctioned", "repaired"):
+            c = with_mark(c, ev.weapon, malfunctioned=ev.status == "malfunctioned")
+        return replace(state, combat=c)
     if isinstance(ev, FormationChanged):
         sc = state.scenario
         forms = tuple(replace(f, kind=FormationKind(ev.to)) if f.id == ev.formation else f for f in sc.formations)
