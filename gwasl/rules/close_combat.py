@@ -206,7 +206,7 @@ def cc_attack_outcome(attack: CCAttack, original: int) -> str:
 
 
 def resolve_cc_attack(dice: Dice, attack: CCAttack, cause: str) -> tuple[Roll, str]:
-    """Roll one CC attack (logged with its DRMs) and read it with :func:`cc_attack_outcome`."""
+    """Roll one CC attack (A11.11; logged with its DRMs) and read it with :func:`cc_attack_outcome`."""
     roll = dice.DR(cause, attack.modifiers)
     return roll, cc_attack_outcome(attack, roll.total)
 
@@ -287,7 +287,7 @@ def ambush_outcome(final_a: int, final_b: int, side_a: str, side_b: str) -> str 
 
 
 def ambush_distribution(a: AmbushSide, b: AmbushSide) -> dict[str, Fraction]:
-    """The exact chance that ``a`` ambushes, ``b`` does, or neither (36 dr pairs).
+    """The exact chance that ``a`` ambushes, ``b`` does, or neither (A11.4; all 36 dr pairs).
 
     >>> ambush_distribution(AmbushSide("a", ()), AmbushSide("b", ()))["no ambush"]
     Fraction(2, 3)

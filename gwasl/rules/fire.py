@@ -292,7 +292,8 @@ def _effect(r: IftResult) -> str:
 
 
 def attack_outcome(attack: FireAttack, dice: tuple[int, int]) -> AttackOutcome:
-    """The outcome of ``attack`` when the dice show ``dice`` (coloured die first).
+    """The outcome of ``attack`` when the dice show ``dice`` (coloured die first):
+    the IFT (A7.3) with cowering (A7.9), RoF (A7.35), B# (A9.7), X# (A22.3).
 
     The one function both :func:`resolve_fire` and :func:`fire_distribution` use.
 
@@ -313,7 +314,7 @@ def attack_outcome(attack: FireAttack, dice: tuple[int, int]) -> AttackOutcome:
 
 
 def fire_distribution(attack: FireAttack) -> dict[str, Fraction]:
-    """The exact chance of each outcome of ``attack`` (its :attr:`AttackOutcome.label`),
+    """The exact chance of each outcome of ``attack`` on the IFT (A7.3; its :attr:`AttackOutcome.label`),
     from all 36 DR through :func:`attack_outcome`, most harmful first."""
     out: dict[str, Fraction] = {}
     sev: dict[str, int] = {}
@@ -325,7 +326,7 @@ def fire_distribution(attack: FireAttack) -> dict[str, Fraction]:
 
 
 def resolve_fire(dice: Dice, attack: FireAttack, cause: str) -> tuple[Roll, AttackOutcome]:
-    """Roll the attack's DR (logged with every DRM) and read it with :func:`attack_outcome`."""
+    """Roll the attack's DR (A7.3; logged with every DRM) and read it with :func:`attack_outcome`."""
     roll = dice.DR(cause, attack.modifiers)
     return roll, attack_outcome(attack, (roll.dice[0], roll.dice[1]))
 

@@ -100,7 +100,7 @@ def rally_check(dice: Dice, morale: int, modifiers: tuple[Modifier, ...], cause:
 
 
 def rally_distribution(morale: int, drm: int) -> dict[str, Fraction]:
-    """The exact chance of each rally outcome (all 36 DR).
+    """The exact chance of each rally outcome (A10.6; all 36 DR).
 
     >>> rally_distribution(7, 4)["rallied"]
     Fraction(1, 12)
@@ -130,6 +130,7 @@ class RepairResult:
 
 
 def repair_check(dice: Dice, repair_number: int, cause: str) -> RepairResult:
+    """Roll a repair attempt (A9.72) and read it with :func:`repair_outcome`."""
     roll = dice.dr(cause)
     return RepairResult(roll, repair_outcome(roll.total, repair_number))
 

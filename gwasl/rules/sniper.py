@@ -115,7 +115,7 @@ def _release(scenario: Scenario, side: str, i: int, raw: Any) -> GasRelease | st
 
 
 def gas_releases(scenario: Scenario, side: str) -> tuple[GasRelease, ...]:
-    """The well-formed gas releases of ``side`` (malformed ones are validation errors)."""
+    """The well-formed gas releases of ``side`` (ASLGW 1.9; malformed ones are validation errors)."""
     raw = scenario.sides[side].extra.get("gas")
     if not isinstance(raw, list):
         return ()

@@ -335,3 +335,20 @@ def test_concealment_gain_needs_concealment_terrain_and_no_known_enemy_los_a12_1
     open_u = Unit("o", "a", UnitKind.SQUAD, Hex.from_label("D4"))
     assert not gains_concealment(s, open_u, broken=False, in_melee=False, seen=False).lost
     assert concealment_terrain(s, Hex.from_label("D4"), Position.TRENCH)
+
+
+def test_every_new_rule_function_cites_its_rule():
+    """Each public function of the rule modules issue 12 added or extended names the rule it implements."""
+    import importlib
+    import inspect
+    import re
+
+    cite = re.compile(r"ASLGW \d|\b[AB]\d+(\.\d+)*\b|ASL Index|O'Leary")
+    missing = []
+    for name in ("fire", "rally", "rout", "sniper", "close_combat", "combat_table"):
+        mod = importlib.import_module(f"gwasl.rules.{name}")
+        for attr in mod.__all__:
+            obj = getattr(mod, attr)
+            if inspect.isfunction(obj) and not attr.startswith("parse_") and attr != "combat_table" and not cite.search(obj.__doc__ or ""):
+                missing.append(f"{name}.{attr}")
+    assert not missing

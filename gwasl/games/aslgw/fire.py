@@ -288,7 +288,7 @@ def fire_options(state: AslgwState, viewer: Viewer) -> list[Record]:
             for group in _groups(reach):
                 firers = tuple(sorted({p.id for p in group}))
                 locs = sorted({(p.owner.hex, p.owner.position) for p in group}, key=lambda k: (k[0].column, k[0].row, k[1].value))
-                leaders = _directors(state, sc, locs, side, {p.owner.id for p in group})
+                leaders = [] if all(p.kind == "ft" for p in group) else _directors(state, sc, locs, side, {p.owner.id for p in group})
                 act = Fire(tuple(sorted(set(firers) | set(leaders))), t.hex.label, t.pos.value, mode)
                 key = (act.firers, act.at, act.at_in, act.mode)
                 if key not in seen:
