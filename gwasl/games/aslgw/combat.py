@@ -24,28 +24,41 @@ from typing import TYPE_CHECKING, Any
 from gwasl.engine.dice import GameDice
 from gwasl.engine.game import Decision, Outcome, Policy, Seat, Viewer
 from gwasl.engine.record import Record
+from gwasl.games.aslgw import charge as chg
 from gwasl.games.aslgw import effects as fx
 from gwasl.games.aslgw import fire as fr
+from gwasl.games.aslgw import gas_play as gp
 from gwasl.games.aslgw import melee as ml
 from gwasl.games.aslgw import rally as ry
 from gwasl.games.aslgw import rout as rt
 from gwasl.games.aslgw.combat_records import (
     COMBAT_ACTIONS,
+    BayonetCharge,
+    ChargeImpulse,
+    ChargeStep,
     CloseCombat,
+    ConcealmentGained,
+    EndChargeImpulse,
     Fire,
     FireConsidered,
     Rally,
+    ReleaseGas,
+    RemoveGasMask,
     Repair,
     ResidualPlaced,
     Rout,
     Withdraw,
 )
 from gwasl.games.aslgw.combat_state import FireWindow, MoverMark
+from gwasl.games.aslgw.knowledge import env, is_hidden
+from gwasl.games.aslgw.moves import carried
 from gwasl.games.aslgw.records import EndPhase, ImpulseEnded, Moved, PhaseBegan
 from gwasl.games.aslgw.state import AslgwState, ro
 from gwasl.model.hexgrid import Hex
 from gwasl.model.phases import Phase
-from gwasl.model.scenario import Position
+from gwasl.model.scenario import Position, UnitKind
+from gwasl.rules.concealment import gains_concealment
+from gwasl.rules.fog.status import gain_concealment
 
 if TYPE_CHECKING:
     from gwasl.games.aslgw.game import AslgwGame
@@ -67,6 +80,10 @@ def legal(game: AslgwGame, state: AslgwState, viewer: Viewer, side: str) -> list
     shooter = fr.firing_side(state)
     if shooter is not None and shooter not in state.secret and (shooter == side or state.phase is Phase.MPh):
         out += fr.fire_options(state, viewer)
+    if state.phase is Phase.MPh and side == state.phasing:
+        out += chg.options(state, viewer)
+    if state.phase in (Phase.PFPh, Phase.MPh) and side == state.phasing:
+        out += gp.options(state, viewer)
     if state.phase is Phase.RPh:
         out += ry.options(state, viewer)
     elif state.phase is Phase.RtPh:
@@ -77,8 +94,10 @@ def legal(game: AslgwGame, state: AslgwState, viewer: Viewer, side: str) -> list
 
 
 def blocks_end(state: AslgwState) -> str | None:
-    """Why the phase may not end yet, or None: broken units that must rout and can
-    (A10.5), close combats not yet resolved (A11)."""
+    """Why the phase may not end yet, or None: a BCh still moving (A25.231), broken units
+    that must rout and can (A10.5), close combats not yet resolved (A11)."""
+    if chg.active(state):
+        return "a Bayonet Charge is moving: its units enter a new hex each impulse until it is over (ASLGW 1.5, A25.231)"
     must = rt.pending(state)
     if must:
         return f"{', '.join(must)} must rout first (A10.5)"
@@ -121,7 +140,23 @@ def apply(game: AslgwGame, state: AslgwState, action: Record, dice: GameDice) ->
         ml.resolve_cc(em, action)
     elif isinstance(action, Withdraw):
         ml.resolve_withdraw(em, action)
+    elif isinstance(action, BayonetCharge):
+        chg.resolve_declaration(em, action)
+    elif isinstance(action, ChargeStep):
+        chg.resolve_step(em, action)
+    elif isinstance(action, EndChargeImpulse):
+        chg.resolve_end_impulse(em, action)
+        _after_move_em(game, em, list(em.events))
+    elif isinstance(action, ReleaseGas):
+        gp.resolve_release(em, action)
+    elif isinstance(action, RemoveGasMask):
+        gp.resolve_removal(em, action)
     return em.events
+
+
+def movement_paused(state: AslgwState) -> bool:
+    """No other unit moves while a BCh is moving (ASLGW 1.5, A25.231)."""
+    return chg.active(state)
 
 
 def after_move(game: AslgwGame, state: AslgwState, events: Sequence[Record], dice: GameDice) -> list[Record]:
@@ -134,13 +169,20 @@ def after_move(game: AslgwGame, state: AslgwState, events: Sequence[Record], dic
     for ev in events:
         st = game.reduce(st, ev)
     em = fx.Emitter(st, dice, game.reduce)
+    _after_move_em(game, em, events)
+    return em.events
+
+
+def _after_move_em(game: AslgwGame, em: fx.Emitter, events: Sequence[Record]) -> None:
     for ev in events:
         if isinstance(ev, Moved) and ev.platoon is None and ev.units:
             fr.residual_attack(em, ev.side, ev.units, Hex.from_label(ev.to), Position(ev.to_in), ev.mode == "assault")
-    moved = any((isinstance(ev, Moved) and ev.platoon is None) or isinstance(ev, ImpulseEnded) for ev in events)
+        if isinstance(ev, ChargeImpulse):
+            for cm in ev.moves:
+                fr.residual_attack(em, ev.side, (cm.unit,), Hex.from_label(cm.to), Position(cm.to_in), False)
+    moved = any((isinstance(ev, Moved) and ev.platoon is None) or isinstance(ev, (ImpulseEnded, ChargeImpulse)) for ev in events)
     if moved and em.state.combat.window is not None and em.state.defender in em.state.secret:
         _secret_first_fire(game, em)
-    return em.events
 
 
 def _secret_first_fire(game: AslgwGame, em: fx.Emitter) -> None:
@@ -271,8 +313,32 @@ def phase_events(game: AslgwGame, state: AslgwState, dice: GameDice) -> list[Rec
         before = replace(state, phase=Phase.RtPh)
         em.emit(*rt.end_events(before))
     if state.phase is Phase.RPh:
+        em.emit(*concealment_gain(em.state))
         em.emit(*ry.dm_events(em.state))
+        gp.rally_phase_events(em)
     return em.events
+
+
+def concealment_gain(state: AslgwState) -> list[Record]:
+    """A12.12: at the end of a player turn, each side's Good Order units not in Melee,
+    in concealment terrain and out of the LOS of every Known Good Order enemy unit,
+    gain concealment (per Location).  The enemy that counts is what the side knows."""
+    sc = state.scenario
+    fog = state.fog
+    sees = env().sees(sc)
+    out: list[Record] = []
+    groups: dict[tuple[str, str, str], list[str]] = {}
+    for u in sorted(sc.units, key=lambda x: x.id):
+        if u.kind is UnitKind.SUPPORT_WEAPON or is_hidden(fog, u.id) or not sc.map.contains(u.hex):
+            continue
+        seen = any(e.side != u.side and e.kind is not UnitKind.SUPPORT_WEAPON and not e.broken and not is_hidden(fog, e.id)
+                   and sees(e.hex, u.hex, e.position, u.position) for e in sc.units)
+        melee = (u.hex.label, "dugout" if u.position is Position.DUGOUT else "hex") in state.combat.melee
+        if gains_concealment(sc, u, broken=u.broken, in_melee=melee, seen=seen).lost:
+            groups.setdefault((u.side, u.hex.label, u.position.value), []).append(u.id)
+    for (side, h, p), ids in sorted(groups.items()):
+        out.append(ConcealmentGained(side, h, p, tuple(ids)))
+    return out
 
 
 def reduce_phase(before: AslgwState, after: AslgwState, ev: PhaseBegan) -> AslgwState:
@@ -291,9 +357,13 @@ def reduce_phase(before: AslgwState, after: AslgwState, ev: PhaseBegan) -> Aslgw
         possible, concealed = ml.start_of_ccph(replace(after, combat=c))
         c = replace(c, cc_done=frozenset(), ambush_possible=possible, ambush_concealed=concealed)
     st = replace(after, combat=c)
+    if before.phase is Phase.MPh and ph is not Phase.MPh:
+        # ASLGW 1.9.16: the CX of gas protection taken off goes at the end of that MPh
+        gone = [k for k, m in c.marks.items() if m.gas_removed]
+        st = st.with_play({k: replace(st.unit_play(k), cx=False) for k in gone})
     new_turn = not before.started or ev.turn != before.turn or ev.phasing != before.phasing
     if new_turn:
-        st = fx.new_player_turn(st)
+        st = gp.expire(fx.new_player_turn(st))
     return st
 
 
@@ -323,7 +393,12 @@ def reduce_moved(before: AslgwState, after: AslgwState, ev: Record) -> AslgwStat
 
 def reduce(state: AslgwState, ev: Record) -> AslgwState | None:
     """The state after a combat event, or None when ``ev`` is not one."""
-    for fn in (fx.reduce, ry.reduce_rally, rt.reduce_rout, ml.reduce_melee):
+    if isinstance(ev, ConcealmentGained):
+        sc = state.scenario
+        units = [sc.unit(i) for i in ev.units]
+        ids = [u.id for u in units] + [w.id for w in carried(sc, units) if not is_hidden(state.fog, w.id)]
+        return replace(state, fog=gain_concealment(state.fog, ids))
+    for fn in (fx.reduce, ry.reduce_rally, rt.reduce_rout, ml.reduce_melee, chg.reduce_charge, gp.reduce_gas):
         got = fn(state, ev)
         if got is not None:
             return got

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from gwasl.engine.record import Record
-from gwasl.games.aslgw.records import ACTIONS, EVENTS
+from gwasl.games.aslgw.combat_state import ChargeMove
+from gwasl.games.aslgw.records import ACTIONS, EVENTS, SecretRoll
 
 __all__ = [
     "COMBAT_ACTIONS",
@@ -31,6 +32,7 @@ __all__ = [
     "FireNtc",
     "FireResolved",
     "FormationChanged",
+    "GasHidden",
     "GasReleased",
     "Marked",
     "MeleeChanged",
@@ -400,6 +402,20 @@ class GasReleased(Record):
 
 @EVENTS.register
 @dataclass(frozen=True)
+class GasHidden(Record):
+    """The gas NTCs of ``side``'s hidden units, rolled on its own dice (ASLGW 1.9.14,
+    1.9.2): those that put their protection on (pinned for the turn, 1.9.14), and why.
+    Private to ``side``; made once per gas check for every side with a hidden layer."""
+
+    kind: ClassVar[str] = "gas_hidden"
+    side: str
+    rolls: tuple[SecretRoll, ...] = ()
+    protected: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+@EVENTS.register
+@dataclass(frozen=True)
 class ChargeDeclared(Record):
     """A Bayonet Charge is declared (ASLGW 1.5): its units (8 MF each, A25.231) and direction."""
 
@@ -435,3 +451,4 @@ class ChargeImpulse(Record):
     ended: tuple[tuple[str, str], ...] = ()
     in_cc: tuple[str, ...] = ()
     over: bool = False
+    moves: tuple[ChargeMove, ...] = ()

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-__all__ = ["Area", "ChargeMover", "ChargeState", "CombatState", "FireWindow", "GasCloud", "MoverMark", "UnitCombat"]
+__all__ = ["Area", "ChargeMove", "ChargeMover", "ChargeState", "CombatState", "FireWindow", "GasCloud", "MoverMark", "UnitCombat"]
 
 #: a Location a CC happens in: hex label and ``"dugout"`` or ``"hex"`` (ASLGW 2.2.1: a dugout stands apart)
 Area = tuple[str, str]
@@ -93,6 +93,16 @@ class ChargeMover:
     active: bool = True
     ended: str = ""
     in_cc: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ChargeMove:
+    """One BCh unit's step in an impulse (in a :class:`ChargeImpulse` event)."""
+
+    unit: str
+    to: str
+    to_in: str
+    mf: float
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,6 +29,7 @@ from gwasl.rules.combat_table import combat_table
 from gwasl.rules.dice import Modifier, Roll, random_selection
 from gwasl.rules.fog.state import FogState, FogStatus
 from gwasl.rules.fog.status import lose_concealment
+from gwasl.rules.gas import gas_table
 from gwasl.rules.ift import IftResult
 from gwasl.rules.morale import casualty_reduction, elr_failure, leader_loss_modifier, morale_check, pin_task_check
 from gwasl.rules.movement import movement_table
@@ -463,6 +464,9 @@ def _unit_hit(state: AslgwState, ev: UnitHit) -> AslgwState:
         return state.with_play({ev.unit: replace(up, cx=True)})
     if ev.change == "bch":
         return replace(state, combat=with_mark(c, ev.unit, bch=True))
+    if ev.change == "gas_removed":
+        st = state.with_play({ev.unit: replace(up, mf_spent=up.mf_spent + gas_table().removal_mp)})
+        return replace(st, combat=with_mark(c, ev.unit, gas_worn=False, gas_removed=True))
     raise ValueError(f"unknown unit change {ev.change!r}")
 
 

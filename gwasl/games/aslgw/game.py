@@ -262,7 +262,7 @@ class AslgwGame(Game[AslgwState]):
                 out.append(EndPhase())
             if knows:
                 out += sh.shift_options(state, side)
-        if state.phase in (Phase.MPh, Phase.APh):
+        if state.phase in (Phase.MPh, Phase.APh) and not cb.movement_paused(state):
             out += self._movement_actions(state, side, viewer, knows)
         out += cb.legal(self, state, viewer, side)  # fire and close combat (issue 12)
         return out
