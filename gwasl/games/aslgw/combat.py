@@ -22,7 +22,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from gwasl.engine.dice import GameDice
-from gwasl.engine.game import Decision, Outcome, Policy, Seat, Viewer
+from gwasl.engine.game import Decision, IllegalAction, Outcome, Policy, Seat, Viewer
 from gwasl.engine.record import Record
 from gwasl.games.aslgw import charge as chg
 from gwasl.games.aslgw import effects as fx
@@ -107,15 +107,30 @@ def blocks_end(state: AslgwState) -> str | None:
     return None
 
 
-def why_illegal(state: AslgwState, action: Record, viewer: Viewer) -> str | None:
+def why_illegal(game: AslgwGame, state: AslgwState, action: Record, viewer: Viewer) -> str | None:
+    """Why a combat action is not legal now, with the rule (None: no better reason than
+    'not in the list')."""
     if isinstance(action, Fire):
         return fr.why_not(state, action, viewer)
-    if isinstance(action, Rally) and state.phase is not Phase.RPh:
-        return "units rally in the RPh (A10.6)"
+    if isinstance(action, Rally):
+        try:
+            why = ry.why_not(state, action)
+        except KeyError:
+            return f"no unit {action.unit[:40]!r}"
+        if why:
+            return why
     if isinstance(action, Rout) and state.phase is not Phase.RtPh:
         return "broken units rout in the RtPh (A10.5)"
     if isinstance(action, (CloseCombat, Withdraw)) and state.phase is not Phase.CCPh:
         return "close combat happens in the CCPh (A11)"
+    if isinstance(action, COMBAT_ACTIONS):
+        # the rules' own reason, from a dry run on throw-away dice (nothing is kept)
+        try:
+            apply(game, state, action, GameDice(0))
+        except IllegalAction as e:
+            return str(e)
+        except (KeyError, ValueError) as e:
+            return f"{action.kind}: {e}"
     return None
 
 

@@ -424,7 +424,7 @@ class AslgwGame(Game[AslgwState]):
             return f"platoon {state.impulse.platoon} is in the middle of an impulse: end it first (ASLGW 1.4.1)"
         if isinstance(action, EndPhase) and cb.blocks_end(state):
             return str(cb.blocks_end(state))
-        combat_why = cb.why_illegal(state, action, viewer)
+        combat_why = cb.why_illegal(self, state, action, viewer)
         if combat_why:
             return combat_why
         if isinstance(action, (Move, MovePile, ImpulseStep)) and state.phase not in mv.MOVE_MODES:

@@ -24,7 +24,7 @@ from gwasl.rules.dice import Modifier
 from gwasl.rules.rally import rally_check, rally_distribution, rally_modifiers, repair_check, repair_distribution
 from gwasl.rules.weapons import find_weapon, sw_holder
 
-__all__ = ["dm_events", "options", "odds", "reduce_rally", "resolve_rally", "resolve_repair"]
+__all__ = ["dm_events", "options", "odds", "reduce_rally", "resolve_rally", "resolve_repair", "why_not"]
 
 
 def _viewer_sc(state: AslgwState, viewer: Viewer) -> Scenario:
@@ -60,6 +60,11 @@ def _known_leader(state: AslgwState, sc: Scenario, u: Unit) -> Unit | None:
                 and o.position is u.position and (best is None or fx.leadership(state, o) < fx.leadership(state, best)):
             best = o
     return best
+
+
+def why_not(state: AslgwState, act: Rally) -> str | None:
+    """Why ``act`` may not be tried now (A10.6, A10.61), or None."""
+    return _plan(state, state.scenario, state.scenario.unit(act.unit))[2]
 
 
 def _mods(state: AslgwState, u: Unit, ld: Unit | None, self_rally: bool) -> tuple[Modifier, ...]:
