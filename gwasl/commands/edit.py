@@ -52,7 +52,7 @@ def window_problem() -> str | None:
     import subprocess
 
     try:
-        r = subprocess.run([sys.executable, "-c", _PROBE], capture_output=True, text=True, timeout=30)
+        r = subprocess.run([sys.executable, "-c", _PROBE], check=False, capture_output=True, text=True, timeout=30)
     except (OSError, subprocess.TimeoutExpired) as e:
         return str(e)
     if r.returncode == 0:
