@@ -136,3 +136,8 @@ class Checks:
     def clear_command(self) -> None:
         self.command_for = None
         self.win.scene.command_overlay.set_hexes(())
+
+    def clear_all(self) -> None:
+        self.clear_los()
+        self.clear_los_map()
+        self.clear_command()

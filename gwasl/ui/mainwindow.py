@@ -69,6 +69,7 @@ from gwasl.ui.models import FindingsModel, FormationTableModel, UnitTableModel
 from gwasl.ui.palette import Palette
 from gwasl.ui.render import RenderError, export_png, export_svg
 from gwasl.ui.tools import ALL_TOOLS, Tool
+from gwasl.ui.wheel import wheel_scrolls_form
 
 __all__ = ["MainWindow", "PropertiesDialog"]
 
@@ -123,6 +124,8 @@ class MainWindow(QMainWindow):
         scroll = QScrollArea()
         scroll.setWidget(self.palette)
         scroll.setWidgetResizable(True)
+        self.palette_scroll = scroll
+        self._palette_wheel = wheel_scrolls_form(scroll)
         self.palette_dock = self._dock("Palette", scroll, Qt.LeftDockWidgetArea, "palette")
 
         # Units (order of battle) list
@@ -384,7 +387,13 @@ class MainWindow(QMainWindow):
 
     def select_hex(self, h: Hex | None) -> None:
         self.selected_hex = h
-        self.scene.highlight.set_hexes({h} if h is not None else ())
+        self.scene.selection.set_hexes({h} if h is not None else ())
+
+    def forget_selection(self) -> None:
+        """Drop the selection and every check overlay: they belonged to the document just replaced."""
+        self.select_units(())
+        self.select_hex(None)
+        self.checks.clear_all()
 
     def _unit_table_selected(self, *_) -> None:
         rows = {i.row() for i in self.unit_table.selectionModel().selectedRows()}
@@ -563,8 +572,8 @@ class MainWindow(QMainWindow):
 
     def new_file(self) -> None:
         if self.maybe_save():
+            self.forget_selection()
             self.document.replace_all(ed.new_scenario(), None)
-            self.select_units(())
             self.view.fit()
 
     def open_file_dialog(self) -> None:
@@ -583,9 +592,9 @@ class MainWindow(QMainWindow):
             self.warn("Cannot open", str(e))
             self.show_message(str(e), error=True)
             return False
+        self.forget_selection()
         self.document.replace_all(doc.scenario, path)
         self._remember(path)
-        self.select_units(())
         self.view.fit()
         return True
 
@@ -632,6 +641,7 @@ class MainWindow(QMainWindow):
             else:
                 export_png(self.scene, path)
         except RenderError as e:
+            self.warn("Cannot export", str(e))
             self.show_message(str(e), error=True)
             return False
         self.show_message(f"Exported {path}")

@@ -14,7 +14,8 @@ hover or click) and the LOS thread.
 from __future__ import annotations
 
 import math
-from typing import Iterable
+from contextlib import contextmanager
+from typing import Iterable, Iterator
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import (
@@ -847,10 +848,13 @@ class MapScene(QGraphicsScene):
         self.stacks: dict[Hex, StackItem] = {}
         self.los_map = HexOverlay(self, QColor(20, 20, 40, 120), z=12)  # tints hexes NOT seen
         self.command_overlay = HexOverlay(self, QColor(40, 120, 220, 60), QPen(QColor(30, 90, 200, 160), 1.5), z=11)
+        # Tool feedback (LOS map observer, drop target, building being grouped): part of a check.
         self.highlight = HexOverlay(self, QColor(255, 200, 0, 70), QPen(QColor("#e0a000"), 3), z=14)
+        # The selected hex: the user's pointer, never part of an exported picture.
+        self.selection = HexOverlay(self, QColor(255, 200, 0, 50), QPen(QColor("#e0a000"), 3), z=13)
         self.blocker = HexOverlay(self, QColor(200, 30, 30, 90), QPen(QColor("#b01010"), 3), z=15)
         self.los_thread = LosThreadItem(self)
-        for it in (self.los_map, self.command_overlay, self.highlight, self.blocker, self.los_thread):
+        for it in (self.los_map, self.command_overlay, self.highlight, self.selection, self.blocker, self.los_thread):
             self.addItem(it)
 
     @property
@@ -921,6 +925,27 @@ class MapScene(QGraphicsScene):
         item = StackItem(self, st)
         self.addItem(item)
         self.stacks[st.hex] = item
+
+    @contextmanager
+    def for_export(self) -> Iterator[None]:
+        """The scene as a picture of the map: no selection, no fanned-out stack.
+
+        Selection and fanning are where the user is pointing, not part of the map,
+        so File > Export leaves them out (and puts them back afterwards).
+        """
+        selected, shown = self.selected_units, self.selection.isVisible()
+        fanned = [it for it in self.stacks.values() if it.fanned]
+        self.set_selected_units(())
+        self.selection.setVisible(False)
+        for it in fanned:
+            it.set_fanned(False)
+        try:
+            yield
+        finally:
+            for it in fanned:
+                it.set_fanned(True)
+            self.selection.setVisible(shown)
+            self.set_selected_units(selected)
 
     def set_selected_units(self, ids: Iterable[str]) -> None:
         new = frozenset(ids)

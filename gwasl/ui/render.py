@@ -7,7 +7,9 @@ picture a script gets is the one the editor shows.
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QImage, QPainter
@@ -87,7 +89,19 @@ def render_png(scenario: Scenario, out: str | os.PathLike[str], viewer: str = OM
 
 
 def export_png(scene: QGraphicsScene, out: str | os.PathLike[str], width: int | None = None) -> None:
-    save_image(render_scene(scene, width), out)
+    """Write the map of ``scene`` as PNG (without the user's selection: :meth:`MapScene.for_export`)."""
+    with _exporting(scene):
+        img = render_scene(scene, width)
+    save_image(img, out)
+
+
+@contextmanager
+def _exporting(scene: QGraphicsScene) -> Iterator[None]:
+    if isinstance(scene, MapScene):
+        with scene.for_export():
+            yield
+    else:
+        yield
 
 
 def export_svg(scene: QGraphicsScene, out: str | os.PathLike[str], title: str = "") -> None:
@@ -106,7 +120,8 @@ def export_svg(scene: QGraphicsScene, out: str | os.PathLike[str], title: str = 
             p = QPainter()
             if not p.begin(gen):
                 raise RenderError(f"{target}: could not write the SVG")
-            scene.render(p, QRectF(0, 0, rect.width(), rect.height()), rect)
+            with _exporting(scene):
+                scene.render(p, QRectF(0, 0, rect.width(), rect.height()), rect)
             p.end()
     except OSError as e:
         raise RenderError(f"{target}: could not write ({e.strerror or e})") from None

@@ -104,6 +104,7 @@ class SelectTool(Tool):
             self.win.scene.highlight.set_hexes({h})
 
     def release(self, h, pos) -> None:
+        self.win.scene.highlight.set_hexes(())
         if self._moving and h is not None and h != self._from:
             self.run(ed.move_units, self._moving, h)
             self.win.select_hex(h)
