@@ -61,6 +61,7 @@ from gwasl.model.scenario import (
 )
 from gwasl.model.scenario_io import Finding, ScenarioError
 from gwasl.rules.validate import validate_scenario
+from gwasl.ui import plain
 from gwasl.ui.checks import Checks
 from gwasl.ui.drawable import OMNISCIENT, ViewUnavailableError, drawing_for
 from gwasl.ui.mapscene import MapScene
@@ -99,6 +100,7 @@ class MainWindow(QMainWindow):
         self._build_docks()
         self._build_actions()
         self._build_menus()
+        plain.plain_labels(self)  # the palette's read-outs quote side ids and weapon names from the file
         self.view.hexHovered.connect(self._hovered)
         self.document.subscribe(self._on_change)
         self._validate_timer = QTimer(self)
@@ -317,7 +319,7 @@ class MainWindow(QMainWindow):
         s = self.document.scenario
         name = Path(self.document.path).name if self.document.path else "untitled"
         seen = "" if self.viewer == OMNISCIENT else f" - map as {self.viewer} sees it"
-        self.setWindowTitle(f"{s.title} - {name}[*]{seen} - gwasl")
+        self.setWindowTitle(plain.window_title(f"{s.title} - {name}") + "[*]" + plain.window_title(f"{seen} - gwasl"))
         self.setWindowModified(self.document.dirty)
         self._fill_history()
         self.act_undo.setEnabled(self.document.can_undo)
@@ -341,7 +343,7 @@ class MainWindow(QMainWindow):
         for a in self.view_group.actions():
             self.view_group.removeAction(a)
         for key, label in [(OMNISCIENT, "Designer (omniscient)")] + [(sid, f"As {sid} sees it") for sid in self.document.scenario.sides]:
-            a = QAction(label, self, checkable=True)
+            a = QAction(plain.action_text(label), self, checkable=True)
             a.setChecked(key == self.viewer)
             a.triggered.connect(lambda checked=False, k=key: self.set_viewer(k))
             self.view_group.addAction(a)
@@ -538,14 +540,14 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------ files
     def ask_unsaved(self) -> QMessageBox.StandardButton:
         """Ask what to do with unsaved changes (tests replace this)."""
-        return QMessageBox.question(
-            self, "Unsaved changes", f"Save the changes to {self.document.scenario.title!r} first?",
+        return plain.message(
+            self, QMessageBox.Question, "Unsaved changes", f"Save the changes to {self.document.scenario.title!r} first?",
             QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel, QMessageBox.Save,
         )
 
     def warn(self, title: str, text: str) -> None:
-        """A modal warning (tests replace this)."""
-        QMessageBox.warning(self, title, text)
+        """A modal warning, its text shown literally (tests replace this)."""
+        plain.message(self, QMessageBox.Warning, title, text)
 
     def ask_open_path(self) -> str | None:
         path, _ = QFileDialog.getOpenFileName(self, "Open scenario", self._last_dir(), FILTER)
@@ -665,7 +667,8 @@ class MainWindow(QMainWindow):
         self.recent_menu.clear()
         files = self.recent_files()
         for p in files:
-            a = self.recent_menu.addAction(p)
+            a = self.recent_menu.addAction(plain.action_text(p))
+            a.setToolTip(plain.tooltip(p))
             a.triggered.connect(lambda checked=False, path=p: self.open_path(path))
         self.recent_menu.setEnabled(bool(files))
 

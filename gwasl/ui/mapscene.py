@@ -31,7 +31,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QGraphicsScene, QS
 
 from gwasl.model.hexgrid import Hex, Layout
 from gwasl.model.scenario import FortificationKind, Terrain
-from gwasl.ui import style
+from gwasl.ui import plain, style
 from gwasl.ui.drawable import CounterFace, MapDrawing, StackDrawing
 
 __all__ = ["MapScene", "MapLayer", "StackItem", "HexOverlay", "LosThreadItem", "make_layout"]
@@ -642,7 +642,7 @@ class StackItem(QGraphicsObject):
         self.setAcceptHoverEvents(True)
         self.setCacheMode(QGraphicsItem.DeviceCoordinateCache)
         self.setZValue(20)
-        self.setToolTip("\n".join(_describe(f) for f in reversed(stack.counters)))
+        self.setToolTip(plain.tooltip("\n".join(_describe(f) for f in reversed(stack.counters))))
         c = scene.layout.hex_to_pixel(stack.hex)
         # a little above centre, so fortification symbols in the lower part of the hex stay visible
         self.setPos(c.x, c.y - scene.layout.size * 0.1)

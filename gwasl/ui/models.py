@@ -14,7 +14,7 @@ from PySide6.QtGui import QBrush, QColor
 
 from gwasl.engine.editor import Change, EditorDocument
 from gwasl.model.scenario_io import Finding
-from gwasl.ui import style
+from gwasl.ui import plain, style
 
 __all__ = ["UnitTableModel", "FormationTableModel", "FindingsModel"]
 
@@ -165,5 +165,5 @@ class FindingsModel(QAbstractTableModel):
         if role == Qt.ForegroundRole and index.column() == 0:
             return QBrush(QColor("#b01010") if f.severity == "error" else QColor("#a06000"))
         if role == Qt.ToolTipRole:
-            return str(f)
+            return plain.tooltip(str(f))
         return None
