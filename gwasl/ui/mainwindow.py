@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
     QFormLayout,
+    QGroupBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -59,22 +60,27 @@ from gwasl.model.scenario import (
     UnitKind,
     Weather,
 )
-from gwasl.model.scenario_io import Finding, ScenarioError
+from gwasl.model.scenario_io import Finding, ScenarioError, ScenarioFormatError
 from gwasl.rules.validate import validate_scenario
 from gwasl.ui import plain
 from gwasl.ui.checks import Checks
-from gwasl.ui.drawable import OMNISCIENT, ViewUnavailableError, drawing_for
+from gwasl.ui.drawable import OMNISCIENT, ViewUnavailableError
 from gwasl.ui.mapscene import MapScene
 from gwasl.ui.mapview import MapView
 from gwasl.ui.models import FindingsModel, FormationTableModel, UnitTableModel
 from gwasl.ui.palette import Palette
+from gwasl.ui.seen import Seen
 from gwasl.ui.render import RenderError, export_png, export_svg
 from gwasl.ui.tools import ALL_TOOLS, Tool
 from gwasl.ui.wheel import wheel_scrolls_form
+from gwasl.ui.words import user_text, where, words
 
 __all__ = ["MainWindow", "PropertiesDialog"]
 
 MAX_RECENT = 8
+MAX_FINDINGS_SHOWN = 12
+# Tools that only look (select, checks): the ones left in a side's read-only view.
+READ_ONLY_TOOLS = frozenset({"select", "los", "losmap", "command"})
 FILTER = "Scenarios (*.json);;All files (*)"
 
 
@@ -86,6 +92,8 @@ class MainWindow(QMainWindow):
         self.document = document or EditorDocument(ed.new_scenario())
         self.settings = settings if settings is not None else QSettings("gwasl", "gwasl")
         self.viewer = OMNISCIENT
+        # What the window shows, for its viewer: every read-out draws from it (gwasl.ui.seen).
+        self.seen = Seen.of(self.document.scenario)
         self.selected_units: frozenset[str] = frozenset()
         self.selected_hex: Hex | None = None
         self.findings: tuple[Finding, ...] = ()
@@ -133,7 +141,7 @@ class MainWindow(QMainWindow):
         # Units (order of battle) list
         w = QWidget()
         v = QVBoxLayout(w)
-        self.unit_model = UnitTableModel(self.document, self)
+        self.unit_model = UnitTableModel(lambda: self.seen.scenario, self)
         self.unit_table = QTableView()
         self.unit_table.setModel(self.unit_model)
         self.unit_table.setSelectionBehavior(QAbstractItemView.SelectRows)
@@ -145,18 +153,20 @@ class MainWindow(QMainWindow):
         row = QHBoxLayout()
         self.hidden_box = QComboBox()
         for hs in HiddenStatus:
-            self.hidden_box.addItem(hs.value.replace("_", " "), hs)
+            self.hidden_box.addItem(words(hs), hs)
         set_hidden = QPushButton("Set hidden")
+        self.unit_buttons = [self.hidden_box, set_hidden]
         set_hidden.clicked.connect(lambda: self.update_selected(hidden=HiddenStatus(self.hidden_box.currentData()), text="Set hidden status"))
         self.position_box = QComboBox()
         for p in Position:
-            self.position_box.addItem(p.value.replace("_", " "), p)
+            self.position_box.addItem(words(p), p)
         set_pos = QPushButton("Set position")
         set_pos.clicked.connect(lambda: self.update_selected(position=Position(self.position_box.currentData()), text="Set position"))
         broken = QPushButton("Broken on/off")
         broken.clicked.connect(self.toggle_broken)
         delete = QPushButton("Delete")
         delete.clicked.connect(self.delete_selected)
+        self.unit_buttons += [self.position_box, set_pos, broken, delete]
         for x in (self.hidden_box, set_hidden, self.position_box, set_pos, broken, delete):
             row.addWidget(x)
         v.addLayout(row)
@@ -165,7 +175,7 @@ class MainWindow(QMainWindow):
         # Formations
         w = QWidget()
         v = QVBoxLayout(w)
-        self.formation_model = FormationTableModel(self.document, self)
+        self.formation_model = FormationTableModel(lambda: self.seen.scenario, self)
         self.formation_table = QTableView()
         self.formation_table.setModel(self.formation_model)
         self.formation_table.setSelectionBehavior(QAbstractItemView.SelectRows)
@@ -176,7 +186,7 @@ class MainWindow(QMainWindow):
         row = QHBoxLayout()
         self.formation_kind_box = QComboBox()
         for k in FormationKind:
-            self.formation_kind_box.addItem(k.value.replace("_", " "), k)
+            self.formation_kind_box.addItem(words(k), k)
         new_f = QPushButton("New from selection")
         new_f.setToolTip("Make the selected units a formation; a selected leader leads it (ASLGW 1.1, 1.2.1, 1.3.4)")
         new_f.clicked.connect(self.formation_from_selection)
@@ -185,6 +195,7 @@ class MainWindow(QMainWindow):
         lead.clicked.connect(self.assign_leader)
         del_f = QPushButton("Delete")
         del_f.clicked.connect(self.delete_formation)
+        self.formation_buttons = [self.formation_kind_box, new_f, lead, del_f]
         for x in (self.formation_kind_box, new_f, lead, del_f):
             row.addWidget(x)
         v.addLayout(row)
@@ -284,21 +295,31 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ state sync
     def _on_change(self, change: Change) -> None:
+        viewer = self.viewer
         self._redraw(change)
+        # The lists and checks read self.seen: they follow only once it is rebuilt.
+        if self.viewer != viewer:
+            self._viewer_changed()
+        else:
+            self.unit_model.on_change(change)
+            self.formation_model.on_change(change)
+            self.checks.refresh()
         if change.full or change.properties:
             self._fill_view_menu()
         self._update_title()
         self._validate_timer.start()
 
     def _redraw(self, change: Change | None = None) -> None:
+        """Rebuild :attr:`seen` for the current viewer and draw it (only the changed hexes when possible)."""
         s = self.document.scenario
         try:
-            drawing = drawing_for(s, self.viewer)
+            self.seen = Seen.of(s, self.viewer)
         except (ViewUnavailableError, KeyError) as e:
             if self.viewer != OMNISCIENT:
-                self.show_message(str(e), error=True)
+                self.show_message(str(e) if isinstance(e, ViewUnavailableError) else f"{self.viewer} is not a side of this scenario", error=True)
             self.viewer = OMNISCIENT
-            drawing = drawing_for(s, OMNISCIENT)
+            self.seen = Seen.of(s, OMNISCIENT)
+        drawing = self.seen.drawing
         if change is None or change.full or change.properties or self.viewer != OMNISCIENT:
             self.scene.set_drawing(drawing)
             return
@@ -316,20 +337,26 @@ class MainWindow(QMainWindow):
         self.view.fit()
 
     def _update_title(self) -> None:
-        s = self.document.scenario
+        s = self.seen.scenario
         name = Path(self.document.path).name if self.document.path else "untitled"
         seen = "" if self.viewer == OMNISCIENT else f" - map as {self.viewer} sees it"
         self.setWindowTitle(plain.window_title(f"{s.title} - {name}") + "[*]" + plain.window_title(f"{seen} - gwasl"))
         self.setWindowModified(self.document.dirty)
         self._fill_history()
-        self.act_undo.setEnabled(self.document.can_undo)
-        self.act_redo.setEnabled(self.document.can_redo)
-        self.act_undo.setText(f"&Undo {self.document.undo_text}".strip())
-        self.act_redo.setText(f"&Redo {self.document.redo_text}".strip())
+        # Undo labels name the designer's edits (where a hidden unit went): designer's view only.
+        editable = self.editable
+        self.act_undo.setEnabled(editable and self.document.can_undo)
+        self.act_redo.setEnabled(editable and self.document.can_redo)
+        self.act_undo.setText(plain.action_text(f"Undo {self.document.undo_text}".strip() if editable else "Undo").replace("Undo", "&Undo", 1))
+        self.act_redo.setText(plain.action_text(f"Redo {self.document.redo_text}".strip() if editable else "Redo").replace("Redo", "&Redo", 1))
 
     def _fill_history(self) -> None:
         done, future = self.document.history, self.document.future
         self.history_list.clear()
+        self.history_list.setEnabled(self.editable)
+        if not self.editable:
+            self.history_list.addItem("(the edit history shows in the designer's view)")
+            return
         self.history_list.addItem("(opened)" if self.document.path else "(new scenario)")
         self.history_list.addItems(list(done))
         for text in future:
@@ -349,25 +376,61 @@ class MainWindow(QMainWindow):
             self.view_group.addAction(a)
             self.view_menu.addAction(a)
 
+    @property
+    def editable(self) -> bool:
+        """Edits happen in the designer's view only; a side's view is a read-only preview."""
+        return self.seen.omniscient
+
     def set_viewer(self, viewer: str) -> None:
-        """Designer mode or 'as side X sees it' (drawn from the fog-of-war view only)."""
+        """Designer mode or 'as side X sees it': the map and every read-out then come from that side's view."""
         self.viewer = viewer
         self._redraw(None)
         if self.viewer != viewer:
             self._fill_view_menu()
+        self._viewer_changed()
         self._update_title()
         if self.viewer != OMNISCIENT:
-            self.show_message(f"The map shows only what {self.viewer} may know; the lists keep the designer's full set-up")
+            self.show_message(f"Showing only what {self.viewer} may know; editing is off until View > See the map as > Designer")
+
+    def _viewer_changed(self) -> None:
+        """Everything read from :attr:`seen` is redone for the new viewer; editing follows the view."""
+        self.select_units(())
+        self.select_hex(None)
+        self.unit_model.reset()
+        self.formation_model.reset()
+        self.checks.refresh()
+        editable = self.editable
+        for name, a in self.tool_actions.items():
+            a.setEnabled(editable or name in READ_ONLY_TOOLS)
+        if not editable and self.view.tool is not None and self.view.tool.name not in READ_ONLY_TOOLS:
+            self.set_tool("select")
+        for a in (self.act_delete, self.act_props):
+            a.setEnabled(editable)
+        for w in self.unit_buttons + self.formation_buttons:
+            w.setEnabled(editable)
+        # The palette's editing choices and dummy allotment are the designer's; LOS positions stay.
+        los_box = self.palette.from_in.parentWidget()
+        for box in self.palette.findChildren(QGroupBox):
+            box.setVisible(editable or box is los_box)
+        self.run_validation()
 
     def run_validation(self) -> None:
-        report = validate_scenario(self.document.scenario)
+        if not self.editable:
+            # Findings name hidden units and works: the designer's view only.
+            self.findings = ()
+            self.findings_model.set_findings((), None)
+            self.validation_dock.setWindowTitle("Validation: shown in the designer's view")
+            return
+        s = self.document.scenario
+        report = validate_scenario(s)
         self.findings = report.errors + report.warnings
-        self.findings_model.set_findings(self.findings)
+        self.findings_model.set_findings(self.findings, s)
         n_e, n_w = len(report.errors), len(report.warnings)
         self.validation_dock.setWindowTitle(f"Validation: {n_e} error{'s' if n_e != 1 else ''}, {n_w} warning{'s' if n_w != 1 else ''}")
 
     def show_message(self, text: str, error: bool = False) -> None:
-        self.statusBar().showMessage(("Cannot do that: " if error else "") + text, 8000)
+        """One line in the status bar, in words (no JSON paths or file identifiers)."""
+        self.statusBar().showMessage(("Cannot do that: " if error else "") + user_text(text, self.seen.scenario), 8000)
 
     # ------------------------------------------------------------------ selection
     def set_tool(self, name: str) -> None:
@@ -403,14 +466,14 @@ class MainWindow(QMainWindow):
         self.selected_units = frozenset(ids)
         self.scene.set_selected_units(self.selected_units)
         if len(ids) == 1:
-            h = self.document.scenario.unit(ids[0]).hex
+            h = self.seen.scenario.unit(ids[0]).hex
             self.select_hex(h)
             self.view.ensureVisible(self.scene.hex_rect(h))
 
     def _formation_clicked(self, index) -> None:
         fid = self.formation_model.data(index, Qt.UserRole)
         if fid:
-            self.select_units(u.id for u in self.document.scenario.members(fid))
+            self.select_units(u.id for u in self.seen.scenario.members(fid))
 
     def _finding_clicked(self, index) -> None:
         f = self.findings_model.findings[index.row()]
@@ -453,18 +516,8 @@ class MainWindow(QMainWindow):
             self.view.centerOn(self.scene.layout.hex_to_pixel(h).x, self.scene.layout.hex_to_pixel(h).y)
 
     def _hovered(self, h: Hex | None) -> None:
-        if h is None:
-            return
-        s = self.document.scenario
-        m = s.map
-        parts = [h.label, m.terrain_at(h).value.replace("_", " "), f"level {m.level_at(h)}"]
-        if m.building_at(h):
-            parts.append(f"building {m.building_at(h)}")
-        parts += [f.kind.value.replace("_", " ") for f in m.fortifications_at(h)]
-        units = s.units_at(h)
-        if units:
-            parts.append(", ".join(u.id for u in units))
-        self.statusBar().showMessage(" | ".join(parts))
+        if h is not None:
+            self.statusBar().showMessage(self.seen.hex_text(h))
 
     # ------------------------------------------------------------------ unit edits
     def _run(self, edit, *args, **kw) -> bool:
@@ -591,7 +644,7 @@ class MainWindow(QMainWindow):
         try:
             doc = EditorDocument.open(path)
         except ScenarioError as e:
-            self.warn("Cannot open", str(e))
+            self.warn("Cannot open", _cannot_open(e))
             self.show_message(str(e), error=True)
             return False
         self.forget_selection()
@@ -617,7 +670,7 @@ class MainWindow(QMainWindow):
         try:
             self.document.save(path)
         except (ScenarioError, ed.EditError) as e:
-            self.warn("Cannot save", str(e))
+            self.warn("Cannot save", user_text(str(e)))
             self.show_message(str(e), error=True)
             return False
         self._remember(path)
@@ -679,6 +732,18 @@ class MainWindow(QMainWindow):
             event.ignore()
 
 
+def _cannot_open(e: ScenarioError) -> str:
+    """The "Cannot open" dialog's text: the file, then every problem found, each saying where in words."""
+    if not isinstance(e, ScenarioFormatError):
+        return user_text(str(e))
+    shown = e.findings[:MAX_FINDINGS_SHOWN]
+    lines = [f"{e.source} is not a valid scenario file:"]
+    lines += [f"- {where(f.path)}: {user_text(f.message)}" for f in shown]
+    if len(e.findings) > len(shown):
+        lines.append(f"... and {len(e.findings) - len(shown)} more (gwasl validate lists them all)")
+    return "\n".join(lines)
+
+
 def _slug(title: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-") or "scenario"
 
@@ -697,11 +762,11 @@ class PropertiesDialog(QDialog):
         self.date.setCalendarPopup(True)
         self.front = QComboBox()
         for x in Front:
-            self.front.addItem(x.value, x)
+            self.front.addItem(words(x), x)
         self.front.setCurrentIndex(self.front.findData(scenario.front))
         self.weather = QComboBox()
         for x in Weather:
-            self.weather.addItem(x.value, x)
+            self.weather.addItem(words(x), x)
         self.weather.setCurrentIndex(self.weather.findData(scenario.weather))
         self.winter = QCheckBox("winter")
         self.winter.setChecked(scenario.winter)
@@ -749,12 +814,12 @@ class PropertiesDialog(QDialog):
         self.sides.setItem(r, 0, QTableWidgetItem(sid))
         nat = QComboBox()
         for n in Nationality:
-            nat.addItem(n.value.replace("_", " "), n)
+            nat.addItem(words(n), n)
         nat.setCurrentIndex(nat.findData(side.nationality))
         gas = QComboBox()
         gas.addItem("from the date", None)
         for g in GasProtection:
-            gas.addItem(g.value.replace("_", " "), g)
+            gas.addItem(words(g), g)
         gas.setCurrentIndex(max(0, gas.findData(side.gas_protection)))
         gren = QComboBox()
         gren.addItem("from date and front", None)

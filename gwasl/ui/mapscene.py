@@ -885,6 +885,22 @@ class MapScene(QGraphicsScene):
         h = self.layout.pixel_to_hex(pos.x(), pos.y())
         return h if self.drawing.map.contains(h) else None
 
+    def counter_at(self, pos: QPointF) -> tuple[StackItem | None, CounterFace | None]:
+        """The counter drawn at scene position ``pos`` and its stack, or (None, None).
+
+        A fanned-out stack lies over its neighbours' hexes, so what is under
+        the pointer is decided by the counters drawn there (top-most first),
+        not by the hex the point falls in.
+        """
+        here = self.hex_at(pos)
+        for item in sorted(self.stacks.values(), key=lambda it: (-it.zValue(), it.stack.hex != here)):
+            local = item.mapFromScene(pos)
+            if item.boundingRect().contains(local):
+                face = item.face_at(local)
+                if face is not None:
+                    return item, face
+        return None, None
+
     def hex_rect(self, h: Hex) -> QRectF:
         c = self.layout.hex_to_pixel(h)
         s = self.layout.size

@@ -73,6 +73,9 @@ class MapView(QGraphicsView):
             event.accept()
             return
         h, pos = self._hex(event)
+        if h is None:  # off the map, but maybe on a counter of a stack fanned out over the edge
+            item, _ = self.mapscene.counter_at(pos)
+            h = item.stack.hex if item is not None else None
         if event.button() == Qt.LeftButton and h is not None and self.tool is not None:
             self._pressed = True
             self.tool.press(h, pos, event.modifiers(), event.button())
