@@ -17,8 +17,9 @@ from PySide6.QtWidgets import QApplication, QGraphicsScene
 
 from gwasl.model.files import atomic_target
 from gwasl.model.scenario import Scenario
-from gwasl.ui.drawable import OMNISCIENT, MapDrawing, drawing_for
+from gwasl.ui.drawable import OMNISCIENT, MapDrawing
 from gwasl.ui.mapscene import MapScene
+from gwasl.ui.seen import Seen
 
 __all__ = ["RenderError", "ensure_app", "render_image", "render_png", "save_image", "export_png", "export_svg"]
 
@@ -83,7 +84,7 @@ def save_image(img: QImage, out: str | os.PathLike[str]) -> None:
 def render_png(scenario: Scenario, out: str | os.PathLike[str], viewer: str = OMNISCIENT, width: int | None = None) -> QImage:
     """Draw ``scenario`` as ``viewer`` sees it and write it to ``out``; returns the image."""
     ensure_app(offscreen=True)
-    img = render_image(drawing_for(scenario, viewer), width)
+    img = render_image(Seen.of(scenario, viewer).drawing, width)  # the drawing the editor's side view shows
     save_image(img, out)
     return img
 

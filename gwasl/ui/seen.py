@@ -22,9 +22,7 @@ from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import Position, Scenario, Unit, UnitKind
 from gwasl.rules import command as command_rules
 from gwasl.rules import los as los_rules
-from gwasl.rules.fog.state import FogState
 from gwasl.rules.fog.view import ConcealedStack, HiddenLayerView, SideView
-from gwasl.rules.fog.view import view as fog_view
 from gwasl.ui.drawable import (
     OMNISCIENT,
     CounterFace,
@@ -32,6 +30,7 @@ from gwasl.ui.drawable import (
     ViewUnavailableError,
     drawing_from_scenario,
     drawing_from_view,
+    side_view,
 )
 from gwasl.ui.words import words
 
@@ -72,13 +71,7 @@ class Seen:
         """
         if viewer == OMNISCIENT:
             return cls(OMNISCIENT, scenario, drawing_from_scenario(scenario))
-        if viewer not in scenario.sides:
-            raise KeyError(viewer)
-        try:
-            v = fog_view(FogState.from_scenario(scenario), viewer)
-        except ValueError as e:
-            raise ViewUnavailableError(f"cannot show the map as {viewer} sees it: {e}") from None
-        return cls.from_view(v)
+        return cls.from_view(side_view(scenario, viewer))
 
     @classmethod
     def from_view(cls, v: SideView) -> "Seen":
