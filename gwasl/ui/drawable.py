@@ -50,14 +50,16 @@ __all__ = [
 
 OMNISCIENT = "omniscient"
 
+# Short enough for the top line of a counter beside its platoon badge.
 _CLASS_SHORT = {
     "stosstruppen": "Stoss",
     "elite": "Elite",
-    "first_line": "1st Line",
-    "second_line": "2nd Line",
-    "landwehr": "Landwehr",
-    "territorial": "Territ.",
+    "first_line": "1st",
+    "second_line": "2nd",
+    "landwehr": "Lw",
+    "territorial": "Terr",
 }
+
 _KIND_TITLE = {
     UnitKind.SQUAD: "Squad",
     UnitKind.HALF_SQUAD: "HS",

@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 from typing import Iterable
 
-from PySide6.QtCore import QDate, QSettings, QSize, Qt, QTimer
+from PySide6.QtCore import QDate, QPointF, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -117,7 +117,9 @@ class MainWindow(QMainWindow):
         self._validate_timer.timeout.connect(self.run_validation)
         self.resize(QSize(1400, 900))
         self.resizeDocks([self.units_dock], [190], Qt.Vertical)
-        self.resizeDocks([self.palette_dock, self.formations_dock], [370, 330], Qt.Horizontal)
+        # The palette as narrow as its fields allow, the lists on the right narrow too: room for the map.
+        palette_w = self.palette.minimumSizeHint().width() + self.palette_scroll.verticalScrollBar().sizeHint().width() + 6
+        self.resizeDocks([self.palette_dock, self.formations_dock], [palette_w, 260], Qt.Horizontal)
         self.set_tool("select")
         self._refresh_all()
         self.statusBar().showMessage("Ready")
@@ -136,6 +138,7 @@ class MainWindow(QMainWindow):
         scroll.setWidgetResizable(True)
         self.palette_scroll = scroll
         self._palette_wheel = wheel_scrolls_form(scroll)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
         self.palette_dock = self._dock("Palette", scroll, Qt.LeftDockWidgetArea, "palette")
 
         # Units (order of battle) list
@@ -196,8 +199,13 @@ class MainWindow(QMainWindow):
         del_f = QPushButton("Delete")
         del_f.clicked.connect(self.delete_formation)
         self.formation_buttons = [self.formation_kind_box, new_f, lead, del_f]
-        for x in (self.formation_kind_box, new_f, lead, del_f):
-            row.addWidget(x)
+        # Two rows of two: the dock stays narrow, and the map gets the width.
+        row.addWidget(self.formation_kind_box)
+        row.addWidget(new_f)
+        v.addLayout(row)
+        row = QHBoxLayout()
+        row.addWidget(lead)
+        row.addWidget(del_f)
         v.addLayout(row)
         self.formations_dock = self._dock("Formations", w, Qt.RightDockWidgetArea, "formations")
 
@@ -246,7 +254,8 @@ class MainWindow(QMainWindow):
         self.act_props = A("Scenario &properties...", self.edit_properties, QKeySequence("Ctrl+P"), "Title, date, front, weather, sides")
         self.act_zoom_in = A("Zoom &in", lambda: self.view.zoom_by(1.25), QKeySequence.ZoomIn)
         self.act_zoom_out = A("Zoom &out", lambda: self.view.zoom_by(0.8), QKeySequence.ZoomOut)
-        self.act_fit = A("&Fit map", self.view.fit, QKeySequence("Ctrl+0"))
+        self.act_fit = A("&Fit map", self.view.fit, QKeySequence("Ctrl+0"), "The whole map in the window")
+        self.act_home = A("&Readable counters", self.view_home, QKeySequence("Ctrl+1"), "Zoom so that counters are readable")
         self.tool_group = QActionGroup(self)
         self.tool_actions: dict[str, QAction] = {}
         for name, tool in self.tools.items():
@@ -274,7 +283,7 @@ class MainWindow(QMainWindow):
         m.addSeparator()
         m.addAction(self.act_props)
         m = mb.addMenu("&View")
-        for a in (self.act_zoom_in, self.act_zoom_out, self.act_fit):
+        for a in (self.act_zoom_in, self.act_zoom_out, self.act_fit, self.act_home):
             m.addAction(a)
         m.addSeparator()
         self.view_menu = m.addMenu("See the map &as")
@@ -334,7 +343,7 @@ class MainWindow(QMainWindow):
         self._fill_view_menu()
         self._update_title()
         self._validate_timer.start()  # findings arrive just after the map shows
-        self.view.fit()
+        self.view_home()
 
     def _update_title(self) -> None:
         s = self.seen.scenario
@@ -510,6 +519,17 @@ class MainWindow(QMainWindow):
             if members:
                 self._focus(members[0].hex)
 
+    def view_home(self) -> None:
+        """The opening zoom (readable counters), centred on the units shown."""
+        units = self.seen.scenario.units
+        lay = self.scene.layout
+        if units:
+            pts = [lay.hex_to_pixel(u.hex) for u in units]
+            centre = QPointF(sum(p.x for p in pts) / len(pts), sum(p.y for p in pts) / len(pts))
+        else:
+            centre = self.scene.sceneRect().center()
+        self.view.home(centre)
+
     def _focus(self, h: Hex) -> None:
         self.select_hex(h)
         if self.document.scenario.map.contains(h):
@@ -629,7 +649,7 @@ class MainWindow(QMainWindow):
         if self.maybe_save():
             self.forget_selection()
             self.document.replace_all(ed.new_scenario(), None)
-            self.view.fit()
+            self.view_home()
 
     def open_file_dialog(self) -> None:
         if not self.maybe_save():
@@ -650,7 +670,7 @@ class MainWindow(QMainWindow):
         self.forget_selection()
         self.document.replace_all(doc.scenario, path)
         self._remember(path)
-        self.view.fit()
+        self.view_home()
         return True
 
     def save(self) -> bool:

@@ -32,11 +32,13 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QGraphicsScene, QS
 from gwasl.model.hexgrid import Hex, Layout
 from gwasl.model.scenario import FortificationKind, Terrain
 from gwasl.ui import plain, style
+from gwasl.ui.counters import paint_counter
 from gwasl.ui.drawable import CounterFace, MapDrawing, StackDrawing
 
 __all__ = ["MapScene", "MapLayer", "StackItem", "HexOverlay", "LosThreadItem", "make_layout"]
 
 _SQRT3 = math.sqrt(3.0)
+STACK_RAISE = 0.2  # a stack stands this many hex sizes above the hex centre
 
 
 def make_layout(size: float = style.HEX_SIZE) -> Layout:
@@ -524,101 +526,6 @@ def _draw_ladder(p: QPainter, x: float, y: float, s: float) -> None:
 # ---------------------------------------------------------------------------
 # Counters and stacks
 # ---------------------------------------------------------------------------
-def paint_counter(p: QPainter, face: CounterFace, rect: QRectF, selected: bool = False) -> None:
-    """One counter: nationality colour, title, factors or rating, platoon badge, broken side."""
-    fill, ink = style.counter_colours(face.nationality)
-    w = rect.width()
-    if face.broken:
-        fill = QColor(fill).darker(135)
-    if face.kind in ("concealed", "dummy_stack", "dummy_hip"):
-        fill = QColor(fill).lighter(112)
-    p.setPen(QPen(QColor("#ffcc00") if selected else QColor("#101010"), w * (.08 if selected else .035)))
-    p.setBrush(fill)
-    p.drawRoundedRect(rect, w * .08, w * .08)
-    x, y = rect.left(), rect.top()
-    if face.broken:
-        band = QRectF(x + w * .04, y + w * .04, w * .92, w * .2)
-        p.setPen(Qt.NoPen)
-        p.setBrush(QColor("#c0281f"))
-        p.drawRect(band)
-        p.setPen(QColor("#ffffff"))
-        p.setFont(_font(w * .16, True))
-        p.drawText(band, Qt.AlignCenter, "BROKEN")
-    p.setPen(ink)
-    if face.kind in ("concealed", "dummy_stack", "dummy_hip"):
-        p.setFont(_font(w * .55, True))
-        p.drawText(rect, Qt.AlignCenter, "?")
-        if face.count:
-            p.setFont(_font(w * .2, True))
-            p.drawText(QRectF(x, y + w * .72, w * .94, w * .26), Qt.AlignRight | Qt.AlignVCenter, f"x{face.count}")
-        if face.kind == "dummy_hip":
-            p.setFont(_font(w * .17, True))
-            p.drawText(QRectF(x, y + w * .04, w, w * .2), Qt.AlignHCenter, "HIP")
-    else:
-        top = QRectF(x + w * .04, y + (w * .24 if face.broken else w * .04), w * .92, w * .2)
-        p.setFont(_font(w * .16))
-        if not face.broken:
-            p.drawText(top, Qt.AlignLeft | Qt.AlignVCenter, face.title if len(face.title) <= 9 else face.title[:8] + ".")
-        if face.kind in ("leader", "hero") and face.rating:
-            p.setFont(_font(w * .34, True))
-            p.drawText(QRectF(x, y + w * .28, w, w * .46), Qt.AlignCenter, face.rating)
-        elif face.kind == "leader":
-            pass
-        else:
-            _silhouette(p, face.kind, QRectF(x + w * .2, y + w * .26, w * .6, w * .38), ink)
-        bottom = QRectF(x + w * .03, y + w * .7, w * .94, w * .27)
-        if face.factors:
-            p.setFont(_font(w * .24, True))
-            p.drawText(bottom, Qt.AlignCenter, face.factors)
-        elif face.kind == "hero":
-            pass
-        elif face.kind not in ("leader",):
-            p.setFont(_font(w * .15))
-            p.drawText(bottom, Qt.AlignCenter, face.title if face.kind == "support_weapon" else "")
-        if face.position:
-            p.setFont(_font(w * .15, True))
-            p.drawText(QRectF(x + w * .05, y + w * .58, w * .6, w * .16), Qt.AlignLeft | Qt.AlignVCenter, face.position)
-    if face.platoon:
-        r = w * .17
-        cx, cy = x + w - r * .95, y + r * .95 + (w * .2 if face.broken else 0)
-        p.setPen(QPen(QColor("#101010"), w * .02))
-        p.setBrush(QColor("#fff4c2"))
-        p.drawEllipse(QPointF(cx, cy), r, r)
-        p.setPen(QColor("#101010"))
-        p.setFont(_font(r * (.9 if len(face.platoon) <= 2 else .7), True))
-        p.drawText(QRectF(cx - r, cy - r, 2 * r, 2 * r), Qt.AlignCenter, face.platoon[-3:])
-    if face.marker:
-        tag = QRectF(x - w * .05, y - w * .09, w * .5, w * .2)
-        p.setPen(QPen(QColor("#3a2a00"), w * .02))
-        p.setBrush(QColor("#ffd84a") if face.marker != "dummy" else QColor("#f0a0c8"))
-        p.drawRoundedRect(tag, w * .05, w * .05)
-        p.setPen(QColor("#111111"))
-        p.setFont(_font(w * .14, True))
-        p.drawText(tag, Qt.AlignCenter, face.marker if face.marker != "dummy" else "DUM")
-
-
-def _silhouette(p: QPainter, kind: str, r: QRectF, ink: QColor) -> None:
-    """A small symbol of the unit kind (NATO-like box for squads, tripod for weapons)."""
-    p.save()
-    p.setBrush(Qt.NoBrush)
-    p.setPen(QPen(ink, r.height() * .09))
-    if kind == "support_weapon":
-        cx, cy = r.center().x(), r.center().y()
-        p.drawLine(QPointF(r.left(), cy - r.height() * .1), QPointF(r.right(), cy - r.height() * .25))
-        p.drawLine(QPointF(cx, cy - r.height() * .15), QPointF(cx - r.width() * .25, r.bottom()))
-        p.drawLine(QPointF(cx, cy - r.height() * .15), QPointF(cx + r.width() * .25, r.bottom()))
-    else:
-        box = QRectF(r.left() + r.width() * .1, r.top() + r.height() * .1, r.width() * .8, r.height() * .8)
-        p.drawRect(box)
-        p.drawLine(box.topLeft(), box.bottomRight())
-        p.drawLine(box.bottomLeft(), box.topRight())
-        if kind == "half_squad":
-            p.drawLine(QPointF(box.center().x(), box.top()), QPointF(box.center().x(), box.bottom()))
-        if kind == "crew":
-            p.drawEllipse(box.center(), box.height() * .18, box.height() * .18)
-    p.restore()
-
-
 def _describe(f: CounterFace) -> str:
     """One line per counter for the stack's tooltip, top counter first."""
     parts = [f.key if not f.key.startswith(("dummy:", "concealed:", "own-")) else f.title, f.title]
@@ -644,12 +551,12 @@ class StackItem(QGraphicsObject):
         self.setZValue(20)
         self.setToolTip(plain.tooltip("\n".join(_describe(f) for f in reversed(stack.counters))))
         c = scene.layout.hex_to_pixel(stack.hex)
-        # a little above centre, so fortification symbols in the lower part of the hex stay visible
-        self.setPos(c.x, c.y - scene.layout.size * 0.1)
+        # above centre, so fortification symbols in the lower part of the hex stay visible
+        self.setPos(c.x, c.y - scene.layout.size * STACK_RAISE)
 
     @property
     def counter_size(self) -> float:
-        return self._mapscene.layout.size * 0.88
+        return self._mapscene.layout.size * style.COUNTER_SCALE
 
     def counter_rects(self) -> list[QRectF]:
         w = self.counter_size
@@ -701,12 +608,13 @@ class StackItem(QGraphicsObject):
         p.setRenderHint(QPainter.Antialiasing, True)
         selected = self._mapscene.selected_units
         w = self.counter_size
+        px = w * option.levelOfDetailFromTransform(p.worldTransform())  # the counter's width on screen
         for face, r in zip(self.stack.counters, self.counter_rects()):
             # a drop shadow gives the stack its depth
             p.setPen(Qt.NoPen)
             p.setBrush(QColor(0, 0, 0, 70))
             p.drawRoundedRect(r.translated(w * .05, w * .05), w * .08, w * .08)
-            paint_counter(p, face, r, face.key in selected)
+            paint_counter(p, face, r, face.key in selected, px)
 
 
 # ---------------------------------------------------------------------------
