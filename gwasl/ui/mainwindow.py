@@ -322,7 +322,8 @@ class MainWindow(QMainWindow):
         """Rebuild :attr:`seen` for the current viewer and draw it (only the changed hexes when possible)."""
         s = self.document.scenario
         try:
-            self.seen = Seen.of(s, self.viewer)
+            if self.seen.scenario is not s or self.seen.viewer != self.viewer:  # (the designer's Seen holds s itself)
+                self.seen = Seen.of(s, self.viewer)
         except (ViewUnavailableError, KeyError) as e:
             if self.viewer != OMNISCIENT:
                 self.show_message(str(e) if isinstance(e, ViewUnavailableError) else f"{self.viewer} is not a side of this scenario", error=True)

@@ -121,11 +121,15 @@ class Seen:
         """LOS over the map as the viewer knows it (its fortifications only; CONTRACTS 3)."""
         return los_rules.los(self.scenario, a, b, from_in, to_in)
 
-    def visible_from(self, h: Hex, from_in: Position = Position.GROUND) -> frozenset[Hex]:
-        """Every hex ``h`` sees (one-to-all LOS, index built once per Seen)."""
+    def los_index(self) -> los_rules.LosIndex:
+        """The one-to-all LOS index of the map as the viewer knows it, built once per Seen."""
         if not self._los_index:
             self._los_index.append(los_rules.LosIndex(self.scenario))
-        return self._los_index[0].visible_from(h, from_in=from_in)
+        return self._los_index[0]
+
+    def visible_from(self, h: Hex, from_in: Position = Position.GROUND) -> frozenset[Hex]:
+        """Every hex ``h`` sees (one-to-all LOS)."""
+        return self.los_index().visible_from(h, from_in=from_in)
 
     def command(self, leader: str | None = None, side: str | None = None) -> CommandPicture | None:
         """The command-radius overlay of one leader or of a whole side (ASLGW 1.3), as the viewer may know it.
