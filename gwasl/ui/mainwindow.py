@@ -357,8 +357,9 @@ class MainWindow(QMainWindow):
         editable = self.editable
         self.act_undo.setEnabled(editable and self.document.can_undo)
         self.act_redo.setEnabled(editable and self.document.can_redo)
-        self.act_undo.setText(plain.action_text(f"Undo {self.document.undo_text}".strip() if editable else "Undo").replace("Undo", "&Undo", 1))
-        self.act_redo.setText(plain.action_text(f"Redo {self.document.redo_text}".strip() if editable else "Redo").replace("Redo", "&Redo", 1))
+        undo, redo = (user_text(self.document.undo_text), user_text(self.document.redo_text)) if editable else ("", "")
+        self.act_undo.setText("&" + plain.action_text(f"Undo {undo}".strip()))
+        self.act_redo.setText("&" + plain.action_text(f"Redo {redo}".strip()))
 
     def _fill_history(self) -> None:
         done, future = self.document.history, self.document.future
@@ -368,9 +369,9 @@ class MainWindow(QMainWindow):
             self.history_list.addItem("(the edit history shows in the designer's view)")
             return
         self.history_list.addItem("(opened)" if self.document.path else "(new scenario)")
-        self.history_list.addItems(list(done))
+        self.history_list.addItems([user_text(t) for t in done])
         for text in future:
-            item = QListWidgetItem(text)
+            item = QListWidgetItem(user_text(text))
             item.setForeground(Qt.gray)
             self.history_list.addItem(item)
         self.history_list.setCurrentRow(len(done))

@@ -634,12 +634,14 @@ class HexOverlay(QGraphicsItem):
         self.setFlag(QGraphicsItem.ItemUsesExtendedStyleOption, True)
         self._rect = QRectF()
         self._path = QPainterPath()
+        self.marks_item = MarksItem(self)
 
     def set_hexes(self, hexes: Iterable[Hex], marks: dict[Hex, tuple[str, QColor]] | None = None) -> None:
         new = frozenset(hexes)
         if new == self.hexes and not marks and not self.marks:
             return
         self.prepareGeometryChange()
+        self.marks_item.prepareGeometryChange()
         self.hexes = new
         self.marks = dict(marks or {})
         self._rect = self._mapscene.map_rect()
@@ -655,30 +657,45 @@ class HexOverlay(QGraphicsItem):
             path.addPolygon(poly)
         self._path = path
         self.update()
+        self.marks_item.update()
 
     def boundingRect(self) -> QRectF:
         return self._rect
 
     def paint(self, p: QPainter, option, widget=None) -> None:
-        lay = self._mapscene.layout
-        s = lay.size
         p.setBrush(self.brush)
         p.setPen(self.pen)
         # A tint over whole hexes needs no antialiasing, and filling a path of
         # a thousand hexes without it is several times faster (hover LOS map).
         p.setRenderHint(QPainter.Antialiasing, False)
         p.drawPath(self._path)
-        if self.marks:
-            p.setRenderHint(QPainter.Antialiasing, True)
-            for h, (text, colour) in self.marks.items():
-                c = lay.hex_to_pixel(h)
-                r = QRectF(c.x + .35 * s, c.y - .75 * s, .42 * s, .42 * s)
-                p.setPen(QPen(QColor("#111111"), .03 * s))
-                p.setBrush(colour)
-                p.drawEllipse(r)
-                p.setPen(QColor("#ffffff"))
-                p.setFont(_font(.3 * s, True))
-                p.drawText(r, Qt.AlignCenter, text)
+
+
+class MarksItem(QGraphicsItem):
+    """The marks of a :class:`HexOverlay` (in/out of command), drawn above the counters at rest."""
+
+    def __init__(self, overlay: HexOverlay) -> None:
+        super().__init__()
+        self.overlay = overlay
+        self.setZValue(30)  # over stacks at rest (20), under a fanned-out stack (40)
+
+    def boundingRect(self) -> QRectF:
+        return self.overlay.boundingRect()
+
+    def paint(self, p: QPainter, option, widget=None) -> None:
+        lay = self.overlay._mapscene.layout
+        s = lay.size
+        p.setRenderHint(QPainter.Antialiasing, True)
+        for h, (text, colour) in self.overlay.marks.items():
+            c = lay.hex_to_pixel(h)
+            # bottom right of the hex, beside the stack's lower corner
+            r = QRectF(c.x + .34 * s, c.y + .29 * s, .42 * s, .42 * s)
+            p.setPen(QPen(QColor("#111111"), .03 * s))
+            p.setBrush(colour)
+            p.drawEllipse(r)
+            p.setPen(QColor("#ffffff"))
+            p.setFont(_font(.3 * s, True))
+            p.drawText(r, Qt.AlignCenter, text)
 
 
 class LosThreadItem(QGraphicsItem):
@@ -764,6 +781,8 @@ class MapScene(QGraphicsScene):
         self.los_thread = LosThreadItem(self)
         for it in (self.los_map, self.command_overlay, self.highlight, self.selection, self.blocker, self.los_thread):
             self.addItem(it)
+            if isinstance(it, HexOverlay):
+                self.addItem(it.marks_item)
 
     @property
     def hex_polygons(self) -> dict:

@@ -61,19 +61,22 @@ _CONTRACTS_RE = [
     (re.compile(r"\s*\[CONTRACTS \d+\]"), ""),
     (re.compile(r"docs/rules-notes\.md"), "the rules notes"),
 ]
+# Abbreviations the rules write in capitals (O'Leary 3: Hidden Initial Placement).
+_SPECIAL = {"hip": "HIP", "dummy_hip": "dummy HIP"}
+_HIP_RE = re.compile(r"(?<![\w-])hip(?![\w-])")
 _PATH_RE = re.compile(r"\$(?:\.[A-Za-z_][\w-]*|\[\d+\])*")
 
 
 def words(value: object) -> str:
     """A value of the file format as the editor writes it: ``deep_trench_crest`` -> "deep trench crest".
 
-    >>> words(Position.DEEP_TRENCH_CREST), words("support_weapon"), words(None)
-    ('deep trench crest', 'support weapon', '')
+    >>> words(Position.DEEP_TRENCH_CREST), words("support_weapon"), words(HiddenStatus.HIP), words(None)
+    ('deep trench crest', 'support weapon', 'HIP', '')
     """
     if value is None:
         return ""
     text = str(value.value) if isinstance(value, Enum) else str(value)
-    return text.replace("_", " ")
+    return _SPECIAL.get(text, text.replace("_", " "))
 
 
 def _field(name: str) -> str:
@@ -138,4 +141,5 @@ def user_text(text: str, scenario: Scenario | None = None) -> str:
     for pattern, repl in _CONTRACTS_RE:
         text = pattern.sub(repl, text)
     text = _PATH_RE.sub(lambda m: where(m.group(0), scenario) if len(m.group(0)) > 1 else m.group(0), text)
-    return _SNAKE_RE.sub(lambda m: words(m.group(1)), text)
+    text = _SNAKE_RE.sub(lambda m: words(m.group(1)), text)
+    return _HIP_RE.sub("HIP", text)
