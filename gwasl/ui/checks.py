@@ -25,7 +25,7 @@ __all__ = ["Checks"]
 class Checks:
     """Owns the checking overlays of one window; recomputes them from the window's ``seen``."""
 
-    def __init__(self, window: "MainWindow") -> None:
+    def __init__(self, window: MainWindow) -> None:
         self.win = window
         self.los_ends: tuple[Hex, Hex] | None = None
         self.los_result: los_rules.LosResult | None = None

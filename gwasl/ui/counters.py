@@ -131,7 +131,8 @@ def _full_parts(face: CounterFace, rect: QRectF) -> list[CounterPart]:
         out.append(CounterPart("text", QRectF(x, y + w * .27, w, w * .47), "?", w * .4, True))
         if face.count:
             fpx = _px(.2, w)
-            out.append(CounterPart("text", QRectF(x + w * .5, y + w * .74, w * .45, w * .23), f"x{face.count}", fpx, True, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter))
+            right_centre = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+            out.append(CounterPart("text", QRectF(x + w * .5, y + w * .74, w * .45, w * .23), f"x{face.count}", fpx, True, right_centre))
         return out
     title = "BROKEN" if face.broken else face.title
     fpx = _px(.15 if face.broken else .17, w)

@@ -14,8 +14,9 @@ hover or click) and the LOS thread.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from typing import Iterable, Iterator
+from typing import ClassVar
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import (
@@ -89,7 +90,17 @@ class _Geometry:
         nopen = QPen(Qt.NoPen)
         if t is Terrain.WOODS:
             canopy = QPainterPath()
-            for (x, y, r) in ((0, 0, .34), (-.42, -.3, .27), (.42, -.3, .27), (-.42, .3, .27), (.42, .3, .27), (0, -.55, .22), (0, .55, .22), (-.72, 0, .2), (.72, 0, .2)):
+            for x, y, r in (
+                (0, 0, 0.34),
+                (-0.42, -0.3, 0.27),
+                (0.42, -0.3, 0.27),
+                (-0.42, 0.3, 0.27),
+                (0.42, 0.3, 0.27),
+                (0, -0.55, 0.22),
+                (0, 0.55, 0.22),
+                (-0.72, 0, 0.2),
+                (0.72, 0, 0.2),
+            ):
                 canopy.addEllipse(QPointF(x * s, y * s), r * s, r * s)
             canopy = canopy.simplified()
             out.append((canopy, QBrush(QColor("#4f8a3c")), QPen(QColor("#2c5a20"), s * .035)))
@@ -216,7 +227,7 @@ class MapLayer(QGraphicsItem):
     rectangle; at low zoom it leaves out textures and labels.
     """
 
-    def __init__(self, scene: "MapScene") -> None:
+    def __init__(self, scene: MapScene) -> None:
         super().__init__()
         self._scene = scene
         self.setFlag(QGraphicsItem.ItemUsesExtendedStyleOption, True)
@@ -279,7 +290,16 @@ class MapLayer(QGraphicsItem):
                         vx, vy = nc.x - c.x, nc.y - c.y
                         ln = math.hypot(vx, vy)
                         px, py = -vy / ln * .42 * s, vx / ln * .42 * s
-                        bridge.addPolygon(QPolygonF([QPointF(c.x + px, c.y + py), QPointF(nc.x + px, nc.y + py), QPointF(nc.x - px, nc.y - py), QPointF(c.x - px, c.y - py)]))
+                        bridge.addPolygon(
+                            QPolygonF(
+                                [
+                                    QPointF(c.x + px, c.y + py),
+                                    QPointF(nc.x + px, nc.y + py),
+                                    QPointF(nc.x - px, nc.y - py),
+                                    QPointF(c.x - px, c.y - py),
+                                ]
+                            )
+                        )
                         bridge.closeSubpath()
                         path = path.united(bridge)
             stone = any(d.map.terrain_at(h) is Terrain.STONE_BUILDING for h in hexes)
@@ -378,7 +398,7 @@ class MapLayer(QGraphicsItem):
             p.drawPolygon(g.hex.translated(c.x, c.y))
         # 6. buildings
         if any(m.terrain_at(h) in (Terrain.WOODEN_BUILDING, Terrain.STONE_BUILDING) for h in hexes):
-            for bid, (path, stone) in self._buildings().items():
+            for _bid, (path, stone) in self._buildings().items():
                 if not path.boundingRect().intersects(rect):
                     continue
                 p.setBrush(QColor("#a19d97") if stone else QColor("#b4794a"))
@@ -415,7 +435,7 @@ def _fort_links(f, h: Hex) -> list[int]:
     return [dn for dn, n in enumerate(h.neighbours()) if n in members]
 
 
-def _draw_fortification(p: QPainter, sc: "MapScene", f, hexes: Iterable[Hex], detail: bool) -> None:
+def _draw_fortification(p: QPainter, sc: MapScene, f, hexes: Iterable[Hex], detail: bool) -> None:
     lay, g = sc.layout, sc.geom
     s = lay.size
     for h in hexes:
@@ -506,7 +526,10 @@ def _draw_fortification(p: QPainter, sc: "MapScene", f, hexes: Iterable[Hex], de
                 p.drawEllipse(QPointF(mx, my), .08 * s, .08 * s)
                 for a in range(4):
                     ang = a * math.pi / 4
-                    p.drawLine(QPointF(mx + math.cos(ang) * .12 * s, my + math.sin(ang) * .12 * s), QPointF(mx - math.cos(ang) * .12 * s, my - math.sin(ang) * .12 * s))
+                    p.drawLine(
+                        QPointF(mx + math.cos(ang) * 0.12 * s, my + math.sin(ang) * 0.12 * s),
+                        QPointF(mx - math.cos(ang) * 0.12 * s, my - math.sin(ang) * 0.12 * s),
+                    )
             if dummy and detail:
                 p.setPen(QColor("#b3261e"))
                 p.setFont(_font(.2 * s, True))
@@ -540,7 +563,7 @@ class StackItem(QGraphicsObject):
 
     STEP = 0.13
 
-    def __init__(self, scene: "MapScene", stack: StackDrawing) -> None:
+    def __init__(self, scene: MapScene, stack: StackDrawing) -> None:
         super().__init__()
         self._mapscene = scene
         self.stack = stack
@@ -623,7 +646,7 @@ class StackItem(QGraphicsObject):
 class HexOverlay(QGraphicsItem):
     """Tints a set of hexes (LOS map, command radius, selection, findings)."""
 
-    def __init__(self, scene: "MapScene", brush: QColor, pen: QPen | None = None, z: float = 10) -> None:
+    def __init__(self, scene: MapScene, brush: QColor, pen: QPen | None = None, z: float = 10) -> None:
         super().__init__()
         self._mapscene = scene
         self.brush = QBrush(brush)
@@ -701,9 +724,14 @@ class MarksItem(QGraphicsItem):
 class LosThreadItem(QGraphicsItem):
     """The LOS thread: a line from hex centre to hex centre, coloured by its result."""
 
-    COLOURS = {"clear": QColor("#1b8a2f"), "hindered": QColor("#e09a00"), "blocked": QColor("#c62020"), "pending": QColor("#404040")}
+    COLOURS: ClassVar[dict[str, QColor]] = {
+        "clear": QColor("#1b8a2f"),
+        "hindered": QColor("#e09a00"),
+        "blocked": QColor("#c62020"),
+        "pending": QColor("#404040"),
+    }
 
-    def __init__(self, scene: "MapScene") -> None:
+    def __init__(self, scene: MapScene) -> None:
         super().__init__()
         self._mapscene = scene
         self.a: Hex | None = None
@@ -846,7 +874,7 @@ class MapScene(QGraphicsScene):
             for it in self.stacks.values():
                 self.removeItem(it)
             self.stacks.clear()
-            for h, st in drawing.stacks.items():
+            for _h, st in drawing.stacks.items():
                 self._add_stack(st)
             self.map_layer.update()
             return

@@ -10,12 +10,13 @@ or went; :meth:`_SourceModel.reset` redoes everything (a new viewer).
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
-from gwasl.engine.editor import Change
+from gwasl.editor.document import Change
 from gwasl.model.scenario import Scenario, UnitKind
 from gwasl.model.scenario_io import Finding
 from gwasl.ui import plain, style
@@ -105,7 +106,17 @@ class UnitTableModel(_SourceModel):
         col = index.column()
         if role == Qt.DisplayRole:
             detail = words(u.unit_class) if u.unit_class else str(u.rating) if u.rating else u.weapon or ""
-            return (u.id, u.side, words(u.kind), detail, u.hex.label, words(u.position), u.platoon or "", words(u.hidden) if u.hidden.value != "none" else "", "yes" if u.broken else "")[col]
+            return (
+                u.id,
+                u.side,
+                words(u.kind),
+                detail,
+                u.hex.label,
+                words(u.position),
+                u.platoon or "",
+                words(u.hidden) if u.hidden.value != "none" else "",
+                "yes" if u.broken else "",
+            )[col]
         if role == Qt.DecorationRole and col == 0:
             side = s.sides.get(u.side)
             return QColor(style.counter_colours(side.nationality if side else None)[0])

@@ -15,8 +15,8 @@ No Qt here: plain values, tested headless.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import Position, Scenario, Unit, UnitKind
@@ -63,7 +63,7 @@ class Seen:
 
     # -- building -------------------------------------------------------------------
     @classmethod
-    def of(cls, scenario: Scenario, viewer: str = OMNISCIENT) -> "Seen":
+    def of(cls, scenario: Scenario, viewer: str = OMNISCIENT) -> Seen:
         """The designer's whole scenario, or what side ``viewer`` may know of it (O'Leary's fog of war).
 
         Raises :class:`KeyError` for a viewer that is not a side, and
@@ -74,7 +74,7 @@ class Seen:
         return cls.from_view(side_view(scenario, viewer))
 
     @classmethod
-    def from_view(cls, v: SideView) -> "Seen":
+    def from_view(cls, v: SideView) -> Seen:
         """Built from a fog-of-war view alone (a game's ``view(state, viewer)`` gives one)."""
         return cls(v.viewer, v.scenario, drawing_from_view(v), v.concealed_stacks, v.own_hidden)
 

@@ -12,8 +12,8 @@ No Qt here: plain functions, tested headless.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from enum import Enum
-from typing import Iterable
 
 from gwasl.model.scenario import (
     DummyKind,

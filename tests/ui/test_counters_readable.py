@@ -9,11 +9,11 @@ import itertools
 import pytest
 from PySide6.QtCore import QRectF
 
-from gwasl.engine.editor import EditorDocument
+from gwasl.editor.document import EditorDocument
+from gwasl.model.scenario import Nationality
 from gwasl.ui import style
 from gwasl.ui.counters import counter_parts, text_fits
 from gwasl.ui.drawable import CounterFace
-from gwasl.model.scenario import Nationality
 from testsupport import bundled_scenarios
 
 

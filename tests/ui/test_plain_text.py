@@ -15,7 +15,7 @@ from PySide6.QtGui import Qt as GuiQt
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QApplication, QLabel, QMessageBox
 
-from gwasl.engine.editor import EditorDocument
+from gwasl.editor.document import EditorDocument
 from gwasl.model.hexgrid import Hex
 from gwasl.ui.mainwindow import MainWindow
 from testsupport import EXAMPLE_PATH
@@ -33,7 +33,7 @@ class _Recorder(QTextDocument):
         super().__init__()
         self.loads: list[str] = []
 
-    def loadResource(self, kind, name):  # noqa: N802 (Qt's name)
+    def loadResource(self, kind, name):
         self.loads.append(name.toString())
         return None
 
@@ -94,8 +94,7 @@ def test_findings_tooltips_are_literal(make_window, tmp_path):
     tips = [w.findings_model.index(r, 1).data(Qt.ToolTipRole) for r in range(w.findings_model.rowCount())]
     assert tips
     for tip in tips:
-        text, loads = shown_as(tip)
-        assert loads == []
+        assert shown_as(tip)[1] == []
     assert any(TRAP in shown_as(t)[0] for t in tips)
 
 

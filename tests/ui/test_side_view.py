@@ -12,9 +12,9 @@ from typing import Any
 from PySide6.QtCore import QAbstractListModel, QModelIndex, Qt
 from PySide6.QtWidgets import (
     QAbstractButton,
-    QApplication,
     QAbstractItemView,
     QAbstractSpinBox,
+    QApplication,
     QComboBox,
     QDockWidget,
     QLabel,
@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gwasl.engine.editor import EditorDocument
+from gwasl.editor.document import EditorDocument
 from gwasl.model.hexgrid import Hex
 from gwasl.ui.render import render_scene
 from testsupport import EXAMPLE_PATH

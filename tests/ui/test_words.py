@@ -12,7 +12,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from gwasl.commands.los import parse_position
-from gwasl.engine.editor import EditorDocument
+from gwasl.editor.document import EditorDocument
 from gwasl.model.hexgrid import Hex
 from gwasl.ui import seen as seen_module
 from gwasl.ui import words as words_module
