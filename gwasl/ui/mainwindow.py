@@ -102,7 +102,7 @@ class MainWindow(QMainWindow):
         self.scene = MapScene(parent=self)
         self.view = MapView(self.scene, self)
         self.setCentralWidget(self.view)
-        self.palette = Palette(self.document)
+        self.tool_palette = Palette(self.document)
         self.checks = Checks(self)
         self.tools: dict[str, Tool] = {cls.name: cls(self) for cls in ALL_TOOLS}
 
@@ -117,10 +117,10 @@ class MainWindow(QMainWindow):
         self._validate_timer.setInterval(120)
         self._validate_timer.timeout.connect(self.run_validation)
         self.resize(QSize(1400, 900))
-        self.resizeDocks([self.units_dock], [190], Qt.Vertical)
+        self.resizeDocks([self.units_dock], [190], Qt.Orientation.Vertical)
         # The palette as narrow as its fields allow, the lists on the right narrow too: room for the map.
-        palette_w = self.palette.minimumSizeHint().width() + self.palette_scroll.verticalScrollBar().sizeHint().width() + 6
-        self.resizeDocks([self.palette_dock, self.formations_dock], [palette_w, 260], Qt.Horizontal)
+        palette_w = self.tool_palette.minimumSizeHint().width() + self.palette_scroll.verticalScrollBar().sizeHint().width() + 6
+        self.resizeDocks([self.palette_dock, self.formations_dock], [palette_w, 260], Qt.Orientation.Horizontal)
         self.set_tool("select")
         self._refresh_all()
         self.statusBar().showMessage("Ready")
@@ -135,12 +135,12 @@ class MainWindow(QMainWindow):
 
     def _build_docks(self) -> None:
         scroll = QScrollArea()
-        scroll.setWidget(self.palette)
+        scroll.setWidget(self.tool_palette)
         scroll.setWidgetResizable(True)
         self.palette_scroll = scroll
         self._palette_wheel = wheel_scrolls_form(scroll)
-        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
-        self.palette_dock = self._dock("Palette", scroll, Qt.LeftDockWidgetArea, "palette")
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.palette_dock = self._dock("Palette", scroll, Qt.DockWidgetArea.LeftDockWidgetArea, "palette")
 
         # Units (order of battle) list
         w = QWidget()
@@ -148,8 +148,8 @@ class MainWindow(QMainWindow):
         self.unit_model = UnitTableModel(lambda: self.seen.scenario, self)
         self.unit_table = QTableView()
         self.unit_table.setModel(self.unit_model)
-        self.unit_table.setSelectionBehavior(QAbstractItemView.SelectRows)
-        self.unit_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        self.unit_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.unit_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.unit_table.horizontalHeader().setResizeContentsPrecision(40)  # size columns from 40 rows, not thousands
         self.unit_table.verticalHeader().hide()
         self.unit_table.selectionModel().selectionChanged.connect(self._unit_table_selected)
@@ -174,7 +174,7 @@ class MainWindow(QMainWindow):
         for x in (self.hidden_box, set_hidden, self.position_box, set_pos, broken, delete):
             row.addWidget(x)
         v.addLayout(row)
-        self.units_dock = self._dock("Units", w, Qt.BottomDockWidgetArea, "units")
+        self.units_dock = self._dock("Units", w, Qt.DockWidgetArea.BottomDockWidgetArea, "units")
 
         # Formations
         w = QWidget()
@@ -182,8 +182,8 @@ class MainWindow(QMainWindow):
         self.formation_model = FormationTableModel(lambda: self.seen.scenario, self)
         self.formation_table = QTableView()
         self.formation_table.setModel(self.formation_model)
-        self.formation_table.setSelectionBehavior(QAbstractItemView.SelectRows)
-        self.formation_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        self.formation_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.formation_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.formation_table.verticalHeader().hide()
         self.formation_table.clicked.connect(self._formation_clicked)
         v.addWidget(self.formation_table)
@@ -208,22 +208,22 @@ class MainWindow(QMainWindow):
         row.addWidget(lead)
         row.addWidget(del_f)
         v.addLayout(row)
-        self.formations_dock = self._dock("Formations", w, Qt.RightDockWidgetArea, "formations")
+        self.formations_dock = self._dock("Formations", w, Qt.DockWidgetArea.RightDockWidgetArea, "formations")
 
         # Validation
         self.findings_model = FindingsModel(self)
         self.findings_table = QTableView()
         self.findings_table.setModel(self.findings_model)
-        self.findings_table.setSelectionBehavior(QAbstractItemView.SelectRows)
-        self.findings_table.horizontalHeader().setSectionResizeMode(1, QHeaderView.Stretch)
+        self.findings_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.findings_table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         self.findings_table.verticalHeader().hide()
         self.findings_table.clicked.connect(self._finding_clicked)
-        self.validation_dock = self._dock("Validation", self.findings_table, Qt.RightDockWidgetArea, "validation")
+        self.validation_dock = self._dock("Validation", self.findings_table, Qt.DockWidgetArea.RightDockWidgetArea, "validation")
 
         # History: every undo step by name; clicking one goes back (or forward) to it.
         self.history_list = QListWidget()
         self.history_list.itemClicked.connect(lambda item: self.document.go_to(self.history_list.row(item)))
-        self.history_dock = self._dock("History", self.history_list, Qt.RightDockWidgetArea, "history")
+        self.history_dock = self._dock("History", self.history_list, Qt.DockWidgetArea.RightDockWidgetArea, "history")
         self.tabifyDockWidget(self.formations_dock, self.history_dock)
         self.formations_dock.raise_()
 
@@ -241,20 +241,20 @@ class MainWindow(QMainWindow):
 
     def _build_actions(self) -> None:
         A = self._action
-        self.act_new = A("&New", self.new_file, QKeySequence.New, "Start a new scenario")
-        self.act_open = A("&Open...", self.open_file_dialog, QKeySequence.Open, "Open a scenario file")
-        self.act_save = A("&Save", self.save, QKeySequence.Save, "Save the scenario")
-        self.act_save_as = A("Save &As...", self.save_as, QKeySequence.SaveAs, "Save under another name")
+        self.act_new = A("&New", self.new_file, QKeySequence.StandardKey.New, "Start a new scenario")
+        self.act_open = A("&Open...", self.open_file_dialog, QKeySequence.StandardKey.Open, "Open a scenario file")
+        self.act_save = A("&Save", self.save, QKeySequence.StandardKey.Save, "Save the scenario")
+        self.act_save_as = A("Save &As...", self.save_as, QKeySequence.StandardKey.SaveAs, "Save under another name")
         self.act_png = A("Export &PNG...", self.export_png_dialog, None, "Export the map as a PNG picture")
         self.act_svg = A("Export S&VG...", self.export_svg_dialog, None, "Export the map as an SVG drawing")
-        self.act_quit = A("&Quit", self.close, QKeySequence.Quit)
+        self.act_quit = A("&Quit", self.close, QKeySequence.StandardKey.Quit)
         self.act_undo = A("&Undo", self.document.undo, QKeySequence("Ctrl+Z"), "Undo the last edit")
         self.act_redo = A("&Redo", self.document.redo, QKeySequence("Ctrl+Shift+Z"), "Redo")
         self.act_redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
-        self.act_delete = A("&Delete selected", self.delete_selected, QKeySequence.Delete, "Delete the selected counters")
+        self.act_delete = A("&Delete selected", self.delete_selected, QKeySequence.StandardKey.Delete, "Delete the selected counters")
         self.act_props = A("Scenario &properties...", self.edit_properties, QKeySequence("Ctrl+P"), "Title, date, front, weather, sides")
-        self.act_zoom_in = A("Zoom &in", lambda: self.view.zoom_by(1.25), QKeySequence.ZoomIn)
-        self.act_zoom_out = A("Zoom &out", lambda: self.view.zoom_by(0.8), QKeySequence.ZoomOut)
+        self.act_zoom_in = A("Zoom &in", lambda: self.view.zoom_by(1.25), QKeySequence.StandardKey.ZoomIn)
+        self.act_zoom_out = A("Zoom &out", lambda: self.view.zoom_by(0.8), QKeySequence.StandardKey.ZoomOut)
         self.act_fit = A("&Fit map", self.view.fit, QKeySequence("Ctrl+0"), "The whole map in the window")
         self.act_home = A("&Readable counters", self.view_home, QKeySequence("Ctrl+1"), "Zoom so that counters are readable")
         self.tool_group = QActionGroup(self)
@@ -373,7 +373,7 @@ class MainWindow(QMainWindow):
         self.history_list.addItems([user_text(t) for t in done])
         for text in future:
             item = QListWidgetItem(user_text(text))
-            item.setForeground(Qt.gray)
+            item.setForeground(Qt.GlobalColor.gray)
             self.history_list.addItem(item)
         self.history_list.setCurrentRow(len(done))
 
@@ -421,8 +421,8 @@ class MainWindow(QMainWindow):
         for w in self.unit_buttons + self.formation_buttons:
             w.setEnabled(editable)
         # The palette's editing choices and dummy allotment are the designer's; LOS positions stay.
-        los_box = self.palette.from_in.parentWidget()
-        for box in self.palette.findChildren(QGroupBox):
+        los_box = self.tool_palette.from_in.parentWidget()
+        for box in self.tool_palette.findChildren(QGroupBox):
             box.setVisible(editable or box is los_box)
         self.run_validation()
 
@@ -483,7 +483,7 @@ class MainWindow(QMainWindow):
             self.view.ensureVisible(self.scene.hex_rect(h))
 
     def _formation_clicked(self, index) -> None:
-        fid = self.formation_model.data(index, Qt.UserRole)
+        fid = self.formation_model.data(index, Qt.ItemDataRole.UserRole)
         if fid:
             self.select_units(u.id for u in self.seen.scenario.members(fid))
 
@@ -580,7 +580,7 @@ class MainWindow(QMainWindow):
 
     def _current_formation(self) -> str | None:
         idx = self.formation_table.currentIndex()
-        return self.formation_model.data(self.formation_model.index(idx.row(), 0), Qt.UserRole) if idx.isValid() else None
+        return self.formation_model.data(self.formation_model.index(idx.row(), 0), Qt.ItemDataRole.UserRole) if idx.isValid() else None
 
     def assign_leader(self) -> None:
         fid = self._current_formation()
@@ -601,7 +601,7 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------ properties
     def edit_properties(self) -> None:
         dlg = PropertiesDialog(self.document.scenario, self)
-        if dlg.exec() == QDialog.Accepted:
+        if dlg.exec() == QDialog.DialogCode.Accepted:
             self.apply_properties(dlg.values())
 
     def apply_properties(self, values: dict) -> bool:
@@ -615,13 +615,13 @@ class MainWindow(QMainWindow):
     def ask_unsaved(self) -> QMessageBox.StandardButton:
         """Ask what to do with unsaved changes (tests replace this)."""
         return plain.message(
-            self, QMessageBox.Question, "Unsaved changes", f"Save the changes to {self.document.scenario.title!r} first?",
-            QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel, QMessageBox.Save,
+            self, QMessageBox.Icon.Question, "Unsaved changes", f"Save the changes to {self.document.scenario.title!r} first?",
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Save,
         )
 
     def warn(self, title: str, text: str) -> None:
         """A modal warning, its text shown literally (tests replace this)."""
-        plain.message(self, QMessageBox.Warning, title, text)
+        plain.message(self, QMessageBox.Icon.Warning, title, text)
 
     def ask_open_path(self) -> str | None:
         path, _ = QFileDialog.getOpenFileName(self, "Open scenario", self._last_dir(), FILTER)
@@ -642,9 +642,9 @@ class MainWindow(QMainWindow):
         if not self.document.dirty:
             return True
         answer = self.ask_unsaved()
-        if answer == QMessageBox.Save:
+        if answer == QMessageBox.StandardButton.Save:
             return self.save()
-        return answer == QMessageBox.Discard
+        return answer == QMessageBox.StandardButton.Discard
 
     def new_file(self) -> None:
         if self.maybe_save():
@@ -734,8 +734,8 @@ class MainWindow(QMainWindow):
     def recent_files(self) -> list[str]:
         v = self.settings.value("recent", [])
         if isinstance(v, str):
-            v = [v]
-        return [str(p) for p in (v or [])]
+            return [v]
+        return [str(p) for p in v] if isinstance(v, list) else []
 
     def _fill_recent(self) -> None:
         self.recent_menu.clear()
@@ -782,12 +782,12 @@ class PropertiesDialog(QDialog):
         self.date.setDisplayFormat("yyyy-MM-dd")
         self.date.setCalendarPopup(True)
         self.front = QComboBox()
-        for x in Front:
-            self.front.addItem(words(x), x)
+        for front in Front:
+            self.front.addItem(words(front), front)
         self.front.setCurrentIndex(self.front.findData(scenario.front))
         self.weather = QComboBox()
-        for x in Weather:
-            self.weather.addItem(words(x), x)
+        for weather in Weather:
+            self.weather.addItem(words(weather), weather)
         self.weather.setCurrentIndex(self.weather.findData(scenario.weather))
         self.winter = QCheckBox("winter")
         self.winter.setChecked(scenario.winter)
@@ -815,7 +815,7 @@ class PropertiesDialog(QDialog):
         f.addRow("Map", _wrap(row))
         self.sides = QTableWidget(0, 4)
         self.sides.setHorizontalHeaderLabels(["Side id", "Nationality", "Gas protection (1.9.11)", "Grenades (1.6.61)"])
-        self.sides.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        self.sides.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         for sid, side in scenario.sides.items():
             self._add_side_row(sid, side)
         f.addRow("Sides", self.sides)
@@ -824,7 +824,7 @@ class PropertiesDialog(QDialog):
         add.clicked.connect(lambda: self._add_side_row(f"side{self.sides.rowCount() + 1}", Side("", Nationality.BRITISH)))
         row.addWidget(add)
         f.addRow("", _wrap(row))
-        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         f.addRow(buttons)
@@ -851,19 +851,25 @@ class PropertiesDialog(QDialog):
         self.sides.setCellWidget(r, 2, gas)
         self.sides.setCellWidget(r, 3, gren)
 
+    def _combo(self, row: int, column: int) -> QComboBox:
+        w = self.sides.cellWidget(row, column)
+        assert isinstance(w, QComboBox)  # _add_side_row puts a combo box in every such cell
+        return w
+
     def values(self) -> dict:
         d = self.date.date()
         sides = {}
         for r in range(self.sides.rowCount()):
-            sid = (self.sides.item(r, 0).text() if self.sides.item(r, 0) else "").strip()
+            cell = self.sides.item(r, 0)
+            sid = (cell.text() if cell is not None else "").strip()
             if not sid:
                 continue
             old = self.scenario.sides.get(sid)
             sides[sid] = Side(
                 sid,
-                Nationality(self.sides.cellWidget(r, 1).currentData()),
-                _opt_gas(self.sides.cellWidget(r, 2).currentData()),
-                self.sides.cellWidget(r, 3).currentData(),
+                Nationality(self._combo(r, 1).currentData()),
+                _opt_gas(self._combo(r, 2).currentData()),
+                self._combo(r, 3).currentData(),
                 old.extra if old is not None else Side(sid, Nationality.GERMAN).extra,
             )
         return {

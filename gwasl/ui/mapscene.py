@@ -87,7 +87,7 @@ class _Geometry:
         """The texture drawn inside a hex of terrain ``t``: (path, fill, outline) layers."""
         s = self.size
         out: list[tuple[QPainterPath, QBrush, QPen]] = []
-        nopen = QPen(Qt.NoPen)
+        nopen = QPen(Qt.PenStyle.NoPen)
         if t is Terrain.WOODS:
             canopy = QPainterPath()
             for x, y, r in (
@@ -124,7 +124,7 @@ class _Geometry:
                 tufts.lineTo(cx + .09 * s, cy - .07 * s)
                 tufts.moveTo(cx, cy + .05 * s)
                 tufts.lineTo(cx, cy - .1 * s)
-            out.append((tufts, QBrush(Qt.NoBrush), QPen(QColor("#5e7330"), s * .04)))
+            out.append((tufts, QBrush(Qt.BrushStyle.NoBrush), QPen(QColor("#5e7330"), s * .04)))
         elif t is Terrain.GRAIN:
             lines = QPainterPath()
             for k in range(-6, 7):
@@ -133,7 +133,7 @@ class _Geometry:
                 lines.lineTo(x + .6 * s, -.9 * s)
             clip = QPainterPath()
             clip.addPolygon(self.hex)
-            out.append((_clip_lines(lines, clip), QBrush(Qt.NoBrush), QPen(QColor("#c9a94e"), s * .035)))
+            out.append((_clip_lines(lines, clip), QBrush(Qt.BrushStyle.NoBrush), QPen(QColor("#c9a94e"), s * .035)))
         elif t is Terrain.SHELLHOLES:
             craters = QPainterPath()
             for (x, y, r) in ((-.38, -.28, .2), (.35, -.35, .16), (.05, .1, .24), (-.45, .38, .14), (.48, .33, .18)):
@@ -152,7 +152,7 @@ class _Geometry:
                 for dx in (-.07, 0, .07):
                     m.moveTo(cx + dx * s, cy)
                     m.lineTo(cx + dx * 1.6 * s, cy - .13 * s)
-            out.append((m, QBrush(Qt.NoBrush), QPen(QColor("#3f7d74"), s * .035)))
+            out.append((m, QBrush(Qt.BrushStyle.NoBrush), QPen(QColor("#3f7d74"), s * .035)))
         elif t is Terrain.WATER:
             w = QPainterPath()
             for y in (-.45, -.15, .15, .45):
@@ -161,16 +161,16 @@ class _Geometry:
                     x0 = (-.55 + k * .28) * s
                     w.quadTo(QPointF(x0 + .07 * s, (y - .08) * s), QPointF(x0 + .14 * s, y * s))
                     w.quadTo(QPointF(x0 + .21 * s, (y + .08) * s), QPointF(x0 + .28 * s, y * s))
-            out.append((w, QBrush(Qt.NoBrush), QPen(QColor("#e8f2fb"), s * .035)))
+            out.append((w, QBrush(Qt.BrushStyle.NoBrush), QPen(QColor("#e8f2fb"), s * .035)))
         elif t in (Terrain.WOODEN_RUBBLE, Terrain.STONE_RUBBLE):
             stone = t is Terrain.STONE_RUBBLE
-            r = QPainterPath()
+            rubble = QPainterPath()
             for (x, y, a) in ((-.4, -.2, .16), (.1, -.4, .12), (.35, -.05, .18), (-.1, .2, .14), (.3, .4, .1), (-.45, .35, .1), (0, -.05, .1)):
                 poly = QPolygonF([QPointF((x + a * math.cos(k * 2.1 + x * 5)) * s, (y + a * math.sin(k * 2.1 + y * 5)) * s) for k in range(3)])
-                r.addPolygon(poly)
-                r.closeSubpath()
+                rubble.addPolygon(poly)
+                rubble.closeSubpath()
             fill = QColor("#8d8a84") if stone else QColor("#9a6b40")
-            out.append((r, QBrush(fill), QPen(QColor("#3a3530"), s * .03)))
+            out.append((rubble, QBrush(fill), QPen(QColor("#3a3530"), s * .03)))
         return out
 
 
@@ -230,12 +230,12 @@ class MapLayer(QGraphicsItem):
     def __init__(self, scene: MapScene) -> None:
         super().__init__()
         self._scene = scene
-        self.setFlag(QGraphicsItem.ItemUsesExtendedStyleOption, True)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
         # The map is drawn once per zoom into a pixmap; hovering, overlays and
         # counters then repaint over a blit instead of redrawing every hex.
-        self.setCacheMode(QGraphicsItem.DeviceCoordinateCache)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.setZValue(0)
-        self._building_paths: dict[str, QPainterPath] | None = None
+        self._building_paths: dict[str, tuple[QPainterPath, bool]] | None = None
         self._rect = QRectF()
 
     def set_map_rect(self, rect: QRectF) -> None:
@@ -267,6 +267,8 @@ class MapLayer(QGraphicsItem):
         if self._building_paths is not None:
             return self._building_paths
         d = self._scene.drawing
+        if d is None:
+            return {}
         lay = self._scene.layout
         s = lay.size
         groups: dict[str, list[Hex]] = {}
@@ -321,10 +323,10 @@ class MapLayer(QGraphicsItem):
         hexes = self.hexes_in(rect)
         detail = lod > 0.45
         centres = {h: lay.hex_to_pixel(h) for h in hexes}
-        p.setRenderHint(QPainter.Antialiasing, detail)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, detail)
 
         # 1. terrain fills and textures
-        p.setPen(Qt.NoPen)
+        p.setPen(Qt.PenStyle.NoPen)
         for h in hexes:
             c = centres[h]
             t = m.terrain_at(h)
@@ -345,8 +347,8 @@ class MapLayer(QGraphicsItem):
                     p.drawPath(path)
                 p.restore()
         # 2. roads: a band from each road hex to its road neighbours
-        road_pen = QPen(QColor("#8f8672"), .42 * s, Qt.SolidLine, Qt.RoundCap)
-        road_in = QPen(QColor("#d9d2bd"), .3 * s, Qt.SolidLine, Qt.RoundCap)
+        road_pen = QPen(QColor("#8f8672"), .42 * s, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
+        road_in = QPen(QColor("#d9d2bd"), .3 * s, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
         roads = [h for h in hexes if m.terrain_at(h) is Terrain.ROAD]
         for pen in (road_pen, road_in):
             p.setPen(pen)
@@ -359,14 +361,14 @@ class MapLayer(QGraphicsItem):
                     e = g.edge_mid[dn]
                     p.drawLine(QPointF(c.x, c.y), QPointF(c.x + e.x(), c.y + e.y()))
         # 3. level tint and contour edges
-        p.setPen(Qt.NoPen)
+        p.setPen(Qt.PenStyle.NoPen)
         for h in hexes:
             tint = style.level_tint(m.level_at(h))
             if tint is not None:
                 c = centres[h]
                 p.setBrush(tint)
                 p.drawPolygon(g.hex.translated(c.x, c.y))
-        contour = QPen(style.CONTOUR, .09 * s, Qt.SolidLine, Qt.RoundCap)
+        contour = QPen(style.CONTOUR, .09 * s, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
         p.setPen(contour)
         for h in hexes:
             lv = m.level_at(h)
@@ -388,10 +390,10 @@ class MapLayer(QGraphicsItem):
                 except (TypeError, ValueError):
                     continue
                 p.setBrush(QColor(60, 40, 20, 60))
-                p.setPen(QPen(QColor("#5a2d0c"), .05 * s, Qt.DashLine))
+                p.setPen(QPen(QColor("#5a2d0c"), .05 * s, Qt.PenStyle.DashLine))
                 p.drawPolygon(poly)
         # 5. grid (under buildings and works, which stand on the map)
-        p.setBrush(Qt.NoBrush)
+        p.setBrush(Qt.BrushStyle.NoBrush)
         p.setPen(QPen(style.GRID, max(.035 * s, 0.0)))
         for h in hexes:
             c = centres[h]
@@ -427,7 +429,7 @@ class MapLayer(QGraphicsItem):
             hh = lay.hex_height
             for h in hexes:
                 c = centres[h]
-                p.drawText(QRectF(c.x - s, c.y - hh / 2 + .02 * s, 2 * s, .32 * s), Qt.AlignHCenter | Qt.AlignTop, h.label)
+                p.drawText(QRectF(c.x - s, c.y - hh / 2 + .02 * s, 2 * s, .32 * s), Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, h.label)
 
 
 def _fort_links(f, h: Hex) -> list[int]:
@@ -445,7 +447,7 @@ def _draw_fortification(p: QPainter, sc: MapScene, f, hexes: Iterable[Hex], deta
             # A work still hidden from the enemy (O'Leary 4): tagged for its owner and the designer.
             p.setPen(QColor("#6a3d9a"))
             p.setFont(_font(.18 * s, True))
-            p.drawText(QRectF(cx - s, cy + .58 * s, 2 * s, .24 * s), Qt.AlignHCenter, "hidden " + f.kind.value.replace("_", " "))
+            p.drawText(QRectF(cx - s, cy + .58 * s, 2 * s, .24 * s), Qt.AlignmentFlag.AlignHCenter, "hidden " + f.kind.value.replace("_", " "))
         kind = f.kind
         if kind in (FortificationKind.TRENCH, FortificationKind.DEEP_TRENCH, FortificationKind.WIRE):
             links = _fort_links(f, h)
@@ -457,16 +459,16 @@ def _draw_fortification(p: QPainter, sc: MapScene, f, hexes: Iterable[Hex], deta
                 for a, b in segs:
                     p.drawLine(a, b)
                     n = max(2, int(math.hypot(b.x() - a.x(), b.y() - a.y()) / (.2 * s)))
-                    for k in range(n + 1):
-                        t = k / n
+                    for i in range(n + 1):
+                        t = i / n
                         x, y = a.x() + (b.x() - a.x()) * t, a.y() + (b.y() - a.y()) * t
-                        r = .08 * s
-                        p.drawLine(QPointF(x - r, y - r), QPointF(x + r, y + r))
-                        p.drawLine(QPointF(x - r, y + r), QPointF(x + r, y - r))
+                        arm = .08 * s
+                        p.drawLine(QPointF(x - arm, y - arm), QPointF(x + arm, y + arm))
+                        p.drawLine(QPointF(x - arm, y + arm), QPointF(x + arm, y - arm))
                 continue
             deep = kind is FortificationKind.DEEP_TRENCH
-            outer = QPen(QColor("#1f150b") if deep else QColor("#5a3b1e"), (.34 if deep else .2) * s, Qt.SolidLine, Qt.RoundCap)
-            inner = QPen(QColor("#6e4e2e") if deep else QColor("#a98154"), (.18 if deep else .09) * s, Qt.SolidLine, Qt.RoundCap)
+            outer = QPen(QColor("#1f150b") if deep else QColor("#5a3b1e"), (.34 if deep else .2) * s, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
+            inner = QPen(QColor("#6e4e2e") if deep else QColor("#a98154"), (.18 if deep else .09) * s, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
             for pen in (outer, inner):
                 p.setPen(pen)
                 for a, b in segs:
@@ -480,11 +482,11 @@ def _draw_fortification(p: QPainter, sc: MapScene, f, hexes: Iterable[Hex], deta
                     ln = math.hypot(vx, vy) or 1
                     ux, uy = vx / ln, vy / ln
                     nx, ny = -uy, ux
-                    k = .1 * s
-                    while k < ln:
-                        x, y = a.x() + ux * k, a.y() + uy * k
+                    along = .1 * s
+                    while along < ln:
+                        x, y = a.x() + ux * along, a.y() + uy * along
                         p.drawLine(QPointF(x + nx * half, y + ny * half), QPointF(x + nx * (half + .1 * s), y + ny * (half + .1 * s)))
-                        k += .17 * s
+                        along += .17 * s
             if deep and h in f.ladders:
                 _draw_ladder(p, cx + .6 * s, cy + .38 * s, s)
         elif kind is FortificationKind.DUGOUT:
@@ -516,16 +518,16 @@ def _draw_fortification(p: QPainter, sc: MapScene, f, hexes: Iterable[Hex], deta
             p.drawLine(QPointF(cx - .15 * s, cy + .55 * s), QPointF(cx + .15 * s, cy + .55 * s))
         elif kind is FortificationKind.MINEFIELD:
             dummy = f.marker == "dummy"
-            p.setPen(QPen(QColor("#b3261e"), .06 * s, Qt.DashLine))
+            p.setPen(QPen(QColor("#b3261e"), .06 * s, Qt.PenStyle.DashLine))
             p.setBrush(QColor(179, 38, 30, 30))
             p.drawPolygon(QPolygonF([QPointF(cx + v.x() * .78, cy + v.y() * .78) for v in (g.hex.at(i) for i in range(g.hex.count()))]))
             p.setPen(QPen(QColor("#4a0f0b"), .03 * s))
-            p.setBrush(QColor("#b3261e") if not dummy else Qt.NoBrush)
+            p.setBrush(QColor("#b3261e") if not dummy else Qt.BrushStyle.NoBrush)
             for dx, dy in ((-.3, -.35), (.3, -.35), (0, .45)):
                 mx, my = cx + dx * s, cy + dy * s
                 p.drawEllipse(QPointF(mx, my), .08 * s, .08 * s)
-                for a in range(4):
-                    ang = a * math.pi / 4
+                for spoke in range(4):
+                    ang = spoke * math.pi / 4
                     p.drawLine(
                         QPointF(mx + math.cos(ang) * 0.12 * s, my + math.sin(ang) * 0.12 * s),
                         QPointF(mx - math.cos(ang) * 0.12 * s, my - math.sin(ang) * 0.12 * s),
@@ -533,7 +535,7 @@ def _draw_fortification(p: QPainter, sc: MapScene, f, hexes: Iterable[Hex], deta
             if dummy and detail:
                 p.setPen(QColor("#b3261e"))
                 p.setFont(_font(.2 * s, True))
-                p.drawText(QRectF(cx - s, cy - .62 * s, 2 * s, .25 * s), Qt.AlignHCenter, "dummy")
+                p.drawText(QRectF(cx - s, cy - .62 * s, 2 * s, .25 * s), Qt.AlignmentFlag.AlignHCenter, "dummy")
 
 
 def _draw_ladder(p: QPainter, x: float, y: float, s: float) -> None:
@@ -570,7 +572,7 @@ class StackItem(QGraphicsObject):
         self.fanned = False
         self.pinned = False
         self.setAcceptHoverEvents(True)
-        self.setCacheMode(QGraphicsItem.DeviceCoordinateCache)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.setZValue(20)
         self.setToolTip(plain.tooltip("\n".join(_describe(f) for f in reversed(stack.counters))))
         c = scene.layout.hex_to_pixel(stack.hex)
@@ -628,13 +630,13 @@ class StackItem(QGraphicsObject):
         self.set_fanned(self.pinned)
 
     def paint(self, p: QPainter, option, widget=None) -> None:
-        p.setRenderHint(QPainter.Antialiasing, True)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         selected = self._mapscene.selected_units
         w = self.counter_size
         px = w * option.levelOfDetailFromTransform(p.worldTransform())  # the counter's width on screen
         for face, r in zip(self.stack.counters, self.counter_rects()):
             # a drop shadow gives the stack its depth
-            p.setPen(Qt.NoPen)
+            p.setPen(Qt.PenStyle.NoPen)
             p.setBrush(QColor(0, 0, 0, 70))
             p.drawRoundedRect(r.translated(w * .05, w * .05), w * .08, w * .08)
             paint_counter(p, face, r, face.key in selected, px)
@@ -650,11 +652,11 @@ class HexOverlay(QGraphicsItem):
         super().__init__()
         self._mapscene = scene
         self.brush = QBrush(brush)
-        self.pen = pen or QPen(Qt.NoPen)
+        self.pen = pen or QPen(Qt.PenStyle.NoPen)
         self.hexes: frozenset[Hex] = frozenset()
         self.marks: dict[Hex, tuple[str, QColor]] = {}
         self.setZValue(z)
-        self.setFlag(QGraphicsItem.ItemUsesExtendedStyleOption, True)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
         self._rect = QRectF()
         self._path = QPainterPath()
         self.marks_item = MarksItem(self)
@@ -670,7 +672,7 @@ class HexOverlay(QGraphicsItem):
         self._rect = self._mapscene.map_rect()
         lay, g = self._mapscene.layout, self._mapscene.geom
         path = QPainterPath()
-        path.setFillRule(Qt.WindingFill)
+        path.setFillRule(Qt.FillRule.WindingFill)
         polys = self._mapscene.hex_polygons
         for h in new:
             poly = polys.get(h)
@@ -690,7 +692,7 @@ class HexOverlay(QGraphicsItem):
         p.setPen(self.pen)
         # A tint over whole hexes needs no antialiasing, and filling a path of
         # a thousand hexes without it is several times faster (hover LOS map).
-        p.setRenderHint(QPainter.Antialiasing, False)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         p.drawPath(self._path)
 
 
@@ -708,7 +710,7 @@ class MarksItem(QGraphicsItem):
     def paint(self, p: QPainter, option, widget=None) -> None:
         lay = self.overlay._mapscene.layout
         s = lay.size
-        p.setRenderHint(QPainter.Antialiasing, True)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         for h, (text, colour) in self.overlay.marks.items():
             c = lay.hex_to_pixel(h)
             # bottom right of the hex, beside the stack's lower corner
@@ -718,7 +720,7 @@ class MarksItem(QGraphicsItem):
             p.drawEllipse(r)
             p.setPen(QColor("#ffffff"))
             p.setFont(_font(.3 * s, True))
-            p.drawText(r, Qt.AlignCenter, text)
+            p.drawText(r, Qt.AlignmentFlag.AlignCenter, text)
 
 
 class LosThreadItem(QGraphicsItem):
@@ -760,10 +762,10 @@ class LosThreadItem(QGraphicsItem):
         s = lay.size
         pa, pb = lay.hex_to_pixel(self.a), lay.hex_to_pixel(self.b)
         colour = self.COLOURS.get(self.state, self.COLOURS["pending"])
-        p.setRenderHint(QPainter.Antialiasing, True)
-        p.setPen(QPen(QColor(255, 255, 255, 200), .16 * s, Qt.SolidLine, Qt.RoundCap))
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        p.setPen(QPen(QColor(255, 255, 255, 200), .16 * s, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
         p.drawLine(QPointF(pa.x, pa.y), QPointF(pb.x, pb.y))
-        p.setPen(QPen(colour, .08 * s, Qt.SolidLine, Qt.RoundCap))
+        p.setPen(QPen(colour, .08 * s, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
         p.drawLine(QPointF(pa.x, pa.y), QPointF(pb.x, pb.y))
         p.setBrush(colour)
         for q in (pa, pb):
@@ -777,7 +779,7 @@ class LosThreadItem(QGraphicsItem):
             p.setBrush(QColor(255, 255, 255, 230))
             p.drawRoundedRect(r, .1 * s, .1 * s)
             p.setPen(colour)
-            p.drawText(r, Qt.AlignCenter, self.text)
+            p.drawText(r, Qt.AlignmentFlag.AlignCenter, self.text)
 
 
 # ---------------------------------------------------------------------------
@@ -795,7 +797,7 @@ class MapScene(QGraphicsScene):
         self.drawing: MapDrawing | None = None
         self.selected_units: frozenset[str] = frozenset()
         self.setBackgroundBrush(style.BACKGROUND)
-        self.setItemIndexMethod(QGraphicsScene.NoIndex)
+        self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)
         self.map_layer = MapLayer(self)
         self.addItem(self.map_layer)
         self.stacks: dict[Hex, StackItem] = {}
@@ -865,8 +867,7 @@ class MapScene(QGraphicsScene):
         """Show ``drawing``; repaint only ``hexes`` (and their stacks) when given."""
         old = self.drawing
         self.drawing = drawing
-        full = hexes is None or old is None or (old.map.columns, old.map.rows) != (drawing.map.columns, drawing.map.rows)
-        if full:
+        if hexes is None or old is None or (old.map.columns, old.map.rows) != (drawing.map.columns, drawing.map.rows):
             rect = self.map_rect()
             self.map_layer.set_map_rect(rect)
             self.map_layer.invalidate_buildings()
@@ -888,9 +889,9 @@ class MapScene(QGraphicsScene):
             item = self.stacks.pop(h, None)
             if item is not None:
                 self.removeItem(item)
-            st = drawing.stacks.get(h)
-            if st is not None:
-                self._add_stack(st)
+            shown = drawing.stacks.get(h)
+            if shown is not None:
+                self._add_stack(shown)
 
     def _add_stack(self, st: StackDrawing) -> None:
         item = StackItem(self, st)

@@ -23,11 +23,11 @@ class MapView(QGraphicsView):
         super().__init__(scene, parent)
         self.mapscene = scene
         self.tool = None
-        self.setRenderHints(QPainter.Antialiasing | QPainter.TextAntialiasing)
-        self.setViewportUpdateMode(QGraphicsView.SmartViewportUpdate)
-        self.setTransformationAnchor(QGraphicsView.AnchorUnderMouse)
+        self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         self.setMouseTracking(True)
-        self.setFocusPolicy(Qt.StrongFocus)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self._pan_from: QPointF | None = None
         self._pressed = False
         self._last_hover: Hex | None = None
@@ -45,7 +45,7 @@ class MapView(QGraphicsView):
 
     def fit(self) -> None:
         """The whole map in the window (View > Fit map), however small its counters get."""
-        self.fitInView(self.mapscene.sceneRect(), Qt.KeepAspectRatio)
+        self.fitInView(self.mapscene.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
 
     @property
     def counter_px(self) -> float:
@@ -68,11 +68,11 @@ class MapView(QGraphicsView):
         event.accept()
 
     def keyPressEvent(self, event) -> None:
-        if event.matches(QKeySequence.ZoomIn) or event.key() in (Qt.Key_Plus, Qt.Key_Equal):
+        if event.matches(QKeySequence.StandardKey.ZoomIn) or event.key() in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):
             self.zoom_by(1.25)
-        elif event.matches(QKeySequence.ZoomOut) or event.key() == Qt.Key_Minus:
+        elif event.matches(QKeySequence.StandardKey.ZoomOut) or event.key() == Qt.Key.Key_Minus:
             self.zoom_by(1 / 1.25)
-        elif event.key() == Qt.Key_0:
+        elif event.key() == Qt.Key.Key_0:
             self.fit()
         else:
             super().keyPressEvent(event)
@@ -83,16 +83,16 @@ class MapView(QGraphicsView):
         return self.mapscene.hex_at(pos), pos
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
-        if event.button() in (Qt.MiddleButton, Qt.RightButton):
+        if event.button() in (Qt.MouseButton.MiddleButton, Qt.MouseButton.RightButton):
             self._pan_from = event.position()
-            self.setCursor(Qt.ClosedHandCursor)
+            self.setCursor(Qt.CursorShape.ClosedHandCursor)
             event.accept()
             return
         h, pos = self._hex(event)
         if h is None:  # off the map, but maybe on a counter of a stack fanned out over the edge
             item, _ = self.mapscene.counter_at(pos)
             h = item.stack.hex if item is not None else None
-        if event.button() == Qt.LeftButton and h is not None and self.tool is not None:
+        if event.button() == Qt.MouseButton.LeftButton and h is not None and self.tool is not None:
             self._pressed = True
             self.tool.press(h, pos, event.modifiers(), event.button())
             event.accept()
@@ -119,12 +119,12 @@ class MapView(QGraphicsView):
         super().mouseMoveEvent(event)
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
-        if self._pan_from is not None and event.button() in (Qt.MiddleButton, Qt.RightButton):
+        if self._pan_from is not None and event.button() in (Qt.MouseButton.MiddleButton, Qt.MouseButton.RightButton):
             self._pan_from = None
-            self.setCursor(self.tool.cursor if self.tool else Qt.ArrowCursor)
+            self.setCursor(self.tool.cursor if self.tool else Qt.CursorShape.ArrowCursor)
             event.accept()
             return
-        if self._pressed and event.button() == Qt.LeftButton:
+        if self._pressed and event.button() == Qt.MouseButton.LeftButton:
             self._pressed = False
             h, pos = self._hex(event)
             if self.tool is not None:

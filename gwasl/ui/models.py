@@ -43,8 +43,8 @@ class _SourceModel(QAbstractTableModel):
     def columnCount(self, parent: _Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.HEADERS)
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.DisplayRole) -> Any:
-        if orientation == Qt.Horizontal and role == Qt.DisplayRole and 0 <= section < len(self.HEADERS):
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole and 0 <= section < len(self.HEADERS):
             return self.HEADERS[section]
         return None
 
@@ -97,14 +97,14 @@ class UnitTableModel(_SourceModel):
                 return i
         return -1
 
-    def data(self, index: _Index, role: int = Qt.DisplayRole) -> Any:
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         s = self.source()
         units = s.units
         if not index.isValid() or not 0 <= index.row() < len(units):
             return None
         u = units[index.row()]
         col = index.column()
-        if role == Qt.DisplayRole:
+        if role == Qt.ItemDataRole.DisplayRole:
             detail = words(u.unit_class) if u.unit_class else str(u.rating) if u.rating else u.weapon or ""
             return (
                 u.id,
@@ -117,10 +117,10 @@ class UnitTableModel(_SourceModel):
                 words(u.hidden) if u.hidden.value != "none" else "",
                 "yes" if u.broken else "",
             )[col]
-        if role == Qt.DecorationRole and col == 0:
+        if role == Qt.ItemDataRole.DecorationRole and col == 0:
             side = s.sides.get(u.side)
             return QColor(style.counter_colours(side.nationality if side else None)[0])
-        if role == Qt.UserRole:
+        if role == Qt.ItemDataRole.UserRole:
             return u.id
         return None
 
@@ -136,17 +136,17 @@ class FormationTableModel(_SourceModel):
     def _relevant(self, change: Change) -> bool:
         return change.full or change.formations or bool(change.units)
 
-    def data(self, index: _Index, role: int = Qt.DisplayRole) -> Any:
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         s = self.source()
         if not index.isValid() or not 0 <= index.row() < len(s.formations):
             return None
         f = s.formations[index.row()]
-        if role == Qt.DisplayRole:
+        if role == Qt.ItemDataRole.DisplayRole:
             members = s.members(f.id)
             squads = sum(1 for u in members if u.kind is UnitKind.SQUAD) + sum(0.5 for u in members if u.kind is UnitKind.HALF_SQUAD)
             sides = sorted({u.side for u in members})
             return (f.id, words(f.kind), f.leader or "(none)", f"{squads:g}", ", ".join(sides))[index.column()]
-        if role == Qt.UserRole:
+        if role == Qt.ItemDataRole.UserRole:
             return f.id
         return None
 
@@ -176,21 +176,21 @@ class FindingsModel(QAbstractTableModel):
     def columnCount(self, parent: _Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.HEADERS)
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.DisplayRole) -> Any:
-        if orientation == Qt.Horizontal and role == Qt.DisplayRole:
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             return self.HEADERS[section]
         return None
 
-    def data(self, index: _Index, role: int = Qt.DisplayRole) -> Any:
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self.findings):
             return None
         f = self.findings[index.row()]
-        if role == Qt.DisplayRole:
+        if role == Qt.ItemDataRole.DisplayRole:
             return ("error" if f.severity == "error" else "warning", user_text(f.message, self.scenario), user_text(f.rule or ""),
                     where(f.path, self.scenario))[index.column()]
-        if role == Qt.ForegroundRole and index.column() == 0:
+        if role == Qt.ItemDataRole.ForegroundRole and index.column() == 0:
             return QBrush(QColor("#b01010") if f.severity == "error" else QColor("#a06000"))
-        if role == Qt.ToolTipRole:
+        if role == Qt.ItemDataRole.ToolTipRole:
             rule = f" [{f.rule}]" if f.rule and f.rule not in f.message else ""
             return plain.tooltip(user_text(f"{where(f.path, self.scenario)}: {f.message}{rule}", self.scenario))
         return None

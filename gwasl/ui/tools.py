@@ -43,7 +43,7 @@ class Tool:
     label = "Tool"
     shortcut = ""
     tip = ""
-    cursor = Qt.CrossCursor
+    cursor = Qt.CursorShape.CrossCursor
 
     def __init__(self, window: MainWindow) -> None:
         self.win = window
@@ -58,7 +58,7 @@ class Tool:
     def deactivate(self) -> None:
         pass
 
-    def press(self, h: Hex, pos: QPointF, mods: Qt.KeyboardModifiers, button: Qt.MouseButton) -> None:
+    def press(self, h: Hex, pos: QPointF, mods: Qt.KeyboardModifier, button: Qt.MouseButton) -> None:
         pass
 
     def drag(self, h: Hex, pos: QPointF) -> None:
@@ -98,7 +98,7 @@ class SelectTool(Tool):
     label = "Select / move"
     shortcut = "S"
     tip = "Drag a stack to move it; click a stack to open it, then drag one counter; Shift+click adds a counter"
-    cursor = Qt.ArrowCursor
+    cursor = Qt.CursorShape.ArrowCursor
 
     def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
@@ -118,12 +118,12 @@ class SelectTool(Tool):
         self._on_counter = face is not None
         self._narrow_to = None
         seen = self.win.seen
-        if face is None or seen.unit(face.key) is None:  # empty spot, "?" or dummy counter: nothing to move
-            if not (mods & Qt.ShiftModifier):
+        if item is None or face is None or seen.unit(face.key) is None:  # empty spot, "?" or dummy counter: nothing to move
+            if not (mods & Qt.KeyboardModifier.ShiftModifier):
                 self.win.select_units(())
             self._moving = ()
             return
-        if mods & Qt.ShiftModifier:
+        if mods & Qt.KeyboardModifier.ShiftModifier:
             sel = set(self.win.selected_units)
             sel ^= {face.key}
             self.win.select_units(sel)
@@ -184,7 +184,7 @@ class _StrokeTool(Tool):
             # Fill the gap when the mouse skipped hexes in a fast drag.
             path = [h] if self._last is None else _hex_path(self._last, h)
             for x in path:
-                self._apply(x, Qt.NoModifier)
+                self._apply(x, Qt.KeyboardModifier.NoModifier)
 
     def release(self, h, pos) -> None:
         self._key = None
@@ -212,7 +212,7 @@ class TerrainTool(_StrokeTool):
     tip = "Paint terrain: click or drag (one drag is one undo step)"
 
     def paint(self, h, mods) -> None:
-        self.run(ed.paint_terrain, [h], self.win.palette.terrain(), merge_key=self._key)
+        self.run(ed.paint_terrain, [h], self.win.tool_palette.terrain(), merge_key=self._key)
 
 
 class LevelTool(_StrokeTool):
@@ -222,7 +222,7 @@ class LevelTool(_StrokeTool):
     tip = "Set ground level: click or drag"
 
     def paint(self, h, mods) -> None:
-        self.run(ed.set_level, [h], self.win.palette.level(), merge_key=self._key)
+        self.run(ed.set_level, [h], self.win.tool_palette.level(), merge_key=self._key)
 
 
 class BuildingTool(Tool):
@@ -238,7 +238,7 @@ class BuildingTool(Tool):
         self._hexes: list[Hex] = []
 
     def press(self, h, pos, mods, button) -> None:
-        if mods & Qt.ShiftModifier:
+        if mods & Qt.KeyboardModifier.ShiftModifier:
             self.run(ed.set_building, [h], None)
             self._hexes = []
             return
@@ -254,7 +254,7 @@ class BuildingTool(Tool):
         if self._hexes:
             s = self.doc.scenario
             existing = [s.map.building_at(x) for x in self._hexes if s.map.building_at(x)]
-            bid = self.win.palette.building() or (existing[0] if existing else _fresh_building_id(s))
+            bid = self.win.tool_palette.building() or (existing[0] if existing else _fresh_building_id(s))
             self.run(ed.set_building, self._hexes, bid)
         self._hexes = []
         self.win.scene.highlight.set_hexes(())
@@ -282,7 +282,7 @@ class OutlineTool(Tool):
         self._points: list[tuple[float, float]] = []
 
     def press(self, h, pos, mods, button) -> None:
-        if mods & Qt.ShiftModifier:
+        if mods & Qt.KeyboardModifier.ShiftModifier:
             self.run(ed.set_outline, h, None)
             return
         self._hex = h
@@ -290,6 +290,7 @@ class OutlineTool(Tool):
 
     def _local(self, pos: QPointF) -> tuple[float, float]:
         lay = self.win.scene.layout
+        assert self._hex is not None  # only called between press and release
         c = lay.hex_to_pixel(self._hex)
         x, y = (pos.x() - c.x) / lay.size, (pos.y() - c.y) / lay.size
         # keep the point inside the hex: pull it towards the centre if needed
@@ -326,17 +327,17 @@ class FortificationTool(_StrokeTool):
     tip = "Drag to lay fortifications; Shift+click removes; Ctrl+click a deep trench toggles a ladder"
 
     def press(self, h, pos, mods, button) -> None:
-        kind = self.win.palette.fortification()
-        if mods & Qt.ControlModifier:
+        kind = self.win.tool_palette.fortification()
+        if mods & Qt.KeyboardModifier.ControlModifier:
             self.run(ed.toggle_ladder, h)
             return
-        if mods & Qt.ShiftModifier:
+        if mods & Qt.KeyboardModifier.ShiftModifier:
             self.run(ed.remove_fortification, [h], kind)
             return
         super().press(h, pos, mods, button)
 
     def paint(self, h, mods) -> None:
-        self.run(ed.add_fortification, self.win.palette.fortification(), [h], self.win.palette.owner(), merge_key=self._key)
+        self.run(ed.add_fortification, self.win.tool_palette.fortification(), [h], self.win.tool_palette.owner(), merge_key=self._key)
 
 
 class UnitTool(Tool):
@@ -348,7 +349,7 @@ class UnitTool(Tool):
     tip = "Click a hex to place the unit or formation chosen in the order-of-battle palette"
 
     def press(self, h, pos, mods, button) -> None:
-        spec = self.win.palette.unit_spec()
+        spec = self.win.tool_palette.unit_spec()
         s = self.doc.scenario
         if spec["formation"] is not None:
             self.run(ed.place_platoon, spec["side"], h, spec["formation"], spec["unit_class"], spec["rating"])
@@ -393,12 +394,12 @@ class DummyTool(Tool):
 
     def press(self, h, pos, mods, button) -> None:
         s = self.doc.scenario
-        if mods & Qt.ShiftModifier:
+        if mods & Qt.KeyboardModifier.ShiftModifier:
             for i in reversed([i for i, d in enumerate(s.dummies) if d.hex == h][:1]):
                 self.run(ed.remove_dummy, i)
             return
-        kind, counters = self.win.palette.dummy()
-        side = self.win.palette.side()
+        kind, counters = self.win.tool_palette.dummy()
+        side = self.win.tool_palette.side()
         self.run(ed.add_dummy, Dummy(side, kind, h, counters if kind is DummyKind.DUMMY_STACK else None))
 
 
@@ -474,7 +475,7 @@ class CommandTool(Tool):
         if leaders:
             self.win.checks.show_command(leader=leaders[-1].id)
         else:  # the palette's side for the designer; a side's own men in its view
-            self.win.checks.show_command(side=self.win.palette.side() if seen.omniscient else seen.viewer)
+            self.win.checks.show_command(side=self.win.tool_palette.side() if seen.omniscient else seen.viewer)
 
     def deactivate(self) -> None:
         self.win.checks.clear_command()
