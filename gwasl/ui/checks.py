@@ -45,7 +45,7 @@ class Checks:
     def show_los(self, a: Hex, b: Hex) -> None:
         scene = self.win.scene
         self.los_ends = (a, b)
-        from_in, to_in = self.win.tool_palette.positions()
+        from_in, to_in = self.win.palette.positions()
         try:
             r = self.win.seen.los(a, b, from_in, to_in)
         except (los_rules.LosError, los_rules.OutlineError) as e:  # e.g. "in a dugout" where there is none
@@ -76,7 +76,7 @@ class Checks:
 
     # -- LOS map ------------------------------------------------------------------------
     def visible_from(self, h: Hex) -> frozenset[Hex]:
-        from_in, _ = self.win.tool_palette.positions()
+        from_in, _ = self.win.palette.positions()
         return self.win.seen.visible_from(h, from_in)
 
     def show_los_map(self, h: Hex) -> None:

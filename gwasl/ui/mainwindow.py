@@ -88,6 +88,9 @@ FILTER = "Scenarios (*.json);;All files (*)"
 class MainWindow(QMainWindow):
     """The scenario editor."""
 
+    # The editing palette (a dock), which hides QWidget.palette(): gwasl never reads the Qt palette here.
+    palette: Palette  # type: ignore[assignment]
+
     def __init__(self, document: EditorDocument | None = None, settings: QSettings | None = None) -> None:
         super().__init__()
         self.document = document or EditorDocument(ed.new_scenario())
@@ -102,7 +105,7 @@ class MainWindow(QMainWindow):
         self.scene = MapScene(parent=self)
         self.view = MapView(self.scene, self)
         self.setCentralWidget(self.view)
-        self.tool_palette = Palette(self.document)
+        self.palette = Palette(self.document)
         self.checks = Checks(self)
         self.tools: dict[str, Tool] = {cls.name: cls(self) for cls in ALL_TOOLS}
 
@@ -119,7 +122,7 @@ class MainWindow(QMainWindow):
         self.resize(QSize(1400, 900))
         self.resizeDocks([self.units_dock], [190], Qt.Orientation.Vertical)
         # The palette as narrow as its fields allow, the lists on the right narrow too: room for the map.
-        palette_w = self.tool_palette.minimumSizeHint().width() + self.palette_scroll.verticalScrollBar().sizeHint().width() + 6
+        palette_w = self.palette.minimumSizeHint().width() + self.palette_scroll.verticalScrollBar().sizeHint().width() + 6
         self.resizeDocks([self.palette_dock, self.formations_dock], [palette_w, 260], Qt.Orientation.Horizontal)
         self.set_tool("select")
         self._refresh_all()
@@ -135,7 +138,7 @@ class MainWindow(QMainWindow):
 
     def _build_docks(self) -> None:
         scroll = QScrollArea()
-        scroll.setWidget(self.tool_palette)
+        scroll.setWidget(self.palette)
         scroll.setWidgetResizable(True)
         self.palette_scroll = scroll
         self._palette_wheel = wheel_scrolls_form(scroll)
@@ -421,8 +424,8 @@ class MainWindow(QMainWindow):
         for w in self.unit_buttons + self.formation_buttons:
             w.setEnabled(editable)
         # The palette's editing choices and dummy allotment are the designer's; LOS positions stay.
-        los_box = self.tool_palette.from_in.parentWidget()
-        for box in self.tool_palette.findChildren(QGroupBox):
+        los_box = self.palette.from_in.parentWidget()
+        for box in self.palette.findChildren(QGroupBox):
             box.setVisible(editable or box is los_box)
         self.run_validation()
 

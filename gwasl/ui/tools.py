@@ -212,7 +212,7 @@ class TerrainTool(_StrokeTool):
     tip = "Paint terrain: click or drag (one drag is one undo step)"
 
     def paint(self, h, mods) -> None:
-        self.run(ed.paint_terrain, [h], self.win.tool_palette.terrain(), merge_key=self._key)
+        self.run(ed.paint_terrain, [h], self.win.palette.terrain(), merge_key=self._key)
 
 
 class LevelTool(_StrokeTool):
@@ -222,7 +222,7 @@ class LevelTool(_StrokeTool):
     tip = "Set ground level: click or drag"
 
     def paint(self, h, mods) -> None:
-        self.run(ed.set_level, [h], self.win.tool_palette.level(), merge_key=self._key)
+        self.run(ed.set_level, [h], self.win.palette.level(), merge_key=self._key)
 
 
 class BuildingTool(Tool):
@@ -254,7 +254,7 @@ class BuildingTool(Tool):
         if self._hexes:
             s = self.doc.scenario
             existing = [s.map.building_at(x) for x in self._hexes if s.map.building_at(x)]
-            bid = self.win.tool_palette.building() or (existing[0] if existing else _fresh_building_id(s))
+            bid = self.win.palette.building() or (existing[0] if existing else _fresh_building_id(s))
             self.run(ed.set_building, self._hexes, bid)
         self._hexes = []
         self.win.scene.highlight.set_hexes(())
@@ -327,7 +327,7 @@ class FortificationTool(_StrokeTool):
     tip = "Drag to lay fortifications; Shift+click removes; Ctrl+click a deep trench toggles a ladder"
 
     def press(self, h, pos, mods, button) -> None:
-        kind = self.win.tool_palette.fortification()
+        kind = self.win.palette.fortification()
         if mods & Qt.KeyboardModifier.ControlModifier:
             self.run(ed.toggle_ladder, h)
             return
@@ -337,7 +337,7 @@ class FortificationTool(_StrokeTool):
         super().press(h, pos, mods, button)
 
     def paint(self, h, mods) -> None:
-        self.run(ed.add_fortification, self.win.tool_palette.fortification(), [h], self.win.tool_palette.owner(), merge_key=self._key)
+        self.run(ed.add_fortification, self.win.palette.fortification(), [h], self.win.palette.owner(), merge_key=self._key)
 
 
 class UnitTool(Tool):
@@ -349,7 +349,7 @@ class UnitTool(Tool):
     tip = "Click a hex to place the unit or formation chosen in the order-of-battle palette"
 
     def press(self, h, pos, mods, button) -> None:
-        spec = self.win.tool_palette.unit_spec()
+        spec = self.win.palette.unit_spec()
         s = self.doc.scenario
         if spec["formation"] is not None:
             self.run(ed.place_platoon, spec["side"], h, spec["formation"], spec["unit_class"], spec["rating"])
@@ -398,8 +398,8 @@ class DummyTool(Tool):
             for i in reversed([i for i, d in enumerate(s.dummies) if d.hex == h][:1]):
                 self.run(ed.remove_dummy, i)
             return
-        kind, counters = self.win.tool_palette.dummy()
-        side = self.win.tool_palette.side()
+        kind, counters = self.win.palette.dummy()
+        side = self.win.palette.side()
         self.run(ed.add_dummy, Dummy(side, kind, h, counters if kind is DummyKind.DUMMY_STACK else None))
 
 
@@ -475,7 +475,7 @@ class CommandTool(Tool):
         if leaders:
             self.win.checks.show_command(leader=leaders[-1].id)
         else:  # the palette's side for the designer; a side's own men in its view
-            self.win.checks.show_command(side=self.win.tool_palette.side() if seen.omniscient else seen.viewer)
+            self.win.checks.show_command(side=self.win.palette.side() if seen.omniscient else seen.viewer)
 
     def deactivate(self) -> None:
         self.win.checks.clear_command()

@@ -43,13 +43,13 @@ def test_los_thread_positions_deep_trench_ASLGW_2_1_5(example_user, example_wind
     """A unit IN a deep trench sees nothing outside its hex; at the crest it sees out."""
     u, w = example_user, example_window
     u.tool("los")
-    u.choose(w.tool_palette.from_in, Position.DEEP_TRENCH)
+    u.choose(w.palette.from_in, Position.DEEP_TRENCH)
     u.drag(["H6", "H4"])
     assert w.scene.los_thread.state == "blocked"
-    u.choose(w.tool_palette.from_in, Position.DEEP_TRENCH_CREST)
+    u.choose(w.palette.from_in, Position.DEEP_TRENCH_CREST)
     u.drag(["H6", "H4"])
     assert w.scene.los_thread.state == "clear"
-    u.choose(w.tool_palette.from_in, Position.DUGOUT)
+    u.choose(w.palette.from_in, Position.DUGOUT)
     u.drag(["A1", "A3"])  # no dugout in A1: said in the status bar, no traceback
     assert w.checks.los_result is None and "dugout" in w.statusBar().currentMessage().lower()
 
@@ -75,7 +75,7 @@ def test_los_map_redraws_after_an_edit(example_user, example_window):
     u.tool("losmap")
     u.click("A5")
     assert H("A1") not in w.scene.los_map.hexes
-    w.tool_palette.select(w.tool_palette.terrain_box, Terrain.WOODS)
+    w.palette.select(w.palette.terrain_box, Terrain.WOODS)
     w.tool_actions["terrain"].trigger()
     w.tool_actions["losmap"].trigger()
     u.click("A5")

@@ -16,7 +16,7 @@ H = Hex.from_label
 
 def test_paint_terrain_by_dragging_is_one_undo_step(user, window):
     user.tool("terrain")
-    user.choose(window.tool_palette.terrain_box, Terrain.WOODS)
+    user.choose(window.palette.terrain_box, Terrain.WOODS)
     user.drag(["C3", "C4", "D4", "E5"])
     m = window.document.scenario.map
     assert {m.terrain_at(H(x)) for x in ("C3", "C4", "D4", "E5")} == {Terrain.WOODS}
@@ -31,7 +31,7 @@ def test_paint_terrain_by_dragging_is_one_undo_step(user, window):
 
 def test_a_fast_drag_fills_the_hexes_between(user, window):
     user.tool("terrain")
-    user.choose(window.tool_palette.terrain_box, Terrain.GRAIN)
+    user.choose(window.palette.terrain_box, Terrain.GRAIN)
     user.drag(["A1", "A6"])
     m = window.document.scenario.map
     assert all(m.terrain_at(H(f"A{r}")) is Terrain.GRAIN for r in range(1, 7))
@@ -39,7 +39,7 @@ def test_a_fast_drag_fills_the_hexes_between(user, window):
 
 def test_level_tool_and_map_redraw(user, window):
     user.tool("level")
-    window.tool_palette.level_box.setValue(2)
+    window.palette.level_box.setValue(2)
     user.click("J6")
     assert window.document.scenario.map.level_at(H("J6")) == 2
     assert window.scene.drawing.map.level_at(H("J6")) == 2  # the scene drew the new value
@@ -47,10 +47,10 @@ def test_level_tool_and_map_redraw(user, window):
 
 def test_place_a_platoon_with_its_leader(user, window):
     user.tool("unit")
-    user.choose(window.tool_palette.side_box, "german")
-    user.choose(window.tool_palette.formation_box, FormationKind.PLATOON)
-    user.choose(window.tool_palette.class_box, UnitClass.STOSSTRUPPEN)
-    window.tool_palette.rating_edit.setText("9-1")
+    user.choose(window.palette.side_box, "german")
+    user.choose(window.palette.formation_box, FormationKind.PLATOON)
+    user.choose(window.palette.class_box, UnitClass.STOSSTRUPPEN)
+    window.palette.rating_edit.setText("9-1")
     user.click("C2")
     s = window.document.scenario
     f = s.formations[0]
@@ -60,9 +60,9 @@ def test_place_a_platoon_with_its_leader(user, window):
     assert window.unit_model.rowCount() == 7 and window.formation_model.rowCount() == 1
     assert len(window.scene.stacks[H("C2")].stack.counters) == 7
     # one more single squad into the platoon
-    user.choose(window.tool_palette.formation_box, None)
-    user.choose(window.tool_palette.kind_box, UnitKind.SQUAD)
-    user.choose(window.tool_palette.platoon_box, f.id)
+    user.choose(window.palette.formation_box, None)
+    user.choose(window.palette.kind_box, UnitKind.SQUAD)
+    user.choose(window.palette.platoon_box, f.id)
     user.click("D2")
     assert window.document.scenario.units_at(H("D2"))[0].platoon == f.id
     assert window.unit_model.rowCount() == 8
@@ -73,16 +73,16 @@ def test_place_a_platoon_with_its_leader(user, window):
 
 def test_save_reopen_and_compare(user, window, make_window, tmp_path, monkeypatch):
     user.tool("terrain")
-    user.choose(window.tool_palette.terrain_box, Terrain.SHELLHOLES)
+    user.choose(window.palette.terrain_box, Terrain.SHELLHOLES)
     user.drag(["E4", "E5"])
     user.tool("fortification")
-    user.choose(window.tool_palette.fort_box, FortificationKind.DEEP_TRENCH)
-    user.choose(window.tool_palette.owner_box, "french")
+    user.choose(window.palette.fort_box, FortificationKind.DEEP_TRENCH)
+    user.choose(window.palette.owner_box, "french")
     user.drag(["G6", "H6", "I6"])
     user.click("H6", Qt.ControlModifier)  # ladder
     user.tool("unit")
-    user.choose(window.tool_palette.side_box, "french")
-    user.choose(window.tool_palette.formation_box, FormationKind.HALF_PLATOON)
+    user.choose(window.palette.side_box, "french")
+    user.choose(window.palette.formation_box, FormationKind.HALF_PLATOON)
     user.click("H6")
     target = tmp_path / "mine.json"
     monkeypatch.setattr(window, "ask_save_path", lambda *a, **k: str(target))
@@ -152,21 +152,21 @@ def test_hidden_status_dummies_and_allotment(example_user, example_window):
     assert w.document.scenario.unit("G1-5").broken
     assert any(c.broken for c in w.scene.stacks[H("B2")].stack.counters)
     u.tool("dummy")
-    u.choose(w.tool_palette.side_box, "french")
-    u.choose(w.tool_palette.dummy_box, DummyKind.DUMMY_STACK)
-    w.tool_palette.dummy_count.setValue(4)
+    u.choose(w.palette.side_box, "french")
+    u.choose(w.palette.dummy_box, DummyKind.DUMMY_STACK)
+    w.palette.dummy_count.setValue(4)
     u.click("E7")
     d = w.document.scenario.dummies[-1]
     assert (d.kind, d.hex, d.counters) == (DummyKind.DUMMY_STACK, H("E7"), 4)
-    assert "dummy stacks 3 using 9 concealment counters" in w.tool_palette.allotment_label.text()
-    assert "dummy HIP 2 of 3" in w.tool_palette.allotment_label.text()  # HIP squad F1-2 (1) + crew (1/2) -> 2, plus one
+    assert "dummy stacks 3 using 9 concealment counters" in w.palette.allotment_label.text()
+    assert "dummy HIP 2 of 3" in w.palette.allotment_label.text()  # HIP squad F1-2 (1) + crew (1/2) -> 2, plus one
     u.click("E7", Qt.ShiftModifier)
     assert len(w.document.scenario.dummies) == 4
 
 
 def test_building_and_outline_tools(user, window):
     user.tool("terrain")
-    user.choose(window.tool_palette.terrain_box, Terrain.STONE_BUILDING)
+    user.choose(window.palette.terrain_box, Terrain.STONE_BUILDING)
     user.drag(["F3", "F4"])
     user.tool("building")
     user.drag(["F3", "F4"])
@@ -254,7 +254,7 @@ def test_zoom_keys_and_fit(example_user, example_window):
 def test_history_list_goes_back_and_forward(user, window):
     user.tool("terrain")
     for label, t in (("A1", Terrain.WOODS), ("B1", Terrain.BRUSH), ("C1", Terrain.MARSH)):
-        user.choose(window.tool_palette.terrain_box, t)
+        user.choose(window.palette.terrain_box, t)
         user.click(label)
     lst = window.history_list
     assert [lst.item(i).text() for i in range(lst.count())] == ["(new scenario)", "Paint woods", "Paint brush", "Paint marsh"]
@@ -286,7 +286,7 @@ def test_palette_shows_the_counter_of_the_scenario_date_ASLGW_1_11(example_windo
     """The example is 21 February 1916: German first line squads are 4-4-7 (ASLGW 1.11.1)."""
     from gwasl.rules.units import unit_factors
 
-    p = example_window.tool_palette
+    p = example_window.palette
     p.select(p.side_box, "german")
     p.select(p.kind_box, UnitKind.SQUAD)
     p.select(p.class_box, UnitClass.FIRST_LINE)

@@ -29,9 +29,9 @@ def test_the_wheel_over_the_palette_scrolls_it_and_changes_no_choice(window, qtb
     bar = window.palette_scroll.verticalScrollBar()
     assert bar.maximum() > 0, "the palette must overflow its dock for this test"
     bar.setValue(0)
-    terrain, level = window.tool_palette.terrain_box, window.tool_palette.level_box
+    terrain, level = window.palette.terrain_box, window.palette.level_box
     before = (terrain.currentIndex(), level.value())
-    for w in (terrain, level, window.tool_palette.fort_box):
+    for w in (terrain, level, window.palette.fort_box):
         _wheel(w)
     assert (terrain.currentIndex(), level.value()) == before
     assert bar.value() > 0  # the palette scrolled instead
@@ -87,7 +87,7 @@ def test_saves_and_exports_write_through_gwasl_model_files(example_user, example
         tmp.write_bytes(b"x")
     w = example_window
     example_user.tool("terrain")
-    w.tool_palette.select(w.tool_palette.terrain_box, Terrain.WOODS)
+    w.palette.select(w.palette.terrain_box, Terrain.WOODS)
     example_user.click("A1")
     assert w._save_to(str(tmp_path / "saved.json"))
     assert w.export(str(tmp_path / "map.png")) and w.export(str(tmp_path / "map.svg"))

@@ -48,7 +48,7 @@ def test_the_unit_list_and_the_status_bar_use_words(example_user, example_window
     u.drag(["B4", "D3"])  # blocked by woods; the rule's reason cites CONTRACTS 3
     msg = w.statusBar().currentMessage()
     assert "blocked" in msg and "CONTRACTS" not in msg and not SNAKE.search(msg)
-    u.choose(w.tool_palette.from_in, parse_position("deep trench"))
+    u.choose(w.palette.from_in, parse_position("deep trench"))
     u.drag(["H6", "H4"])
     msg = w.statusBar().currentMessage()
     assert "(deep trench -> ground)" in msg and "CONTRACTS" not in msg
@@ -84,6 +84,6 @@ def test_the_cannot_open_dialog_says_where_in_words(make_window, tmp_path):
 
 def test_every_position_word_the_window_shows_works_on_the_command_line(window):
     """`gwasl los --to-in "deep trench"`: the LOS palette's words are the CLI's POS words."""
-    for box in (window.tool_palette.from_in, window.tool_palette.to_in, window.position_box):
+    for box in (window.palette.from_in, window.palette.to_in, window.position_box):
         for i in range(box.count()):
             assert parse_position(box.itemText(i)) == box.itemData(i)
