@@ -10,11 +10,12 @@ run (never asserted in tests):
   each time) against computing the LOS of every enemy unit to those hexes;
 * exact odds of one DRM (36 outcomes) against summing 36 integers.
 
-Run: python benchmarks/fog_shift_view.py
+Run: python -m benchmarks.fog_shift_view [--quick]
 """
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import sys
 import time
@@ -42,11 +43,18 @@ def timed(fn, n: int) -> float:
 
 
 def main() -> None:
+    p = argparse.ArgumentParser(description="fog-of-war layer benchmark")
+    p.add_argument("--quick", action="store_true", help="few repeats (a smoke run, figures meaningless)")
+    k = 0.02 if p.parse_args().quick else 1.0  # share of the repeats run
+
+    def n(count: int) -> int:
+        return max(1, int(count * k))
+
     s = load_scenario(bundled_scenario("bois-des-caures-1916.json"))
     st = advance_clock(FogState.from_scenario(s), 1, "german", Phase.MPh)
     env = FogEnv()
-    v = timed(lambda: view(st, "german"), 300)
-    ref = timed(lambda: scenario_to_dict(st.scenario), 300)
+    v = timed(lambda: view(st, "german"), n(300))
+    ref = timed(lambda: scenario_to_dict(st.scenario), n(300))
     print(f"view(state, 'german'):      {v * 1e6:9.1f} us   scenario_to_dict: {ref * 1e6:9.1f} us   ratio {v / ref:5.2f}")
 
     hexes = sorted(st.hidden_hexes("french"), key=lambda h: (h.column, h.row))
@@ -65,12 +73,12 @@ def main() -> None:
             for u in enemies:
                 sees(u.hex, h)
 
-    p = timed(plan_all, 30)
-    r = timed(los_all, 30)
+    p = timed(plan_all, n(30))
+    r = timed(los_all, n(30))
     print(f"plan {len(hexes)}x{len(hexes)} shifts:        {p * 1e3:9.2f} ms   LOS enemy->hexes: {r * 1e3:9.3f} ms   ratio {p / r:7.1f}")
 
-    o = timed(lambda: shift_band_odds(3), 2000)
-    z = timed(lambda: sum(a + b for a in range(1, 7) for b in range(1, 7)), 2000)
+    o = timed(lambda: shift_band_odds(3), n(2000))
+    z = timed(lambda: sum(a + b for a in range(1, 7) for b in range(1, 7)), n(2000))
     print(f"shift_band_odds(3):         {o * 1e6:9.1f} us   sum of 36 DR:    {z * 1e6:9.1f} us   ratio {o / z:5.2f}")
 
 

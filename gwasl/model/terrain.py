@@ -83,7 +83,7 @@ class FortificationInfo:
         return self.data.get(key, default)
 
 
-def _need(d: dict, key: str, where: str, types: tuple[type, ...], allow_none: bool = False) -> Any:
+def _need(d: dict[str, Any], key: str, where: str, types: tuple[type, ...], allow_none: bool = False) -> Any:
     if key not in d:
         raise TableError(f"terrain.json {where}: missing {key!r}")
     v = d[key]

@@ -45,15 +45,16 @@ def parse_garance(doc: Any) -> GaranceRule:
     if not isinstance(g, dict):
         raise TableError("combat.json: no 'garance' object")
     try:
-        nat = Nationality(g.get("nationality"))
+        nat = Nationality(g.get("nationality", ""))
     except ValueError:
         raise TableError(f"combat.json garance.nationality: {g.get('nationality')!r} is not a nationality") from None
     try:
-        until = _dt.date.fromisoformat(g.get("worn_until"))
+        until = _dt.date.fromisoformat(g.get("worn_until", ""))
     except (TypeError, ValueError):
         raise TableError(f"combat.json garance.worn_until: {g.get('worn_until')!r} is not an ISO date") from None
+    raw: Any = g.get("cancelled_by_weather")  # None or a non-list: TypeError below
     try:
-        weather = frozenset(Weather(w) for w in g.get("cancelled_by_weather"))
+        weather = frozenset(Weather(w) for w in raw)
     except (TypeError, ValueError):
         raise TableError(f"combat.json garance.cancelled_by_weather: {g.get('cancelled_by_weather')!r} is not a list of weathers") from None
     flags = []

@@ -250,6 +250,12 @@ def _fail(where: str, msg: str) -> TableError:
     return TableError(f"nationalities.json {where}: {msg}")
 
 
+def _date_required(v: Any, where: str) -> _dt.date:
+    d = _date(v, where, allow_none=False)
+    assert d is not None  # _date raises rather than return None when None is not allowed
+    return d
+
+
 def _date(v: Any, where: str, allow_none: bool = True) -> _dt.date | None:
     if v is None and allow_none:
         return None
@@ -330,7 +336,7 @@ def _parse_traits(nat: Nationality, d: Any, where: str, default_cg: _dt.date) ->
             classes = tuple(UnitClass(c) for c in _get(e, "classes", ew, (list,)))
         except ValueError as ex:
             raise _fail(f"{ew}.classes", str(ex)) from None
-        radii.append(EarlyCommandRadius(r, _date(_get(e, "from", ew, (str,)), f"{ew}.from", False), classes, _get(e, "rule", ew, (str,))))
+        radii.append(EarlyCommandRadius(r, _date_required(_get(e, "from", ew, (str,)), f"{ew}.from"), classes, _get(e, "rule", ew, (str,))))
     cg = _date(_get(d, "combat_groups_from", where, (str,), allow_none=True), f"{where}.combat_groups_from")
     early_wide = _get(d, "early_wide_command", where, (bool,))
     if early_wide != bool(radii):

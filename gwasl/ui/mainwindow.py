@@ -13,6 +13,7 @@ import os
 import re
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QDate, QPointF, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
@@ -735,7 +736,7 @@ class MainWindow(QMainWindow):
         self._fill_recent()
 
     def recent_files(self) -> list[str]:
-        v = self.settings.value("recent", [])
+        v: Any = self.settings.value("recent", [])
         if isinstance(v, str):
             return [v]
         return [str(p) for p in v] if isinstance(v, list) else []

@@ -879,6 +879,7 @@ class MapScene(QGraphicsScene):
                 self._add_stack(st)
             self.map_layer.update()
             return
+        assert hexes is not None and old is not None  # not a full redraw
         changed = set(hexes)
         if map_changed:
             if any(h in drawing.map.hexes or h in old.map.hexes for h in changed):

@@ -42,7 +42,7 @@ def hip_squad_capacity(s: Scenario, side: str, table: FogTable | None = None) ->
     (a crew or half-squad counts one half)."""
     t = table or fog_table()
     declared = fog_extension(s.sides[side].extra).get("hip_squad_capacity")
-    if _is_num(declared):
+    if isinstance(declared, (int, float)) and _is_num(declared):
         return math.ceil(declared)
     return _hip_used(s, side, t)
 
@@ -100,7 +100,9 @@ def dummy_minefield_allotment(s: Scenario, side: str, table: FogTable | None = N
     its hidden minefields as set up."""
     t = table or fog_table()
     ap, at = _hidden_mine_factors(s, side)
-    return ap // t.allotment["ap_factors_per_dummy_minefield"] + at // t.allotment["at_factors_per_dummy_minefield"]
+    per_ap: int = t.allotment["ap_factors_per_dummy_minefield"]
+    per_at: int = t.allotment["at_factors_per_dummy_minefield"]
+    return ap // per_ap + at // per_at
 
 
 @scenario_check
@@ -133,7 +135,7 @@ def check_fog(s: Scenario) -> Iterator[Finding]:
         pr = m.get("pre_registered")
         if pr is not None and pr != "undetermined" and not _label_ok(pr):
             yield Finding(f"{p}.pre_registered", f"must be 'undetermined' or a hex label, not {pr!r}", "O'Leary 7.1")
-        elif _label_ok(pr) and not s.map.contains(Hex.from_label(pr)):
+        elif isinstance(pr, str) and _label_ok(pr) and not s.map.contains(Hex.from_label(pr)):
             yield Finding(f"{p}.pre_registered", f"hex {pr} is outside the map", "O'Leary 7.1")
 
     for sid, side in s.sides.items():

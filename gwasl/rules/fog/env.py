@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import FortificationKind, Position, Scenario, Terrain, Unit
@@ -154,7 +154,7 @@ def default_placement(scenario: Scenario, kind: FortificationKind, h: Hex, setup
 _SEALED = (Position.DEEP_TRENCH, Position.DUGOUT)
 
 
-def sees_from_index(index) -> SeesFn:
+def sees_from_index(index: Any) -> SeesFn:
     """Adapt a prepared LOS index (``visible_from(hex) -> frozenset[Hex]``, as
     :class:`gwasl.rules.los.LosIndex` has) to the fog layer's :class:`SeesFn`.
 
@@ -193,7 +193,7 @@ class FogEnv:
     concealment_loss: ConcealmentLossFn = default_concealment_loss
     placement: PlacementFn = default_placement
     table: FogTable = field(default_factory=fog_table)
-    _cache: dict = field(default_factory=dict, compare=False, repr=False)
+    _cache: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def sees(self, scenario: Scenario) -> SeesFn:
         """The LOS predicate of a scenario's map, built once per map."""

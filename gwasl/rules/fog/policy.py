@@ -38,7 +38,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from gwasl.model.hexgrid import Hex
-from gwasl.model.scenario import Unit, UnitKind
+from gwasl.model.scenario import Position, Unit, UnitKind
 from gwasl.rules.dice import Dice, Modifier
 from gwasl.rules.fog.env import FogEnv, size_class_of
 from gwasl.rules.fog.odds import shift_band_odds
@@ -53,7 +53,7 @@ from gwasl.rules.fog.shift import (
     resolve_shift,
     shift_window,
 )
-from gwasl.rules.fog.state import FogState, LedgerKind
+from gwasl.rules.fog.state import FogState, LedgerKind, Minefield
 from gwasl.rules.fog.view import view
 
 __all__ = ["Candidate", "PolicyDecision", "choose_minefield_shift", "choose_shift", "known_state", "run_policy",
@@ -120,7 +120,7 @@ def threat_map(state: FogState, side: str, env: FogEnv, hexes: set[Hex]) -> dict
     """Threat to each hex from the enemy counters ``side`` can see (its own view only)."""
     v = view(state, side)
     sees = env.sees(state.scenario)
-    enemies: list[tuple[Hex, float, object]] = []
+    enemies: list[tuple[Hex, float, Position]] = []
     for u in v.units:
         if u.side != side and u.is_infantry:
             enemies.append((u.hex, _UNIT_VALUE.get(u.kind, 0.5), u.position))
@@ -187,7 +187,7 @@ def _moving_values(state: FogState, plan: ShiftPlan, env: FogEnv) -> tuple[float
         da = sum(_DUMMY_COUNTER_VALUE for m in plan.movers_a if m not in units)
         db = sum(_DUMMY_COUNTER_VALUE for m in plan.movers_b if m not in units)
         return va, vb, da, db
-    a, b = state.stack(plan.a), state.stack(plan.b)
+    a, b = (state.stack(x) for x in plan.ab)
     va = sum(_unit_value(state, u, env) for u in a.unit_ids)
     vb = sum(_unit_value(state, u, env) for u in b.unit_ids)
     da = _DUMMY_COUNTER_VALUE * a.height if a.is_dummy else 0.0
@@ -262,10 +262,10 @@ def _replan(state: FogState, p: ShiftPlan, env: FogEnv) -> ShiftPlan:
     if p.kind is LedgerKind.HIP:
         return plan_hip_shift(state, p.side, p.hex_a, p.hex_b, env, movers_a=p.movers_a, movers_b=p.movers_b)
     if p.kind is LedgerKind.MINEFIELD:
-        return plan_minefield_shift(state, p.a, p.b, env)
+        return plan_minefield_shift(state, *p.ab, env)
     if p.kind is LedgerKind.CLOAKED:
-        return plan_cloaked_shift(state, p.a, p.b, env)
-    return plan_dummy_shift(state, p.a, p.b, env)
+        return plan_cloaked_shift(state, *p.ab, env)
+    return plan_dummy_shift(state, *p.ab, env)
 
 
 def _known_drm(known: FogState, p: ShiftPlan, env: FogEnv) -> int:
@@ -289,7 +289,7 @@ def choose_minefield_shift(state: FogState, entered_id: str, env: FogEnv, seed: 
     rng = random.Random(seed * 1_000_003 + len(state.ledger))
     known = known_state(state, side)
 
-    def factors(x) -> int:
+    def factors(x: Minefield) -> int:
         return 0 if x.dummy else (x.at if vehicles else x.ap)
 
     for o in sorted(state.minefields, key=lambda x: (x.hex.column, x.hex.row, x.id)):

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
+from typing import Any
 
 from gwasl.model.hexgrid import Hex
 from gwasl.model.phases import Phase
@@ -85,6 +86,13 @@ class ShiftPlan:
     @property
     def drm(self) -> int:
         return sum(m.value for m in self.modifiers)
+
+    @property
+    def ab(self) -> tuple[str, str]:
+        """``(a, b)``: the two stacks or minefields of a dummy, cloaked or minefield shift."""
+        if self.a is None or self.b is None:
+            raise ShiftError(f"a {self.kind.value} shift plan names no stacks or minefields")
+        return self.a, self.b
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,7 +285,7 @@ def _consistency(state: FogState, env: FogEnv, side: str, going: list[tuple[list
 
 
 def _plan(kind: LedgerKind, side: str, a_hex: Hex, b_hex: Hex, reasons: list[str], facts: ShiftFacts,
-          env: FogEnv, **kw) -> ShiftPlan:
+          env: FogEnv, **kw: Any) -> ShiftPlan:
     return ShiftPlan(kind, side, a_hex, b_hex, eligible=not reasons, reason=reasons[0] if reasons else None,
                      facts=facts, modifiers=shift_modifiers(facts, env.table), **kw)
 
@@ -363,7 +371,7 @@ def plan_group_dummy_shift(state: FogState, pairs: Iterable[tuple[str, str]], en
         raise ShiftError("a grouped shift needs two or more pairs of stacks (O'Leary 2.4.2)")
     plans = [plan_dummy_shift(state, a, b, env, prior) for a, b in pairs]
     ids = [x for p in pairs for x in p]
-    reasons = [p.reason for p in plans if not p.eligible]
+    reasons = [p.reason for p in plans if not p.eligible and p.reason is not None]
     if len(set(ids)) != len(ids):
         reasons.append("each stack may appear in only one pair of a grouped shift (O'Leary 2.4.2)")
     if len({p.side for p in plans}) != 1:
@@ -626,7 +634,7 @@ def _exchange(st: FogState, plan: ShiftPlan, choices: ShiftChoices, env: FogEnv,
               notes: list[str]) -> tuple[FogState, tuple[str, ...]]:
     moved: list[str] = []
     if plan.kind in (LedgerKind.DUMMY, LedgerKind.CLOAKED):
-        for pa, pb in plan.pairs or ((plan.a, plan.b),):
+        for pa, pb in plan.pairs or (plan.ab,):
             st, m = _swap_stacks(st, pa, pb, notes)
             moved += m
     else:
@@ -833,7 +841,7 @@ def _lose_status(st: FogState, plan: ShiftPlan, env: FogEnv, revealed: bool, not
 
     side = plan.side
     if plan.kind in (LedgerKind.DUMMY, LedgerKind.CLOAKED):
-        ids = list(dict.fromkeys(x for p in (plan.pairs or ((plan.a, plan.b),)) for x in p))
+        ids = list(dict.fromkeys(x for p in (plan.pairs or (plan.ab,)) for x in p))
         # Public lines in map order: which stack started the attempt is the shifter's secret.
         ids.sort(key=lambda i: (st.stack(i).hex.column, st.stack(i).hex.row))
         for sid in ids:
@@ -912,7 +920,7 @@ def reveal_fortification(st: FogState, fort_id: str) -> FogState:
 
 
 def _minefield_outcome(st: FogState, plan: ShiftPlan, exchange: bool, notes: list[str], public: list[str]) -> FogState:
-    m, o = st.minefield(plan.a), st.minefield(plan.b)
+    m, o = (st.minefield(x) for x in plan.ab)
     if exchange:
         m2, o2 = replace(m, hex=o.hex, revealed=True), replace(o, hex=m.hex, revealed=True)
         notes.append(f"minefields at {m.hex} and {o.hex} exchange locations")

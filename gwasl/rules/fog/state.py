@@ -357,7 +357,7 @@ class FogState:
                 prereg.append(PreRegistration(m["id"], str(m.get("side", "")), _hex(h) if h != "undetermined" else None))
         sides = list(scenario.sides)
         first = fog_extension(scenario.extra).get("first_phasing")
-        clock = Clock(1, first if first in scenario.sides else (sides[0] if sides else ""), Phase.RPh)
+        clock = Clock(1, first if isinstance(first, str) and first in scenario.sides else (sides[0] if sides else ""), Phase.RPh)
         map_data = replace(scenario.map, fortifications=tuple(kept))
         return cls(
             scenario=replace(scenario, map=map_data),

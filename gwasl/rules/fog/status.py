@@ -170,7 +170,7 @@ def merge_potential_dummies(state: FogState, side: str) -> FogState:
     c = state.clock
     if c is None or c.phase is not Phase.CCPh or c.phasing != side:
         raise FogRuleError(f"potential dummy stacks merge at the end of {side}'s own CCPh (O'Leary 2.2)")
-    groups: dict[tuple, list[ConcealStack]] = {}
+    groups: dict[tuple[Hex, Position], list[ConcealStack]] = {}
     for s in state.stacks:
         if s.side == side and s.potential_dummy and not s.cloaked:
             groups.setdefault((s.hex, s.position), []).append(s)

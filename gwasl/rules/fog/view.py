@@ -252,7 +252,7 @@ def view(state: FogState, viewer: str) -> SideView:
         # O'Leary 2.2: only potential dummy stacks merge at the end of the CCPh, so how the
         # enemy's "?" counters of one location are grouped would tell real from dummy.  The
         # viewer sees each location's "?" counters (and cloaking counters) as one pile.
-        piles: dict[tuple, int] = {}
+        piles: dict[tuple[Any, ...], int] = {}
         for c in concealed:
             k = (c.side, c.hex, c.position, c.cloaked)
             piles[k] = piles.get(k, 0) + c.counters
