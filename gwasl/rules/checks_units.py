@@ -119,7 +119,7 @@ def check_ssr_block(s: Scenario) -> Iterator[_Finding]:
 def check_unit_factors(s: Scenario) -> Iterator[_Finding]:
     """Every squad and half-squad has factors at the scenario date (ASLGW 1.11):
     its class exists in its nationality's table and at that date (Stosstruppen
-    from June 1915, ASLGW 1.11.1); nationalities without a table need a
+    from July 1915, ASLGW 1.11.1); nationalities without a table need a
     ``factors`` field (warning otherwise)."""
     for i, u in enumerate(s.units):
         if u.kind not in (UnitKind.SQUAD, UnitKind.HALF_SQUAD):

@@ -6,7 +6,7 @@ validates them once and answers three questions:
 
 * :func:`unit_factors` -- the FP-range-morale/broken-morale of a squad or
   half-squad at a date (ASLGW 1.11; French factors change on 1 May 1915,
-  Stosstruppen exist from 1 June 1915).
+  Stosstruppen exist from 1 July 1915).
 * :func:`nationality_traits` -- the special rules as flags (ASLGW 1.11.1-1.11.3,
   1.2.12, 1.3.12-1.3.13).
 * :func:`elr_replacement` -- the class a unit becomes after an ELR failure
@@ -73,7 +73,7 @@ class UnknownUnitClassError(UnitsError):
 
 
 class UnitNotAvailableError(UnitsError):
-    """The class does not exist yet at that date (Stosstruppen before June 1915)."""
+    """The class does not exist yet at that date (Stosstruppen before July 1915)."""
 
 
 class UnitFactorsFormatError(UnitsError):
@@ -450,10 +450,10 @@ def _class_entry(nationality: Nationality | str, unit_class: UnitClass | str) ->
 
 
 def class_available_from(nationality: Nationality | str, unit_class: UnitClass | str) -> _dt.date | None:
-    """First date the class exists (ASLGW 1.11.1: Stosstruppen from 1 June 1915), or ``None``.
+    """First date the class exists (ASLGW 1.11.1: Stosstruppen from 1 July 1915, "after June 1915"), or ``None``.
 
     >>> class_available_from("german", "stosstruppen")
-    datetime.date(1915, 6, 1)
+    datetime.date(1915, 7, 1)
     """
     return _class_entry(nationality, unit_class).available_from
 
@@ -469,7 +469,7 @@ def unit_factors(
 
     French Elite and First Line are 3-4-x before 1 May 1915 and 4-4-x from that
     day on (ASLGW 1.11.2, "prior to May 1915"/"after"); Stosstruppen exist from
-    1 June 1915 (ASLGW 1.11.1).  Raises :class:`NoUnitTableError` for
+    1 July 1915 (ASLGW 1.11.1, "after June 1915").  Raises :class:`NoUnitTableError` for
     nationalities the text gives no table, :class:`UnknownUnitClassError` for a
     class the nationality lacks and :class:`UnitNotAvailableError` before a
     class exists.
@@ -585,7 +585,7 @@ def infantry_movement() -> InfantryMovement:
 
 def available_classes(when: Scenario | _dt.date | str, nationality: Nationality | str) -> tuple[UnitClass, ...]:
     """The squad classes a nationality may field at a date, best first, for the
-    editor's palette (ASLGW 1.11; Stosstruppen only from June 1915, 1.11.1).
+    editor's palette (ASLGW 1.11; Stosstruppen only from July 1915, 1.11.1).
 
     >>> [c.value for c in available_classes("1915-05-31", "german")]
     ['elite', 'first_line', 'second_line', 'landwehr']
