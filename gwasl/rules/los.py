@@ -524,7 +524,8 @@ class LosIndex:
                     best = (d, i, below_h)
             h1, h2 = self._hex_at_flat(i1), self._hex_at_flat(i2)
             if blocks:
-                block = (t, min(h1, h2), f"blocked: the line runs along the hexside {h1}|{h2} and both hexes block (CONTRACTS 3; docs/rules-notes.md, lines along hexsides)")
+                block = (t, min(h1, h2), f"blocked: the line runs along the hexside {h1}|{h2} and both hexes block "
+                         "(CONTRACTS 3; docs/rules-notes.md, lines along hexsides)")
                 continue
             if best[0]:
                 h = self._hex_at_flat(best[1])
@@ -900,4 +901,5 @@ def check_outlines(s: Scenario) -> Iterator[Finding]:
             continue
         t = d.terrain if d.terrain is not None else s.map.default_terrain
         if table[t].obstacle_height is None:
-            yield Finding(path, f"hex {h}: outline on {t.value} has no effect; only obstacle terrain (woods, buildings, rubble) has a blocking outline", "CONTRACTS 3", "warning")
+            yield Finding(path, f"hex {h}: outline on {t.value} has no effect; only obstacle terrain (woods, buildings, rubble) "
+                          "has a blocking outline", "CONTRACTS 3", "warning")
