@@ -7,7 +7,6 @@ import json
 
 import pytest
 from PySide6.QtCore import QSettings, Qt
-from testsupport import EXAMPLE_PATH
 
 from gwasl.engine.game import GameOptions
 from gwasl.games import game_for
@@ -16,6 +15,7 @@ from gwasl.store.gamefile import create_game, load_source
 from gwasl.ui.play.aslgw_board import AslgwBoard, drawing_from_game_view, public_scenario
 from gwasl.ui.play.controller import GameController
 from gwasl.ui.play.window import PlayerWindow
+from testsupport import EXAMPLE_PATH
 
 
 def new_game(tmp_path, source, name="g.game", secret=("french",)):
