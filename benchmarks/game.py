@@ -148,8 +148,10 @@ def main() -> None:
     rows_read = con.execute("SELECT events FROM journal").fetchall()
     raw = time.perf_counter() - t
     con.close()
-    print(f"open the {n}-event game        {opened * 1000:8.1f} ms        read its {len(rows_read)} rows with sqlite3 {raw * 1000:6.1f} ms   ratio {opened / raw:6.1f}")
-    print(f"replay_check of {rep.events} events {replay * 1000:8.1f} ms (identical: {rep.identical})   reduce only {reduce_only * 1000:6.1f} ms   ratio {replay / reduce_only:6.1f}")
+    print(f"open the {n}-event game        {opened * 1000:8.1f} ms        "
+          f"read its {len(rows_read)} rows with sqlite3 {raw * 1000:6.1f} ms   ratio {opened / raw:6.1f}")
+    print(f"replay_check of {rep.events} events {replay * 1000:8.1f} ms (identical: {rep.identical})   "
+          f"reduce only {reduce_only * 1000:6.1f} ms   ratio {replay / reduce_only:6.1f}")
 
 
 if __name__ == "__main__":
