@@ -17,7 +17,7 @@ import json
 import math
 import os
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
@@ -69,6 +69,8 @@ __all__ = [
     "Saved",
     "escape_controls",
     "quote",
+    "quote_list",
+    "shorten",
     "load_scenario",
     "open_scenario",
     "parse_scenario",
@@ -189,16 +191,34 @@ def quote(value: Any, limit: int = QUOTE_LIMIT) -> str:
     "'SSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSS...' (10,000,000 characters)"
     """
     if not isinstance(value, str):
-        return _cut(repr(value), limit)
+        return shorten(repr(value), limit)
     if len(value) <= limit:
         return f"'{escape_controls(value)}'"
     return f"'{escape_controls(value[:limit])}...' ({len(value):,} characters)"
 
 
-def _cut(text: str, limit: int = QUOTE_LIMIT) -> str:
+def shorten(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """Text from a file for a message, unquoted (an id): escaped, cut with its length when long.
+
+    >>> shorten("G1-L"), shorten("x" * 100, 5)
+    ('G1-L', 'xxxxx... (100 characters)')
+    """
     if len(text) <= limit:
         return escape_controls(text)
     return f"{escape_controls(text[:limit])}... ({len(text):,} characters)"
+
+
+def quote_list(values: Iterable[str], most: int = 10) -> str:
+    """Values from a file for a message, each quoted (:func:`quote`), at most ``most`` of them.
+
+    >>> quote_list(["german", "french"]), quote_list([])
+    ("'german', 'french'", 'none defined')
+    """
+    vals = list(values)
+    if not vals:
+        return "none defined"
+    shown = ", ".join(quote(v) for v in vals[:most])
+    return shown + (f" and {len(vals) - most} more" if len(vals) > most else "")
 
 
 # ---------------------------------------------------------------------------
@@ -463,7 +483,7 @@ def unwritable_values(doc: Any, dups: Mapping[int, list[str]] | None = None) -> 
         elif isinstance(v, float):
             if not math.isfinite(v):
                 written = getattr(v, "text", None) or repr(v)
-                add(link, f"is the number {_cut(written)}, which has no JSON form (too large or not a number)")
+                add(link, f"is the number {shorten(written)}, which has no JSON form (too large or not a number)")
         elif isinstance(v, str) and _SURROGATE_RE.search(v):
             add(link, f"has a lone surrogate {_first_surrogate(v)}, which is not a character")
     if more:
@@ -601,7 +621,9 @@ def _parse_hex_list(rd: _Reader, v: Any, path: str, min_items: int) -> tuple[Hex
         return ()
     if len(arr) < min_items:
         rd.error(path, "must list at least one hex")
-    return tuple(h for i, x in enumerate(arr) if (h := rd.hexlabel(x, f"{path}[{i}]")) is not None)
+    # A hex listed again is the same hex: merged here, in the order first listed, so
+    # nothing downstream pays for repeats (issue 17.6; docs/format/files.md).
+    return tuple(dict.fromkeys(h for i, x in enumerate(arr) if (h := rd.hexlabel(x, f"{path}[{i}]")) is not None))
 
 
 def _parse_fortification(rd: _Reader, v: Any, path: str) -> Fortification | None:
