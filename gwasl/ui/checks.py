@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QColor
 
-from gwasl.engine.editor import Change
+from gwasl.editor.document import Change
 from gwasl.model.hexgrid import Hex
 from gwasl.rules import command as command_rules
 from gwasl.rules import los as los_rules
@@ -25,7 +25,7 @@ __all__ = ["Checks"]
 class Checks:
     """Owns the checking overlays of one window; recomputes them when the scenario changes."""
 
-    def __init__(self, window: "MainWindow") -> None:
+    def __init__(self, window: MainWindow) -> None:
         self.win = window
         self._index = None
         self._index_for = None

@@ -1,7 +1,7 @@
 """Map tools: each turns mouse gestures on the map into editor commands.
 
 A tool never changes the scenario itself: it builds an edit with the
-functions of :mod:`gwasl.engine.editor` and pushes it on the document, so
+functions of :mod:`gwasl.editor.document` and pushes it on the document, so
 every tool action is one undo step (a drag with the brush is one stroke).
 Checking tools (LOS thread, LOS map, command radius) only draw overlays.
 """
@@ -14,14 +14,27 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QColor
 
-from gwasl.engine import editor as ed
+from gwasl.editor import document as ed
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import Dummy, DummyKind, FortificationKind, Position, Unit, UnitKind
 
 if TYPE_CHECKING:  # pragma: no cover
     from gwasl.ui.mainwindow import MainWindow
 
-__all__ = ["Tool", "SelectTool", "TerrainTool", "LevelTool", "BuildingTool", "OutlineTool", "FortificationTool", "UnitTool", "DummyTool", "LosTool", "LosMapTool", "CommandTool"]
+__all__ = [
+    "Tool",
+    "SelectTool",
+    "TerrainTool",
+    "LevelTool",
+    "BuildingTool",
+    "OutlineTool",
+    "FortificationTool",
+    "UnitTool",
+    "DummyTool",
+    "LosTool",
+    "LosMapTool",
+    "CommandTool",
+]
 
 
 class Tool:
@@ -33,7 +46,7 @@ class Tool:
     tip = ""
     cursor = Qt.CrossCursor
 
-    def __init__(self, window: "MainWindow") -> None:
+    def __init__(self, window: MainWindow) -> None:
         self.win = window
 
     @property
@@ -59,7 +72,7 @@ class Tool:
         pass
 
     def run(self, edit, *args, merge_key=None, **kw) -> bool:
-        """Push an edit; an :class:`~gwasl.engine.editor.EditError` goes to the status bar, not a traceback."""
+        """Push an edit; an :class:`~gwasl.editor.document.EditError` goes to the status bar, not a traceback."""
         try:
             return self.doc.apply(edit, *args, merge_key=merge_key, **kw)
         except ed.EditError as e:
@@ -76,7 +89,7 @@ class SelectTool(Tool):
     tip = "Select counters and hexes; drag counters to another hex to move them"
     cursor = Qt.ArrowCursor
 
-    def __init__(self, window: "MainWindow") -> None:
+    def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
         self._from: Hex | None = None
         self._moving: tuple[str, ...] = ()
@@ -118,7 +131,7 @@ class SelectTool(Tool):
 class _StrokeTool(Tool):
     """A brush: press starts one stroke, every hex dragged over joins it (one undo step)."""
 
-    def __init__(self, window: "MainWindow") -> None:
+    def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
         self._key = None
         self._last: Hex | None = None
@@ -321,7 +334,12 @@ class UnitTool(Tool):
 
 def _default_position(s, h: Hex) -> Position:
     """A unit set up in a fortified hex starts inside the work (the designer can change it)."""
-    for kind, pos in ((FortificationKind.DEEP_TRENCH, Position.DEEP_TRENCH_CREST), (FortificationKind.TRENCH, Position.TRENCH), (FortificationKind.PILLBOX, Position.PILLBOX), (FortificationKind.FOXHOLE, Position.FOXHOLE)):
+    for kind, pos in (
+        (FortificationKind.DEEP_TRENCH, Position.DEEP_TRENCH_CREST),
+        (FortificationKind.TRENCH, Position.TRENCH),
+        (FortificationKind.PILLBOX, Position.PILLBOX),
+        (FortificationKind.FOXHOLE, Position.FOXHOLE),
+    ):
         if s.map.has_fortification(h, kind):
             return pos
     return Position.GROUND

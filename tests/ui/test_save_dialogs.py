@@ -8,7 +8,7 @@ import shutil
 
 import pytest
 
-from gwasl.engine.editor import EditorDocument
+from gwasl.editor.document import EditorDocument
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import Terrain
 from gwasl.model.scenario_io import load_scenario
@@ -23,7 +23,7 @@ def scenario_file(tmp_path):
 
 
 def _paint(window, label: str, terrain: Terrain) -> None:
-    from gwasl.engine import editor as ed
+    from gwasl.editor import document as ed
 
     window._run(ed.paint_terrain, [Hex.from_label(label)], terrain)
 

@@ -8,8 +8,8 @@ import shutil
 
 import pytest
 
-from gwasl.engine import editor as ed
-from gwasl.engine.editor import EditorDocument
+from gwasl.editor import document as ed
+from gwasl.editor.document import EditorDocument
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import Terrain
 from gwasl.model.scenario_io import ScenarioChangedError, ScenarioReadOnlyError, load_scenario
