@@ -307,6 +307,7 @@ class _Reader:
 
     def __init__(self) -> None:
         self.findings: list[Finding] = []
+        self._hexes: dict[str, Hex] = {}
 
     def error(self, path: str, message: str) -> None:
         self.findings.append(Finding(path, message))
@@ -352,10 +353,13 @@ class _Reader:
         return None
 
     def hexlabel(self, v: Any, path: str) -> Hex | None:
+        if isinstance(v, str) and (h := self._hexes.get(v)) is not None:
+            return h  # labels repeat (fortification lists): parsed once each
         if not isinstance(v, str) or not _HEXLABEL_RE.fullmatch(v):
             self.error(path, f"must be a hex label such as 'K10' (column letters A-Z, row number from 1), not {_describe(v)}")
             return None
-        return Hex.from_label(v)
+        h = self._hexes[v] = Hex.from_label(v)
+        return h
 
     def obj(self, v: Any, path: str) -> dict[str, Any] | None:
         if not isinstance(v, dict):
