@@ -50,6 +50,9 @@ class _SafeText(io.TextIOBase):
     def isatty(self) -> bool:
         return self.raw.isatty()
 
+    def fileno(self) -> int:  # for child processes that inherit the stream
+        return self.raw.fileno()
+
     def write(self, s: str) -> int:
         parts = s.split("\n")
         for i, part in enumerate(parts):
