@@ -342,14 +342,14 @@ def main() -> None:
             "los-map": lambda f: ["los-map", str(f), "A1", "--json"],
             "render": lambda f: ["render", str(f), "--out", str(png), "--force"],
         }
-        print(f"{'command':<9} {'map':<16} {'seconds':>8} {'peak MB':>8} {'x ref s':>8} {'x ref MB':>8}   ({reps} runs; ref: the example)")
+        print(f"{'command':<9} {'map':<16} {'time':>9} {'peak memory':>11}   against the example ({reps} run(s) each)")
         for name, args in runs.items():
             ref: tuple[float, float] | None = None
             for label, f in maps.items():
                 figures = [measure(args(f)) for _ in range(reps)]
                 seconds, mem = min(t for t, _ in figures), max(m for _, m in figures)
                 ref = ref or (seconds, mem)
-                print(f"{name:<9} {label:<16} {seconds:8.2f} {mem:8.0f} {seconds / ref[0]:8.1f} {mem / ref[1]:8.1f}")
+                print(f"{name:<9} {label:<16} {seconds:7.2f} s {mem:8.0f} MB   x{seconds / ref[0]:.1f} time, x{mem / ref[1]:.1f} memory")
     print("(seconds: wall time of the whole process, best of the runs; peak MB: its maximum resident size, worst of the runs)")
 
 

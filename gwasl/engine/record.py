@@ -169,6 +169,11 @@ class _Decoder:
                     return value
                 raise RecordError(f"{path}: expected a string, got {_type_name(value)}")
             if dataclasses.is_dataclass(tp):
+                if issubclass(tp, Record):
+                    # a nested record (a roll's modifiers) is written with its kind and version
+                    if isinstance(value, dict) and value.get("kind", tp.kind) != tp.kind:
+                        raise RecordError(f"{path}: expected a {tp.kind} record, got {str(value.get('kind'))[:40]!r}")
+                    return self.dataclass(tp, value, path, skip=("kind", "v"))
                 return self.dataclass(tp, value, path)
         raise RecordError(f"{path}: unsupported field type {tp}")
 
@@ -242,7 +247,7 @@ class Registry:
             raise RecordError(f"a {self.name} record must be an object, not {_type_name(obj)}")
         kind = obj.get("kind")
         cls = self._kinds.get(kind) if isinstance(kind, str) else None
-        if cls is None:
+        if cls is None or not isinstance(kind, str):
             raise RecordError(f"unknown {self.name} record kind {str(kind)[:40]!r}")
         v = obj.get("v", 1)
         if not isinstance(v, int) or isinstance(v, bool) or v < 1:

@@ -15,6 +15,8 @@ than twice its natural size, to at most :data:`DEFAULT_MAX_PIXELS`.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from PySide6.QtCore import QRectF, QSize, Qt
@@ -23,8 +25,9 @@ from PySide6.QtWidgets import QApplication, QGraphicsScene
 
 from gwasl.model.files import FileError, atomic_target, check_output_path
 from gwasl.model.scenario import Scenario
-from gwasl.ui.drawable import OMNISCIENT, MapDrawing, drawing_for
+from gwasl.ui.drawable import OMNISCIENT, MapDrawing
 from gwasl.ui.mapscene import MapScene
+from gwasl.ui.seen import Seen
 
 __all__ = [
     "RenderError",
@@ -133,7 +136,7 @@ def save_image(img: QImage, out: str | os.PathLike[str], force: bool = False) ->
     target = _writable_target(out, "png", force)
     try:
         with atomic_target(target, ".png", kind="png", force=force) as tmp:
-            if not img.save(str(tmp), "PNG"):  # type: ignore[call-overload]  # PySide6 takes str; its stub says bytes
+            if not img.save(str(tmp)):  # the ".png" suffix picks the format
                 raise RenderError(f"{target}: could not write the PNG")
     except FileError as e:
         raise RenderError(str(e), e) from None
@@ -148,7 +151,7 @@ def render_png(
     _writable_target(out, "png", force)  # refuse before drawing a large picture for nothing
     ensure_app(offscreen=True)
     scene = MapScene()
-    scene.set_drawing(drawing_for(scenario, viewer))
+    scene.set_drawing(Seen.of(scenario, viewer).drawing)  # the drawing the editor's side view shows
     rect = scene.sceneRect()
     image_size(rect.width(), rect.height(), width)  # too large: say so before drawing
     img = render_scene(scene, width)
@@ -157,8 +160,20 @@ def render_png(
 
 
 def export_png(scene: QGraphicsScene, out: str | os.PathLike[str], width: int | None = None, force: bool = False) -> None:
+    """Write the map of ``scene`` as PNG (without the user's selection: :meth:`MapScene.for_export`)."""
     _writable_target(out, "png", force)
-    save_image(render_scene(scene, width), out, force)
+    with _exporting(scene):
+        img = render_scene(scene, width)
+    save_image(img, out, force)
+
+
+@contextmanager
+def _exporting(scene: QGraphicsScene) -> Iterator[None]:
+    if isinstance(scene, MapScene):
+        with scene.for_export():
+            yield
+    else:
+        yield
 
 
 def export_svg(scene: QGraphicsScene, out: str | os.PathLike[str], title: str = "", force: bool = False) -> None:
@@ -177,7 +192,8 @@ def export_svg(scene: QGraphicsScene, out: str | os.PathLike[str], title: str = 
             p = QPainter()
             if not p.begin(gen):
                 raise RenderError(f"{target}: could not write the SVG")
-            scene.render(p, QRectF(0, 0, rect.width(), rect.height()), rect)
+            with _exporting(scene):
+                scene.render(p, QRectF(0, 0, rect.width(), rect.height()), rect)
             p.end()
     except FileError as e:
         raise RenderError(str(e), e) from None
