@@ -1,0 +1,154 @@
+"""Submarine policies for batch play (CONTRACTS 6): ``sensible`` (the default) and ``random``.
+
+A policy reads only its seat: the board as the submarine's commander sees it
+(104.1.2: everything on the board) and the legal actions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from gwasl.engine.dice import GameDice
+from gwasl.engine.game import Decision, Policy, Seat
+from gwasl.engine.record import Record
+from gwasl.model.hexgrid import Hex
+from gwasl.games.on_patrol import records as R
+from gwasl.games.on_patrol.geometry import DIRS, Pose
+from gwasl.games.on_patrol.state import PatrolState, Ship, Sub
+from gwasl.games.on_patrol.tables import tables
+
+__all__ = ["POLICIES", "pick", "random_policy", "sensible_policy"]
+
+
+def pick(dice: GameDice, n: int, cause: str) -> int:
+    """A uniform choice among ``n`` from the game's dice (rejection sampling, every die logged)."""
+    if n <= 6:
+        return dice.randrange(n, cause)
+    dies = 2 if n <= 36 else 3
+    space = 6 ** dies
+    if n > space:
+        raise ValueError("too many choices")
+    accepted = space - space % n
+    while True:
+        r = dice.DR(cause) if dies == 2 else dice.DR(cause)
+        v = (r.dice[0] - 1) * 6 + (r.dice[1] - 1)
+        if dies == 3:
+            v = v * 6 + dice.dr(cause).total - 1
+        if v < accepted:
+            return v % n
+
+
+def random_policy(seat: Seat[Any], dice: GameDice) -> Decision:
+    """Any legal action, uniformly (breaking off excepted, so the patrol runs its course)."""
+    legal = [a for a in seat.legal() if not isinstance(a, R.BreakOff)]
+    i = pick(dice, len(legal), "random submarine policy: which action")
+    return Decision(legal[i], "random choice", {"choices": len(legal)})
+
+
+def _hits(st: PatrolState, launch: R.Launch, sub: Sub) -> Ship | None:
+    """The ship a torpedo fired now would meet if every ship held its course and speed."""
+    t = tables()
+    tp = t.torpedoes[sub.tubes[launch.tube]]
+    if launch.tube < sub.bow_tubes:
+        start, g = sub.pose.ahead, (sub.pose.heading + launch.gyro) % 6
+    else:
+        back = (sub.pose.heading + 3) % 6
+        start, g = sub.pose.stern + DIRS[back], (back + launch.gyro) % 6
+    d = DIRS[g]
+    for k in range(1, tp.range // tp.speed + 1):
+        run = [Hex(start.q + d.q * j, start.r + d.r * j) for j in range((k - 1) * tp.speed + 1, k * tp.speed + 1)]
+        for s in st.ships:
+            if not s.afloat:
+                continue
+            v = DIRS[s.pose.heading]
+            ahead = s.speed * k
+            bow = Hex(s.pose.bow.q + v.q * ahead, s.pose.bow.r + v.r * ahead)
+            p = Pose(bow, s.pose.heading)
+            if any(h in (p.bow, p.stern) for h in run):
+                return s
+    return None
+
+
+def _threat(st: PatrolState, sub: Sub) -> int:
+    esc = [s.pose.bow.distance(sub.pose.bow) for s in st.ships if s.kind == "escort" and s.afloat]
+    return min(esc) if esc else 99
+
+
+def sensible_policy(seat: Seat[Any], dice: GameDice) -> Decision:
+    """Fire at a ship a torpedo would meet (highest VP first); by day stay at 75 feet, at
+    night run on the surface out of sight range; once detected go deep and open the
+    range from the escorts at emergency speed; reload every empty tube."""
+    st: PatrolState = seat.view()
+    legal: Sequence[Record] = seat.legal()
+    if st.phase == 9:
+        rl = [a for a in legal if isinstance(a, R.Reload)]
+        if rl:
+            return Decision(rl[0], "reload an empty tube")
+        return Decision(R.EndPhase(), "nothing to reload")
+    for sub in st.subs:
+        if not sub.active:
+            continue
+        mine = [a for a in legal if getattr(a, "sub", None) == sub.id]
+        m = st.marker(sub.id)
+        threat = _threat(st, sub)
+        hunted = m is not None and m.kind in ("sub", "escort", "torpedo") and threat <= 12
+        # 1: torpedoes that would meet a ship
+        best = None
+        for a in mine:
+            if isinstance(a, R.Launch) and len(sub.fired) < 3:
+                hit = _hits(st, a, sub)
+                if hit is not None and hit.kind != "escort" or (hit is not None and not st.has_convoy):
+                    score = hit.vp if hit else 0
+                    if best is None or score > best[0]:
+                        best = (score, a, hit)
+        if best is not None:
+            return Decision(best[1], f"a torpedo now would meet {best[2].id if best[2] else '?'}")
+        # 2: depth
+        if not sub.dived:
+            if hunted:
+                want = 250
+            elif st.night:
+                want = 0 if threat > 6 else 50
+            else:
+                want = 75
+            dives = [a for a in mine if isinstance(a, R.Dive)]
+            if dives and want != sub.depth:
+                a = min(dives, key=lambda x: abs(x.depth - want))
+                if abs(a.depth - want) < abs(sub.depth - want):
+                    return Decision(a, f"{'evade deep' if hunted else 'approach'}: toward {want} ft")
+        # 3: movement
+        moves = [a for a in mine if isinstance(a, R.Move)]
+        c = tables().submarines[sub.cls]
+        normal = c.surface_speed if sub.depth == 0 else c.submerged_speed
+        if moves and (sub.moved < normal or hunted):
+            targets = [s for s in st.ships if s.afloat and (s.kind != "escort" or not st.has_convoy)]
+            escorts = [s for s in st.ships if s.kind == "escort" and s.afloat]
+
+            def score(a: R.Move) -> tuple[int, int]:
+                p = sub.pose.step(a.turn)
+                near = min((e.pose.bow.distance(p.bow) for e in escorts), default=99)
+                if hunted:
+                    away = p.bow.distance(m.target) if m is not None else 0
+                    return (-min(near, 10) - away, a.turn != 0)
+                if not targets:
+                    return (0, a.turn != 0)
+                aim = min(targets, key=lambda s: (s.pose.bow.distance(sub.pose.bow), -s.vp))
+                v = DIRS[aim.pose.heading]
+                lead = Hex(aim.pose.bow.q + v.q * aim.speed * 3, aim.pose.bow.r + v.r * aim.speed * 3)
+                close = p.bow.distance(lead)
+                danger = max(0, 6 - near) * 3 if st.night and sub.depth <= 25 else 0
+                return (close + danger, a.turn != 0)
+
+            a = min(moves, key=score)
+            return Decision(a, "evade the escorts" if hunted else "close the convoy")
+    # out of torpedoes and out of contact: go home
+    if all((not s.active) or (not any(s.tubes) and s.reloads == 0 and not s.reloading
+                              and (st.marker(s.id) is None or st.marker(s.id).kind in ("inverted", "torpedo")))  # type: ignore[union-attr]
+           for s in st.subs):
+        if any(isinstance(a, R.BreakOff) for a in legal):
+            return Decision(R.BreakOff(), "no torpedoes left and no contact: break off")
+    return Decision(R.EndPhase(), "end the phase")
+
+
+POLICIES: Mapping[str, Policy] = {"sensible": sensible_policy, "random": random_policy}
