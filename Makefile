@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-SCENARIO ?= scenarios/bois-des-caures-1916.json
+SCENARIO ?= gwasl/scenarios/bois-des-caures-1916.json
 
 .PHONY: run test bench clean
 

@@ -15,23 +15,23 @@ Run: python benchmarks/fog_shift_view.py
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from gwasl.model.phases import Phase  # noqa: E402
-from gwasl.model.scenario_io import load_scenario, scenario_to_dict  # noqa: E402
-from gwasl.rules.fog.env import FogEnv  # noqa: E402
-from gwasl.rules.fog.odds import shift_band_odds  # noqa: E402
-from gwasl.rules.fog.preview import plan_between  # noqa: E402
-from gwasl.rules.fog.shift import ShiftError  # noqa: E402
-from gwasl.rules.fog.state import FogState  # noqa: E402
-from gwasl.rules.fog.status import advance_clock  # noqa: E402
-from gwasl.rules.fog.view import view  # noqa: E402
-
-ROOT = Path(__file__).resolve().parents[1]
+from gwasl.model.phases import Phase
+from gwasl.model.scenario_io import load_scenario, scenario_to_dict
+from gwasl.rules.fog.env import FogEnv
+from gwasl.rules.fog.odds import shift_band_odds
+from gwasl.rules.fog.preview import plan_between
+from gwasl.rules.fog.shift import ShiftError
+from gwasl.rules.fog.state import FogState
+from gwasl.rules.fog.status import advance_clock
+from gwasl.rules.fog.view import view
+from gwasl.scenarios import bundled_scenario
 
 
 def timed(fn, n: int) -> float:
@@ -42,7 +42,7 @@ def timed(fn, n: int) -> float:
 
 
 def main() -> None:
-    s = load_scenario(ROOT / "scenarios" / "bois-des-caures-1916.json")
+    s = load_scenario(bundled_scenario("bois-des-caures-1916.json"))
     st = advance_clock(FogState.from_scenario(s), 1, "german", Phase.MPh)
     env = FogEnv()
     v = timed(lambda: view(st, "german"), 300)
@@ -54,10 +54,8 @@ def main() -> None:
     def plan_all():
         for a in hexes:
             for b in hexes:
-                try:
+                with contextlib.suppress(ShiftError):
                     plan_between(st, "french", a, b, env, None)
-                except ShiftError:
-                    pass
 
     sees = env.sees(st.scenario)
     enemies = [u for u in st.scenario.units if u.side == "german"]

@@ -24,14 +24,14 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QSettings  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
 
-from benchmarks.maps import random_scenario  # noqa: E402
-from gwasl.engine.editor import EditorDocument  # noqa: E402
-from gwasl.model.hexgrid import Hex  # noqa: E402
-from gwasl.model.scenario import Fortification, FortificationKind, LeaderRating, Unit, UnitClass, UnitKind  # noqa: E402
-from gwasl.model.scenario_io import load_scenario, save_scenario  # noqa: E402
+from benchmarks.maps import random_scenario
+from gwasl.engine.editor import EditorDocument
+from gwasl.model.hexgrid import Hex
+from gwasl.model.scenario import Fortification, FortificationKind, LeaderRating, Unit, UnitClass, UnitKind
+from gwasl.model.scenario_io import load_scenario, save_scenario
 
 
 def populated(columns: int, rows: int, seed: int = 1, units: int = 300):
@@ -48,7 +48,7 @@ def populated(columns: int, rows: int, seed: int = 1, units: int = 300):
         else:
             out.append(Unit(f"S{i}", side, UnitKind.SQUAD, h, unit_class=UnitClass.FIRST_LINE))
     forts = []
-    for k in range(columns // 6):
+    for _ in range(columns // 6):
         c = rng.randrange(columns)
         forts.append(Fortification(FortificationKind.TRENCH, tuple(Hex.from_offset(c, r) for r in range(rng.randrange(rows // 2)))))
     forts = [f for f in forts if f.hexes]
@@ -120,7 +120,10 @@ def main() -> None:
         redraw.append(time.perf_counter() - t)
     r_ms, q_ms = statistics.median(redraw) * 1e3, statistics.median(query) * 1e3
     print(f"4 boards: 66 x 20 = {66 * 20} hexes; hover LOS map over {len(path)} hexes")
-    print(f"hover LOS map redraw (query + overlay + repaint), median: {r_ms:.1f} ms, p90 {sorted(redraw)[int(len(redraw) * .9)] * 1e3:.1f} ms   [<= 16 ms: {mark(r_ms <= 16)}]")
+    print(
+        f"hover LOS map redraw (query + overlay + repaint), median: {r_ms:.1f} ms, "
+        f"p90 {sorted(redraw)[int(len(redraw) * 0.9)] * 1e3:.1f} ms   [<= 16 ms: {mark(r_ms <= 16)}]"
+    )
     print(f"reference (LOS query alone, LosIndex.visible_from), median: {q_ms:.2f} ms; ratio redraw / query: {r_ms / q_ms:.1f}x")
     win.document.replace_all(s, None)
     win.close()

@@ -12,7 +12,7 @@ import argparse
 import importlib
 import os
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 from gwasl import __version__
 
@@ -25,6 +25,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "gwasl.commands.shift_preview",
     "gwasl.commands.render",
     "gwasl.commands.edit",
+    "gwasl.commands.game",
+    "gwasl.commands.library",
 )
 
 

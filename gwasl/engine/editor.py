@@ -27,9 +27,10 @@ from __future__ import annotations
 import datetime as _dt
 import math
 import os
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from types import MappingProxyType
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
 
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import (
@@ -105,7 +106,7 @@ class Change:
     properties: bool = False
     full: bool = False
 
-    def union(self, other: "Change") -> "Change":
+    def union(self, other: Change) -> Change:
         return Change(
             self.hexes | other.hexes,
             self.units | other.units,
@@ -140,7 +141,7 @@ class Command:
     def undo(self) -> Scenario:
         return self.before
 
-    def merged_with(self, later: "Command") -> "Command":
+    def merged_with(self, later: Command) -> Command:
         """This command followed by ``later`` as one step (one brush stroke)."""
         return Command(self.text, self.before, later.after, self.change.union(later.change), self.merge_key)
 
@@ -167,7 +168,7 @@ class EditorDocument:
 
     # -- files ------------------------------------------------------------------
     @classmethod
-    def open(cls, path: str | os.PathLike[str]) -> "EditorDocument":
+    def open(cls, path: str | os.PathLike[str]) -> EditorDocument:
         """Load a scenario file (raises :class:`~gwasl.model.scenario_io.ScenarioError`)."""
         return cls(load_scenario(path), path)
 
@@ -300,7 +301,13 @@ class EditorDocument:
 # ---------------------------------------------------------------------------
 # New scenarios
 # ---------------------------------------------------------------------------
-def new_scenario(columns: int = 12, rows: int = 8, date: _dt.date | None = None, sides: Mapping[str, Nationality] | None = None, title: str = "New scenario") -> Scenario:
+def new_scenario(
+    columns: int = 12,
+    rows: int = 8,
+    date: _dt.date | None = None,
+    sides: Mapping[str, Nationality] | None = None,
+    title: str = "New scenario",
+) -> Scenario:
     """An empty open map with two sides (German attacker, French defender by default)."""
     sides = sides or {"german": Nationality.GERMAN, "french": Nationality.FRENCH}
     if len(sides) < 2:
@@ -527,7 +534,12 @@ def delete_units(s: Scenario, ids: Iterable[str]) -> Command | None:
     after = s.with_units(u for u in s.units if u.id not in ids)
     forms = tuple(replace(f, leader=None) if f.leader in ids else f for f in s.formations)
     after = replace(after, formations=forms)
-    return Command(f"Delete {len(gone)} unit{'s' if len(gone) > 1 else ''}", s, after, Change(hexes=frozenset(u.hex for u in gone), units=frozenset(ids), formations=forms != s.formations))
+    return Command(
+        f"Delete {len(gone)} unit{'s' if len(gone) > 1 else ''}",
+        s,
+        after,
+        Change(hexes=frozenset(u.hex for u in gone), units=frozenset(ids), formations=forms != s.formations),
+    )
 
 
 def update_units(s: Scenario, ids: Iterable[str], text: str = "Change units", **fields: Any) -> Command | None:
@@ -604,7 +616,12 @@ def delete_formation(s: Scenario, formation_id: str) -> Command | None:
     members = s.members(formation_id)
     after = replace(s, formations=tuple(f for f in s.formations if f.id != formation_id))
     after = after.with_units(replace(u, platoon=None) if u.platoon == formation_id else u for u in after.units)
-    return Command(f"Delete formation {formation_id}", s, after, Change(hexes=frozenset(u.hex for u in members), units=frozenset(u.id for u in members), formations=True))
+    return Command(
+        f"Delete formation {formation_id}",
+        s,
+        after,
+        Change(hexes=frozenset(u.hex for u in members), units=frozenset(u.id for u in members), formations=True),
+    )
 
 
 def add_dummy(s: Scenario, dummy: Dummy) -> Command | None:

@@ -104,7 +104,7 @@ class _Decoder:
             self._hints[cls] = h
         return h
 
-    def convert(self, tp: Any, value: Any, path: str) -> Any:  # noqa: C901 (one branch per type form)
+    def convert(self, tp: Any, value: Any, path: str) -> Any:
         if tp is Any:
             return _freeze_json(value, path)
         origin = typing.get_origin(tp)

@@ -9,7 +9,7 @@ find such things and name the JSON path, as CONTRACTS 2 asks.  Rule checks
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterator
+from collections.abc import Iterator
 
 from gwasl.model.scenario import Scenario, UnitKind
 from gwasl.model.scenario_io import Finding
@@ -78,7 +78,11 @@ def check_references(s: Scenario) -> Iterator[Finding]:
             else:
                 sides = {u.side for u in s.members(f.id) if u.id != leader.id}
                 if sides and leader.side not in sides:
-                    yield Finding(f"{p}.leader", f"formation {f.id}: leader {leader.id} is of side {leader.side!r} but the platoon is {', '.join(sorted(sides))}", "ASLGW 1.3")
+                    yield Finding(
+                        f"{p}.leader",
+                        f"formation {f.id}: leader {leader.id} is of side {leader.side!r} but the platoon is {', '.join(sorted(sides))}",
+                        "ASLGW 1.3",
+                    )
         sides = {u.side for u in s.members(f.id)}
         if len(sides) > 1:
             yield Finding(p, f"formation {f.id} mixes units of sides {', '.join(sorted(sides))}", "ASLGW 1.1")

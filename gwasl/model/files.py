@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import os
 import tempfile
-from contextlib import contextmanager
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Iterator
 
 __all__ = ["atomic_target"]
 
@@ -46,7 +46,5 @@ def atomic_target(target: str | os.PathLike[str], suffix: str = ".tmp") -> Itera
         tmp = None
     finally:
         if tmp is not None:
-            try:
+            with suppress(OSError):
                 tmp.unlink()
-            except OSError:
-                pass

@@ -31,7 +31,7 @@ class Phase(str, Enum):
     CCPh = "CCPh"
 
     @classmethod
-    def parse(cls, text: str) -> "Phase":
+    def parse(cls, text: str) -> Phase:
         for p in cls:
             if p.value.lower() == str(text).lower():
                 return p

@@ -1,4 +1,4 @@
-"""The terrain table (TEM, MF cost, LOS effect of every terrain), from resources/terrain.json.
+"""The terrain table (TEM, MF cost, LOS effect of every terrain), from gwasl/resources/terrain.json.
 
 Loaded and validated once; a malformed table raises :class:`TableError`
 naming the entry and field.
@@ -11,11 +11,13 @@ naming the entry and field.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
+from importlib.resources import files
+from importlib.resources.abc import Traversable
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 from gwasl.model.scenario import FortificationKind, Terrain
 
@@ -29,15 +31,17 @@ __all__ = [
     "load_resource",
 ]
 
-RESOURCES = Path(__file__).resolve().parents[2] / "resources"
+# The tables are package data (gwasl/resources/), read through importlib.resources
+# so an installed wheel finds them wherever it is run from.
+RESOURCES: Traversable = files("gwasl.resources")
 
 
 class TableError(Exception):
-    """A rules data table in resources/ is missing or malformed."""
+    """A rules data table in gwasl/resources/ is missing or malformed."""
 
 
 def load_resource(name: str) -> Any:
-    """Decode ``resources/<name>``; :class:`TableError` if missing or not JSON."""
+    """Decode ``gwasl/resources/<name>``; :class:`TableError` if missing or not JSON."""
     path = RESOURCES / name
     try:
         return json.loads(path.read_text(encoding="utf-8"))

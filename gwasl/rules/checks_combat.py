@@ -16,7 +16,7 @@ protection and trench armour; each finding names its rule.
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from gwasl.model.scenario import GasProtection, Scenario, UnitKind
 from gwasl.model.scenario_io import Finding as _Finding
@@ -28,7 +28,7 @@ from gwasl.rules.validate import scenario_check
 __all__ = ["check_deep_trench_stacking", "check_hex_stacking", "check_positions", "check_gas_protection", "check_trench_armour"]
 
 
-def Finding(path: str, message: str, rule: str, severity: str = "error") -> _Finding:  # noqa: N802
+def Finding(path: str, message: str, rule: str, severity: str = "error") -> _Finding:
     """A finding whose message also names its rule: CONTRACTS 4 promises only
     path and message in ``gwasl validate --json``."""
     return _Finding(path, f"{message} ({rule})", rule, severity)

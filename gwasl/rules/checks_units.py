@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from gwasl.model.scenario import FormationKind, Scenario, UnitKind
 from gwasl.model.scenario_io import Finding as _Finding
@@ -52,7 +53,7 @@ HALF_PLATOON_ORIGINS = ("setup", "casualties", "ssr")
 _SSR_SIDE_FLAGS = ("combat_groups", "half_platoons")
 
 
-def Finding(path: str, message: str, rule: str | None = None, severity: str = "error") -> _Finding:  # noqa: N802
+def Finding(path: str, message: str, rule: str | None = None, severity: str = "error") -> _Finding:
     """A finding whose message also carries its rule number: CONTRACTS 4 promises
     only path and message in ``gwasl validate --json``, so the message alone
     must say which rule it enforces."""
@@ -106,7 +107,12 @@ def check_ssr_block(s: Scenario) -> Iterator[Finding]:
                 continue
             for j, name in enumerate(names):
                 if not isinstance(name, str) or ignored_rule(name) is None:
-                    yield Finding(f"{path}[{j}]", f"{name!r} is not on ASLGW's list of classic rules to ignore, so there is nothing to allow", "ASLGW ignored rules", "warning")
+                    yield Finding(
+                        f"{path}[{j}]",
+                        f"{name!r} is not on ASLGW's list of classic rules to ignore, so there is nothing to allow",
+                        "ASLGW ignored rules",
+                        "warning",
+                    )
 
 
 @scenario_check

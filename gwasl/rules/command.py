@@ -21,10 +21,10 @@ ranges do (docs/rules-notes.md, "Command radius is counted in hexes").
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Mapping
 
 from gwasl.model.phases import Phase
 from gwasl.model.scenario import FortificationKind, Position, Scenario, Unit, UnitClass, UnitKind

@@ -15,8 +15,8 @@ True
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Mapping, Sequence
 
 __all__ = ["Dice", "Modifier", "Roll", "ScriptedDice", "DiceError", "as_modifiers"]
 
@@ -116,7 +116,7 @@ class Dice:
         """One die (a "dr"), logged with its cause."""
         return self._record(cause, (self._die(),), modifiers)
 
-    def DR(self, cause: str, modifiers: Mapping[str, int] | Iterable[Modifier] | None = None) -> Roll:  # noqa: N802 (ASL's own name)
+    def DR(self, cause: str, modifiers: Mapping[str, int] | Iterable[Modifier] | None = None) -> Roll:
         """Two dice (a "DR"), logged with its cause; the first die is the coloured die."""
         return self._record(cause, (self._die(), self._die()), modifiers)
 

@@ -1,6 +1,6 @@
 """The French garance trousers (ASLGW 1.7), concealment part (1.7.2, 1.7.3).
 
-French infantry wore red trousers from 1914 until May 1915 (resources/combat.json,
+French infantry wore red trousers from 1914 until May 1915 (gwasl/resources/combat.json,
 ``garance``; we take 31 May 1915 as the last day, docs/rules-notes.md).  A unit
 wearing them cannot remain concealed in an enemy LOS in Open Ground at any
 range (1.7.2).  None of 1.7 applies in winter, in mud, mist or fog, or at
@@ -68,7 +68,7 @@ def parse_garance(doc: Any) -> GaranceRule:
 
 @lru_cache(maxsize=1)
 def garance_rule() -> GaranceRule:
-    """The garance data of resources/combat.json, loaded and validated once."""
+    """The garance data of gwasl/resources/combat.json, loaded and validated once."""
     return parse_garance(load_resource("combat.json"))
 
 

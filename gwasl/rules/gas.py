@@ -1,7 +1,7 @@
 """Chemical warfare (ASLGW 1.9): gas protection by date and side, the gas
 Normal Task Check with the Table 5 DRMs, and every outcome of a gas attack.
 
-The numbers and dates are in resources/gas.json.  The gas NTC and the gas
+The numbers and dates are in gwasl/resources/gas.json.  The gas NTC and the gas
 MCs are the classic mechanisms of :mod:`gwasl.rules.morale`; a gas MC never
 causes Heat of Battle (1.9.25).
 
@@ -14,10 +14,11 @@ causes Heat of Battle (1.9.25).
 from __future__ import annotations
 
 import datetime as _dt
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 from gwasl.model.scenario import GasProtection, Nationality, Scenario, Unit
 from gwasl.model.terrain import TableError, load_resource
@@ -153,7 +154,7 @@ def parse_gas_table(doc: Any) -> GasTable:
 
 @lru_cache(maxsize=1)
 def gas_table() -> GasTable:
-    """resources/gas.json, loaded and validated once."""
+    """gwasl/resources/gas.json, loaded and validated once."""
     return parse_gas_table(load_resource(_FILE))
 
 
@@ -196,7 +197,11 @@ def gas_protection(scenario: Scenario, side_id: str) -> ProtectionDecision:
     given = side.gas_protection
     if given is not None:
         if allied and april and given is GasProtection.MASK:
-            return ProtectionDecision(GasProtection.COTTON_PADS, "the OB gives masks, but Allied protection in April 1915 can only be cotton pads", "ASLGW 1.9.12")
+            return ProtectionDecision(
+                GasProtection.COTTON_PADS,
+                "the OB gives masks, but Allied protection in April 1915 can only be cotton pads",
+                "ASLGW 1.9.12",
+            )
         return ProtectionDecision(given, "given by the OB/SSR", "ASLGW 1.9.11")
     if d >= t.masks_from:
         return ProtectionDecision(GasProtection.MASK, f"masks by default from {t.masks_from.isoformat()}", "ASLGW 1.9.11")
@@ -220,7 +225,7 @@ class GasAttack:
     agents: frozenset[str]
 
     @classmethod
-    def of(cls, *names: str) -> "GasAttack":
+    def of(cls, *names: str) -> GasAttack:
         t = gas_table()
         if not names:
             raise GasError("a gas attack needs at least one gas")

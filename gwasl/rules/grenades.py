@@ -6,7 +6,7 @@ effect (ASLGW 1.6.62, see :mod:`gwasl.rules.fire`).  A side's
 ``hand_grenades`` field in the scenario (the SSR/OB override the text allows:
 "exceptions can exist by SSR") decides instead when it is present.
 
-The date and the fronts are data (``resources/weapons.json``, ``hand_grenades``).
+The date and the fronts are data (``gwasl/resources/weapons.json``, ``hand_grenades``).
 
 >>> import datetime as dt
 >>> hand_grenades_by_default(dt.date(1916, 1, 1), "western"), hand_grenades_by_default(dt.date(1915, 12, 31), "western")

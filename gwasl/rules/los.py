@@ -34,10 +34,10 @@ the one-to-all LOS map, ``clear_many`` checks many pairs at once.
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -348,7 +348,7 @@ class LosIndex:
         self._l_level2 = level2.tolist()
         self._hexes_by_flat = _hexes_by_flat(C, R)
 
-    def prepare(self) -> "LosIndex":
+    def prepare(self) -> LosIndex:
         """Build the map-size templates now (about a second on 16 boards, once per
         map size and process) so the first :meth:`visible_from` is instant; the
         editor may call this from a worker thread.  Returns ``self``."""
@@ -362,7 +362,7 @@ class LosIndex:
         """Padded flat index of ``h`` (see :class:`gwasl.rules.los_kernel.MapTemplates`)."""
         return (h.q + 1) * self.stride + h.r + _ceil_half(h.q) + 1
 
-    def with_counters(self, counters: LosCounters | None) -> "LosIndex":
+    def with_counters(self, counters: LosCounters | None) -> LosIndex:
         """The same map with other LOS counters."""
         return LosIndex(self.scenario, counters)
 

@@ -20,10 +20,12 @@ built from the shared :class:`~gwasl.model.hexgrid.Layout`: see
 
 from __future__ import annotations
 
+import itertools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any
 
 from gwasl.model.hexgrid import Hex, Layout, Point
 
@@ -320,7 +322,7 @@ def segment_enters_below(
                     ts.add(t)
     order = sorted(ts)
     dh = hb2 - ha2
-    for t0, t1 in zip(order, order[1:]):
+    for t0, t1 in itertools.pairwise(order):
         m = (t0 + t1) / 2
         if _point_strictly_inside(ax + m * dx, ay + m * dy, poly):
             lo, hi = sorted((ha2 + dh * t0, ha2 + dh * t1))

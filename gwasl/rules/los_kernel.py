@@ -186,7 +186,7 @@ def build_templates(dq, dr) -> Templates:
     # stretch is where the other two slabs hold, within [0, 1].
     p_sel, p_k, p_u = [], [], []
     touch = np.nonzero(np.abs(cr) == S)[0]
-    for k, (nx, ny, w) in enumerate(SLABS):
+    for k, (_nx, _ny, w) in enumerate(SLABS):
         a, b = ab[k][0][touch], ab[k][1][touch]
         cand = touch[(b == 0) & (a == w)]
         if len(cand) == 0:

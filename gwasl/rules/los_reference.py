@@ -78,8 +78,8 @@ class ReferenceLos:
         cands = self.tree.query(line)
         along: list[tuple[int, int]] = []  # (obstacle index, top) whose boundary the line runs along
         for j in cands:
-            h, ring, top, full, at_top = self.obstacles[j]
-            if h == a or h == b:
+            h, ring, top, _full, at_top = self.obstacles[j]
+            if h in (a, b):
                 continue
             sub = self._below(A, B, ha, hb, top, at_top)
             if sub is None:

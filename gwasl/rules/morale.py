@@ -6,7 +6,7 @@ ASLGW v0.1.1 says it is "exactly like playing classic ASL" except for its own
 rules, and uses these mechanisms without restating them (gas NTC 1.9.14, gas
 2MC/3MC 1.9.23, no Heat of Battle on a gas MC 1.9.25, BCh pin immunity 1.5,
 deep trench CX 2.1.3, stacking 2.1.4).  They are implemented here in their
-standard form; every number is in resources/asl_core.json.
+standard form; every number is in gwasl/resources/asl_core.json.
 
 Every resolution takes the :class:`~gwasl.rules.dice.Dice` object and
 returns a value that says why (the logged roll with each DRM and its cause,
@@ -20,11 +20,12 @@ and the reasons for the outcome).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields, is_dataclass
 from enum import Enum
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from gwasl.model.scenario import Unit, UnitKind
 from gwasl.model.terrain import TableError, load_resource
@@ -55,7 +56,7 @@ _FILE = "asl_core.json"
 
 @dataclass(frozen=True, slots=True)
 class AslCore:
-    """The numbers of resources/asl_core.json, validated."""
+    """The numbers of gwasl/resources/asl_core.json, validated."""
 
     ptc_pins: bool
     ntc_pins: bool
@@ -164,7 +165,7 @@ def parse_asl_core(doc: Any) -> AslCore:
 
 @lru_cache(maxsize=1)
 def asl_core() -> AslCore:
-    """The classic ASL numbers (resources/asl_core.json), loaded and validated once."""
+    """The classic ASL numbers (gwasl/resources/asl_core.json), loaded and validated once."""
     return parse_asl_core(load_resource(_FILE))
 
 

@@ -1,7 +1,7 @@
 """Infantry units of the Great War: squad and half-squad factors by nationality,
 class and date, and each nationality's special rules (ASLGW 1.11).
 
-The numbers live in ``resources/nationalities.json``; this module loads and
+The numbers live in ``gwasl/resources/nationalities.json``; this module loads and
 validates them once and answers three questions:
 
 * :func:`unit_factors` -- the FP-range-morale/broken-morale of a squad or
@@ -23,11 +23,13 @@ validates them once and answers three questions:
 from __future__ import annotations
 
 import datetime as _dt
+import itertools
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 from gwasl.model.scenario import Nationality, Scenario, Unit, UnitClass, UnitKind
 from gwasl.model.terrain import TableError, load_resource
@@ -100,7 +102,7 @@ class UnitFactors:
     broken_morale: int
 
     @classmethod
-    def parse(cls, text: str) -> "UnitFactors":
+    def parse(cls, text: str) -> UnitFactors:
         m = _FACTORS_RE.match(text) if isinstance(text, str) else None
         if not m:
             raise UnitFactorsFormatError(
@@ -153,7 +155,7 @@ class NationalityTraits:
     early_command_radius: tuple[EarlyCommandRadius, ...]
     rule: str
 
-    def command_radius_override(self, unit_class: UnitClass | str | None, when: "_dt.date | str | Scenario") -> int | None:
+    def command_radius_override(self, unit_class: UnitClass | str | None, when: _dt.date | str | Scenario) -> int | None:
         """The widest early radius this nationality's ``unit_class`` may use at
         ``when`` (ASLGW 1.3.12-1.3.13), or ``None`` if no early radius applies.
 
@@ -226,7 +228,7 @@ class _Table:
 
 
 # ---------------------------------------------------------------------------
-# Loading and validating resources/nationalities.json
+# Loading and validating gwasl/resources/nationalities.json
 # ---------------------------------------------------------------------------
 def as_date(when: Any) -> _dt.date:
     """A date from a :class:`Scenario`, a ``date`` or an ISO string."""
@@ -267,7 +269,7 @@ def _get(d: Any, key: str, where: str, types: tuple[type, ...], allow_none: bool
     v = d[key]
     if v is None and allow_none:
         return None
-    if isinstance(v, bool) and bool not in types or not isinstance(v, types):
+    if (isinstance(v, bool) and bool not in types) or not isinstance(v, types):
         raise _fail(f"{where}.{key}", f"expected {'/'.join(t.__name__ for t in types)}, got {v!r}")
     return v
 
@@ -306,7 +308,7 @@ def _parse_class(name: str, d: Any, where: str, classes: set[str]) -> _ClassEntr
             raise _fail(pw, "'until' is before 'from'")
         periods.append(_Period(start, until, _factors(p.get("squad"), f"{pw}.squad"), _factors(p.get("half_squad"), f"{pw}.half_squad")))
     # Periods must tile time: no gap, no overlap (so every date has exactly one answer).
-    for a, b in zip(periods, periods[1:]):
+    for a, b in itertools.pairwise(periods):
         if a.until is None or b.start is None or b.start != a.until + _dt.timedelta(days=1):
             raise _fail(f"{where}.periods", "periods must follow each other without gap or overlap")
     if periods[0].start is not None or periods[-1].until is not None:
@@ -451,7 +453,7 @@ def class_available_from(nationality: Nationality | str, unit_class: UnitClass |
 
 
 def unit_factors(
-    scenario_or_date: "Scenario | _dt.date | str",
+    scenario_or_date: Scenario | _dt.date | str,
     nationality: Nationality | str,
     unit_class: UnitClass | str,
     kind: UnitKind | str = UnitKind.SQUAD,
@@ -543,7 +545,7 @@ def elr_replacement(nationality: Nationality | str, unit_class: UnitClass | str)
     return _class_entry(nationality, unit_class).elr_replacement
 
 
-def base_command_radius(when: "Scenario | _dt.date | str") -> CommandRadiusPeriod:
+def base_command_radius(when: Scenario | _dt.date | str) -> CommandRadiusPeriod:
     """The leaders' command radius period in force at ``when`` (ASLGW 1.3.11-1.3.13).
 
     >>> [base_command_radius(d).radius for d in ("1915-12-31", "1916-01-01", "1916-12-31", "1917-01-01")]
@@ -575,7 +577,7 @@ def infantry_movement() -> InfantryMovement:
     return _table().infantry
 
 
-def available_classes(when: "Scenario | _dt.date | str", nationality: Nationality | str) -> tuple[UnitClass, ...]:
+def available_classes(when: Scenario | _dt.date | str, nationality: Nationality | str) -> tuple[UnitClass, ...]:
     """The squad classes a nationality may field at a date, best first, for the
     editor's palette (ASLGW 1.11; Stosstruppen only from June 1915, 1.11.1).
 

@@ -9,8 +9,8 @@ module is imported; :data:`CHECK_MODULES` lists the modules to import.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Iterable
 
 from gwasl.model.checks import check_references
 from gwasl.model.scenario import Scenario

@@ -1,7 +1,7 @@
 """Weapons of the Great War (ASLGW 1.6): machine guns, BAR and MP18,
 flamethrowers, the Granatenwerfer and the VB tromblon.
 
-The table is ``resources/weapons.json``, validated once at load.  Each
+The table is ``gwasl/resources/weapons.json``, validated once at load.  Each
 :class:`Weapon` knows its factors, who fielded it and when; the functions
 here answer the questions the rules and ``gwasl validate`` ask:
 
@@ -23,11 +23,12 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 from gwasl.model.scenario import Nationality, Scenario, Unit, UnitKind
 from gwasl.model.terrain import TableError, load_resource

@@ -25,7 +25,7 @@ __all__ = ["Checks"]
 class Checks:
     """Owns the checking overlays of one window; recomputes them when the scenario changes."""
 
-    def __init__(self, window: "MainWindow") -> None:
+    def __init__(self, window: MainWindow) -> None:
         self.win = window
         self._index = None
         self._index_for = None

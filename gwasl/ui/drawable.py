@@ -12,15 +12,11 @@ This module imports no Qt; it is plain data and can be tested headless.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Iterable, Mapping
 
 from gwasl.model.hexgrid import Hex
-from gwasl.rules import units as _units
-from gwasl.rules import weapons as _weapons
-from gwasl.rules.fog.state import FogState
-from gwasl.rules.fog.view import SideView, view as fog_view
 from gwasl.model.scenario import (
     DummyKind,
     FortificationKind,
@@ -32,6 +28,11 @@ from gwasl.model.scenario import (
     Unit,
     UnitKind,
 )
+from gwasl.rules import units as _units
+from gwasl.rules import weapons as _weapons
+from gwasl.rules.fog.state import FogState
+from gwasl.rules.fog.view import SideView
+from gwasl.rules.fog.view import view as fog_view
 
 __all__ = [
     "CounterFace",

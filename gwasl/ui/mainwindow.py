@@ -7,11 +7,12 @@ item models redraw from the document's change events.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import os
 import re
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 from PySide6.QtCore import QDate, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
@@ -269,7 +270,7 @@ class MainWindow(QMainWindow):
         m = mb.addMenu("&Tools")
         tb = self.addToolBar("Tools")
         tb.setObjectName("tools")
-        for name, a in self.tool_actions.items():
+        for _name, a in self.tool_actions.items():
             m.addAction(a)
             tb.addAction(a)
         tb.addSeparator()
@@ -416,10 +417,8 @@ class MainWindow(QMainWindow):
             return
         m = re.match(r"^\$\.map\.hexes\.([A-Z]+\d+)", f.path)
         if m:
-            try:
+            with contextlib.suppress(HexLabelError):
                 self._focus(Hex.from_label(m.group(1)))
-            except HexLabelError:
-                pass
             return
         m = re.match(r"^\$\.map\.fortifications\[(\d+)\]", f.path)
         if m and int(m.group(1)) < len(s.map.fortifications):

@@ -14,7 +14,8 @@ hover or click) and the LOS thread.
 from __future__ import annotations
 
 import math
-from typing import Iterable
+from collections.abc import Iterable
+from typing import ClassVar
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import (
@@ -86,7 +87,17 @@ class _Geometry:
         nopen = QPen(Qt.NoPen)
         if t is Terrain.WOODS:
             canopy = QPainterPath()
-            for (x, y, r) in ((0, 0, .34), (-.42, -.3, .27), (.42, -.3, .27), (-.42, .3, .27), (.42, .3, .27), (0, -.55, .22), (0, .55, .22), (-.72, 0, .2), (.72, 0, .2)):
+            for x, y, r in (
+                (0, 0, 0.34),
+                (-0.42, -0.3, 0.27),
+                (0.42, -0.3, 0.27),
+                (-0.42, 0.3, 0.27),
+                (0.42, 0.3, 0.27),
+                (0, -0.55, 0.22),
+                (0, 0.55, 0.22),
+                (-0.72, 0, 0.2),
+                (0.72, 0, 0.2),
+            ):
                 canopy.addEllipse(QPointF(x * s, y * s), r * s, r * s)
             canopy = canopy.simplified()
             out.append((canopy, QBrush(QColor("#4f8a3c")), QPen(QColor("#2c5a20"), s * .035)))
@@ -213,7 +224,7 @@ class MapLayer(QGraphicsItem):
     rectangle; at low zoom it leaves out textures and labels.
     """
 
-    def __init__(self, scene: "MapScene") -> None:
+    def __init__(self, scene: MapScene) -> None:
         super().__init__()
         self._scene = scene
         self.setFlag(QGraphicsItem.ItemUsesExtendedStyleOption, True)
@@ -276,7 +287,16 @@ class MapLayer(QGraphicsItem):
                         vx, vy = nc.x - c.x, nc.y - c.y
                         ln = math.hypot(vx, vy)
                         px, py = -vy / ln * .42 * s, vx / ln * .42 * s
-                        bridge.addPolygon(QPolygonF([QPointF(c.x + px, c.y + py), QPointF(nc.x + px, nc.y + py), QPointF(nc.x - px, nc.y - py), QPointF(c.x - px, c.y - py)]))
+                        bridge.addPolygon(
+                            QPolygonF(
+                                [
+                                    QPointF(c.x + px, c.y + py),
+                                    QPointF(nc.x + px, nc.y + py),
+                                    QPointF(nc.x - px, nc.y - py),
+                                    QPointF(c.x - px, c.y - py),
+                                ]
+                            )
+                        )
                         bridge.closeSubpath()
                         path = path.united(bridge)
             stone = any(d.map.terrain_at(h) is Terrain.STONE_BUILDING for h in hexes)
@@ -375,7 +395,7 @@ class MapLayer(QGraphicsItem):
             p.drawPolygon(g.hex.translated(c.x, c.y))
         # 6. buildings
         if any(m.terrain_at(h) in (Terrain.WOODEN_BUILDING, Terrain.STONE_BUILDING) for h in hexes):
-            for bid, (path, stone) in self._buildings().items():
+            for _bid, (path, stone) in self._buildings().items():
                 if not path.boundingRect().intersects(rect):
                     continue
                 p.setBrush(QColor("#a19d97") if stone else QColor("#b4794a"))
@@ -412,7 +432,7 @@ def _fort_links(f, h: Hex) -> list[int]:
     return [dn for dn, n in enumerate(h.neighbours()) if n in members]
 
 
-def _draw_fortification(p: QPainter, sc: "MapScene", f, hexes: Iterable[Hex], detail: bool) -> None:
+def _draw_fortification(p: QPainter, sc: MapScene, f, hexes: Iterable[Hex], detail: bool) -> None:
     lay, g = sc.layout, sc.geom
     s = lay.size
     for h in hexes:
@@ -503,7 +523,10 @@ def _draw_fortification(p: QPainter, sc: "MapScene", f, hexes: Iterable[Hex], de
                 p.drawEllipse(QPointF(mx, my), .08 * s, .08 * s)
                 for a in range(4):
                     ang = a * math.pi / 4
-                    p.drawLine(QPointF(mx + math.cos(ang) * .12 * s, my + math.sin(ang) * .12 * s), QPointF(mx - math.cos(ang) * .12 * s, my - math.sin(ang) * .12 * s))
+                    p.drawLine(
+                        QPointF(mx + math.cos(ang) * 0.12 * s, my + math.sin(ang) * 0.12 * s),
+                        QPointF(mx - math.cos(ang) * 0.12 * s, my - math.sin(ang) * 0.12 * s),
+                    )
             if dummy and detail:
                 p.setPen(QColor("#b3261e"))
                 p.setFont(_font(.2 * s, True))
@@ -632,7 +655,7 @@ class StackItem(QGraphicsObject):
 
     STEP = 0.13
 
-    def __init__(self, scene: "MapScene", stack: StackDrawing) -> None:
+    def __init__(self, scene: MapScene, stack: StackDrawing) -> None:
         super().__init__()
         self._mapscene = scene
         self.stack = stack
@@ -714,7 +737,7 @@ class StackItem(QGraphicsObject):
 class HexOverlay(QGraphicsItem):
     """Tints a set of hexes (LOS map, command radius, selection, findings)."""
 
-    def __init__(self, scene: "MapScene", brush: QColor, pen: QPen | None = None, z: float = 10) -> None:
+    def __init__(self, scene: MapScene, brush: QColor, pen: QPen | None = None, z: float = 10) -> None:
         super().__init__()
         self._mapscene = scene
         self.brush = QBrush(brush)
@@ -775,9 +798,14 @@ class HexOverlay(QGraphicsItem):
 class LosThreadItem(QGraphicsItem):
     """The LOS thread: a line from hex centre to hex centre, coloured by its result."""
 
-    COLOURS = {"clear": QColor("#1b8a2f"), "hindered": QColor("#e09a00"), "blocked": QColor("#c62020"), "pending": QColor("#404040")}
+    COLOURS: ClassVar[dict[str, QColor]] = {
+        "clear": QColor("#1b8a2f"),
+        "hindered": QColor("#e09a00"),
+        "blocked": QColor("#c62020"),
+        "pending": QColor("#404040"),
+    }
 
-    def __init__(self, scene: "MapScene") -> None:
+    def __init__(self, scene: MapScene) -> None:
         super().__init__()
         self._mapscene = scene
         self.a: Hex | None = None
@@ -899,7 +927,7 @@ class MapScene(QGraphicsScene):
             for it in self.stacks.values():
                 self.removeItem(it)
             self.stacks.clear()
-            for h, st in drawing.stacks.items():
+            for _h, st in drawing.stacks.items():
                 self._add_stack(st)
             self.map_layer.update()
             return

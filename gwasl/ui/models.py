@@ -94,7 +94,17 @@ class UnitTableModel(_DocModel):
         col = index.column()
         if role == Qt.DisplayRole:
             detail = u.unit_class.value if u.unit_class else str(u.rating) if u.rating else u.weapon or ""
-            return (u.id, u.side, u.kind.value, detail, u.hex.label, u.position.value, u.platoon or "", u.hidden.value if u.hidden.value != "none" else "", "yes" if u.broken else "")[col]
+            return (
+                u.id,
+                u.side,
+                u.kind.value,
+                detail,
+                u.hex.label,
+                u.position.value,
+                u.platoon or "",
+                u.hidden.value if u.hidden.value != "none" else "",
+                "yes" if u.broken else "",
+            )[col]
         if role == Qt.DecorationRole and col == 0:
             side = self.document.scenario.sides.get(u.side)
             return QColor(style.counter_colours(side.nationality if side else None)[0])

@@ -20,10 +20,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gwasl.rules import units as _units
-from gwasl.rules import weapons as _weapons
 from gwasl.engine.editor import Change, EditorDocument, dummy_allotment
 from gwasl.model.scenario import DummyKind, FormationKind, FortificationKind, Position, Terrain, UnitClass, UnitKind
+from gwasl.rules import units as _units
+from gwasl.rules import weapons as _weapons
 
 __all__ = ["Palette", "known_weapons"]
 
@@ -189,7 +189,7 @@ class Palette(QWidget):
         self.side_box.clear()
         self.owner_box.clear()
         self.owner_box.addItem("(no owner)", None)
-        for sid, side in s.sides.items():
+        for sid, _side in s.sides.items():
             self.side_box.addItem(sid, sid)
             self.owner_box.addItem(sid, sid)
         self.side_box.setCurrentIndex(max(0, self.side_box.findData(cur)))

@@ -21,7 +21,20 @@ from gwasl.model.scenario import Dummy, DummyKind, FortificationKind, Position, 
 if TYPE_CHECKING:  # pragma: no cover
     from gwasl.ui.mainwindow import MainWindow
 
-__all__ = ["Tool", "SelectTool", "TerrainTool", "LevelTool", "BuildingTool", "OutlineTool", "FortificationTool", "UnitTool", "DummyTool", "LosTool", "LosMapTool", "CommandTool"]
+__all__ = [
+    "Tool",
+    "SelectTool",
+    "TerrainTool",
+    "LevelTool",
+    "BuildingTool",
+    "OutlineTool",
+    "FortificationTool",
+    "UnitTool",
+    "DummyTool",
+    "LosTool",
+    "LosMapTool",
+    "CommandTool",
+]
 
 
 class Tool:
@@ -33,7 +46,7 @@ class Tool:
     tip = ""
     cursor = Qt.CrossCursor
 
-    def __init__(self, window: "MainWindow") -> None:
+    def __init__(self, window: MainWindow) -> None:
         self.win = window
 
     @property
@@ -76,7 +89,7 @@ class SelectTool(Tool):
     tip = "Select counters and hexes; drag counters to another hex to move them"
     cursor = Qt.ArrowCursor
 
-    def __init__(self, window: "MainWindow") -> None:
+    def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
         self._from: Hex | None = None
         self._moving: tuple[str, ...] = ()
@@ -118,7 +131,7 @@ class SelectTool(Tool):
 class _StrokeTool(Tool):
     """A brush: press starts one stroke, every hex dragged over joins it (one undo step)."""
 
-    def __init__(self, window: "MainWindow") -> None:
+    def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
         self._key = None
         self._last: Hex | None = None
@@ -321,7 +334,12 @@ class UnitTool(Tool):
 
 def _default_position(s, h: Hex) -> Position:
     """A unit set up in a fortified hex starts inside the work (the designer can change it)."""
-    for kind, pos in ((FortificationKind.DEEP_TRENCH, Position.DEEP_TRENCH_CREST), (FortificationKind.TRENCH, Position.TRENCH), (FortificationKind.PILLBOX, Position.PILLBOX), (FortificationKind.FOXHOLE, Position.FOXHOLE)):
+    for kind, pos in (
+        (FortificationKind.DEEP_TRENCH, Position.DEEP_TRENCH_CREST),
+        (FortificationKind.TRENCH, Position.TRENCH),
+        (FortificationKind.PILLBOX, Position.PILLBOX),
+        (FortificationKind.FOXHOLE, Position.FOXHOLE),
+    ):
         if s.map.has_fortification(h, kind):
             return pos
     return Position.GROUND

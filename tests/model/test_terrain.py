@@ -1,4 +1,4 @@
-"""The terrain table (resources/terrain.json): every terrain of the schema, the
+"""The terrain table (gwasl/resources/terrain.json): every terrain of the schema, the
 classic ASL chapter B values it cites, ASLGW 2.1.6 / 2.2.3 for deep trenches
 and dugouts, and clear errors for a malformed table."""
 

@@ -1,4 +1,4 @@
-"""ASLGW 1.11 unit factors and nationality special rules (resources/nationalities.json).
+"""ASLGW 1.11 unit factors and nationality special rules (gwasl/resources/nationalities.json).
 
 The expected values below are transcribed from ASLGW v0.1.1 section 1.11 as
 printed; a second test re-reads the source text itself when it is available.
@@ -247,7 +247,7 @@ def test_units_doctests():
 def test_aslgw_1_11_available_classes_for_the_editor():
     """ASLGW 1.11.1: the German palette gains Stosstruppen on 1 June 1915."""
     assert "stosstruppen" not in [c.value for c in units.available_classes("1915-05-31", "german")]
-    assert [c.value for c in units.available_classes("1915-06-01", "german")][0] == "stosstruppen"
+    assert next(c.value for c in units.available_classes("1915-06-01", "german")) == "stosstruppen"
     assert [c.value for c in units.available_classes("1918-01-01", "us")] == ["elite", "first_line", "second_line"]
 
 
@@ -279,7 +279,11 @@ def _reference(nat, cls, date, kind):
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.sampled_from(sorted({r[:2] for r in TEXT_1_11})), st.dates(min_value=dt.date(1914, 7, 28), max_value=dt.date(1918, 11, 11)), st.sampled_from(["squad", "half_squad"]))
+@given(
+    st.sampled_from(sorted({r[:2] for r in TEXT_1_11})),
+    st.dates(min_value=dt.date(1914, 7, 28), max_value=dt.date(1918, 11, 11)),
+    st.sampled_from(["squad", "half_squad"]),
+)
 def test_aslgw_1_11_every_date_has_exactly_the_text_factors(natcls, date, kind):
     """ASLGW 1.11: for any war date, the factors are the text's (or the class does not exist yet)."""
     nat, cls = natcls

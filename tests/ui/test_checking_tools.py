@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 
-
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import Position, Terrain
 from gwasl.model.scenario_io import scenario_from_text

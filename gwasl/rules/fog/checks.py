@@ -6,7 +6,8 @@ O'Leary's allotments: dummy HIP counters (3.1.1, 4.1) and dummy minefields
 from __future__ import annotations
 
 import math
-from typing import Any, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from gwasl.model.hexgrid import Hex, HexLabelError
 from gwasl.model.scenario import DummyKind, FortificationKind, HiddenStatus, Position, Scenario
@@ -42,14 +43,14 @@ def hip_squad_capacity(s: Scenario, side: str, table: FogTable | None = None) ->
     t = table or fog_table()
     declared = fog_extension(s.sides[side].extra).get("hip_squad_capacity")
     if _is_num(declared):
-        return int(math.ceil(declared))
+        return math.ceil(declared)
     return _hip_used(s, side, t)
 
 
 def _hip_used(s: Scenario, side: str, t: FogTable) -> int:
     # Squad-equivalents as for stacking (A5.1): squad 1, half-squad and crew 1/2.
     total = stacking_equivalents(u for u in s.units if u.side == side and u.hidden is HiddenStatus.HIP)
-    return int(math.ceil(total - 1e-9))
+    return math.ceil(total - 1e-9)
 
 
 def _has_hip(s: Scenario, side: str) -> bool:
@@ -226,9 +227,8 @@ def check_fog(s: Scenario) -> Iterator[Finding]:
                 for h in f.hexes:
                     if h not in allowed:
                         yield Finding(f"{p}.hexes", f"{h.label} is not one of its setup_hexes", "O'Leary 4.2")
-        if "tunnel" in e:
-            if not _label_ok(e["tunnel"]) or not s.map.contains(Hex.from_label(e["tunnel"])):
-                yield Finding(f"{p}.tunnel", f"must be a hex of the map, not {e['tunnel']!r}", "O'Leary 4.4.2")
+        if "tunnel" in e and (not _label_ok(e["tunnel"]) or not s.map.contains(Hex.from_label(e["tunnel"]))):
+            yield Finding(f"{p}.tunnel", f"must be a hex of the map, not {e['tunnel']!r}", "O'Leary 4.4.2")
         if "complex" in e and (not isinstance(e["complex"], str) or not e["complex"]):
             yield Finding(f"{p}.complex", f"must be a cave complex id (text), not {e['complex']!r}", "O'Leary 4.4.1")
         if f.kind is FortificationKind.MINEFIELD:

@@ -4,23 +4,24 @@ O'Leary 2.5 needs LOS ("either location in the LOS of an enemy unit") and
 location TEM; 2.4 needs to know when a unit would lose concealment at once
 (ASLGW 1.7.2 garance trousers, a vehicle in Open Ground); 4.2 needs where a
 fortification could have been set up.  Each is a small function type with a
-default built from resources/terrain.json, so the fog layer is testable with
+default built from gwasl/resources/terrain.json, so the fog layer is testable with
 explicit predicates and other modules can plug in better ones.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Protocol
+from typing import Protocol
 
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import FortificationKind, Position, Scenario, Terrain, Unit
 from gwasl.model.terrain import fortification_table, terrain_table
+from gwasl.rules.fog.table import FogTable, fog_table
 from gwasl.rules.garance import wears_garance
 from gwasl.rules.los import LosIndex
 from gwasl.rules.trenches import FireKind, LocationError
 from gwasl.rules.trenches import location_tem as trench_location_tem
-from gwasl.rules.fog.table import FogTable, fog_table
 
 __all__ = [
     "ConcealmentLossFn",
@@ -146,9 +147,7 @@ def default_placement(scenario: Scenario, kind: FortificationKind, h: Hex, setup
     t = scenario.map.terrain_at(h)
     if t is Terrain.WATER:
         return False
-    if kind in _DUG and t in _NO_DIG:
-        return False
-    return True
+    return not (kind in _DUG and t in _NO_DIG)
 
 
 # ASLGW 2.1.5 (IN a deep trench), 2.2.2 (in a dugout): LOS only within the unit's own hex.
@@ -217,9 +216,8 @@ class FogEnv:
         vehicles = self.table.vehicle_sizes
         for u in scenario.units:
             if u.side != side and u.id not in skip and (u.is_infantry or size_class_of(u) in vehicles) \
-                    and scenario.map.contains(u.hex):
-                if sees(u.hex, h, u.position, position):
-                    return True
+                    and scenario.map.contains(u.hex) and sees(u.hex, h, u.position, position):
+                return True
         return False
 
 

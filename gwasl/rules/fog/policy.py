@@ -33,9 +33,9 @@ one the shift DR is rolled with.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Mapping
 
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import Unit, UnitKind

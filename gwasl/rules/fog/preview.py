@@ -9,9 +9,10 @@ chance of each band of the 2.5 table (CONTRACTS 4).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any, Mapping
+from typing import Any
 
 from gwasl.model.hexgrid import Hex
 from gwasl.model.phases import Phase

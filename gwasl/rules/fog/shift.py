@@ -17,9 +17,9 @@ cloaked stacks, and minefields (4.6.3-4.6.4: never closed by a failure).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Iterable, Mapping
 
 from gwasl.model.hexgrid import Hex
 from gwasl.model.phases import Phase

@@ -31,10 +31,11 @@ immutable value; every change returns a new state.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from gwasl.model.hexgrid import Hex, HexLabelError
 from gwasl.model.phases import Phase
@@ -282,7 +283,7 @@ class FogState:
 
     # -- construction -----------------------------------------------------------
     @classmethod
-    def from_scenario(cls, scenario: Scenario) -> "FogState":
+    def from_scenario(cls, scenario: Scenario) -> FogState:
         """The hidden layer as the scenario file sets it up (docs/format/fog.md).
 
         O'Leary 2.1: units marked ``potential_dummy`` (and ``concealed``)
@@ -428,21 +429,21 @@ class FogState:
         return frozenset(out)
 
     # -- small functional updates ---------------------------------------------------
-    def fresh_id(self, prefix: str) -> tuple["FogState", str]:
+    def fresh_id(self, prefix: str) -> tuple[FogState, str]:
         return replace(self, next_id=self.next_id + 1), f"{prefix}{self.next_id}"
 
-    def logged(self, actor: str | None, text: str, public: str | None = None) -> "FogState":
+    def logged(self, actor: str | None, text: str, public: str | None = None) -> FogState:
         return replace(self, log=self.log + (LogEntry(len(self.log), actor, text, public),))
 
-    def with_status(self, changes: Mapping[str, FogStatus]) -> "FogState":
+    def with_status(self, changes: Mapping[str, FogStatus]) -> FogState:
         st = dict(self.status)
         st.update(changes)
         return replace(self, status=_ro(st))
 
-    def with_stacks(self, stacks: Iterable[ConcealStack]) -> "FogState":
+    def with_stacks(self, stacks: Iterable[ConcealStack]) -> FogState:
         return replace(self, stacks=tuple(stacks))
 
-    def with_units_moved(self, moves: Mapping[str, tuple[Hex, Position]]) -> "FogState":
+    def with_units_moved(self, moves: Mapping[str, tuple[Hex, Position]]) -> FogState:
         """Units placed at new hexes and positions (a shift, not movement: no MF spent)."""
         units = tuple(
             replace(u, hex=moves[u.id][0], position=moves[u.id][1]) if u.id in moves else u

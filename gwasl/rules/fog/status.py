@@ -6,9 +6,9 @@ logging what the other side may see.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 from types import MappingProxyType
-from typing import Iterable
 
 from gwasl.model.hexgrid import Hex
 from gwasl.model.phases import Phase

@@ -193,8 +193,8 @@ def view(state: FogState, viewer: str) -> SideView:
     """O'Leary's fog of war for ``viewer`` (a side id or ``"omniscient"``).
 
     >>> from gwasl.model.scenario_io import load_scenario
-    >>> from gwasl.model.terrain import RESOURCES
-    >>> st = FogState.from_scenario(load_scenario(RESOURCES.parent / "scenarios" / "bois-des-caures-1916.json"))
+    >>> from gwasl.scenarios import bundled_scenario
+    >>> st = FogState.from_scenario(load_scenario(bundled_scenario("bois-des-caures-1916.json")))
     >>> v = view(st, "german")
     >>> sorted(u.id for u in v.units if u.side == "french")
     []

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from gwasl.model.scenario_io import load_scenario, scenario_from_text, scenario_to_json
-from gwasl.model.terrain import RESOURCES
 from gwasl.rules.fog.checks import dummy_hip_allotment, dummy_minefield_allotment
 from gwasl.rules.validate import validate_scenario
+from testsupport import EXAMPLE_PATH
 
 ENEMY = {"id": "G", "side": "german", "kind": "squad", "class": "first_line", "hex": "A1"}
 
@@ -18,7 +18,7 @@ def errors(s):
 
 def test_bundled_scenario_stays_valid():
     """O'Leary 3.1.1 on the bundled scenario: a HIP squad and crew (1.5 squad-equivalents, so 2) allow 3 dummy HIP."""
-    s = load_scenario(RESOURCES.parent / "scenarios" / "bois-des-caures-1916.json")
+    s = load_scenario(EXAMPLE_PATH)
     assert validate_scenario(s).valid
     # French HIP: a squad and a crew (1.5 squad-equivalents -> 2), so up to 3 dummy HIP; it has 2.
     assert dummy_hip_allotment(s, "french") == 3

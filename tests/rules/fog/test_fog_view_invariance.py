@@ -14,7 +14,8 @@ can fail).
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from gwasl.model.hexgrid import Hex
 from gwasl.model.phases import Phase
