@@ -14,13 +14,26 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from gwasl.model.hexgrid import Hex
 from gwasl.games.on_patrol.detection import diameter_for
-from gwasl.games.on_patrol.geometry import DIRS, Pose, assault_zone, assault_zone_priority, harmon_heading, scale
-from gwasl.games.on_patrol.movement import Steer, diameter_steer, order_key, plan_path, radial_steer
+from gwasl.games.on_patrol.geometry import (
+    DIRS,
+    Pose,
+    assault_zone,
+    assault_zone_priority,
+    harmon_heading,
+    scale,
+)
+from gwasl.games.on_patrol.movement import (
+    Steer,
+    diameter_steer,
+    order_key,
+    plan_path,
+    radial_steer,
+)
 from gwasl.games.on_patrol.records import Drop, EscortOrders, EscortPlan
 from gwasl.games.on_patrol.state import AttackMark, EscortView, Force, Ship, lab
 from gwasl.games.on_patrol.tables import Tables
+from gwasl.model.hexgrid import Hex
 
 __all__ = ["Reach", "escort_orders", "reach", "spread_attacks"]
 

@@ -9,10 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from gwasl.model.hexgrid import Hex
 from gwasl.games.on_patrol.geometry import Pose
-from gwasl.games.on_patrol.state import EscortView, Force, Marker, PatrolState, Ship, Sub
+from gwasl.games.on_patrol.state import (
+    EscortView,
+    Force,
+    Marker,
+    PatrolState,
+    Ship,
+    Sub,
+)
 from gwasl.games.on_patrol.tables import Tables
+from gwasl.model.hexgrid import Hex
 
 __all__ = [
     "daylight_at",
@@ -41,9 +48,9 @@ def daylight_at(state: PatrolState, hexes: Sequence[Hex], t: Tables) -> str | No
     if state.star_shells and _near(hexes, state.star_shells, t.c("star_shell_radius")):
         return "star shell (107.1)"
     for s in state.ships:
-        if s.type in ("tanker", "avgas") and 0 < s.torpedoed_turn < state.turn:
-            if _near(hexes, s.hexes(), t.c("torpedoed_visibility_range")):
-                return f"burning tanker {s.id} (107.2.2)"
+        if (s.type in ("tanker", "avgas") and 0 < s.torpedoed_turn < state.turn
+                and _near(hexes, s.hexes(), t.c("torpedoed_visibility_range"))):
+            return f"burning tanker {s.id} (107.2.2)"
         if s.type == "avgas" and s.torpedoed_turn and s.torpedoed_turn <= state.turn:
             until = state.avgas_until.get(s.id)
             lit = until is None or state.turn < until or (state.turn == until and state.phase <= 5)
@@ -170,4 +177,4 @@ def diameter_for(ship: Ship, target: Hex, t: Tables) -> int:
     return t.c("diameter") if ship.pose.bow.distance(target) > t.c("diameter") else t.c("inner_diameter")
 
 
-__all__ += ["diameter_for", "Pose"]
+__all__ += ["Pose", "diameter_for"]

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from gwasl.model.hexgrid import Hex
 from gwasl.games.on_patrol.geometry import DIRS, Pose, heading_from_harmon, scale
 from gwasl.games.on_patrol.tables import TableError, Tables
+from gwasl.model.hexgrid import Hex
 
 __all__ = [
     "Layout",

@@ -17,19 +17,57 @@ from typing import Any, ClassVar
 
 from gwasl.engine.dice import GameDice
 from gwasl.engine.events import Decided, Rolled
-from gwasl.engine.game import Decision, Game, GameError, GameOptions, IllegalAction, Policy, Seat, Shown, Status, Viewer
+from gwasl.engine.game import (
+    Decision,
+    Game,
+    GameError,
+    GameOptions,
+    IllegalAction,
+    Policy,
+    Seat,
+    Shown,
+    Status,
+    Viewer,
+)
 from gwasl.engine.record import Record
-from gwasl.model.hexgrid import Hex, hex_line_hexes
 from gwasl.games.on_patrol import records as R
 from gwasl.games.on_patrol.automaton import escort_orders
-from gwasl.games.on_patrol.combat import attack_drms, attack_result, depth_combat, gun_target, prolonged_result, torpedo_status
-from gwasl.games.on_patrol.detection import diameter_for, escort_action, radar_target, sees, sonar_target, visible, visual_target
+from gwasl.games.on_patrol.combat import (
+    attack_drms,
+    attack_result,
+    depth_combat,
+    gun_target,
+    prolonged_result,
+    torpedo_status,
+)
+from gwasl.games.on_patrol.detection import (
+    diameter_for,
+    escort_action,
+    radar_target,
+    sees,
+    sonar_target,
+    visible,
+    visual_target,
+)
+from gwasl.games.on_patrol.formation import along2, formation_choices
 from gwasl.games.on_patrol.geometry import DIRS, Pose, harmon_heading
 from gwasl.games.on_patrol.movement import execute_fleet, fleet_order
-from gwasl.games.on_patrol.formation import along2, formation_choices
 from gwasl.games.on_patrol.scenario import BUNDLED, load_bundled, parse, place_convoy
-from gwasl.games.on_patrol.state import PHASES, AttackMark, EscortView, Force, Marker, PatrolState, Ship, Sub, Torpedo, hx, lab
+from gwasl.games.on_patrol.state import (
+    PHASES,
+    AttackMark,
+    EscortView,
+    Force,
+    Marker,
+    PatrolState,
+    Ship,
+    Sub,
+    Torpedo,
+    hx,
+    lab,
+)
 from gwasl.games.on_patrol.tables import Tables, stand_ins, tables
+from gwasl.model.hexgrid import Hex, hex_line_hexes
 
 __all__ = ["OnPatrolGame"]
 
@@ -275,7 +313,7 @@ class OnPatrolGame(Game[PatrolState]):
             for h in s.hexes():
                 where.pop(h, None)
             halted_before = list(stopped)
-            poses, halted = execute_fleet(s.pose, order, n, halted_before, lambda h, me=s.id: h in where)
+            poses, halted = execute_fleet(s.pose, order, n, halted_before, where.__contains__)
             path: list[Pose] = []
             left = rammed = None
             for p in poses:
@@ -636,7 +674,7 @@ class OnPatrolGame(Game[PatrolState]):
                 "subs_lost": len(lost), "sub_survived": not lost, "sunk": [s.id for s in sunk]}
 
     # -- reduce ------------------------------------------------------------------------------
-    def reduce(self, state: PatrolState, event: Record) -> PatrolState:  # noqa: C901 (one branch per event)
+    def reduce(self, state: PatrolState, event: Record) -> PatrolState:
         st = state
         if isinstance(event, (Rolled, Decided, R.FormationChosen, R.SearchDone)):
             if isinstance(event, R.FormationChosen):
@@ -850,7 +888,7 @@ class OnPatrolGame(Game[PatrolState]):
         data = event.to_json()
         kind = data.pop("kind")
         data.pop("v", None)
-        return Shown(kind, _text(event), data)
+        return Shown(kind, _text(event), _harmon_headings(data))
 
     def action_view(self, state: PatrolState, action: Record, viewer: Viewer) -> Shown:
         return Shown(action.kind, _action_text(state, action))
@@ -888,7 +926,26 @@ def harmon(seat: Seat[Any], dice: GameDice) -> Decision:
                         "end_turn": "end of turn: the Escort Action Table (104.2.1)"}.get(a.kind, a.kind), {})
 
 
-def _text(e: Record) -> str:  # noqa: C901 (one sentence per event)
+def _harmon_headings(data: Any) -> Any:
+    """Event JSON with every heading in Harmon's numbering (1-6, 6 north) as the views give them."""
+    if isinstance(data, dict):
+        out = {}
+        for k, v in data.items():
+            if k in ("heading", "facing") and isinstance(v, int):
+                out[k] = harmon_heading(v)
+            elif k == "path" and isinstance(v, list) and v and isinstance(v[0], list):
+                out[k] = [[b, harmon_heading(h)] for b, h in v]
+            elif k in ("radial", "vector") and isinstance(v, int):
+                out[k] = harmon_heading(v)
+            else:
+                out[k] = _harmon_headings(v)
+        return out
+    if isinstance(data, list):
+        return [_harmon_headings(x) for x in data]
+    return data
+
+
+def _text(e: Record) -> str:
     if isinstance(e, R.PatrolChosen):
         return f"Patrol: {e.scenario.get('title', '?')}"
     if isinstance(e, R.FormationChosen):
@@ -915,7 +972,7 @@ def _text(e: Record) -> str:  # noqa: C901 (one sentence per event)
     if isinstance(e, R.TorpedoGone):
         return f"{e.torpedo}: {e.why}"
     if isinstance(e, R.ShipHit):
-        return f"{e.ship} hit by {e.why}: {e.damage} damage ({e.total} in all), {dict(diw='dead in the water').get(e.status, e.status)}"
+        return f"{e.ship} hit by {e.why}: {e.damage} damage ({e.total} in all), {'dead in the water' if e.status == 'diw' else e.status}"
     if isinstance(e, R.ShipSunk):
         return f"{e.ship} sinks"
     if isinstance(e, R.SubMoved):
@@ -980,4 +1037,4 @@ def _action_text(state: PatrolState, a: Record) -> str:
     return {"convoy_move": "convoy movement", "resolve": "resolve phases 3-7", "end_turn": "end of turn"}.get(a.kind, a.kind)
 
 
-__all__ += ["harmon", "Hex", "Force", "Marker", "Sub", "Ship", "Torpedo", "BUNDLED"]
+__all__ += ["BUNDLED", "Force", "Hex", "Marker", "Ship", "Sub", "Torpedo", "harmon"]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 from gwasl.model.hexgrid import Hex
 
@@ -189,7 +189,7 @@ def assault_zone(target: Hex) -> frozenset[Hex]:
     return frozenset(target.within(2))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _priority_offsets(facing: int, hand: int) -> tuple[Hex, ...]:
     f = facing
     out = [ORIGIN, DIRS[f]]
@@ -237,7 +237,7 @@ def williamson_turns(hand: int) -> tuple[int, ...]:
 def ring_heading_ccw(v: Hex) -> int:
     """Heading that follows the ring through offset ``v`` counter-clockwise on screen
     (106.1.2, 106.2.2): between radials i and i+1 it is D(i-1); on radial i it turns to D(i-2)."""
-    i, a, b = sextant(v)
+    i, _, b = sextant(v)
     if b == 0:
         return (i - 2) % 6
     return (i - 1) % 6

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
-from gwasl.model.hexgrid import Hex
 from gwasl.games.on_patrol.geometry import (
     DIRS,
     Pose,
@@ -22,11 +21,12 @@ from gwasl.games.on_patrol.geometry import (
     turns_between,
     williamson_turns,
 )
+from gwasl.model.hexgrid import Hex
 
 __all__ = [
     "FleetOrder",
-    "Step",
     "Steer",
+    "Step",
     "avoidance_blocks",
     "diameter_steer",
     "fleet_order",
@@ -164,7 +164,7 @@ def diameter_steer(pose: Pose, target: Hex, radius: int, hand: int = 1, az: int 
     # inside: head out to the ring along the outward direction needing least turning
     if v == Hex(0, 0):
         return Steer(0, f"heading out to the diameter of {radius} (106.2.4)")
-    i, a, b = sextant(v)
+    i, _, b = sextant(v)
     outs = [i] if b == 0 else [i, (i + 1) % 6]
     outs.sort(key=lambda o: (abs(turns_between(h, o)), 0 if turns_between(h, o) * hand > 0 else 1))
     t = turn_toward(h, outs[0], hand)
@@ -174,7 +174,7 @@ def diameter_steer(pose: Pose, target: Hex, radius: int, hand: int = 1, az: int 
 def _ring_heading(v: Hex, hand: int) -> int:
     if hand > 0:
         return ring_heading_ccw(v)
-    i, a, b = sextant(v)
+    i, _, _ = sextant(v)
     return (i + 2) % 6
 
 
@@ -243,4 +243,4 @@ def execute_fleet(pose: Pose, order: FleetOrder, hexes: int, stopped: Sequence[H
     return poses, halted
 
 
-__all__ += ["execute_fleet", "order_key", "DIRS"]
+__all__ += ["DIRS", "execute_fleet", "order_key"]

@@ -12,11 +12,11 @@ from typing import Any
 from gwasl.engine.dice import GameDice
 from gwasl.engine.game import Decision, Policy, Seat
 from gwasl.engine.record import Record
-from gwasl.model.hexgrid import Hex
 from gwasl.games.on_patrol import records as R
 from gwasl.games.on_patrol.geometry import DIRS, Pose
 from gwasl.games.on_patrol.state import PatrolState, Ship, Sub
 from gwasl.games.on_patrol.tables import tables
+from gwasl.model.hexgrid import Hex
 
 __all__ = ["POLICIES", "pick", "random_policy", "sensible_policy"]
 
@@ -31,7 +31,7 @@ def pick(dice: GameDice, n: int, cause: str) -> int:
         raise ValueError("too many choices")
     accepted = space - space % n
     while True:
-        r = dice.DR(cause) if dies == 2 else dice.DR(cause)
+        r = dice.DR(cause)
         v = (r.dice[0] - 1) * 6 + (r.dice[1] - 1)
         if dies == 3:
             v = v * 6 + dice.dr(cause).total - 1
@@ -98,8 +98,8 @@ def sensible_policy(seat: Seat[Any], dice: GameDice) -> Decision:
         for a in mine:
             if isinstance(a, R.Launch) and len(sub.fired) < 3:
                 hit = _hits(st, a, sub)
-                if hit is not None and hit.kind != "escort" or (hit is not None and not st.has_convoy):
-                    score = hit.vp if hit else 0
+                if hit is not None and (hit.kind != "escort" or not st.has_convoy):
+                    score = hit.vp
                     if best is None or score > best[0]:
                         best = (score, a, hit)
         if best is not None:
@@ -122,33 +122,41 @@ def sensible_policy(seat: Seat[Any], dice: GameDice) -> Decision:
         c = tables().submarines[sub.cls]
         normal = c.surface_speed if sub.depth == 0 else c.submerged_speed
         if moves and (sub.moved < normal or hunted):
-            targets = [s for s in st.ships if s.afloat and (s.kind != "escort" or not st.has_convoy)]
-            escorts = [s for s in st.ships if s.kind == "escort" and s.afloat]
-
-            def score(a: R.Move) -> tuple[int, int]:
-                p = sub.pose.step(a.turn)
-                near = min((e.pose.bow.distance(p.bow) for e in escorts), default=99)
-                if hunted:
-                    away = p.bow.distance(m.target) if m is not None else 0
-                    return (-min(near, 10) - away, a.turn != 0)
-                if not targets:
-                    return (0, a.turn != 0)
-                aim = min(targets, key=lambda s: (s.pose.bow.distance(sub.pose.bow), -s.vp))
-                v = DIRS[aim.pose.heading]
-                lead = Hex(aim.pose.bow.q + v.q * aim.speed * 3, aim.pose.bow.r + v.r * aim.speed * 3)
-                close = p.bow.distance(lead)
-                danger = max(0, 6 - near) * 3 if st.night and sub.depth <= 25 else 0
-                return (close + danger, a.turn != 0)
-
-            a = min(moves, key=score)
-            return Decision(a, "evade the escorts" if hunted else "close the convoy")
+            mv = min(moves, key=lambda a: _move_score(st, sub, a, hunted))
+            return Decision(mv, "evade the escorts" if hunted else "close the convoy")
     # out of torpedoes and out of contact: go home
-    if all((not s.active) or (not any(s.tubes) and s.reloads == 0 and not s.reloading
-                              and (st.marker(s.id) is None or st.marker(s.id).kind in ("inverted", "torpedo")))  # type: ignore[union-attr]
-           for s in st.subs):
-        if any(isinstance(a, R.BreakOff) for a in legal):
-            return Decision(R.BreakOff(), "no torpedoes left and no contact: break off")
+    if all(not s.active or (_spent(s) and _lost(st, s)) for s in st.subs) and any(isinstance(a, R.BreakOff) for a in legal):
+        return Decision(R.BreakOff(), "no torpedoes left and no contact: break off")
     return Decision(R.EndPhase(), "end the phase")
+
+
+def _spent(s: Sub) -> bool:
+    return not any(s.tubes) and s.reloads == 0 and not s.reloading
+
+
+def _lost(st: PatrolState, s: Sub) -> bool:
+    m = st.marker(s.id)
+    return m is None or m.kind in ("inverted", "torpedo")
+
+
+def _move_score(st: PatrolState, sub: Sub, a: R.Move, hunted: bool) -> tuple[int, bool]:
+    """Lower is better: away from the escorts and the target hex when hunted, else toward
+    where the nearest target will be in three turns (keeping out of sight at night)."""
+    p = sub.pose.step(a.turn)
+    escorts = [s for s in st.ships if s.kind == "escort" and s.afloat]
+    near = min((e.pose.bow.distance(p.bow) for e in escorts), default=99)
+    m = st.marker(sub.id)
+    if hunted:
+        away = p.bow.distance(m.target) if m is not None else 0
+        return (-min(near, 10) - away, a.turn != 0)
+    targets = [s for s in st.ships if s.afloat and (s.kind != "escort" or not st.has_convoy)]
+    if not targets:
+        return (0, a.turn != 0)
+    aim = min(targets, key=lambda s: (s.pose.bow.distance(sub.pose.bow), -s.vp))
+    v = DIRS[aim.pose.heading]
+    lead = Hex(aim.pose.bow.q + v.q * aim.speed * 3, aim.pose.bow.r + v.r * aim.speed * 3)
+    danger = max(0, 6 - near) * 3 if st.night and sub.depth <= 25 else 0
+    return (p.bow.distance(lead) + danger, a.turn != 0)
 
 
 POLICIES: Mapping[str, Policy] = {"sensible": sensible_policy, "random": random_policy}

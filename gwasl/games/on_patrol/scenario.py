@@ -12,11 +12,17 @@ from types import MappingProxyType
 from typing import Any
 
 from gwasl.engine.game import GameError
-from gwasl.model.hexgrid import Hex, HexLabelError
-from gwasl.games.on_patrol.formation import Layout, capital_slots, escort_stations, formation_choices, layout
+from gwasl.games.on_patrol.formation import (
+    Layout,
+    capital_slots,
+    escort_stations,
+    formation_choices,
+    layout,
+)
 from gwasl.games.on_patrol.geometry import DIRS, Pose, heading_from_harmon
 from gwasl.games.on_patrol.state import PatrolState, Ship, Sub
 from gwasl.games.on_patrol.tables import Tables
+from gwasl.model.hexgrid import Hex, HexLabelError
 
 __all__ = ["BUNDLED", "ScenarioError", "bundled", "load_bundled", "parse", "place_convoy"]
 
@@ -91,6 +97,7 @@ def parse(t: Tables, src: Mapping[str, Any], secret: frozenset[str] = frozenset(
     """The state before placement (ships are placed by ``begin``: 103.1.2 may roll a die)."""
     if not isinstance(src, Mapping):
         raise ScenarioError("an On Patrol scenario must be a JSON object")
+    src = _plain(src)
     if src.get("format", FORMAT) != FORMAT:
         raise ScenarioError(f"format: expected {FORMAT!r}, got {src.get('format')!r}")
     if _get(src, "version", int, "scenario", 1) > 1:
@@ -175,6 +182,15 @@ def parse(t: Tables, src: Mapping[str, Any], secret: frozenset[str] = frozenset(
                                          "formation": convoy.get("formation") if convoy else None,
                                          "description": src.get("description", "") if isinstance(src.get("description", ""), str) else ""}),
                        title, year, night, turns, cols, rows, fleet, tuple(ships), tuple(subs), MappingProxyType(victory), secret)
+
+
+def _plain(v: Any) -> Any:
+    """A scenario as plain dicts and lists (a journal hands it back frozen)."""
+    if isinstance(v, Mapping):
+        return {str(k): _plain(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_plain(x) for x in v]
+    return v
 
 
 def place_convoy(t: Tables, state: PatrolState, formation: int) -> tuple[Layout, list[tuple[Ship, Pose, str]]]:

@@ -12,8 +12,8 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
-from gwasl.model.hexgrid import Hex
 from gwasl.games.on_patrol.geometry import DIRS, Pose
+from gwasl.model.hexgrid import Hex
 
 __all__ = [
     "PHASES",

@@ -7,6 +7,7 @@ docs and the game's window.
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -165,8 +166,8 @@ def _rows(obj: dict[str, Any], file: str, table: str, fields: Mapping[str, type 
 
 
 def _bands(rows: list[dict[str, Any]], value: str, where: str) -> tuple[Band, ...]:
-    out = tuple(Band(r["low"], r["high"], r["result"], r.get(value) if r.get(value) is not None else -1) for r in rows)
-    for a, b in zip(out, out[1:], strict=False):
+    out = tuple(Band(r["low"], r["high"], r["result"], int(r[value]) if r.get(value) is not None else -1) for r in rows)
+    for a, b in itertools.pairwise(out):
         if b.low <= a.high:
             raise TableError(f"{where}: bands {a.low}-{a.high} and {b.low}-{b.high} overlap")
     return out
