@@ -96,8 +96,8 @@ def sonar_target(t: Tables, ship: Ship, sub: Sub) -> tuple[int, list[tuple[str, 
             mods.append(("submarine at emergency speed", t.sonar_drm["submarine at emergency speed"]))
         if sub.moved == 0 and sub.start is not None and sub.start == sub.pose:
             mods.append(("submarine stopped", t.sonar_drm["submarine stopped"]))
-        if sub.depth > 300:
-            mods.append(("submarine below 300 feet", t.sonar_drm["submarine below 300 feet"]))
+        if sub.depth >= 200:
+            mods.append(("submarine at 200 feet or deeper", t.sonar_drm["submarine at 200 feet or deeper"]))
     return target, mods
 
 

@@ -206,14 +206,13 @@ class OnPatrolGame(Game[PatrolState]):
                 out.append(R.Move(sub.id, turn))
         if sub.pivots < sub.moved:
             out += [R.Pivot(sub.id, -1), R.Pivot(sub.id, 1)]
-        if sub.depth <= t.c("torpedo_max_launch_depth"):
+        if sub.depth <= t.c("torpedo_max_launch_depth") and any(sub.tubes):
+            # 104.1.5: only at vessels the submarine can see, within the torpedo's range
+            seen = [min(a.distance(b) for a in sub.hexes() for b in s.hexes()) for s in state.ships if sees(state, sub, s, t)]
+            nearest = min(seen, default=None)
             for tube, tp in enumerate(sub.tubes):
-                if not tp or tube in sub.fired:
+                if not tp or tube in sub.fired or nearest is None or nearest > t.torpedoes[tp].range:
                     continue
-                rng = t.torpedoes[tp].range
-                if not any(sees(state, sub, s, t) and min(a.distance(b) for a in sub.hexes() for b in s.hexes()) <= rng
-                           for s in state.ships):
-                    continue  # 104.1.5: only at vessels the submarine can see
                 for gyro in (0, -1, 1):
                     if state.on_board(self._launch_pose(sub, tube, gyro).bow):
                         out.append(R.Launch(sub.id, tube, gyro))

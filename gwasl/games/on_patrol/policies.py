@@ -13,7 +13,7 @@ from gwasl.engine.dice import GameDice
 from gwasl.engine.game import Decision, Policy, Seat
 from gwasl.engine.record import Record
 from gwasl.games.on_patrol import records as R
-from gwasl.games.on_patrol.geometry import DIRS, Pose
+from gwasl.games.on_patrol.geometry import DIRS
 from gwasl.games.on_patrol.state import PatrolState, Ship, Sub
 from gwasl.games.on_patrol.tables import tables
 from gwasl.model.hexgrid import Hex
@@ -56,16 +56,17 @@ def _hits(st: PatrolState, launch: R.Launch, sub: Sub) -> Ship | None:
         back = (sub.pose.heading + 3) % 6
         start, g = sub.pose.stern + DIRS[back], (back + launch.gyro) % 6
     d = DIRS[g]
-    for k in range(1, tp.range // tp.speed + 1):
-        run = [Hex(start.q + d.q * j, start.r + d.r * j) for j in range((k - 1) * tp.speed + 1, k * tp.speed + 1)]
-        for s in st.ships:
-            if not s.afloat:
-                continue
-            v = DIRS[s.pose.heading]
-            ahead = s.speed * k
-            bow = Hex(s.pose.bow.q + v.q * ahead, s.pose.bow.r + v.r * ahead)
-            p = Pose(bow, s.pose.heading)
-            if any(h in (p.bow, p.stern) for h in run):
+    turns = tp.range // tp.speed
+    # the turn in which the torpedo runs through each hex (it starts moving next turn)
+    when = {Hex(start.q + d.q * j, start.r + d.r * j): (j - 1) // tp.speed + 1 for j in range(1, turns * tp.speed + 1)}
+    reach = tp.range + 12
+    for s in sorted(st.ships, key=lambda s: -s.vp):
+        if not s.afloat or s.pose.bow.distance(start) > reach:
+            continue
+        v = DIRS[s.pose.heading]
+        for k in range(1, turns + 1):
+            bow = Hex(s.pose.bow.q + v.q * s.speed * k, s.pose.bow.r + v.r * s.speed * k)
+            if when.get(bow) == k or when.get(Hex(bow.q - v.q, bow.r - v.r)) == k:
                 return s
     return None
 
@@ -107,7 +108,7 @@ def sensible_policy(seat: Seat[Any], dice: GameDice) -> Decision:
         # 2: depth
         if not sub.dived:
             if hunted:
-                want = 250
+                want = 300
             elif st.night:
                 want = 0 if threat > 6 else 50
             else:
@@ -121,7 +122,7 @@ def sensible_policy(seat: Seat[Any], dice: GameDice) -> Decision:
         moves = [a for a in mine if isinstance(a, R.Move)]
         c = tables().submarines[sub.cls]
         normal = c.surface_speed if sub.depth == 0 else c.submerged_speed
-        if moves and (sub.moved < normal or hunted):
+        if moves and (sub.moved < normal or (hunted and threat <= 3)):
             mv = min(moves, key=lambda a: _move_score(st, sub, a, hunted))
             return Decision(mv, "evade the escorts" if hunted else "close the convoy")
     # out of torpedoes and out of contact: go home
