@@ -96,7 +96,10 @@ def spread_attacks(r: Reach, load: dict[str, int], priority: Sequence[Hex], occu
     for w in order:  # the rest, evenly; into attacked hexes only when no vacant one is reachable
         while left[w] > 0:
             hs = hexes_of[w]
-            h = min(hs, key=lambda x: (got.get((x, w), 0), x in occupied, rank.get(x, 99)))
+            if w == "dc":  # depth charges: as evenly as possible over every hex the stern leaves
+                h = min(hs, key=lambda x: (got.get((x, w), 0), x in occupied, rank.get(x, 99)))
+            else:  # 105.4.10: K-guns and ATW into other escorts' hexes only when nothing else is in reach
+                h = min(hs, key=lambda x: (x in occupied, got.get((x, w), 0), rank.get(x, 99)))
             put(h, w)
     drops = []
     mk = mk_x
