@@ -928,7 +928,7 @@ def harmon(seat: Seat[Any], dice: GameDice) -> Decision:
 def _harmon_headings(data: Any) -> Any:
     """Event JSON with every heading in Harmon's numbering (1-6, 6 north) as the views give them."""
     if isinstance(data, dict):
-        out = {}
+        out: dict[str, Any] = {}
         for k, v in data.items():
             if k in ("heading", "facing") and isinstance(v, int):
                 out[k] = harmon_heading(v)
