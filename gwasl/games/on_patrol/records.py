@@ -33,10 +33,10 @@ class ConvoyMove(Record):
 
 
 @dataclass(frozen=True)
-class Drop(Record):
-    """Weapons one escort fires into one assault-zone hex (105.4.6)."""
+class Drop:
+    """Weapons one escort fires into one assault-zone hex (105.4.6).  (A plain value inside
+    an action: nested values carry no kind of their own.)"""
 
-    kind: ClassVar[str] = "drop"
     hex: str
     weapon: str  # dc, kgun, hedgehog, squid
     count: int
@@ -44,10 +44,9 @@ class Drop(Record):
 
 
 @dataclass(frozen=True)
-class EscortPlan(Record):
+class EscortPlan:
     """One escort's move and attack for phase 2, with the reasons (105, 106, 108)."""
 
-    kind: ClassVar[str] = "escort_plan"
     ship: str
     mode: int
     movement: str  # radial, diameter, ram
@@ -343,8 +342,9 @@ class MarkerSet(Record):
 
 
 @dataclass(frozen=True)
-class ForceRec(Record):
-    kind: ClassVar[str] = "force"
+class ForceRec:
+    """One force of the Escort Action Table's result (inside :class:`ModeSet`)."""
+
     sub: str
     mode: int
     target: str
