@@ -31,7 +31,7 @@ from gwasl.games.on_patrol.movement import (
     radial_steer,
 )
 from gwasl.games.on_patrol.records import Drop, EscortOrders, EscortPlan
-from gwasl.games.on_patrol.state import AttackMark, EscortView, Force, Ship, lab
+from gwasl.games.on_patrol.state import AttackMark, EscortView, Force, Ship, hx, lab
 from gwasl.games.on_patrol.tables import Tables
 from gwasl.model.hexgrid import Hex
 
@@ -142,16 +142,19 @@ def escort_orders(view: EscortView, t: Tables) -> EscortOrders:
         slowest[f.sub] = min(speeds) if speeds else 0
     ships_at = frozenset(h for s in view.ships if s.afloat for h in s.hexes())
     plans = []
+    taken: set[Hex] = {h for hs in occupied.values() for h in hs}  # counters never share a hex
     for n, s in enumerate(free, 1):
         f = forces[s.id]
-        others = {h for sid, hs in occupied.items() if sid != s.id for h in hs}
-        plan = _plan(view, t, s, f, n, others, forbidden, torpedo_paths, attacks, slowest[f.sub], ships_at)
+        mine = occupied[s.id]
+        taken.difference_update(mine)
+        plan = _plan(view, t, s, f, n, taken, forbidden, torpedo_paths, attacks, slowest[f.sub], ships_at)
         plans.append(plan)
         last = plan.steps[-1] if plan.steps else None
-        pose = Pose(Hex.from_label(last[1]), last[2]) if last else s.pose
+        pose = Pose(hx(last[1]), last[2]) if last else s.pose
         occupied[s.id] = pose.hexes()
+        taken.update(occupied[s.id])
         for d in plan.drops:
-            h = Hex.from_label(d.hex)
+            h = hx(d.hex)
             attacks.append(AttackMark(s.id, h, d.weapon, d.count, d.mk_x))
             if d.weapon in ("dc", "kgun"):
                 forbidden.add(h)

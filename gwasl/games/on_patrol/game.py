@@ -11,7 +11,6 @@ submarine in 8 (depth, movement, torpedoes) and 9 (reloads).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from types import MappingProxyType
 from typing import Any, ClassVar
 
@@ -63,6 +62,7 @@ from gwasl.games.on_patrol.state import (
     Ship,
     Sub,
     Torpedo,
+    evolve,
     hx,
     lab,
 )
@@ -677,111 +677,111 @@ class OnPatrolGame(Game[PatrolState]):
         st = state
         if isinstance(event, (Rolled, Decided, R.FormationChosen, R.SearchDone)):
             if isinstance(event, R.FormationChosen):
-                return replace(st, formation=event.formation)
+                return evolve(st, formation=event.formation)
             if isinstance(event, R.SearchDone) and event.sub == "":
-                return replace(st, sonar_contacts=frozenset(event.sonar_contacts))
+                return evolve(st, sonar_contacts=frozenset(event.sonar_contacts))
             return st
         if isinstance(event, R.PatrolChosen):
             return parse(self.t, event.scenario, st.secret)
         if isinstance(event, R.ShipPlaced):
             s = st.ship(event.ship)
-            return st.with_ship(replace(s, pose=Pose(hx(event.bow), event.heading), speed=event.speed, in_formation=True))
+            return st.with_ship(evolve(s, pose=Pose(hx(event.bow), event.heading), speed=event.speed, in_formation=True))
         if isinstance(event, R.SubPlaced):
             sub = st.sub(event.sub)
-            return st.with_sub(replace(sub, pose=Pose(hx(event.bow), event.heading), depth=event.depth,
+            return st.with_sub(evolve(sub, pose=Pose(hx(event.bow), event.heading), depth=event.depth,
                                        start=Pose(hx(event.bow), event.heading)))
         if isinstance(event, R.PhaseBegan):
-            st = replace(st, turn=event.turn, phase=event.phase, started=True)
+            st = evolve(st, turn=event.turn, phase=event.phase, started=True)
             if event.phase == 1:
-                st = replace(st, attacks=(), convoy_paths=frozenset(), fleet_code="")
+                st = evolve(st, attacks=(), convoy_paths=frozenset(), fleet_code="")
             if event.phase == 5:
-                st = replace(st, star_shells=())
+                st = evolve(st, star_shells=())
             return st
         if isinstance(event, R.FleetOrderSet):
-            return replace(st, fleet_code=event.code)
+            return evolve(st, fleet_code=event.code)
         if isinstance(event, R.ShipMoved):
             s = st.ship(event.ship)
             pose = Pose(hx(event.path[-1][0]), event.path[-1][1]) if event.path else s.pose
             free = event.movement != "formation"
-            s2 = replace(s, pose=pose, speed=event.speed, halted=event.halted,
+            s2 = evolve(s, pose=pose, speed=event.speed, halted=event.halted,
                          in_formation=s.in_formation and not free, maneuver=event.maneuver)
             st = st.with_ship(s2)
             if s.kind in ("merchant", "capital") and event.path:
                 # 108.1.1-108.1.3: the hexes this ship entered and its pivot hexes are closed to escorts
-                extra = set(st.convoy_paths)
+                extra: set[Hex] = set()
                 for b, h in ((s.pose.bow, s.pose.heading), *((hx(b), h) for b, h in event.path)):
                     p = Pose(b, h)
                     extra.update(p.hexes())
                     extra.update(p.beam_hexes())
-                st = replace(st, convoy_paths=frozenset(extra))
+                st = evolve(st, convoy_paths=st.convoy_paths | extra)
             if free:
                 plan = {"ship": s.id, "mode": event.mode, "movement": event.movement, "target": event.target,
                         "radial": event.radial, "vector": event.vector, "why": event.why, "order": event.order,
                         "path": [b for b, _ in event.path]}
-                st = replace(st, plans=(*tuple(p for p in st.plans if p["ship"] != s.id), MappingProxyType(plan)))
+                st = evolve(st, plans=(*tuple(p for p in st.plans if p["ship"] != s.id), MappingProxyType(plan)))
             return st
         if isinstance(event, R.ChargesDropped):
             mark = AttackMark(event.escort, hx(event.hex), event.weapon, event.count, event.mk_x)
-            st = replace(st, attacks=(*st.attacks, mark))
+            st = evolve(st, attacks=(*st.attacks, mark))
             if event.mk_x:
                 s = st.ship(event.escort)
-                st = st.with_ship(replace(s, mk_x_used=s.mk_x_used + event.mk_x))
+                st = st.with_ship(evolve(s, mk_x_used=s.mk_x_used + event.mk_x))
             return st
         if isinstance(event, R.ShipLeft):
-            return st.with_ship(replace(st.ship(event.ship), status="left"))
+            return st.with_ship(evolve(st.ship(event.ship), status="left"))
         if isinstance(event, R.TorpedoLaunched):
             sub = st.sub(event.sub)
             tubes = list(sub.tubes)
             tubes[event.tube] = ""
             ty = self.t.torpedoes[event.type]
             tp = Torpedo(event.torpedo, sub.id, event.type, Pose(hx(event.hex), event.heading), ty.speed, ty.range)
-            return replace(st.with_sub(replace(sub, tubes=tuple(tubes), fired=(*sub.fired, event.tube))),
+            return evolve(st.with_sub(evolve(sub, tubes=tuple(tubes), fired=(*sub.fired, event.tube))),
                            torpedoes=(*st.torpedoes, tp), torpedo_count=st.torpedo_count + 1,
                            first_launch_turn=st.first_launch_turn or st.turn)
         if isinstance(event, R.TorpedoMoved):
             tps = []
             for tp in st.torpedoes:
                 if tp.id == event.torpedo and event.path:
-                    tp = replace(tp, pose=Pose(hx(event.path[-1]), tp.pose.heading), run=tp.run + len(event.path))
+                    tp = evolve(tp, pose=Pose(hx(event.path[-1]), tp.pose.heading), run=tp.run + len(event.path))
                 tps.append(tp)
-            return replace(st, torpedoes=tuple(tps))
+            return evolve(st, torpedoes=tuple(tps))
         if isinstance(event, R.TorpedoGone):
-            return replace(st, torpedoes=tuple(tp for tp in st.torpedoes if tp.id != event.torpedo))
+            return evolve(st, torpedoes=tuple(tp for tp in st.torpedoes if tp.id != event.torpedo))
         if isinstance(event, R.ShipHit):
             s = st.ship(event.ship)
             sinks = st.turn + self.t.c("sinking_delay") if event.status == "sinking" and s.status != "sinking" else s.sinks_turn
-            s2 = replace(s, damage=event.total, status=event.status if s.status != "sinking" else "sinking",
+            s2 = evolve(s, damage=event.total, status=event.status if s.status != "sinking" else "sinking",
                          torpedoed_turn=st.turn if event.why.startswith("torpedo") else s.torpedoed_turn,
                          sinks_turn=sinks, speed=0 if event.status != "afloat" else s.speed)
             return st.with_ship(s2)
         if isinstance(event, R.ShipSunk):
             s = st.ship(event.ship)
-            st = st.with_ship(replace(s, status="sunk"))
+            st = st.with_ship(evolve(s, status="sunk"))
             if s.type == "avgas":
-                st = replace(st, avgas_until=MappingProxyType({**st.avgas_until, s.id: st.turn + 1}))
+                st = evolve(st, avgas_until=MappingProxyType({**st.avgas_until, s.id: st.turn + 1}))
             return st
         if isinstance(event, R.SubMoved):
             sub = st.sub(event.sub)
-            return st.with_sub(replace(sub, pose=Pose(hx(event.bow), event.heading), moved=sub.moved + event.hexes,
+            return st.with_sub(evolve(sub, pose=Pose(hx(event.bow), event.heading), moved=sub.moved + event.hexes,
                                        pivots=sub.pivots + (1 if event.turn else 0),
                                        emergency=sub.emergency or event.emergency,
                                        emergency_left=sub.emergency_left - (1 if event.emergency and not sub.emergency else 0),
                                        sighted=False if event.hexes else sub.sighted))
         if isinstance(event, R.SubDived):
             sub = st.sub(event.sub)
-            return st.with_sub(replace(sub, depth=event.depth, dived=True, sighted=False))
+            return st.with_sub(evolve(sub, depth=event.depth, dived=True, sighted=False))
         if isinstance(event, R.SubTurnBegan):
-            return replace(st, subs=tuple(replace(s, moved=0, pivots=0, dived=False, start=s.pose, emergency=False, fired=())
+            return evolve(st, subs=tuple(evolve(s, moved=0, pivots=0, dived=False, start=s.pose, emergency=False, fired=())
                                           for s in st.subs))
         if isinstance(event, R.MarkerSet):
             others = tuple(m for m in st.markers if m.sub != event.sub)
             if event.marker == "none":
-                return replace(st, markers=others)
+                return evolve(st, markers=others)
             old = st.marker(event.sub)
             # a sighting that goes on keeps its place in the order of contacts (104.2.1 double, triple)
             seq = old.seq if old is not None and old.kind != "inverted" and event.marker != "torpedo" else st.seq + 1
             m = Marker(event.sub, event.marker, Pose(hx(event.bow), event.heading), event.surfaced, seq)
-            return replace(st, markers=(*others, m), seq=max(st.seq, seq))
+            return evolve(st, markers=(*others, m), seq=max(st.seq, seq))
         if isinstance(event, R.ModeSet):
             forces = tuple(Force(f.sub, f.mode, hx(f.target), f.facing, hx(f.bow), f.escorts, f.rammer) for f in event.forces)
             assigned = {e: f for f in event.forces for e in f.escorts}
@@ -790,45 +790,45 @@ class OnPatrolGame(Game[PatrolState]):
                 if s.kind == "escort":
                     f = assigned.get(s.id)
                     if f is None or f.mode == 7:
-                        s = replace(s, in_formation=True if f is None else s.in_formation, maneuver=(), diameter=0, diameter_target=None)
+                        s = evolve(s, in_formation=True if f is None else s.in_formation, maneuver=(), diameter=0, diameter_target=None)
                     else:
                         target = hx(f.target)
                         # 105.3.4: a new target hex means a new vector, so a Williamson turn in hand is dropped
                         prev = next((of for of in st.forces if s.id in of.escorts), None)
                         keep = prev is not None and prev.target == target and prev.mode == f.mode
-                        s = replace(s, in_formation=False, maneuver=s.maneuver if keep else (),
+                        s = evolve(s, in_formation=False, maneuver=s.maneuver if keep else (),
                                     diameter=f.diameters.get(s.id, 0), diameter_target=target if s.id in f.diameters else None)
                 ships.append(s)
-            return replace(st, forces=forces, ships=tuple(ships))
+            return evolve(st, forces=forces, ships=tuple(ships))
         if isinstance(event, R.StarShells):
-            return replace(st, star_shells=(*st.star_shells, *(hx(h) for h in event.hexes)))
+            return evolve(st, star_shells=(*st.star_shells, *(hx(h) for h in event.hexes)))
         if isinstance(event, R.SubSighted):
-            return st.with_sub(replace(st.sub(event.sub), sighted=True))
+            return st.with_sub(evolve(st.sub(event.sub), sighted=True))
         if isinstance(event, R.AttackResolved):
             return st
         if isinstance(event, R.SubDamaged):
-            return st.with_sub(replace(st.sub(event.sub), damage=event.total))
+            return st.with_sub(evolve(st.sub(event.sub), damage=event.total))
         if isinstance(event, R.SubSunk):
-            st = st.with_sub(replace(st.sub(event.sub), status="sunk"))
-            return replace(st, markers=tuple(m for m in st.markers if m.sub != event.sub))
+            st = st.with_sub(evolve(st.sub(event.sub), status="sunk"))
+            return evolve(st, markers=tuple(m for m in st.markers if m.sub != event.sub))
         if isinstance(event, R.SubEscaped):
-            return st.with_sub(replace(st.sub(event.sub), status="escaped"))
+            return st.with_sub(evolve(st.sub(event.sub), status="escaped"))
         if isinstance(event, R.Rammed):
             s = st.ship(event.ship)
-            return st.with_ship(replace(s, rammed=True, damage=s.damage + 1,
+            return st.with_ship(evolve(s, rammed=True, damage=s.damage + 1,
                                         status=torpedo_status(s.hit_points, s.damage + 1) if s.status == "afloat" else s.status))
         if isinstance(event, R.ReloadStarted):
             sub = st.sub(event.sub)
-            return st.with_sub(replace(sub, reloads=sub.reloads - 1, reloading=(*sub.reloading, (event.tube, event.type, event.ready))))
+            return st.with_sub(evolve(sub, reloads=sub.reloads - 1, reloading=(*sub.reloading, (event.tube, event.type, event.ready))))
         if isinstance(event, R.TubeLoaded):
             sub = st.sub(event.sub)
             tubes = list(sub.tubes)
             tubes[event.tube] = event.type
-            return st.with_sub(replace(sub, tubes=tuple(tubes), reloading=tuple(r for r in sub.reloading if r[0] != event.tube)))
+            return st.with_sub(evolve(sub, tubes=tuple(tubes), reloading=tuple(r for r in sub.reloading if r[0] != event.tube)))
         if isinstance(event, R.CapitalEmergency):
-            return replace(st, capital_speed=event.speed)
+            return evolve(st, capital_speed=event.speed)
         if isinstance(event, R.GameOver):
-            return replace(st, over=True, result=event.result)
+            return evolve(st, over=True, result=event.result)
         raise GameError(f"on-patrol cannot reduce a {event.kind!r} event")
 
     # -- views -----------------------------------------------------------------------------

@@ -7,16 +7,17 @@ torpedoes, the detection markers and the modes, never the true submarine.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 from gwasl.games.on_patrol.geometry import DIRS, Pose
 from gwasl.model.hexgrid import Hex
 
 __all__ = [
     "PHASES",
+    "evolve",
     "AttackMark",
     "EscortView",
     "Force",
@@ -47,7 +48,21 @@ def lab(h: Hex) -> str:
     return h.label
 
 
-@dataclass(frozen=True, slots=True)
+T = TypeVar("T")
+
+
+def evolve(obj: T, **changes: Any) -> T:
+    """A copy of a frozen dataclass value with ``changes`` (no re-validation: the fields are
+    already checked values).  ``reduce`` runs for every event, and ``dataclasses.replace``
+    re-running ``__init__`` on the whole state was most of a turn's time."""
+    new = object.__new__(type(obj))
+    d = new.__dict__
+    d.update(obj.__dict__)
+    d.update(changes)
+    return new
+
+
+@dataclass(frozen=True)
 class Ship:
     """A surface ship: a two-hex counter (bow and heading) with its class data."""
 
@@ -86,7 +101,7 @@ class Ship:
         return self.pose.hexes()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Sub:
     """A submarine (the player's): pose, depth in feet, tubes and reloads."""
 
@@ -223,11 +238,20 @@ class PatrolState:
     result: Mapping[str, Any] | None = None
     formation: int = 0
 
+    @property
+    def index(self) -> Mapping[str, int]:
+        """Where each ship stands in ``ships`` (ships never change places)."""
+        idx: Mapping[str, int] | None = self.__dict__.get("_index")
+        if idx is None or len(idx) != len(self.ships):
+            idx = {s.id: i for i, s in enumerate(self.ships)}
+            self.__dict__["_index"] = idx
+        return idx
+
     def ship(self, sid: str) -> Ship:
-        for s in self.ships:
-            if s.id == sid:
-                return s
-        raise KeyError(sid)
+        try:
+            return self.ships[self.index[sid]]
+        except (KeyError, IndexError):
+            raise KeyError(sid) from None
 
     def sub(self, sid: str) -> Sub:
         for s in self.subs:
@@ -236,10 +260,12 @@ class PatrolState:
         raise KeyError(sid)
 
     def with_ship(self, ship: Ship) -> PatrolState:
-        return replace(self, ships=tuple(ship if s.id == ship.id else s for s in self.ships))
+        ships = list(self.ships)
+        ships[self.index[ship.id]] = ship
+        return evolve(self, ships=tuple(ships))
 
     def with_sub(self, sub: Sub) -> PatrolState:
-        return replace(self, subs=tuple(sub if s.id == sub.id else s for s in self.subs))
+        return evolve(self, subs=tuple(sub if s.id == sub.id else s for s in self.subs))
 
     def marker(self, sid: str) -> Marker | None:
         for m in self.markers:
