@@ -158,7 +158,7 @@ class Marker:
         return self.pose.heading
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Torpedo:
     id: str
     sub: str
