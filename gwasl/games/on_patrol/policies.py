@@ -78,8 +78,10 @@ def _threat(st: PatrolState, sub: Sub) -> int:
 
 def sensible_policy(seat: Seat[Any], dice: GameDice) -> Decision:
     """Fire at a ship a torpedo would meet (highest VP first); by day stay at 75 feet, at
-    night run on the surface out of sight range; once detected go deep and open the
-    range from the escorts at emergency speed; reload every empty tube."""
+    night at 25 feet away from the escorts; once detected go deep and
+    open the range (emergency speed only with an escort within three hexes); reload every
+    empty tube; once something is sunk (or the torpedoes are gone) and contact is lost,
+    break off the patrol."""
     st: PatrolState = seat.view()
     legal: Sequence[Record] = seat.legal()
     if st.phase == 9:
@@ -87,6 +89,10 @@ def sensible_policy(seat: Seat[Any], dice: GameDice) -> Decision:
         if rl:
             return Decision(rl[0], "reload an empty tube")
         return Decision(R.EndPhase(), "nothing to reload")
+    scored = any(s.status in ("sinking", "sunk") for s in st.ships)
+    if (any(isinstance(a, R.BreakOff) for a in legal)
+            and all(not s.active or ((scored or _spent(s)) and _lost(st, s)) for s in st.subs)):
+        return Decision(R.BreakOff(), "ships sunk (or no torpedoes left) and contact lost: slip away")
     for sub in st.subs:
         if not sub.active:
             continue
@@ -110,7 +116,8 @@ def sensible_policy(seat: Seat[Any], dice: GameDice) -> Decision:
             if hunted:
                 want = 300
             elif st.night:
-                want = 0 if threat > 6 else 50
+                # at 25 feet (radar finds a surfaced boat far off), deep when an escort is close
+                want = 25 if threat > 6 else 75
             else:
                 want = 75
             dives = [a for a in mine if isinstance(a, R.Dive)]
@@ -125,9 +132,6 @@ def sensible_policy(seat: Seat[Any], dice: GameDice) -> Decision:
         if moves and (sub.moved < normal or (hunted and threat <= 3)):
             mv = min(moves, key=lambda a: _move_score(st, sub, a, hunted))
             return Decision(mv, "evade the escorts" if hunted else "close the convoy")
-    # out of torpedoes and out of contact: go home
-    if all(not s.active or (_spent(s) and _lost(st, s)) for s in st.subs) and any(isinstance(a, R.BreakOff) for a in legal):
-        return Decision(R.BreakOff(), "no torpedoes left and no contact: break off")
     return Decision(R.EndPhase(), "end the phase")
 
 
@@ -156,7 +160,7 @@ def _move_score(st: PatrolState, sub: Sub, a: R.Move, hunted: bool) -> tuple[int
     aim = min(targets, key=lambda s: (s.pose.bow.distance(sub.pose.bow), -s.vp))
     v = DIRS[aim.pose.heading]
     lead = Hex(aim.pose.bow.q + v.q * aim.speed * 3, aim.pose.bow.r + v.r * aim.speed * 3)
-    danger = max(0, 6 - near) * 3 if st.night and sub.depth <= 25 else 0
+    danger = max(0, 7 - near) * 3 if st.night and sub.depth <= 25 else 0
     return (p.bow.distance(lead) + danger, a.turn != 0)
 
 
