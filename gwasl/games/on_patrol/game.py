@@ -871,7 +871,8 @@ class OnPatrolGame(Game[PatrolState]):
                         "movement": self.t.escort_action[f.mode]["movement"]} for f in state.forces],
             "attacks": [{"escort": a.escort, "hex": lab(a.hex), "weapon": a.weapon, "count": a.count} for a in state.attacks],
             "star_shells": [lab(h) for h in state.star_shells],
-            "plans": [dict(p) for p in state.plans],
+            "plans": [{**dict(p), "radial": None if p["radial"] is None else harmon_heading(p["radial"]),
+                       "vector": None if p["vector"] is None else harmon_heading(p["vector"])} for p in state.plans],
             "stand_ins": len(stand_ins()),
         }
 

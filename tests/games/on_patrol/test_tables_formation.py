@@ -141,3 +141,21 @@ def test_capital_ships_103_3_2_centre_first_then_outwards_then_outer_columns():
     assert capital_slots(3, [3, 3, 3], 3) == [(1, 0), (0, 0), (2, 0)]
     assert capital_slots(3, [3, 3, 3], 5) == [(1, 0), (0, 0), (2, 0), (0, 1), (2, 1)]
     assert capital_slots(3, [3, 3, 3], 6) == [(1, 0), (0, 0), (2, 0), (0, 1), (2, 1), (1, 2)]
+
+
+def test_the_docs_say_which_numbers_are_stand_ins():
+    """Every table holding stand-in numbers is named in docs/on-patrol.md's stand-in list, and
+    the count the docs give is the tables' own."""
+    from testsupport import ROOT
+
+    text = (ROOT / "docs" / "on-patrol.md").read_text(encoding="utf-8")
+    words = {"constants": "patrol length", "formations": "formations 1-6", "formation_by_ships": "does not cover",
+             "sonar": "sonar", "sonar_drm": "emergency speed", "radar": "radar", "night_visual": "night visual search",
+             "sub_visibility": "Submarine Visibility Table", "attack": "depth charge attack", "attack_drm": "Mk X",
+             "hedgehog": "hedgehog", "gunfire": "gunfire", "prolonged_attack": "prolonged attack",
+             "surface": "hit points", "torpedoes": "dud numbers", "submarines": "hull points"}
+    tables_with_stand_ins = {r["table"] for r in stand_ins()}
+    assert tables_with_stand_ins <= set(words)
+    for table in tables_with_stand_ins:
+        assert words[table] in text, table
+    assert f"({len(stand_ins())} rows)" in text
