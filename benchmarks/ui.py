@@ -28,7 +28,7 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
 from benchmarks.maps import random_scenario
-from gwasl.engine.editor import EditorDocument
+from gwasl.editor.document import EditorDocument
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import Fortification, FortificationKind, LeaderRating, Unit, UnitClass, UnitKind
 from gwasl.model.scenario_io import load_scenario, save_scenario

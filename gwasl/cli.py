@@ -27,6 +27,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "gwasl.commands.edit",
     "gwasl.commands.game",
     "gwasl.commands.library",
+    "gwasl.commands.play",
 )
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PURE_PACKAGES = ("model", "rules", "engine", "games")
+PURE_PACKAGES = ("model", "rules", "engine", "editor", "games")
 FORBIDDEN = ("PySide6", "shiboken6", "PyQt5", "PyQt6", "gwasl.ui", "gwasl.store", "sqlmodel", "sqlalchemy", "sqlite3")
 
 

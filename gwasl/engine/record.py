@@ -169,6 +169,11 @@ class _Decoder:
                     return value
                 raise RecordError(f"{path}: expected a string, got {_type_name(value)}")
             if dataclasses.is_dataclass(tp):
+                if issubclass(tp, Record):
+                    # a nested record (a roll's modifiers) is written with its kind and version
+                    if isinstance(value, dict) and value.get("kind", tp.kind) != tp.kind:
+                        raise RecordError(f"{path}: expected a {tp.kind} record, got {str(value.get('kind'))[:40]!r}")
+                    return self.dataclass(tp, value, path, skip=("kind", "v"))
                 return self.dataclass(tp, value, path)
         raise RecordError(f"{path}: unsupported field type {tp}")
 

@@ -35,12 +35,14 @@ from gwasl.engine.journal import Entry
 from gwasl.engine.record import RecordError
 from gwasl.engine.session import Session, SessionError
 
-__all__ = ["FORMAT", "FORMAT_VERSION", "MAX_GAME_FILE", "GameFile", "GameFileError", "create_game", "open_game", "strict_loads"]
+__all__ = ["FORMAT", "FORMAT_VERSION", "MAX_GAME_FILE", "GameFile", "GameFileError", "create_game", "load_source", "open_game", "strict_loads"]
 
 FORMAT = "gwasl-game"
 FORMAT_VERSION = 1
 #: a game file larger than this is refused (a long game is a few MB)
 MAX_GAME_FILE = 512 * 1024 * 1024
+#: the largest scenario file of a solitaire game that ``load_source`` reads
+MAX_SOURCE = 64 * 1024 * 1024
 _ENTRY_KINDS = frozenset({"begin", "act", "auto", "take_back"})
 
 
@@ -294,7 +296,7 @@ def open_game(path: str | os.PathLike[str]) -> GameFile:
     except GameFileError:
         engine.dispose()
         raise
-    except (SQLAlchemyError, OSError) as e:
+    except (SQLAlchemyError, OSError, UnicodeError) as e:  # a damaged header can fail to decode
         engine.dispose()
         raise GameFileError(f"{p}: not a readable gwasl game file ({_short(e)})") from None
     except (GameError, SessionError, RecordError) as e:
@@ -323,3 +325,31 @@ def _entry(row: Any, game: Game[Any], p: Path) -> Entry:
     if any(u >= row.idx or u < 0 for u in undoes):
         raise GameFileError(f"{where}: a take-back can only name earlier entries")
     return Entry(row.idx, row.kind, row.seq, row.dice, events, row.actor, action, row.grp, tuple(undoes), row.why)
+
+
+def load_source(ruleset: str, path: str) -> dict[str, Any]:
+    """The source of a new game from a file: a checked scenario (aslgw) or a JSON object.
+
+    Raises :class:`GameError` with one line naming the file and the problem."""
+    if ruleset == "aslgw":
+        from gwasl.model.scenario_io import ScenarioError, ScenarioFormatError, load_scenario, scenario_to_dict
+
+        try:
+            return dict(scenario_to_dict(load_scenario(path)))
+        except ScenarioFormatError as e:
+            first = e.findings[0] if e.findings else "not a scenario"
+            raise GameError(f"{path}: not a valid scenario: {first}") from None
+        except ScenarioError as e:
+            raise GameError(str(e)) from None
+    p = Path(path)
+    if not p.is_file():
+        raise GameError(f"{path}: not a regular file")
+    if p.stat().st_size > MAX_SOURCE:
+        raise GameError(f"{path}: larger than a scenario can be ({MAX_SOURCE} bytes)")
+    try:
+        obj = strict_loads(p.read_bytes(), path)
+    except (GameFileError, OSError) as e:
+        raise GameError(f"{path}: {e}") from None
+    if not isinstance(obj, dict):
+        raise GameError(f"{path}: not a {ruleset} scenario (a JSON object)")
+    return obj

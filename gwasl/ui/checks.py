@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QColor
 
-from gwasl.engine.editor import Change
+from gwasl.editor.document import Change
 from gwasl.model.hexgrid import Hex
 from gwasl.rules import command as command_rules
 from gwasl.rules import los as los_rules

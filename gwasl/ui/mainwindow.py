@@ -1,6 +1,6 @@
 """The editor's main window: map, tools, docks, menus, files.
 
-The window owns an :class:`~gwasl.engine.editor.EditorDocument` and wires
+The window owns an :class:`~gwasl.editor.document.EditorDocument` and wires
 Qt to it: actions call the document (undo/redo included), the scene and the
 item models redraw from the document's change events.
 """
@@ -44,8 +44,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gwasl.engine import editor as ed
-from gwasl.engine.editor import Change, EditorDocument
+from gwasl.editor import document as ed
+from gwasl.editor.document import Change, EditorDocument
 from gwasl.model.hexgrid import Hex, HexLabelError
 from gwasl.model.scenario import (
     Formation,

@@ -12,7 +12,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
-from gwasl.engine.editor import Change, EditorDocument
+from gwasl.editor.document import Change, EditorDocument
 from gwasl.model.scenario_io import Finding
 from gwasl.ui import style
 

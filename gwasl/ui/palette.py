@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gwasl.engine.editor import Change, EditorDocument, dummy_allotment
+from gwasl.editor.document import Change, EditorDocument, dummy_allotment
 from gwasl.model.scenario import DummyKind, FormationKind, FortificationKind, Position, Terrain, UnitClass, UnitKind
 from gwasl.rules import units as _units
 from gwasl.rules import weapons as _weapons

@@ -1,7 +1,7 @@
 """Map tools: each turns mouse gestures on the map into editor commands.
 
 A tool never changes the scenario itself: it builds an edit with the
-functions of :mod:`gwasl.engine.editor` and pushes it on the document, so
+functions of :mod:`gwasl.editor.document` and pushes it on the document, so
 every tool action is one undo step (a drag with the brush is one stroke).
 Checking tools (LOS thread, LOS map, command radius) only draw overlays.
 """
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QColor
 
-from gwasl.engine import editor as ed
+from gwasl.editor import document as ed
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import Dummy, DummyKind, FortificationKind, Position, Unit, UnitKind
 
@@ -72,7 +72,7 @@ class Tool:
         pass
 
     def run(self, edit, *args, merge_key=None, **kw) -> bool:
-        """Push an edit; an :class:`~gwasl.engine.editor.EditError` goes to the status bar, not a traceback."""
+        """Push an edit; an :class:`~gwasl.editor.document.EditError` goes to the status bar, not a traceback."""
         try:
             return self.doc.apply(edit, *args, merge_key=merge_key, **kw)
         except ed.EditError as e:

@@ -1,4 +1,4 @@
-"""The editor core (gwasl.engine.editor): edits as commands, undo/redo, strokes,
+"""The editor core (gwasl.editor.document): edits as commands, undo/redo, strokes,
 change events, dirty state, files -- all headless."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from gwasl.engine import editor as ed
-from gwasl.engine.editor import Change, EditError, EditorDocument
+from gwasl.editor import document as ed
+from gwasl.editor.document import Change, EditError, EditorDocument
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import (
     Dummy,
