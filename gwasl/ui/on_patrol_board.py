@@ -32,8 +32,9 @@ from PySide6.QtWidgets import (
 
 from gwasl.engine.session import LegalAction, Session
 from gwasl.model.hexgrid import Hex, Layout
+from gwasl.ui.play.boards import Board
 
-__all__ = ["OnPatrolBoard", "PatrolCanvas"]
+__all__ = ["OnPatrolBoard", "PatrolCanvas", "attach"]
 
 SEA = QColor("#d9e8f2")
 GRID = QColor("#c3d6e4")
@@ -228,34 +229,34 @@ class PatrolCanvas(QWidget):
         p.drawEllipse(QPointF(c.x, c.y), lay.size * 0.3, lay.size * 0.3)
 
 
-class OnPatrolBoard(QWidget):
-    """The board, the turn, the stand-in notice, the legal actions and the log with each escort's why."""
+class OnPatrolBoard(Board):
+    """The player window's On Patrol board (``gwasl.ui.play.boards``): the canvas, the turn,
+    the stand-in notice, each escort's reason for its last move (mode, radial, vector,
+    target) and the orders (double-click one to give it)."""
 
-    def __init__(self, session: Session[Any] | None = None, viewer: str = "player", parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.viewer = viewer
-        self.session: Session[Any] | None = None
         self.canvas = PatrolCanvas()
         self.status = QLabel()
         self.status.setWordWrap(True)
         self.notice = QLabel(NOTICE)
         self.notice.setWordWrap(True)
         self.notice.setStyleSheet("color: #7a4a00; font-size: 11px;")
-        self.legal = QListWidget()
-        self.act_button = QPushButton("Do it")
-        self.act_button.clicked.connect(self.act_selected)
-        self.legal.itemDoubleClicked.connect(lambda _item: self.act_selected())
-        self.log = QListWidget()
-        self.log.setWordWrap(True)
+        self.orders = QListWidget()
+        self.orders.itemDoubleClicked.connect(self._order)
+        self.act_button = QPushButton("Give the order")
+        self.act_button.clicked.connect(self._order)
+        self.escorts = QListWidget()
+        self.escorts.setWordWrap(True)
         side = QWidget()
         col = QVBoxLayout(side)
         col.addWidget(self.status)
         col.addWidget(self.notice)
         col.addWidget(QLabel("Your orders"))
-        col.addWidget(self.legal, 2)
+        col.addWidget(self.orders, 2)
         col.addWidget(self.act_button)
-        col.addWidget(QLabel("Log"))
-        col.addWidget(self.log, 3)
+        col.addWidget(QLabel("The escorts' last moves, and why"))
+        col.addWidget(self.escorts, 3)
         split = QSplitter()
         split.addWidget(self.canvas)
         split.addWidget(side)
@@ -263,61 +264,45 @@ class OnPatrolBoard(QWidget):
         split.setStretchFactor(1, 1)
         split.setSizes([900, 380])
         box = QHBoxLayout(self)
+        box.setContentsMargins(0, 0, 0, 0)
         box.addWidget(split)
         self._legal: list[LegalAction] = []
-        if session is not None:
-            self.set_session(session)
 
-    def set_session(self, session: Session[Any]) -> None:
-        if self.session is not None:
-            self.session.remove_listener(self._changed)
-        self.session = session
-        session.add_listener(self._changed)
-        self.log.clear()
-        for e in session.log(self.viewer):
-            self._log_line(e)
-        self.refresh()
-
-    def _changed(self, session: Session[Any], entries: Sequence[Any]) -> None:
-        for e in session.shown(entries, self.viewer):
-            self._log_line(e)
-        self.refresh()
-
-    def _log_line(self, e: dict[str, Any]) -> None:
-        if e["kind"] in ("roll",):
-            return
-        text = e["text"]
-        if e["kind"] == "decision":
-            plans = e.get("details", {}).get("plans") or []
-            text = "\n".join([text, *("  " + p for p in plans)])
-        self.log.addItem(text)
-        self.log.scrollToBottom()
-
-    def refresh(self) -> None:
-        if self.session is None:
-            return
-        v = self.session.view(self.viewer)
-        self.canvas.set_view(v)
-        when = "night" if v["night"] else "day"
-        head = f"{v['title']}\nTurn {v['turn']} of {v['turns']} ({when}), {v['phase']}"
-        if v["over"]:
-            head += f"\n{v['result']['why']}"
-        subs = v.get("submarines") or []
-        if subs:
-            s = subs[0]
+    def show_view(self, view: dict[str, Any], legal: Sequence[LegalAction]) -> None:
+        self.canvas.set_view(view)
+        when = "night" if view["night"] else "day"
+        head = f"{view['title']}\nTurn {view['turn']} of {view['turns']} ({when}), {view['phase']}"
+        if view["over"] and view.get("result"):
+            head += f"\n{view['result']['why']}"
+        for s in view.get("submarines") or []:
             head += (f"\n{s['id']}: {s['depth']} ft, hull {s['hull'] - s['damage']}/{s['hull']}, "
                      f"tubes {sum(1 for t in s['tubes'] if t)}/{len(s['tubes'])}, reloads {s['reloads']}")
+        for m in view.get("markers", []):
+            head += f"\n{m['sub']} marker: {m['kind']} at {m['bow']}"
         self.status.setText(head)
-        self.legal.clear()
-        self._legal = self.session.legal(self.viewer) if not v["over"] else []
+        self.escorts.clear()
+        for plan in sorted(view.get("plans", []), key=lambda p: p["order"]):
+            self.escorts.addItem(f"{plan['ship']}: {plan['why']}")
+        self.orders.clear()
+        self._legal = list(legal)
         for la in self._legal:
-            self.legal.addItem(la.shown.text)
+            self.orders.addItem(la.shown.text)
         if self._legal:
-            self.legal.setCurrentRow(0)
+            self.orders.setCurrentRow(0)
         self.act_button.setEnabled(bool(self._legal))
 
-    def act_selected(self) -> None:
-        row = self.legal.currentRow()
-        if self.session is None or not 0 <= row < len(self._legal):
-            return
-        self.session.act(self._legal[row].action, self.viewer)
+    def _order(self, *_args: Any) -> None:
+        row = self.orders.currentRow()
+        if 0 <= row < len(self._legal):
+            self.action_requested.emit(self._legal[row].action)
+
+
+def attach(board: OnPatrolBoard, session: Session[Any], viewer: str = "player") -> None:
+    """Play ``session`` on ``board`` without the player window (orders go straight to the session)."""
+
+    def redraw(*_args: Any) -> None:
+        board.show_view(session.view(viewer), session.legal(viewer) if not session.status().over else [])
+
+    board.action_requested.connect(lambda action: session.act(action, viewer))
+    session.add_listener(redraw)
+    redraw()
