@@ -106,7 +106,7 @@ def spread_attacks(r: Reach, load: dict[str, int], priority: Sequence[Hex], occu
     for (h, w), n in sorted(got.items(), key=lambda kv: (rank.get(kv[0][0], 99), order.index(kv[0][1]))):
         m = 1 if (mk and w == "dc") else 0
         mk -= m
-        drops.append(Drop(lab(h), w, n, m))
+        drops.append(Drop(lab(h), w, n, m, rank.get(h, 98) + 1))
     return drops
 
 

@@ -330,6 +330,7 @@ class OnPatrolGame(Game[PatrolState]):
             if rammed:
                 em(R.Rammed(s.id, rammed))
                 em(R.SubSunk(rammed, f"rammed by {s.id} (108.1.5)"))
+                subs_up = {h: sid for h, sid in subs_up.items() if sid != rammed}
             if left:
                 em(R.ShipLeft(s.id))
             else:
@@ -361,7 +362,7 @@ class OnPatrolGame(Game[PatrolState]):
                 em(R.Rammed(plan.ship, rammed))
                 em(R.SubSunk(rammed, f"rammed by {plan.ship} (104.2.1 mode 5, 108.1.5)"))
             for d in plan.drops:
-                em(R.ChargesDropped(plan.ship, d.hex, d.weapon, d.count, d.mk_x))
+                em(R.ChargesDropped(plan.ship, d.hex, d.weapon, d.count, d.mk_x, d.rank))
         self._watch(em)
         em(R.PhaseBegan(st.turn, 3))
 
@@ -962,7 +963,8 @@ def _text(e: Record) -> str:
         to = e.path[-1][0] if e.path else "stays"
         return f"{e.ship} -> {to} ({e.speed} hexes): {e.why}"
     if isinstance(e, R.ChargesDropped):
-        return f"{e.escort} fires {e.count} {e.weapon}{' (one Mk X)' if e.mk_x else ''} into {e.hex}"
+        return (f"{e.escort} fires {e.count} {e.weapon}{' (one Mk X)' if e.mk_x else ''} into {e.hex}"
+                + (f", assault-zone priority {e.rank} of 19 (105.4.4)" if e.rank else ""))
     if isinstance(e, R.ShipLeft):
         return f"{e.ship} leaves the map"
     if isinstance(e, R.TorpedoLaunched):

@@ -41,6 +41,7 @@ class Drop:
     weapon: str  # dc, kgun, hedgehog, squid
     count: int
     mk_x: int = 0
+    rank: int = 0  # the hex's place in 105.4.4's priority order (1 = the target hex)
 
 
 @dataclass(frozen=True)
@@ -240,6 +241,7 @@ class ChargesDropped(Record):
     weapon: str
     count: int
     mk_x: int = 0
+    rank: int = 0  # 105.4.4 priority of the hex in its assault zone (1 = the target hex)
 
 
 @EVENTS.register

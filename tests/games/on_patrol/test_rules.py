@@ -302,6 +302,7 @@ def test_105_4_6_six_charges_on_three_hexes_drop_two_each():
     r = Reach((hx("K10"), hx("K11"), hx("K12")), (), (), ())
     drops = spread_attacks(r, {"dc": 6}, prio, frozenset())
     assert sorted((d.hex, d.count) for d in drops) == [("K10", 2), ("K11", 2), ("K12", 2)]
+    assert {d.hex: d.rank for d in drops} == {"K10": 1, "K11": 7, "K12": 19}  # target, marker's bow, rear
 
 
 def test_105_4_4_and_105_4_10_one_weapon_per_hex_in_priority_vacant_hexes_first():
