@@ -197,7 +197,7 @@ def _plan(view: EscortView, t: Tables, s: Ship, f: Force, order: int, others: se
         def steer(p: Pose, m: tuple[int, ...]) -> Steer:
             return radial_steer(p, target, HAND, m, az)
         maneuver0 = s.maneuver
-    steps, maneuver, decisions = plan_path(s.pose, speed, steer, blocked, maneuver0, HAND)
+    steps, maneuver, decisions = plan_path(s.pose, speed, steer, blocked, maneuver0, HAND, target)
     # 108.2.1: never end the move directly ahead of a torpedo; slow down instead
     while steps and (steps[-1].pose.bow in torpedo_paths or steps[-1].pose.stern in torpedo_paths):
         steps.pop()

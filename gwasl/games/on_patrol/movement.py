@@ -179,13 +179,14 @@ def _ring_heading(v: Hex, hand: int) -> int:
 
 
 def plan_path(start: Pose, speed: int, steer: Callable[[Pose, tuple[int, ...]], Steer], blocked: Callable[[Hex], bool],
-              maneuver: tuple[int, ...] = (), hand: int = 1) -> tuple[list[Step], tuple[int, ...], list[Steer]]:
+              maneuver: tuple[int, ...] = (), hand: int = 1,
+              target: Hex | None = None) -> tuple[list[Step], tuple[int, ...], list[Steer]]:
     """Up to ``speed`` hexes of movement, each with the pivot ``steer`` asks for.
 
     When the wanted hex is blocked (another ship, a depth-charged hex, a merchant's path,
     a torpedo: 105.4.8, 108.1.1-108.1.3, 108.2.1) the ship parallels its course as close
     as possible: the other pivots whose hex is next to the wanted one, nearest the target
-    first; failing that it slows and stops there.  Returns the steps, what is left of a
+    (105.4.8) first, then to starboard; failing that it slows and stops there.  Returns the steps, what is left of a
     Williamson turn, and the steering decisions taken."""
     pose, steps, decisions = start, [], []
     for _ in range(speed):
@@ -202,10 +203,11 @@ def plan_path(start: Pose, speed: int, steer: Callable[[Pose, tuple[int, ...]], 
                     continue
                 p = pose.step(t)
                 if p.bow.distance(want.bow) <= 1 and not blocked(p.bow):
-                    alts.append((0 if t * hand > 0 else 1, t, p))
+                    near = p.bow.distance(target) if target is not None else 0
+                    alts.append((near, 0 if t * hand > 0 else 1, t, p))
             if alts:
-                alts.sort(key=lambda x: x[0])
-                _, turn, chosen = alts[0]
+                alts.sort(key=lambda x: (x[0], x[1]))
+                _, _, turn, chosen = alts[0]
                 s = Steer(turn, s.why + "; blocked, paralleling (105.4.8, 108.1.1)", (), s.radial, s.vector)
         if chosen is None:
             break

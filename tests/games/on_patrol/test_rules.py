@@ -55,14 +55,15 @@ def test_102_2_the_submarine_counter_is_always_on_the_board_for_its_commander():
 
 # -- 104.1: visibility and the Submarine Detection Table -----------------------------------
 def test_visibility_104_1_4_a_day_surface_and_25_feet():
-    """104.1.4 a: on the surface or at 25 feet in daylight the submarine is visible; at 50 it is not."""
+    """104.1.4 a: on the surface or at 25 feet in daylight the submarine is visible; at 50 it is not
+    (102.4: always clear weather, so daylight alone decides)."""
     for depth, seen in ((0, True), (25, True), (50, False)):
         st = put_sub(started(), "AO52", 6, depth)
         assert bool(visible(st, st.sub("U1"), T)) is seen
 
 
 def test_visibility_104_1_4_b_night_within_four_hexes_or_seven_of_a_torpedoed_ship():
-    """104.1.4 b: at night only within four hexes of an enemy vessel, or seven of one torpedoed
+    """104.1.4 b, 107.2.1: at night only within four hexes of an enemy vessel, or seven of one torpedoed
     on the previous turn and still afloat."""
     st = started("night-convoy")
     m1 = st.ship("M1")
@@ -409,7 +410,7 @@ def test_106_2_4_diameter_of_12_or_6_for_ships_already_within_12():
 
 
 def test_107_1_star_shells_by_the_furthest_escort_on_the_target_and_three_ahead():
-    """107.1.1-107.1.3: at night star shells are fired by the escort furthest from the target
+    """107.1.1, 107.1.2, 107.1.3: at night star shells are fired by the escort furthest from the target
     hex, into the target hex and three hexes ahead of it."""
     st = started("night-convoy")
     st = GAME.reduce(put_sub(st, "A70", 3, 200), R.MarkerSet("U1", "torpedo", "AK40", 0, False, "test"))
@@ -421,7 +422,7 @@ def test_107_1_star_shells_by_the_furthest_escort_on_the_target_and_three_ahead(
 
 
 def test_108_3_sonar_only_at_search_speed_radar_every_turn():
-    """108.3.1-108.3.2: ships with sonar at search speed search each turn; ships with radar always."""
+    """108.3.1, 108.3.2: ships with sonar at search speed search each turn; ships with radar always."""
     st = started()
     st = st.with_ship(replace(st.ship("E1"), speed=5))
     _, evs = run(phase(st, 3), R.Resolve())
@@ -433,7 +434,8 @@ def test_108_3_sonar_only_at_search_speed_radar_every_turn():
 
 def test_105_4_12_the_depth_combat_table_is_rolled_before_every_depth_charge_attack():
     """105.4.12: a Depth Combat Table roll for each depth charge, K-gun and squid attack; a miss
-    means no attack roll at all."""
+    means no attack roll at all.  105.4.3: ahead-thrown weapons are resolved with the depth
+    charges in the attack resolution phase."""
     st = only_escorts(started(), set())
     marks = (AttackMark("E1", hx("K10"), "dc", 2), AttackMark("E1", hx("K11"), "kgun", 1), AttackMark("E1", hx("K12"), "hedgehog", 1))
     st = put_sub(replace(st, attacks=marks, phase=3), "A70", 3, 100)
