@@ -57,16 +57,35 @@ def test_whole_patrols_end_and_replay_identically(name, policy):
         assert view["over"] and view["result"] == dict(result)
 
 
-def test_a_hundred_and_twenty_short_patrols_play_without_an_error():
-    """Both policies on every bundled patrol, 20 seeds each (10-turn patrols): no error, and
-    every game ends."""
+def test_short_patrols_by_batch_play_and_through_the_session():
+    """Both policies on every bundled patrol: 60 ten-turn patrols as batch play does them, and 30
+    eight-turn patrols through the Session, each replaying identically: no error, every game ends."""
     for name in BUNDLED:
         src = copy.deepcopy(load_bundled(name))
         src["turns"] = 10
         for policy in POLICIES.values():
-            for seed in range(20):
+            for seed in range(10):
                 r = play_out(GAME, policy, seed, None, src)
                 assert r.steps > 0
+        for policy in POLICIES:
+            for seed in range(100, 105):
+                s = session_game(name, seed, policy, turns=8)
+                assert s.status().over and s.replay_check().identical
+
+
+def test_the_escorts_learn_nothing_from_where_the_unseen_boat_is():
+    """CONTRACTS 5: two patrols that differ only in where the unseen submarine is give the
+    escorts' viewer the same legal actions, view and log, action for action."""
+    logs = []
+    for bow in ("AO60", "C60"):
+        src = copy.deepcopy(load_bundled("day-convoy"))
+        src["submarines"][0].update(bow=bow, depth=150)
+        s = Session.new(GAME, src, 9)
+        for _ in range(4):
+            s.act(R.EndPhase())
+            s.act(R.EndPhase())
+        logs.append((s.log("escorts"), s.view("escorts"), [la.to_json() for la in s.legal("escorts")]))
+    assert logs[0] == logs[1]
 
 
 def test_the_same_seed_gives_the_same_events_byte_for_byte():
