@@ -16,7 +16,6 @@ from dataclasses import dataclass
 
 from gwasl.games.on_patrol.detection import diameter_for
 from gwasl.games.on_patrol.geometry import (
-    DIRS,
     Pose,
     assault_zone,
     assault_zone_priority,
@@ -35,7 +34,7 @@ from gwasl.games.on_patrol.state import AttackMark, EscortView, Force, Ship, hx,
 from gwasl.games.on_patrol.tables import Tables
 from gwasl.model.hexgrid import Hex
 
-__all__ = ["Reach", "escort_orders", "reach", "spread_attacks"]
+__all__ = ["Reach", "escort_orders", "load_of", "reach", "spread_attacks"]
 
 HAND = 1  # ties go to starboard; diameters run counter-clockwise (docs/rules-notes.md)
 
@@ -233,6 +232,3 @@ def _plan(view: EscortView, t: Tables, s: Ship, f: Force, order: int, others: se
     return EscortPlan(s.id, f.mode, movement, len(steps), tuple((st.turn, lab(st.pose.bow), st.pose.heading) for st in steps),
                       maneuver, tuple(drops), lab(target), radial, vector, tuple(lab(h) for h in priority[:1]), order,
                       "; ".join(parts))
-
-
-__all__ += ["DIRS", "load_of"]

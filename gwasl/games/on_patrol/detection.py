@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from gwasl.games.on_patrol.geometry import Pose
 from gwasl.games.on_patrol.state import (
     EscortView,
     Force,
@@ -23,6 +22,7 @@ from gwasl.model.hexgrid import Hex
 
 __all__ = [
     "daylight_at",
+    "diameter_for",
     "escort_action",
     "mode_of",
     "radar_target",
@@ -175,6 +175,3 @@ def diameter_for(ship: Ship, target: Hex, t: Tables) -> int:
     if ship.diameter and ship.diameter_target == target:
         return ship.diameter
     return t.c("diameter") if ship.pose.bow.distance(target) > t.c("diameter") else t.c("inner_diameter")
-
-
-__all__ += ["Pose", "diameter_for"]

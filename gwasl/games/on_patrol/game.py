@@ -69,7 +69,7 @@ from gwasl.games.on_patrol.state import (
 from gwasl.games.on_patrol.tables import Tables, stand_ins, tables
 from gwasl.model.hexgrid import Hex, hex_line_hexes
 
-__all__ = ["OnPatrolGame"]
+__all__ = ["OnPatrolGame", "harmon"]
 
 SUB, ESC = R.SUB_SIDE, R.ESCORT_SIDE
 ESCORT_PHASES = (1, 2, 3, 10)
@@ -1037,6 +1037,3 @@ def _action_text(state: PatrolState, a: Record) -> str:
     if isinstance(a, R.EscortOrders):
         return f"escort movement: {len(a.plans)} escorts"
     return {"convoy_move": "convoy movement", "resolve": "resolve phases 3-7", "end_turn": "end of turn"}.get(a.kind, a.kind)
-
-
-__all__ += ["BUNDLED", "Force", "Hex", "Marker", "Ship", "Sub", "Torpedo", "harmon"]

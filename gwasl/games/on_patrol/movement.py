@@ -11,7 +11,6 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from gwasl.games.on_patrol.geometry import (
-    DIRS,
     Pose,
     bearing_key,
     cross_sign,
@@ -29,7 +28,9 @@ __all__ = [
     "Step",
     "avoidance_blocks",
     "diameter_steer",
+    "execute_fleet",
     "fleet_order",
+    "order_key",
     "plan_path",
     "radial_steer",
 ]
@@ -243,6 +244,3 @@ def execute_fleet(pose: Pose, order: FleetOrder, hexes: int, stopped: Sequence[H
         pose = pose.pivot(order.after)
         poses.append(pose)
     return poses, halted
-
-
-__all__ += ["DIRS", "execute_fleet", "order_key"]

@@ -16,7 +16,6 @@ from gwasl.games.on_patrol.formation import (
     Layout,
     capital_slots,
     escort_stations,
-    formation_choices,
     layout,
 )
 from gwasl.games.on_patrol.geometry import DIRS, Pose, heading_from_harmon
@@ -231,6 +230,3 @@ def _fit(state: PatrolState, poses: list[Pose], heading: int) -> int | None:
         if all(state.on_board(h + v) for p in poses for h in p.hexes()):
             return k
     return None
-
-
-__all__ += ["formation_choices"]
