@@ -894,6 +894,11 @@ class OnPatrolGame(Game[PatrolState]):
     def action_view(self, state: PatrolState, action: Record, viewer: Viewer) -> Shown:
         return Shown(action.kind, _action_text(state, action))
 
+    def irreversible(self, event: Record) -> bool:
+        """A die roll, a reveal, or a detection marker placed or moved: a move that showed the
+        boat to the escorts (104.1.3) cannot be taken back to try another way."""
+        return super().irreversible(event) or isinstance(event, R.MarkerSet)
+
     # -- automation and batch play -------------------------------------------------------------
     def policy_view(self, state: PatrolState, viewer: Viewer) -> Any:
         """The submarine's commander sees the whole board (104.1.2); the escorts only their view."""

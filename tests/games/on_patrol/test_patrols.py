@@ -139,3 +139,17 @@ def test_bundled_patrols_day_night_and_hunter_group():
     for n in BUNDLED:
         st = GAME.setup(load_bundled(n), GameOptions())
         assert st.title
+
+
+def test_a_move_that_shows_the_boat_cannot_be_taken_back():
+    """DESIGN.md take-back: a move without dice may be taken back, but not one that put the boat
+    in the escorts' sight (104.1.3: the marker is a reveal)."""
+    src = copy.deepcopy(load_bundled("day-convoy"))
+    src["submarines"][0].update(depth=50)
+    s = Session.new(GAME, src, 2)
+    s.act(R.Move("U1", 0))
+    ok, _ = s.undo()
+    assert ok
+    s.act(R.Dive("U1", 25))  # daylight at 25 feet: visible (104.1.4 a)
+    ok, reason = s.undo()
+    assert not ok and "take-back" in reason
