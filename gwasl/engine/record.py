@@ -247,7 +247,7 @@ class Registry:
             raise RecordError(f"a {self.name} record must be an object, not {_type_name(obj)}")
         kind = obj.get("kind")
         cls = self._kinds.get(kind) if isinstance(kind, str) else None
-        if cls is None:
+        if cls is None or not isinstance(kind, str):
             raise RecordError(f"unknown {self.name} record kind {str(kind)[:40]!r}")
         v = obj.get("v", 1)
         if not isinstance(v, int) or isinstance(v, bool) or v < 1:

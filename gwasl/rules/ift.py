@@ -186,7 +186,7 @@ def ift_result(fp: int | Fraction, final_dr: int, shift: int = 0) -> IftResult:
 
 def two_dice() -> tuple[tuple[int, int], ...]:
     """The 36 equally likely outcomes of a DR (coloured die first)."""
-    return tuple(product(range(1, 7), repeat=2))
+    return tuple((a, b) for a, b in product(range(1, 7), repeat=2))
 
 
 def cowering_shift(original: tuple[int, int], *, leader_directed: bool, inexperienced: bool = False,

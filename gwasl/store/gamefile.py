@@ -210,7 +210,7 @@ def create_game(path: str | os.PathLike[str], game: Game[Any], source: Mapping[s
         os.chmod(tmp, 0o666 & ~mask)  # as a normal program creates a file
         engine = _engine(tmp)
         try:
-            SQLModel.metadata.create_all(engine, tables=[GameMeta.__table__, JournalRow.__table__])  # type: ignore[list-item]
+            SQLModel.metadata.create_all(engine, tables=[GameMeta.__table__, JournalRow.__table__])  # type: ignore[attr-defined]  # sqlmodel declares no __table__
             meta = {"format": FORMAT, "format_version": FORMAT_VERSION, "gwasl_version": __version__,
                     "ruleset": game.ruleset, "seed": seed, "options": options.to_json(), "source": source}
             _write_meta(engine, meta)

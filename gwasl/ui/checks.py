@@ -3,12 +3,20 @@
 They call the pure rule functions (gwasl.rules.los, gwasl.rules.command)
 and only draw what those return.  A one-to-all LOS index is built once per
 scenario value and reused while the mouse moves.
+
+On a map bigger than a board the hover LOS map is computed on a worker
+thread (:class:`LosMapWorker`), so no mouse move waits for the LOS index or
+the kernel's templates (tens to hundreds of milliseconds the first time on
+16 boards): the overlay follows as soon as the answer is in, and an answer
+for a hex the mouse has already left is dropped.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import threading
+from typing import TYPE_CHECKING, Any
 
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QColor
 
 from gwasl.editor.document import Change
@@ -19,7 +27,65 @@ from gwasl.rules import los as los_rules
 if TYPE_CHECKING:  # pragma: no cover
     from gwasl.ui.mainwindow import MainWindow
 
-__all__ = ["Checks"]
+__all__ = ["Checks", "LosMapWorker", "SYNC_LOS_MAP_HEXES"]
+
+#: Maps of at most this many hexes (a board is 330) get their LOS map at once,
+#: on the UI thread: the first query there, LOS index and templates included,
+#: takes under 16 ms (benchmarks/ui.py); bigger maps use the worker.
+SYNC_LOS_MAP_HEXES = 400
+
+
+class LosMapWorker(QObject):
+    """One daemon thread answering LOS-map requests, the newest first.
+
+    :meth:`submit` replaces any request not started yet, so a moving mouse
+    queues nothing; ``done(token, hex, result)`` is delivered on the UI
+    thread (a queued signal), ``result`` being the frozenset of hexes seen or
+    the message of a :class:`~gwasl.rules.los.LosError`.
+    """
+
+    done = Signal(int, object, object)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._cv = threading.Condition()
+        self._job: tuple[int, Any, Hex, Any] | None = None
+        self._stopped = False
+        self._index: los_rules.LosIndex | None = None
+        self._thread = threading.Thread(target=self._run, name="gwasl-los-map", daemon=True)
+        self._thread.start()
+
+    def submit(self, token: int, scenario: Any, h: Hex, from_in: Any) -> None:
+        with self._cv:
+            self._job = (token, scenario, h, from_in)
+            self._cv.notify()
+
+    def stop(self) -> None:
+        with self._cv:
+            self._stopped = True
+            self._cv.notify()
+
+    def _run(self) -> None:
+        while True:
+            with self._cv:
+                while self._job is None and not self._stopped:
+                    self._cv.wait()
+                if self._stopped:
+                    return
+                job, self._job = self._job, None
+            assert job is not None
+            token, scenario, h, from_in = job
+            result: frozenset[Hex] | str
+            try:
+                if self._index is None or self._index.scenario is not scenario:
+                    self._index = los_rules.LosIndex(scenario)
+                result = self._index.visible_from(h, from_in=from_in)
+            except los_rules.LosError as e:
+                result = str(e)
+            try:
+                self.done.emit(token, h, result)
+            except RuntimeError:  # the window (and this QObject) is gone
+                return
 
 
 class Checks:
@@ -30,9 +96,13 @@ class Checks:
         self._index = None
         self._index_for = None
         self.los_ends: tuple[Hex, Hex] | None = None
-        self.los_result = None
+        self.los_result: los_rules.LosResult | None = None
         self.los_map_from: Hex | None = None
         self.command_for: dict | None = None
+        self._worker: LosMapWorker | None = None
+        self._los_map_token = 0
+        #: The hex whose LOS map the overlay shows (None: none shown, or the answer is not in yet).
+        self.los_map_shown: Hex | None = None
         window.document.subscribe(self._on_change)
 
     def _on_change(self, change: Change) -> None:
@@ -91,16 +161,41 @@ class Checks:
 
     def show_los_map(self, h: Hex) -> None:
         self.los_map_from = h
-        try:
-            seen = self.visible_from(h)
-        except los_rules.LosError as e:
-            self.win.show_message(str(e), error=True)
+        self._los_map_token += 1
+        s = self.win.document.scenario
+        if s.map.columns * s.map.rows <= SYNC_LOS_MAP_HEXES:
+            try:
+                seen = self.visible_from(h)
+            except los_rules.LosError as e:
+                self.win.show_message(str(e), error=True)
+                return
+            self._draw_los_map(h, seen)
             return
+        if self._worker is None:
+            self._worker = LosMapWorker()
+            self._worker.done.connect(self._los_map_done)
+            self.win.destroyed.connect(self._worker.stop)
+        from_in, _ = self.win.palette.positions()
+        self._worker.submit(self._los_map_token, s, h, from_in)
+
+    def _los_map_done(self, token: int, h: Hex, result: object) -> None:
+        if token != self._los_map_token:  # the mouse has moved on, or the map changed
+            return
+        if isinstance(result, str):
+            self.win.show_message(result, error=True)
+            return
+        assert isinstance(result, frozenset)
+        self._draw_los_map(h, result)
+
+    def _draw_los_map(self, h: Hex, seen: frozenset[Hex]) -> None:
         self.win.scene.los_map.set_hexes(x for x in self.win.scene.hex_polygons if x not in seen)
         self.win.scene.highlight.set_hexes({h})
+        self.los_map_shown = h
 
     def clear_los_map(self) -> None:
         self.los_map_from = None
+        self.los_map_shown = None
+        self._los_map_token += 1
         self.win.scene.los_map.set_hexes(())
         self.win.scene.highlight.set_hexes(())
 
@@ -111,6 +206,7 @@ class Checks:
         command = command_rules
         if leader is not None:
             side = s.unit(leader).side
+        assert side is not None  # the leader's side, or the side the palette names
         status = command.command_status(s, side)
         leaders = [leader] if leader is not None else [u.id for u in s.units_of(side) if u.kind.value == "leader"]
         hexes: set[Hex] = set()

@@ -13,6 +13,7 @@ import os
 import re
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any, cast
 
 from PySide6.QtCore import QDate, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
@@ -80,6 +81,9 @@ FILTER = "Scenarios (*.json);;All files (*)"
 class MainWindow(QMainWindow):
     """The scenario editor."""
 
+    # The editing palette (a dock), which hides QWidget.palette(): gwasl never reads the Qt palette here.
+    palette: Palette  # type: ignore[assignment]
+
     def __init__(self, document: EditorDocument | None = None, settings: QSettings | None = None) -> None:
         super().__init__()
         self.document = document or EditorDocument(ed.new_scenario())
@@ -106,8 +110,8 @@ class MainWindow(QMainWindow):
         self._validate_timer.setInterval(120)
         self._validate_timer.timeout.connect(self.run_validation)
         self.resize(QSize(1400, 900))
-        self.resizeDocks([self.units_dock], [190], Qt.Vertical)
-        self.resizeDocks([self.palette_dock, self.formations_dock], [370, 330], Qt.Horizontal)
+        self.resizeDocks([self.units_dock], [190], Qt.Orientation.Vertical)
+        self.resizeDocks([self.palette_dock, self.formations_dock], [370, 330], Qt.Orientation.Horizontal)
         self.set_tool("select")
         self._refresh_all()
         self.statusBar().showMessage("Ready")
@@ -124,7 +128,7 @@ class MainWindow(QMainWindow):
         scroll = QScrollArea()
         scroll.setWidget(self.palette)
         scroll.setWidgetResizable(True)
-        self.palette_dock = self._dock("Palette", scroll, Qt.LeftDockWidgetArea, "palette")
+        self.palette_dock = self._dock("Palette", scroll, Qt.DockWidgetArea.LeftDockWidgetArea, "palette")
 
         # Units (order of battle) list
         w = QWidget()
@@ -132,8 +136,8 @@ class MainWindow(QMainWindow):
         self.unit_model = UnitTableModel(self.document, self)
         self.unit_table = QTableView()
         self.unit_table.setModel(self.unit_model)
-        self.unit_table.setSelectionBehavior(QAbstractItemView.SelectRows)
-        self.unit_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        self.unit_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.unit_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.unit_table.horizontalHeader().setResizeContentsPrecision(40)  # size columns from 40 rows, not thousands
         self.unit_table.verticalHeader().hide()
         self.unit_table.selectionModel().selectionChanged.connect(self._unit_table_selected)
@@ -156,7 +160,7 @@ class MainWindow(QMainWindow):
         for x in (self.hidden_box, set_hidden, self.position_box, set_pos, broken, delete):
             row.addWidget(x)
         v.addLayout(row)
-        self.units_dock = self._dock("Units", w, Qt.BottomDockWidgetArea, "units")
+        self.units_dock = self._dock("Units", w, Qt.DockWidgetArea.BottomDockWidgetArea, "units")
 
         # Formations
         w = QWidget()
@@ -164,8 +168,8 @@ class MainWindow(QMainWindow):
         self.formation_model = FormationTableModel(self.document, self)
         self.formation_table = QTableView()
         self.formation_table.setModel(self.formation_model)
-        self.formation_table.setSelectionBehavior(QAbstractItemView.SelectRows)
-        self.formation_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        self.formation_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.formation_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.formation_table.verticalHeader().hide()
         self.formation_table.clicked.connect(self._formation_clicked)
         v.addWidget(self.formation_table)
@@ -184,22 +188,22 @@ class MainWindow(QMainWindow):
         for x in (self.formation_kind_box, new_f, lead, del_f):
             row.addWidget(x)
         v.addLayout(row)
-        self.formations_dock = self._dock("Formations", w, Qt.RightDockWidgetArea, "formations")
+        self.formations_dock = self._dock("Formations", w, Qt.DockWidgetArea.RightDockWidgetArea, "formations")
 
         # Validation
         self.findings_model = FindingsModel(self)
         self.findings_table = QTableView()
         self.findings_table.setModel(self.findings_model)
-        self.findings_table.setSelectionBehavior(QAbstractItemView.SelectRows)
-        self.findings_table.horizontalHeader().setSectionResizeMode(1, QHeaderView.Stretch)
+        self.findings_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.findings_table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         self.findings_table.verticalHeader().hide()
         self.findings_table.clicked.connect(self._finding_clicked)
-        self.validation_dock = self._dock("Validation", self.findings_table, Qt.RightDockWidgetArea, "validation")
+        self.validation_dock = self._dock("Validation", self.findings_table, Qt.DockWidgetArea.RightDockWidgetArea, "validation")
 
         # History: every undo step by name; clicking one goes back (or forward) to it.
         self.history_list = QListWidget()
         self.history_list.itemClicked.connect(lambda item: self.document.go_to(self.history_list.row(item)))
-        self.history_dock = self._dock("History", self.history_list, Qt.RightDockWidgetArea, "history")
+        self.history_dock = self._dock("History", self.history_list, Qt.DockWidgetArea.RightDockWidgetArea, "history")
         self.tabifyDockWidget(self.formations_dock, self.history_dock)
         self.formations_dock.raise_()
 
@@ -217,20 +221,20 @@ class MainWindow(QMainWindow):
 
     def _build_actions(self) -> None:
         A = self._action
-        self.act_new = A("&New", self.new_file, QKeySequence.New, "Start a new scenario")
-        self.act_open = A("&Open...", self.open_file_dialog, QKeySequence.Open, "Open a scenario file")
-        self.act_save = A("&Save", self.save, QKeySequence.Save, "Save the scenario")
-        self.act_save_as = A("Save &As...", self.save_as, QKeySequence.SaveAs, "Save under another name")
+        self.act_new = A("&New", self.new_file, QKeySequence.StandardKey.New, "Start a new scenario")
+        self.act_open = A("&Open...", self.open_file_dialog, QKeySequence.StandardKey.Open, "Open a scenario file")
+        self.act_save = A("&Save", self.save, QKeySequence.StandardKey.Save, "Save the scenario")
+        self.act_save_as = A("Save &As...", self.save_as, QKeySequence.StandardKey.SaveAs, "Save under another name")
         self.act_png = A("Export &PNG...", self.export_png_dialog, None, "Export the map as a PNG picture")
         self.act_svg = A("Export S&VG...", self.export_svg_dialog, None, "Export the map as an SVG drawing")
-        self.act_quit = A("&Quit", self.close, QKeySequence.Quit)
+        self.act_quit = A("&Quit", self.close, QKeySequence.StandardKey.Quit)
         self.act_undo = A("&Undo", self.document.undo, QKeySequence("Ctrl+Z"), "Undo the last edit")
         self.act_redo = A("&Redo", self.document.redo, QKeySequence("Ctrl+Shift+Z"), "Redo")
         self.act_redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
-        self.act_delete = A("&Delete selected", self.delete_selected, QKeySequence.Delete, "Delete the selected counters")
+        self.act_delete = A("&Delete selected", self.delete_selected, QKeySequence.StandardKey.Delete, "Delete the selected counters")
         self.act_props = A("Scenario &properties...", self.edit_properties, QKeySequence("Ctrl+P"), "Title, date, front, weather, sides")
-        self.act_zoom_in = A("Zoom &in", lambda: self.view.zoom_by(1.25), QKeySequence.ZoomIn)
-        self.act_zoom_out = A("Zoom &out", lambda: self.view.zoom_by(0.8), QKeySequence.ZoomOut)
+        self.act_zoom_in = A("Zoom &in", lambda: self.view.zoom_by(1.25), QKeySequence.StandardKey.ZoomIn)
+        self.act_zoom_out = A("Zoom &out", lambda: self.view.zoom_by(0.8), QKeySequence.StandardKey.ZoomOut)
         self.act_fit = A("&Fit map", self.view.fit, QKeySequence("Ctrl+0"))
         self.tool_group = QActionGroup(self)
         self.tool_actions: dict[str, QAction] = {}
@@ -330,7 +334,7 @@ class MainWindow(QMainWindow):
         self.history_list.addItems(list(done))
         for text in future:
             item = QListWidgetItem(text)
-            item.setForeground(Qt.gray)
+            item.setForeground(Qt.GlobalColor.gray)
             self.history_list.addItem(item)
         self.history_list.setCurrentRow(len(done))
 
@@ -398,7 +402,7 @@ class MainWindow(QMainWindow):
             self.view.ensureVisible(self.scene.hex_rect(h))
 
     def _formation_clicked(self, index) -> None:
-        fid = self.formation_model.data(index, Qt.UserRole)
+        fid = self.formation_model.data(index, Qt.ItemDataRole.UserRole)
         if fid:
             self.select_units(u.id for u in self.document.scenario.members(fid))
 
@@ -494,7 +498,7 @@ class MainWindow(QMainWindow):
 
     def _current_formation(self) -> str | None:
         idx = self.formation_table.currentIndex()
-        return self.formation_model.data(self.formation_model.index(idx.row(), 0), Qt.UserRole) if idx.isValid() else None
+        return self.formation_model.data(self.formation_model.index(idx.row(), 0), Qt.ItemDataRole.UserRole) if idx.isValid() else None
 
     def assign_leader(self) -> None:
         fid = self._current_formation()
@@ -515,7 +519,7 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------ properties
     def edit_properties(self) -> None:
         dlg = PropertiesDialog(self.document.scenario, self)
-        if dlg.exec() == QDialog.Accepted:
+        if dlg.exec() == QDialog.DialogCode.Accepted:
             self.apply_properties(dlg.values())
 
     def apply_properties(self, values: dict) -> bool:
@@ -530,7 +534,7 @@ class MainWindow(QMainWindow):
         """Ask what to do with unsaved changes (tests replace this)."""
         return QMessageBox.question(
             self, "Unsaved changes", f"Save the changes to {self.document.scenario.title!r} first?",
-            QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel, QMessageBox.Save,
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Save,
         )
 
     def warn(self, title: str, text: str) -> None:
@@ -556,9 +560,9 @@ class MainWindow(QMainWindow):
         if not self.document.dirty:
             return True
         answer = self.ask_unsaved()
-        if answer == QMessageBox.Save:
+        if answer == QMessageBox.StandardButton.Save:
             return self.save()
-        return answer == QMessageBox.Discard
+        return answer == QMessageBox.StandardButton.Discard
 
     def new_file(self) -> None:
         if self.maybe_save():
@@ -645,7 +649,7 @@ class MainWindow(QMainWindow):
         self._fill_recent()
 
     def recent_files(self) -> list[str]:
-        v = self.settings.value("recent", [])
+        v: Any = self.settings.value("recent", [])
         if isinstance(v, str):
             v = [v]
         return [str(p) for p in (v or [])]
@@ -715,7 +719,7 @@ class PropertiesDialog(QDialog):
         f.addRow("Map", _wrap(row))
         self.sides = QTableWidget(0, 4)
         self.sides.setHorizontalHeaderLabels(["Side id", "Nationality", "Gas protection (1.9.11)", "Grenades (1.6.61)"])
-        self.sides.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        self.sides.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         for sid, side in scenario.sides.items():
             self._add_side_row(sid, side)
         f.addRow("Sides", self.sides)
@@ -724,7 +728,7 @@ class PropertiesDialog(QDialog):
         add.clicked.connect(lambda: self._add_side_row(f"side{self.sides.rowCount() + 1}", Side("", Nationality.BRITISH)))
         row.addWidget(add)
         f.addRow("", _wrap(row))
-        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         f.addRow(buttons)
@@ -755,15 +759,16 @@ class PropertiesDialog(QDialog):
         d = self.date.date()
         sides = {}
         for r in range(self.sides.rowCount()):
-            sid = (self.sides.item(r, 0).text() if self.sides.item(r, 0) else "").strip()
+            cell = self.sides.item(r, 0)
+            sid = (cell.text() if cell else "").strip()
             if not sid:
                 continue
             old = self.scenario.sides.get(sid)
             sides[sid] = Side(
                 sid,
-                Nationality(self.sides.cellWidget(r, 1).currentData()),
-                _opt_gas(self.sides.cellWidget(r, 2).currentData()),
-                self.sides.cellWidget(r, 3).currentData(),
+                Nationality(cast(QComboBox, self.sides.cellWidget(r, 1)).currentData()),
+                _opt_gas(cast(QComboBox, self.sides.cellWidget(r, 2)).currentData()),
+                cast(QComboBox, self.sides.cellWidget(r, 3)).currentData(),
                 old.extra if old is not None else Side(sid, Nationality.GERMAN).extra,
             )
         return {

@@ -84,7 +84,7 @@ class _Geometry:
         """The texture drawn inside a hex of terrain ``t``: (path, fill, outline) layers."""
         s = self.size
         out: list[tuple[QPainterPath, QBrush, QPen]] = []
-        nopen = QPen(Qt.NoPen)
+        nopen = QPen(Qt.PenStyle.NoPen)
         if t is Terrain.WOODS:
             canopy = QPainterPath()
             for x, y, r in (
@@ -121,7 +121,7 @@ class _Geometry:
                 tufts.lineTo(cx + .09 * s, cy - .07 * s)
                 tufts.moveTo(cx, cy + .05 * s)
                 tufts.lineTo(cx, cy - .1 * s)
-            out.append((tufts, QBrush(Qt.NoBrush), QPen(QColor("#5e7330"), s * .04)))
+            out.append((tufts, QBrush(Qt.BrushStyle.NoBrush), QPen(QColor("#5e7330"), s * .04)))
         elif t is Terrain.GRAIN:
             lines = QPainterPath()
             for k in range(-6, 7):
@@ -130,7 +130,7 @@ class _Geometry:
                 lines.lineTo(x + .6 * s, -.9 * s)
             clip = QPainterPath()
             clip.addPolygon(self.hex)
-            out.append((_clip_lines(lines, clip), QBrush(Qt.NoBrush), QPen(QColor("#c9a94e"), s * .035)))
+            out.append((_clip_lines(lines, clip), QBrush(Qt.BrushStyle.NoBrush), QPen(QColor("#c9a94e"), s * .035)))
         elif t is Terrain.SHELLHOLES:
             craters = QPainterPath()
             for (x, y, r) in ((-.38, -.28, .2), (.35, -.35, .16), (.05, .1, .24), (-.45, .38, .14), (.48, .33, .18)):
@@ -149,7 +149,7 @@ class _Geometry:
                 for dx in (-.07, 0, .07):
                     m.moveTo(cx + dx * s, cy)
                     m.lineTo(cx + dx * 1.6 * s, cy - .13 * s)
-            out.append((m, QBrush(Qt.NoBrush), QPen(QColor("#3f7d74"), s * .035)))
+            out.append((m, QBrush(Qt.BrushStyle.NoBrush), QPen(QColor("#3f7d74"), s * .035)))
         elif t is Terrain.WATER:
             w = QPainterPath()
             for y in (-.45, -.15, .15, .45):
@@ -158,7 +158,7 @@ class _Geometry:
                     x0 = (-.55 + k * .28) * s
                     w.quadTo(QPointF(x0 + .07 * s, (y - .08) * s), QPointF(x0 + .14 * s, y * s))
                     w.quadTo(QPointF(x0 + .21 * s, (y + .08) * s), QPointF(x0 + .28 * s, y * s))
-            out.append((w, QBrush(Qt.NoBrush), QPen(QColor("#e8f2fb"), s * .035)))
+            out.append((w, QBrush(Qt.BrushStyle.NoBrush), QPen(QColor("#e8f2fb"), s * .035)))
         elif t in (Terrain.WOODEN_RUBBLE, Terrain.STONE_RUBBLE):
             stone = t is Terrain.STONE_RUBBLE
             r = QPainterPath()
@@ -227,12 +227,12 @@ class MapLayer(QGraphicsItem):
     def __init__(self, scene: MapScene) -> None:
         super().__init__()
         self._scene = scene
-        self.setFlag(QGraphicsItem.ItemUsesExtendedStyleOption, True)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
         # The map is drawn once per zoom into a pixmap; hovering, overlays and
         # counters then repaint over a blit instead of redrawing every hex.
-        self.setCacheMode(QGraphicsItem.DeviceCoordinateCache)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.setZValue(0)
-        self._building_paths: dict[str, QPainterPath] | None = None
+        self._building_paths: dict[str, tuple[QPainterPath, bool]] | None = None
         self._rect = QRectF()
 
     def set_map_rect(self, rect: QRectF) -> None:
@@ -264,6 +264,7 @@ class MapLayer(QGraphicsItem):
         if self._building_paths is not None:
             return self._building_paths
         d = self._scene.drawing
+        assert d is not None  # buildings are drawn only once the scene has a map
         lay = self._scene.layout
         s = lay.size
         groups: dict[str, list[Hex]] = {}
@@ -318,10 +319,10 @@ class MapLayer(QGraphicsItem):
         hexes = self.hexes_in(rect)
         detail = lod > 0.45
         centres = {h: lay.hex_to_pixel(h) for h in hexes}
-        p.setRenderHint(QPainter.Antialiasing, detail)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, detail)
 
         # 1. terrain fills and textures
-        p.setPen(Qt.NoPen)
+        p.setPen(Qt.PenStyle.NoPen)
         for h in hexes:
             c = centres[h]
             t = m.terrain_at(h)
@@ -342,8 +343,8 @@ class MapLayer(QGraphicsItem):
                     p.drawPath(path)
                 p.restore()
         # 2. roads: a band from each road hex to its road neighbours
-        road_pen = QPen(QColor("#8f8672"), .42 * s, Qt.SolidLine, Qt.RoundCap)
-        road_in = QPen(QColor("#d9d2bd"), .3 * s, Qt.SolidLine, Qt.RoundCap)
+        road_pen = QPen(QColor("#8f8672"), .42 * s, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
+        road_in = QPen(QColor("#d9d2bd"), .3 * s, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
         roads = [h for h in hexes if m.terrain_at(h) is Terrain.ROAD]
         for pen in (road_pen, road_in):
             p.setPen(pen)
@@ -356,14 +357,14 @@ class MapLayer(QGraphicsItem):
                     e = g.edge_mid[dn]
                     p.drawLine(QPointF(c.x, c.y), QPointF(c.x + e.x(), c.y + e.y()))
         # 3. level tint and contour edges
-        p.setPen(Qt.NoPen)
+        p.setPen(Qt.PenStyle.NoPen)
         for h in hexes:
             tint = style.level_tint(m.level_at(h))
             if tint is not None:
                 c = centres[h]
                 p.setBrush(tint)
                 p.drawPolygon(g.hex.translated(c.x, c.y))
-        contour = QPen(style.CONTOUR, .09 * s, Qt.SolidLine, Qt.RoundCap)
+        contour = QPen(style.CONTOUR, .09 * s, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
         p.setPen(contour)
         for h in hexes:
             lv = m.level_at(h)
@@ -385,10 +386,10 @@ class MapLayer(QGraphicsItem):
                 except (TypeError, ValueError):
                     continue
                 p.setBrush(QColor(60, 40, 20, 60))
-                p.setPen(QPen(QColor("#5a2d0c"), .05 * s, Qt.DashLine))
+                p.setPen(QPen(QColor("#5a2d0c"), .05 * s, Qt.PenStyle.DashLine))
                 p.drawPolygon(poly)
         # 5. grid (under buildings and works, which stand on the map)
-        p.setBrush(Qt.NoBrush)
+        p.setBrush(Qt.BrushStyle.NoBrush)
         p.setPen(QPen(style.GRID, max(.035 * s, 0.0)))
         for h in hexes:
             c = centres[h]
@@ -424,7 +425,7 @@ class MapLayer(QGraphicsItem):
             hh = lay.hex_height
             for h in hexes:
                 c = centres[h]
-                p.drawText(QRectF(c.x - s, c.y - hh / 2 + .02 * s, 2 * s, .32 * s), Qt.AlignHCenter | Qt.AlignTop, h.label)
+                p.drawText(QRectF(c.x - s, c.y - hh / 2 + .02 * s, 2 * s, .32 * s), Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, h.label)
 
 
 def _fort_links(f, h: Hex) -> list[int]:
@@ -442,7 +443,7 @@ def _draw_fortification(p: QPainter, sc: MapScene, f, hexes: Iterable[Hex], deta
             # A work still hidden from the enemy (O'Leary 4): tagged for its owner and the designer.
             p.setPen(QColor("#6a3d9a"))
             p.setFont(_font(.18 * s, True))
-            p.drawText(QRectF(cx - s, cy + .58 * s, 2 * s, .24 * s), Qt.AlignHCenter, "hidden " + f.kind.value.replace("_", " "))
+            p.drawText(QRectF(cx - s, cy + .58 * s, 2 * s, .24 * s), Qt.AlignmentFlag.AlignHCenter, "hidden " + f.kind.value.replace("_", " "))
         kind = f.kind
         if kind in (FortificationKind.TRENCH, FortificationKind.DEEP_TRENCH, FortificationKind.WIRE):
             links = _fort_links(f, h)
@@ -462,8 +463,8 @@ def _draw_fortification(p: QPainter, sc: MapScene, f, hexes: Iterable[Hex], deta
                         p.drawLine(QPointF(x - r, y + r), QPointF(x + r, y - r))
                 continue
             deep = kind is FortificationKind.DEEP_TRENCH
-            outer = QPen(QColor("#1f150b") if deep else QColor("#5a3b1e"), (.34 if deep else .2) * s, Qt.SolidLine, Qt.RoundCap)
-            inner = QPen(QColor("#6e4e2e") if deep else QColor("#a98154"), (.18 if deep else .09) * s, Qt.SolidLine, Qt.RoundCap)
+            outer = QPen(QColor("#1f150b") if deep else QColor("#5a3b1e"), (.34 if deep else .2) * s, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
+            inner = QPen(QColor("#6e4e2e") if deep else QColor("#a98154"), (.18 if deep else .09) * s, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
             for pen in (outer, inner):
                 p.setPen(pen)
                 for a, b in segs:
@@ -513,11 +514,11 @@ def _draw_fortification(p: QPainter, sc: MapScene, f, hexes: Iterable[Hex], deta
             p.drawLine(QPointF(cx - .15 * s, cy + .55 * s), QPointF(cx + .15 * s, cy + .55 * s))
         elif kind is FortificationKind.MINEFIELD:
             dummy = f.marker == "dummy"
-            p.setPen(QPen(QColor("#b3261e"), .06 * s, Qt.DashLine))
+            p.setPen(QPen(QColor("#b3261e"), .06 * s, Qt.PenStyle.DashLine))
             p.setBrush(QColor(179, 38, 30, 30))
             p.drawPolygon(QPolygonF([QPointF(cx + v.x() * .78, cy + v.y() * .78) for v in (g.hex.at(i) for i in range(g.hex.count()))]))
             p.setPen(QPen(QColor("#4a0f0b"), .03 * s))
-            p.setBrush(QColor("#b3261e") if not dummy else Qt.NoBrush)
+            p.setBrush(QColor("#b3261e") if not dummy else Qt.BrushStyle.NoBrush)
             for dx, dy in ((-.3, -.35), (.3, -.35), (0, .45)):
                 mx, my = cx + dx * s, cy + dy * s
                 p.drawEllipse(QPointF(mx, my), .08 * s, .08 * s)
@@ -530,7 +531,7 @@ def _draw_fortification(p: QPainter, sc: MapScene, f, hexes: Iterable[Hex], deta
             if dummy and detail:
                 p.setPen(QColor("#b3261e"))
                 p.setFont(_font(.2 * s, True))
-                p.drawText(QRectF(cx - s, cy - .62 * s, 2 * s, .25 * s), Qt.AlignHCenter, "dummy")
+                p.drawText(QRectF(cx - s, cy - .62 * s, 2 * s, .25 * s), Qt.AlignmentFlag.AlignHCenter, "dummy")
 
 
 def _draw_ladder(p: QPainter, x: float, y: float, s: float) -> None:
@@ -560,30 +561,30 @@ def paint_counter(p: QPainter, face: CounterFace, rect: QRectF, selected: bool =
     x, y = rect.left(), rect.top()
     if face.broken:
         band = QRectF(x + w * .04, y + w * .04, w * .92, w * .2)
-        p.setPen(Qt.NoPen)
+        p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(QColor("#c0281f"))
         p.drawRect(band)
         p.setPen(QColor("#ffffff"))
         p.setFont(_font(w * .16, True))
-        p.drawText(band, Qt.AlignCenter, "BROKEN")
+        p.drawText(band, Qt.AlignmentFlag.AlignCenter, "BROKEN")
     p.setPen(ink)
     if face.kind in ("concealed", "dummy_stack", "dummy_hip"):
         p.setFont(_font(w * .55, True))
-        p.drawText(rect, Qt.AlignCenter, "?")
+        p.drawText(rect, Qt.AlignmentFlag.AlignCenter, "?")
         if face.count:
             p.setFont(_font(w * .2, True))
-            p.drawText(QRectF(x, y + w * .72, w * .94, w * .26), Qt.AlignRight | Qt.AlignVCenter, f"x{face.count}")
+            p.drawText(QRectF(x, y + w * .72, w * .94, w * .26), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, f"x{face.count}")
         if face.kind == "dummy_hip":
             p.setFont(_font(w * .17, True))
-            p.drawText(QRectF(x, y + w * .04, w, w * .2), Qt.AlignHCenter, "HIP")
+            p.drawText(QRectF(x, y + w * .04, w, w * .2), Qt.AlignmentFlag.AlignHCenter, "HIP")
     else:
         top = QRectF(x + w * .04, y + (w * .24 if face.broken else w * .04), w * .92, w * .2)
         p.setFont(_font(w * .16))
         if not face.broken:
-            p.drawText(top, Qt.AlignLeft | Qt.AlignVCenter, face.title if len(face.title) <= 9 else face.title[:8] + ".")
+            p.drawText(top, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, face.title if len(face.title) <= 9 else face.title[:8] + ".")
         if face.kind in ("leader", "hero") and face.rating:
             p.setFont(_font(w * .34, True))
-            p.drawText(QRectF(x, y + w * .28, w, w * .46), Qt.AlignCenter, face.rating)
+            p.drawText(QRectF(x, y + w * .28, w, w * .46), Qt.AlignmentFlag.AlignCenter, face.rating)
         elif face.kind == "leader":
             pass
         else:
@@ -591,15 +592,15 @@ def paint_counter(p: QPainter, face: CounterFace, rect: QRectF, selected: bool =
         bottom = QRectF(x + w * .03, y + w * .7, w * .94, w * .27)
         if face.factors:
             p.setFont(_font(w * .24, True))
-            p.drawText(bottom, Qt.AlignCenter, face.factors)
+            p.drawText(bottom, Qt.AlignmentFlag.AlignCenter, face.factors)
         elif face.kind == "hero":
             pass
         elif face.kind not in ("leader",):
             p.setFont(_font(w * .15))
-            p.drawText(bottom, Qt.AlignCenter, face.title if face.kind == "support_weapon" else "")
+            p.drawText(bottom, Qt.AlignmentFlag.AlignCenter, face.title if face.kind == "support_weapon" else "")
         if face.position:
             p.setFont(_font(w * .15, True))
-            p.drawText(QRectF(x + w * .05, y + w * .58, w * .6, w * .16), Qt.AlignLeft | Qt.AlignVCenter, face.position)
+            p.drawText(QRectF(x + w * .05, y + w * .58, w * .6, w * .16), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, face.position)
     if face.platoon:
         r = w * .17
         cx, cy = x + w - r * .95, y + r * .95 + (w * .2 if face.broken else 0)
@@ -608,7 +609,7 @@ def paint_counter(p: QPainter, face: CounterFace, rect: QRectF, selected: bool =
         p.drawEllipse(QPointF(cx, cy), r, r)
         p.setPen(QColor("#101010"))
         p.setFont(_font(r * (.9 if len(face.platoon) <= 2 else .7), True))
-        p.drawText(QRectF(cx - r, cy - r, 2 * r, 2 * r), Qt.AlignCenter, face.platoon[-3:])
+        p.drawText(QRectF(cx - r, cy - r, 2 * r, 2 * r), Qt.AlignmentFlag.AlignCenter, face.platoon[-3:])
     if face.marker:
         tag = QRectF(x - w * .05, y - w * .09, w * .5, w * .2)
         p.setPen(QPen(QColor("#3a2a00"), w * .02))
@@ -616,13 +617,13 @@ def paint_counter(p: QPainter, face: CounterFace, rect: QRectF, selected: bool =
         p.drawRoundedRect(tag, w * .05, w * .05)
         p.setPen(QColor("#111111"))
         p.setFont(_font(w * .14, True))
-        p.drawText(tag, Qt.AlignCenter, face.marker if face.marker != "dummy" else "DUM")
+        p.drawText(tag, Qt.AlignmentFlag.AlignCenter, face.marker if face.marker != "dummy" else "DUM")
 
 
 def _silhouette(p: QPainter, kind: str, r: QRectF, ink: QColor) -> None:
     """A small symbol of the unit kind (NATO-like box for squads, tripod for weapons)."""
     p.save()
-    p.setBrush(Qt.NoBrush)
+    p.setBrush(Qt.BrushStyle.NoBrush)
     p.setPen(QPen(ink, r.height() * .09))
     if kind == "support_weapon":
         cx, cy = r.center().x(), r.center().y()
@@ -662,7 +663,7 @@ class StackItem(QGraphicsObject):
         self.fanned = False
         self.pinned = False
         self.setAcceptHoverEvents(True)
-        self.setCacheMode(QGraphicsItem.DeviceCoordinateCache)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.setZValue(20)
         self.setToolTip("\n".join(_describe(f) for f in reversed(stack.counters)))
         c = scene.layout.hex_to_pixel(stack.hex)
@@ -720,12 +721,12 @@ class StackItem(QGraphicsObject):
         self.set_fanned(self.pinned)
 
     def paint(self, p: QPainter, option, widget=None) -> None:
-        p.setRenderHint(QPainter.Antialiasing, True)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         selected = self._mapscene.selected_units
         w = self.counter_size
         for face, r in zip(self.stack.counters, self.counter_rects()):
             # a drop shadow gives the stack its depth
-            p.setPen(Qt.NoPen)
+            p.setPen(Qt.PenStyle.NoPen)
             p.setBrush(QColor(0, 0, 0, 70))
             p.drawRoundedRect(r.translated(w * .05, w * .05), w * .08, w * .08)
             paint_counter(p, face, r, face.key in selected)
@@ -741,11 +742,11 @@ class HexOverlay(QGraphicsItem):
         super().__init__()
         self._mapscene = scene
         self.brush = QBrush(brush)
-        self.pen = pen or QPen(Qt.NoPen)
+        self.pen = pen or QPen(Qt.PenStyle.NoPen)
         self.hexes: frozenset[Hex] = frozenset()
         self.marks: dict[Hex, tuple[str, QColor]] = {}
         self.setZValue(z)
-        self.setFlag(QGraphicsItem.ItemUsesExtendedStyleOption, True)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
         self._rect = QRectF()
         self._path = QPainterPath()
 
@@ -759,7 +760,7 @@ class HexOverlay(QGraphicsItem):
         self._rect = self._mapscene.map_rect()
         lay, g = self._mapscene.layout, self._mapscene.geom
         path = QPainterPath()
-        path.setFillRule(Qt.WindingFill)
+        path.setFillRule(Qt.FillRule.WindingFill)
         polys = self._mapscene.hex_polygons
         for h in new:
             poly = polys.get(h)
@@ -780,10 +781,10 @@ class HexOverlay(QGraphicsItem):
         p.setPen(self.pen)
         # A tint over whole hexes needs no antialiasing, and filling a path of
         # a thousand hexes without it is several times faster (hover LOS map).
-        p.setRenderHint(QPainter.Antialiasing, False)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         p.drawPath(self._path)
         if self.marks:
-            p.setRenderHint(QPainter.Antialiasing, True)
+            p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
             for h, (text, colour) in self.marks.items():
                 c = lay.hex_to_pixel(h)
                 r = QRectF(c.x + .35 * s, c.y - .75 * s, .42 * s, .42 * s)
@@ -792,7 +793,7 @@ class HexOverlay(QGraphicsItem):
                 p.drawEllipse(r)
                 p.setPen(QColor("#ffffff"))
                 p.setFont(_font(.3 * s, True))
-                p.drawText(r, Qt.AlignCenter, text)
+                p.drawText(r, Qt.AlignmentFlag.AlignCenter, text)
 
 
 class LosThreadItem(QGraphicsItem):
@@ -834,10 +835,10 @@ class LosThreadItem(QGraphicsItem):
         s = lay.size
         pa, pb = lay.hex_to_pixel(self.a), lay.hex_to_pixel(self.b)
         colour = self.COLOURS.get(self.state, self.COLOURS["pending"])
-        p.setRenderHint(QPainter.Antialiasing, True)
-        p.setPen(QPen(QColor(255, 255, 255, 200), .16 * s, Qt.SolidLine, Qt.RoundCap))
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        p.setPen(QPen(QColor(255, 255, 255, 200), .16 * s, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
         p.drawLine(QPointF(pa.x, pa.y), QPointF(pb.x, pb.y))
-        p.setPen(QPen(colour, .08 * s, Qt.SolidLine, Qt.RoundCap))
+        p.setPen(QPen(colour, .08 * s, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
         p.drawLine(QPointF(pa.x, pa.y), QPointF(pb.x, pb.y))
         p.setBrush(colour)
         for q in (pa, pb):
@@ -851,7 +852,7 @@ class LosThreadItem(QGraphicsItem):
             p.setBrush(QColor(255, 255, 255, 230))
             p.drawRoundedRect(r, .1 * s, .1 * s)
             p.setPen(colour)
-            p.drawText(r, Qt.AlignCenter, self.text)
+            p.drawText(r, Qt.AlignmentFlag.AlignCenter, self.text)
 
 
 # ---------------------------------------------------------------------------
@@ -869,7 +870,7 @@ class MapScene(QGraphicsScene):
         self.drawing: MapDrawing | None = None
         self.selected_units: frozenset[str] = frozenset()
         self.setBackgroundBrush(style.BACKGROUND)
-        self.setItemIndexMethod(QGraphicsScene.NoIndex)
+        self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)
         self.map_layer = MapLayer(self)
         self.addItem(self.map_layer)
         self.stacks: dict[Hex, StackItem] = {}
@@ -931,6 +932,7 @@ class MapScene(QGraphicsScene):
                 self._add_stack(st)
             self.map_layer.update()
             return
+        assert hexes is not None and old is not None  # not a full redraw
         changed = set(hexes)
         if map_changed:
             if any(h in drawing.map.hexes or h in old.map.hexes for h in changed):

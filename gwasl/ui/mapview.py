@@ -22,11 +22,11 @@ class MapView(QGraphicsView):
         super().__init__(scene, parent)
         self.mapscene = scene
         self.tool = None
-        self.setRenderHints(QPainter.Antialiasing | QPainter.TextAntialiasing)
-        self.setViewportUpdateMode(QGraphicsView.SmartViewportUpdate)
-        self.setTransformationAnchor(QGraphicsView.AnchorUnderMouse)
+        self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         self.setMouseTracking(True)
-        self.setFocusPolicy(Qt.StrongFocus)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self._pan_from: QPointF | None = None
         self._pressed = False
         self._last_hover: Hex | None = None
@@ -43,7 +43,7 @@ class MapView(QGraphicsView):
             self.scale(f, f)
 
     def fit(self) -> None:
-        self.fitInView(self.mapscene.sceneRect(), Qt.KeepAspectRatio)
+        self.fitInView(self.mapscene.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
 
     def wheelEvent(self, event: QWheelEvent) -> None:
         steps = event.angleDelta().y() / 120.0
@@ -52,11 +52,11 @@ class MapView(QGraphicsView):
         event.accept()
 
     def keyPressEvent(self, event) -> None:
-        if event.matches(QKeySequence.ZoomIn) or event.key() in (Qt.Key_Plus, Qt.Key_Equal):
+        if event.matches(QKeySequence.StandardKey.ZoomIn) or event.key() in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):
             self.zoom_by(1.25)
-        elif event.matches(QKeySequence.ZoomOut) or event.key() == Qt.Key_Minus:
+        elif event.matches(QKeySequence.StandardKey.ZoomOut) or event.key() == Qt.Key.Key_Minus:
             self.zoom_by(1 / 1.25)
-        elif event.key() == Qt.Key_0:
+        elif event.key() == Qt.Key.Key_0:
             self.fit()
         else:
             super().keyPressEvent(event)
@@ -67,13 +67,13 @@ class MapView(QGraphicsView):
         return self.mapscene.hex_at(pos), pos
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
-        if event.button() in (Qt.MiddleButton, Qt.RightButton):
+        if event.button() in (Qt.MouseButton.MiddleButton, Qt.MouseButton.RightButton):
             self._pan_from = event.position()
-            self.setCursor(Qt.ClosedHandCursor)
+            self.setCursor(Qt.CursorShape.ClosedHandCursor)
             event.accept()
             return
         h, pos = self._hex(event)
-        if event.button() == Qt.LeftButton and h is not None and self.tool is not None:
+        if event.button() == Qt.MouseButton.LeftButton and h is not None and self.tool is not None:
             self._pressed = True
             self.tool.press(h, pos, event.modifiers(), event.button())
             event.accept()
@@ -100,12 +100,12 @@ class MapView(QGraphicsView):
         super().mouseMoveEvent(event)
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
-        if self._pan_from is not None and event.button() in (Qt.MiddleButton, Qt.RightButton):
+        if self._pan_from is not None and event.button() in (Qt.MouseButton.MiddleButton, Qt.MouseButton.RightButton):
             self._pan_from = None
-            self.setCursor(self.tool.cursor if self.tool else Qt.ArrowCursor)
+            self.setCursor(self.tool.cursor if self.tool else Qt.CursorShape.ArrowCursor)
             event.accept()
             return
-        if self._pressed and event.button() == Qt.LeftButton:
+        if self._pressed and event.button() == Qt.MouseButton.LeftButton:
             self._pressed = False
             h, pos = self._hex(event)
             if self.tool is not None:

@@ -32,8 +32,8 @@ class _DocModel(QAbstractTableModel):
     def columnCount(self, parent: _Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.HEADERS)
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.DisplayRole) -> Any:
-        if orientation == Qt.Horizontal and role == Qt.DisplayRole and 0 <= section < len(self.HEADERS):
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole and 0 <= section < len(self.HEADERS):
             return self.HEADERS[section]
         return None
 
@@ -86,13 +86,13 @@ class UnitTableModel(_DocModel):
                 return i
         return -1
 
-    def data(self, index: _Index, role: int = Qt.DisplayRole) -> Any:
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         units = self.document.scenario.units
         if not index.isValid() or not 0 <= index.row() < len(units):
             return None
         u = units[index.row()]
         col = index.column()
-        if role == Qt.DisplayRole:
+        if role == Qt.ItemDataRole.DisplayRole:
             detail = u.unit_class.value if u.unit_class else str(u.rating) if u.rating else u.weapon or ""
             return (
                 u.id,
@@ -105,10 +105,10 @@ class UnitTableModel(_DocModel):
                 u.hidden.value if u.hidden.value != "none" else "",
                 "yes" if u.broken else "",
             )[col]
-        if role == Qt.DecorationRole and col == 0:
+        if role == Qt.ItemDataRole.DecorationRole and col == 0:
             side = self.document.scenario.sides.get(u.side)
             return QColor(style.counter_colours(side.nationality if side else None)[0])
-        if role == Qt.UserRole:
+        if role == Qt.ItemDataRole.UserRole:
             return u.id
         return None
 
@@ -124,17 +124,17 @@ class FormationTableModel(_DocModel):
     def _relevant(self, change: Change) -> bool:
         return change.full or change.formations or bool(change.units)
 
-    def data(self, index: _Index, role: int = Qt.DisplayRole) -> Any:
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         s = self.document.scenario
         if not index.isValid() or not 0 <= index.row() < len(s.formations):
             return None
         f = s.formations[index.row()]
-        if role == Qt.DisplayRole:
+        if role == Qt.ItemDataRole.DisplayRole:
             members = s.members(f.id)
             squads = sum(1 for u in members if u.kind.value == "squad") + sum(0.5 for u in members if u.kind.value == "half_squad")
             sides = sorted({u.side for u in members})
             return (f.id, f.kind.value.replace("_", " "), f.leader or "(none)", f"{squads:g}", ", ".join(sides))[index.column()]
-        if role == Qt.UserRole:
+        if role == Qt.ItemDataRole.UserRole:
             return f.id
         return None
 
@@ -161,19 +161,19 @@ class FindingsModel(QAbstractTableModel):
     def columnCount(self, parent: _Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.HEADERS)
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.DisplayRole) -> Any:
-        if orientation == Qt.Horizontal and role == Qt.DisplayRole:
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             return self.HEADERS[section]
         return None
 
-    def data(self, index: _Index, role: int = Qt.DisplayRole) -> Any:
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self.findings):
             return None
         f = self.findings[index.row()]
-        if role == Qt.DisplayRole:
+        if role == Qt.ItemDataRole.DisplayRole:
             return ("error" if f.severity == "error" else "warning", f.message, f.rule or "", f.path)[index.column()]
-        if role == Qt.ForegroundRole and index.column() == 0:
+        if role == Qt.ItemDataRole.ForegroundRole and index.column() == 0:
             return QBrush(QColor("#b01010") if f.severity == "error" else QColor("#a06000"))
-        if role == Qt.ToolTipRole:
+        if role == Qt.ItemDataRole.ToolTipRole:
             return str(f)
         return None

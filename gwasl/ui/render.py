@@ -42,12 +42,12 @@ def render_scene(scene: QGraphicsScene, width: int | None = None) -> QImage:
     rect = scene.sceneRect()
     scale = DEFAULT_SCALE if width is None else width / rect.width()
     size = QSize(max(1, round(rect.width() * scale)), max(1, round(rect.height() * scale)))
-    img = QImage(size, QImage.Format_ARGB32_Premultiplied)
-    img.fill(Qt.white)
+    img = QImage(size, QImage.Format.Format_ARGB32_Premultiplied)
+    img.fill(Qt.GlobalColor.white)
     p = QPainter(img)
-    p.setRenderHint(QPainter.Antialiasing, True)
-    p.setRenderHint(QPainter.TextAntialiasing, True)
-    scene.render(p, QRectF(0, 0, size.width(), size.height()), rect, Qt.IgnoreAspectRatio)
+    p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+    p.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
+    scene.render(p, QRectF(0, 0, size.width(), size.height()), rect, Qt.AspectRatioMode.IgnoreAspectRatio)
     p.end()
     return img
 
@@ -72,7 +72,7 @@ def save_image(img: QImage, out: str | os.PathLike[str]) -> None:
     target = _writable_target(out)
     try:
         with atomic_target(target, ".png") as tmp:
-            if not img.save(str(tmp), "PNG"):
+            if not img.save(str(tmp), "PNG"):  # type: ignore[call-overload]  # the stub says bytes; the binding takes str only
                 raise RenderError(f"{target}: could not write the PNG")
     except OSError as e:
         raise RenderError(f"{target}: could not write ({e.strerror or e})") from None

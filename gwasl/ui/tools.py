@@ -44,7 +44,7 @@ class Tool:
     label = "Tool"
     shortcut = ""
     tip = ""
-    cursor = Qt.CrossCursor
+    cursor = Qt.CursorShape.CrossCursor
 
     def __init__(self, window: MainWindow) -> None:
         self.win = window
@@ -59,7 +59,7 @@ class Tool:
     def deactivate(self) -> None:
         pass
 
-    def press(self, h: Hex, pos: QPointF, mods: Qt.KeyboardModifiers, button: Qt.MouseButton) -> None:
+    def press(self, h: Hex, pos: QPointF, mods: Qt.KeyboardModifier, button: Qt.MouseButton) -> None:
         pass
 
     def drag(self, h: Hex, pos: QPointF) -> None:
@@ -87,7 +87,7 @@ class SelectTool(Tool):
     label = "Select / move"
     shortcut = "S"
     tip = "Select counters and hexes; drag counters to another hex to move them"
-    cursor = Qt.ArrowCursor
+    cursor = Qt.CursorShape.ArrowCursor
 
     def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
@@ -99,11 +99,11 @@ class SelectTool(Tool):
         face = item.face_at(item.mapFromScene(pos)) if item is not None else None
         self.win.select_hex(h)
         if face is None or face.key.startswith("dummy:"):
-            if not (mods & Qt.ShiftModifier):
+            if not (mods & Qt.KeyboardModifier.ShiftModifier):
                 self.win.select_units(())
             self._moving = ()
             return
-        if mods & Qt.ShiftModifier:
+        if mods & Qt.KeyboardModifier.ShiftModifier:
             sel = set(self.win.selected_units)
             sel ^= {face.key}
             self.win.select_units(sel)
@@ -200,7 +200,7 @@ class BuildingTool(Tool):
         self._hexes: list[Hex] = []
 
     def press(self, h, pos, mods, button) -> None:
-        if mods & Qt.ShiftModifier:
+        if mods & Qt.KeyboardModifier.ShiftModifier:
             self.run(ed.set_building, [h], None)
             self._hexes = []
             return
@@ -244,7 +244,7 @@ class OutlineTool(Tool):
         self._points: list[tuple[float, float]] = []
 
     def press(self, h, pos, mods, button) -> None:
-        if mods & Qt.ShiftModifier:
+        if mods & Qt.KeyboardModifier.ShiftModifier:
             self.run(ed.set_outline, h, None)
             return
         self._hex = h
@@ -252,6 +252,7 @@ class OutlineTool(Tool):
 
     def _local(self, pos: QPointF) -> tuple[float, float]:
         lay = self.win.scene.layout
+        assert self._hex is not None  # set by press() before any move
         c = lay.hex_to_pixel(self._hex)
         x, y = (pos.x() - c.x) / lay.size, (pos.y() - c.y) / lay.size
         # keep the point inside the hex: pull it towards the centre if needed
@@ -289,10 +290,10 @@ class FortificationTool(_StrokeTool):
 
     def press(self, h, pos, mods, button) -> None:
         kind = self.win.palette.fortification()
-        if mods & Qt.ControlModifier:
+        if mods & Qt.KeyboardModifier.ControlModifier:
             self.run(ed.toggle_ladder, h)
             return
-        if mods & Qt.ShiftModifier:
+        if mods & Qt.KeyboardModifier.ShiftModifier:
             self.run(ed.remove_fortification, [h], kind)
             return
         super().press(h, pos, mods, button)
@@ -355,7 +356,7 @@ class DummyTool(Tool):
 
     def press(self, h, pos, mods, button) -> None:
         s = self.doc.scenario
-        if mods & Qt.ShiftModifier:
+        if mods & Qt.KeyboardModifier.ShiftModifier:
             for i in reversed([i for i, d in enumerate(s.dummies) if d.hex == h][:1]):
                 self.run(ed.remove_dummy, i)
             return
