@@ -179,6 +179,15 @@ def test_aslgw_1_4_11_setup_formation_flagged():
     assert (f.rule, f.path) == ("ASLGW 1.4.11", "$.units[6].hex")
 
 
+def test_aslgw_1_4_11_squad_next_to_a_second_leader_of_its_platoon_is_in_formation():
+    """ASLGW 1.4.11: "adjacent ... to a leader" -- a second leader of the platoon (its
+    ``platoon`` field names G1; formations[].leader names G1-L) anchors G1-6."""
+    d = doc()
+    unit(d, "G1-6")["hex"] = "B6"
+    d["units"].append({"id": "G1-L2", "side": "german", "kind": "leader", "rating": "8-0", "hex": "B7", "platoon": "G1"})
+    assert report(d).valid
+
+
 def test_aslgw_1_4_11_broken_squad_out_of_formation_is_fine():
     d = doc()
     unit(d, "G1-6")["hex"] = "B6"
