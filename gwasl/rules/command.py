@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from types import MappingProxyType
 
 from gwasl.model.hexgrid import Hex
@@ -174,137 +175,160 @@ class _Pool:
     first_at: dict[Position, Unit] = field(default_factory=dict)
 
 
-def _augment(sizes: list[int], missing: list[int], reach: list[list[int]], flow: list[dict[int, int]], room: list[int]) -> None:
-    """Make the assignment ``flow`` (group -> pool -> units) maximum by augmenting paths.
+class _Assignment:
+    """Units of each group assigned to pools, and the search that makes it maximum.
 
-    Group ``g`` holds ``missing[g]`` more units of size ``sizes[g]`` (1 or 2
-    half-squads) that may go to the pools ``reach[g]``; pool ``p`` has
-    ``room[p]`` half-squads of room left.  For each missing unit a
-    breadth-first search looks for a chain of moves: put the unit in a pool,
-    move a whole unit already there to another pool in its reach, and so on,
-    until a pool has the room.  Units are never split nor dropped, so a unit
-    In Command stays In Command.
-
-    Exact (the most units In Command) when every group in play has one size
-    (all squads, or all half-squads): it is then bipartite b-matching and a
-    missing unit without an augmenting path never gets one later (Berge).
-    With squads and half-squads competing for the same leaders the problem
-    is NP-hard (it contains restricted-assignment scheduling with job sizes 1
-    and 2); the same search, moving whole units, is then a heuristic
-    (docs/rules-notes.md, "Who commands whom").
+    Group ``g`` is the units of one hex and one size (``sizes[g]``: 1 or 2
+    half-squads); ``missing[g]`` of them have no leader yet; ``reach[g]``
+    lists the pools whose radius reaches them, in order of preference.
+    ``flow[g][p]`` units of ``g`` are in pool ``p``, which has ``room[p]``
+    half-squads of room left.
     """
-    inflow: list[dict[int, int]] = [{} for _ in room]
-    for g, f in enumerate(flow):
-        for p, n in f.items():
-            if n:
-                inflow[p][g] = n
-    for g, z in enumerate(sizes):
-        while missing[g] > 0:
-            if not _augment_one(g, z, reach, flow, inflow, room, sizes):
-                break  # every other unit of this group fails the same way
-            missing[g] -= 1
-    # Mixed sizes: a squad gives its place to two half-squads that no leader
-    # can take otherwise (one more unit In Command, the same squad-equivalents),
-    # and is itself placed elsewhere if it can be.
-    halves = [g for g, z in enumerate(sizes) if z == 1]
-    for g in halves:
-        while missing[g] > 0 and _swap_in_halves(g, halves, sizes, missing, reach, flow, inflow, room):
-            pass
 
+    def __init__(self, sizes: list[int], missing: list[int], reach: list[list[int]], flow: list[dict[int, int]], room: list[int]):
+        self.sizes, self.missing, self.reach, self.flow, self.room = sizes, missing, reach, flow, room
+        self.inflow: list[dict[int, int]] = [{} for _ in room]
+        for g, f in enumerate(flow):
+            for p, n in f.items():
+                if n:
+                    self.inflow[p][g] = n
+        # dead[p] = n: no chain of moves from pool p frees n (or more) half-squads of
+        # room.  A failed search marks every pool it saw; those pools only lead to
+        # one another, and a later augmenting path runs through live pools only, so
+        # it changes neither their units nor their room: they stay dead (exactly so
+        # with one size; with mixed sizes, after a swap, the marks are a heuristic).
+        self.dead: dict[int, int] = {}
 
-def _swap_in_halves(
-    g: int,
-    halves: list[int],
-    sizes: list[int],
-    missing: list[int],
-    reach: list[list[int]],
-    flow: list[dict[int, int]],
-    inflow: list[dict[int, int]],
-    room: list[int],
-) -> bool:
-    for p in reach[g]:
-        squad = next((h for h in inflow[p] if sizes[h] == 2), None)
-        if squad is None:
-            continue
-        other = g if missing[g] >= 2 else next((h for h in halves if h != g and missing[h] and p in reach[h]), None)
-        if other is None:
-            continue
-        flow[squad][p] -= 1
-        if flow[squad][p]:
-            inflow[p][squad] = flow[squad][p]
-        else:
-            del inflow[p][squad]
-        room[p] += 2
-        missing[squad] += 1
-        for h in (g, other):
-            _move(h, None, p, 1, flow, inflow, room, 1)
-            missing[h] -= 1
-        if _augment_one(squad, 2, reach, flow, inflow, room, sizes):
-            missing[squad] -= 1
-        return True
-    return False
+    def augment(self) -> None:
+        """Make the assignment maximum by augmenting paths.
 
+        For each missing unit a breadth-first search looks for a chain of
+        moves: put the unit in a pool in its reach, move a whole unit already
+        there to another pool in that unit's reach, and so on, until a pool
+        has the room.  Units are never split, and a unit In Command stays In
+        Command, except that a squad may give its place to two half-squads no
+        leader could take otherwise (one more unit In Command, the same
+        squad-equivalents) and is then placed elsewhere if it can be.
 
-def _augment_one(g: int, z: int, reach: list[list[int]], flow: list[dict[int, int]], inflow: list[dict[int, int]], room: list[int], sizes: list[int]) -> bool:
-    for p in reach[g]:
-        if room[p] >= z:
-            _move(g, None, p, 1, flow, inflow, room, z)
-            return True
-    # parent[p] = (previous pool or None, group moved into p, half-squads moved into p)
-    parent: dict[int, tuple[int | None, int, int]] = {}
-    queue: list[tuple[int, int]] = []
-    for p in reach[g]:
-        if p not in parent:
-            parent[p] = (None, g, z)
-            queue.append((p, z - room[p]))
-    head = 0
-    while head < len(queue):
-        a, need = queue[head]
-        head += 1
-        for h, n in inflow[a].items():
-            zh = sizes[h]
-            m = need if zh == 1 else 2  # half-squads move one by one, a squad whole
-            if n * zh < m:
-                continue
-            for b in reach[h]:
-                if b in parent:
+        Exact (the most units In Command) when the groups in play have one
+        size (all squads, or all half-squads; crews take no room): it is then
+        bipartite b-matching, where a missing unit without an augmenting path
+        never gets one later (Berge; so are the ``dead`` pools).  With squads
+        and half-squads competing for the same leaders the problem is NP-hard
+        (it contains restricted-assignment scheduling with job sizes 1 and 2);
+        the same search is then a heuristic (docs/rules-notes.md, "Who
+        commands whom").
+        """
+        for g, z in enumerate(self.sizes):
+            while self.missing[g] > 0 and self._augment_one(g, z):
+                self.missing[g] -= 1
+        halves = [g for g, z in enumerate(self.sizes) if z == 1]
+        near_halves: dict[int, list[int]] = {}
+        for g in halves:
+            for p in self.reach[g]:
+                near_halves.setdefault(p, []).append(g)
+        for g in halves:
+            while self.missing[g] > 0 and self._swap_in_halves(g, near_halves):
+                pass
+
+    def _augment_one(self, g: int, z: int) -> bool:
+        room, reach = self.room, self.reach
+        for p in reach[g]:
+            if room[p] >= z:
+                self._move(g, None, p, 1)
+                return True
+        # parent[p] = (previous pool or None, group moved into p, half-squads moved into p)
+        parent: dict[int, tuple[int | None, int, int]] = {}
+        need_at: dict[int, int] = {}
+        queue: list[int] = []
+        for p in reach[g]:
+            self._visit(p, z - room[p], (None, g, z), parent, need_at, queue)
+        head = 0
+        while head < len(queue):
+            a = queue[head]
+            head += 1
+            need = need_at[a]
+            for h, n in self.inflow[a].items():
+                zh = self.sizes[h]
+                m = need if zh == 1 else 2  # half-squads move one by one, a squad whole
+                if n * zh < m:
                     continue
-                parent[b] = (a, h, m)
-                if room[b] >= m:
-                    _apply_path(b, parent, flow, inflow, room, sizes)
-                    return True
-                queue.append((b, m - room[b]))
-    return False
+                for b in reach[h]:
+                    # A pool seen before is reached again only with a smaller need (mixed
+                    # sizes) and never from its own descendants: a path holds each pool once.
+                    if b == a or (b in need_at and (need_at[b] <= m - room[b] or self._is_ancestor(b, a, parent))):
+                        continue
+                    if room[b] >= m:
+                        parent[b] = (a, h, m)
+                        self._apply_path(b, parent)
+                        return True
+                    self._visit(b, m - room[b], (a, h, m), parent, need_at, queue)
+        for p, n in need_at.items():
+            self.dead[p] = min(self.dead.get(p, 3), n)
+        return False
 
+    def _visit(self, p: int, need: int, via: tuple[int | None, int, int], parent: dict, need_at: dict[int, int], queue: list[int]) -> None:
+        """Queue pool ``p`` with ``need`` half-squads to free, unless it is known dead for
+        that need or already queued with a need no larger."""
+        if self.dead.get(p, 3) <= need or need_at.get(p, 3) <= need:
+            return
+        parent[p] = via
+        need_at[p] = need
+        queue.append(p)
 
-def _apply_path(
-    end: int,
-    parent: dict[int, tuple[int | None, int, int]],
-    flow: list[dict[int, int]],
-    inflow: list[dict[int, int]],
-    room: list[int],
-    sizes: list[int],
-) -> None:
-    b: int | None = end
-    while b is not None:
-        a, h, m = parent[b]
-        _move(h, a, b, m // max(sizes[h], 1), flow, inflow, room, m)
-        b = a
+    @staticmethod
+    def _is_ancestor(b: int, a: int, parent: dict[int, tuple[int | None, int, int]]) -> bool:
+        """Is pool ``b`` on the chain that leads to ``a`` (a path never visits a pool twice)?"""
+        x: int | None = a
+        while x is not None:
+            if x == b:
+                return True
+            x = parent[x][0]
+        return False
 
+    def _apply_path(self, end: int, parent: dict[int, tuple[int | None, int, int]]) -> None:
+        b: int | None = end
+        while b is not None:
+            a, h, m = parent[b]
+            self._move(h, a, b, m // self.sizes[h])
+            b = a
 
-def _move(h: int, a: int | None, b: int, units: int, flow: list[dict[int, int]], inflow: list[dict[int, int]], room: list[int], half_squads: int) -> None:
-    """Move ``units`` of group ``h`` from pool ``a`` (None: not yet assigned) to pool ``b``."""
-    if a is not None:
-        left = flow[h][a] - units
-        flow[h][a] = left
-        room[a] += half_squads
+    def _move(self, h: int, a: int | None, b: int, units: int) -> None:
+        """Move ``units`` of group ``h`` from pool ``a`` (None: not yet assigned) to pool ``b``."""
+        half_squads = units * self.sizes[h]
+        if a is not None:
+            self._take(h, a, units)
+        flow = self.flow[h]
+        flow[b] = flow.get(b, 0) + units
+        self.inflow[b][h] = flow[b]
+        self.room[b] -= half_squads
+
+    def _take(self, h: int, a: int, units: int) -> None:
+        left = self.flow[h][a] - units
+        self.flow[h][a] = left
+        self.room[a] += units * self.sizes[h]
         if left:
-            inflow[a][h] = left
+            self.inflow[a][h] = left
         else:
-            del inflow[a][h]
-    flow[h][b] = flow[h].get(b, 0) + units
-    inflow[b][h] = flow[h][b]
-    room[b] -= half_squads
+            del self.inflow[a][h]
+
+    def _swap_in_halves(self, g: int, near_halves: dict[int, list[int]]) -> bool:
+        for p in self.reach[g]:
+            squad = next((h for h in self.inflow[p] if self.sizes[h] == 2), None)
+            if squad is None:
+                continue
+            other = g if self.missing[g] >= 2 else next((h for h in near_halves.get(p, ()) if h != g and self.missing[h]), None)
+            if other is None:
+                continue
+            self._take(squad, p, 1)
+            self.missing[squad] += 1
+            for h in (g, other):
+                self._move(h, None, p, 1)
+                self.missing[h] -= 1
+            if self._augment_one(squad, 2):
+                self.missing[squad] -= 1
+            return True
+        return False
 
 
 def _own_trench(trenches: set[tuple[Hex, str]], u: Unit) -> bool:
@@ -312,7 +336,14 @@ def _own_trench(trenches: set[tuple[Hex, str]], u: Unit) -> bool:
     return u.position in _TRENCH_POSITIONS and (u.hex, u.side) in trenches
 
 
-def _pools_near(h: Hex, pools_at: dict[Hex, list[_Pool]], pools: list[_Pool], max_radius: int) -> list[tuple[int, _Pool]]:
+@lru_cache(maxsize=8)
+def _offsets(radius: int) -> tuple[tuple[int, int, int], ...]:
+    """(dq, dr, distance) of every hex within ``radius``, nearest first."""
+    o = Hex(0, 0)
+    return tuple((h.q, h.r, k) for k in range(radius + 1) for h in o.ring(k))
+
+
+def _pools_near(h: Hex, pools_at: dict[tuple[int, int], list[_Pool]], pools: list[_Pool], max_radius: int) -> list[tuple[int, _Pool]]:
     """(distance, pool) of the pools whose radius reaches ``h``, nearest first, then by leader id."""
     out: list[tuple[int, _Pool]] = []
     if len(pools) <= 3 * max_radius * (max_radius + 1) + 1:
@@ -321,9 +352,9 @@ def _pools_near(h: Hex, pools_at: dict[Hex, list[_Pool]], pools: list[_Pool], ma
             if d <= p.radius:
                 out.append((d, p))
     else:
-        for x in h.within(max_radius):
-            for p in pools_at.get(x, ()):
-                d = p.hex.distance(h)
+        q, r = h.q, h.r
+        for dq, dr, d in _offsets(max_radius):
+            for p in pools_at.get((q + dq, r + dr), ()):
                 if d <= p.radius:
                     out.append((d, p))
     out.sort(key=lambda dp: (dp[0], dp[1].order))
@@ -382,7 +413,7 @@ def _pack(pool: _Pool, units: list[Unit], capacity: int, led: dict[str, frozense
 def _side_commanders(scenario: Scenario, own: list[Unit], radius: dict[str, int]) -> dict[str, Unit]:
     """Who commands each squad, half-squad and crew of one side (ASLGW 1.3, 1.3.1, 1.3.21).
 
-    The most units In Command (see :func:`_augment`), starting from a greedy
+    The most units In Command (see :meth:`_Assignment.augment`), starting from a greedy
     pass in order of preference -- a leader of the unit's own platoon, then a
     leader in its hex, then the nearest leader (ties by leader id, then unit
     id) -- so preferences hold wherever they cost no unit its command.
@@ -407,10 +438,10 @@ def _side_commanders(scenario: Scenario, own: list[Unit], radius: dict[str, int]
                 pool.first_of.setdefault(fid, x)
         pools.append(pool)
     pools.sort(key=lambda p: p.leaders[0].id)
-    pools_at: dict[Hex, list[_Pool]] = {}
+    pools_at: dict[tuple[int, int], list[_Pool]] = {}
     for i, p in enumerate(pools):
         p.order = i
-        pools_at.setdefault(p.hex, []).append(p)
+        pools_at.setdefault((p.hex.q, p.hex.r), []).append(p)
     max_radius = max(p.radius for p in pools)
     near_cache: dict[Hex, list[tuple[int, _Pool]]] = {}
 
@@ -446,13 +477,15 @@ def _side_commanders(scenario: Scenario, own: list[Unit], radius: dict[str, int]
         h = gkeys[g][0]
         for d, p in near(h):
             prio = 0 if plat is not None and plat in p.platoons else (1 if d == 0 else 2)
-            edges.append((prio, d, p.order, n_sub, g, plat))
+            # Squads before half-squads at each preference, so a leader's room fills in
+            # whole squads first and odd half-squads of room are not left scattered.
+            edges.append((prio, -gkeys[g][1], d, p.order, n_sub, g, plat))
     edges.sort()
     left = dict(sub)
     room = [p.room for p in pools]
     sizes = [k[1] for k in gkeys]
     flow: list[dict[int, int]] = [{} for _ in gkeys]
-    for _prio, _d, pi, _n, g, plat in edges:
+    for _prio, _size, _d, pi, _n, g, plat in edges:
         n = min(left[(g, plat)], room[pi] // sizes[g])
         if n:
             left[(g, plat)] -= n
@@ -462,7 +495,7 @@ def _side_commanders(scenario: Scenario, own: list[Unit], radius: dict[str, int]
     for (g, _plat), n in left.items():
         missing[g] += n
     reach = [[p.order for _d, p in near(k[0])] for k in gkeys]
-    _augment(sizes, missing, reach, flow, room)
+    _Assignment(sizes, missing, reach, flow, room).augment()
     # Which units of each group go to which pool: own platoon's leaders first.
     sent: dict[int, list[Unit]] = {}
     for g, k in enumerate(gkeys):

@@ -266,17 +266,25 @@ def formation_gaps(squads: Mapping[str, Hex], leader: Hex | None = None, extra_a
     ('a',)
     """
     reach = organisation().formation_distance
-    anchors = set(extra_anchors)
+    anchors = {(h.q, h.r) for h in extra_anchors}
     if leader is not None:
-        anchors.add(leader)
+        anchors.add((leader.q, leader.r))
     # Hexes holding squads, counted, so each squad looks only at the hexes
     # within reach of its own (linear in the squads, not quadratic).
-    held = Counter(squads.values())
+    held = Counter((h.q, h.r) for h in squads.values())
+    around = _offsets(reach)
     out = []
     for uid, h in squads.items():
-        if not any(x in anchors or held[x] > (x == h) for x in h.within(reach)):
+        q, r = h.q, h.r
+        if not any((x := (q + dq, r + dr)) in anchors or held[x] > (dq == dr == 0) for dq, dr in around):
             out.append(uid)
     return tuple(out)
+
+
+@lru_cache(maxsize=8)
+def _offsets(radius: int) -> tuple[tuple[int, int], ...]:
+    """(dq, dr) of every hex within ``radius`` of a hex, itself first."""
+    return tuple((h.q, h.r) for h in Hex(0, 0).within(radius))
 
 
 def setup_formation_gaps(scenario: Scenario, formation_id: str) -> tuple[str, ...]:

@@ -41,16 +41,16 @@ def test_command_missing_file_exit_2(capsys, tmp_path):
 
 
 def _strangers_file(tmp_path, title, unit_id, platoon):
-    """A file from a stranger: written with JSON escapes, as any tool may write them."""
-    text = (
-        '{"format": "gwasl-scenario/1", "title": "%s", "date": "1917-04-09", "map": {"columns": 10, "rows": 10},'
-        ' "sides": {"b": {"nationality": "british"}, "g": {"nationality": "german"}},'
-        ' "formations": [{"id": "P1", "kind": "platoon", "leader": "L"}],'
-        ' "units": [{"id": "L", "side": "b", "kind": "leader", "rating": "8-0", "hex": "E5", "platoon": "P1"},'
-        ' {"id": "%s", "side": "b", "kind": "squad", "class": "first_line", "hex": "E8", "platoon": "%s"}]}'
-    ) % (title, unit_id, platoon)
+    """A file from a stranger, written with JSON escapes (a lone surrogate becomes "\\ud800")."""
+    doc = {
+        "format": "gwasl-scenario/1", "title": title, "date": "1917-04-09", "map": {"columns": 10, "rows": 10},
+        "sides": {"b": {"nationality": "british"}, "g": {"nationality": "german"}},
+        "formations": [{"id": "P1", "kind": "platoon", "leader": "L"}],
+        "units": [{"id": "L", "side": "b", "kind": "leader", "rating": "8-0", "hex": "E5", "platoon": "P1"},
+                  {"id": unit_id, "side": "b", "kind": "squad", "class": "first_line", "hex": "E8", "platoon": platoon}],
+    }
     p = tmp_path / "stranger.json"
-    p.write_text(text, encoding="ascii")
+    p.write_text(json.dumps(doc), encoding="ascii")
     return str(p)
 
 
@@ -73,7 +73,7 @@ def test_command_lone_surrogates_in_title_and_ids_are_written_escaped(tmp_path):
 
     from testsupport import ROOT
 
-    f = _strangers_file(tmp_path, "Verdun \\ud800", "S\\udc00", "P1")
+    f = _strangers_file(tmp_path, "Verdun \ud800", "S\udc00", "P1")
     r = subprocess.run([sys.executable, "-m", "gwasl", "command", f], cwd=ROOT, capture_output=True)
     assert r.returncode == 0 and r.stderr == b""
     assert "Verdun \\ud800" in r.stdout.decode("utf-8") and "S\\udc00" in r.stdout.decode("utf-8")

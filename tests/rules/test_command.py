@@ -318,3 +318,105 @@ def test_a_platoon_naming_no_formation_is_answered_not_a_crash():
     r = command_status(scen(units, formations=P1), "a")
     assert r.units["S1"].in_command and "'NOPE' names no formation" in r.units["S1"].reason
     assert not r.units["S2"].in_command and r.units["S2"].free and r.units["S2"].ntc_drm == 1
+
+
+def _check_limits(s, r, limit=None):
+    """Every commander within radius and within his limit (ASLGW 1.3, 1.3.1)."""
+    from gwasl.rules.organisation import organisation
+
+    cap = 2 * (limit or organisation().leader_max_squads)
+    size = {"squad": 2, "half_squad": 1, "crew": 0}
+    units = {u.id: u for u in s.units}
+    load: dict[str, int] = {}
+    for uid, st in r.units.items():
+        if st.commanded_by is not None:
+            boss, u = units[st.commanded_by], units[uid]
+            assert not boss.broken and boss.hex.distance(u.hex) <= r.radius[boss.id], uid
+            load[boss.id] = load.get(boss.id, 0) + size[u.kind.value]
+    assert all(v <= cap for v in load.values()), load
+    return sum(st.in_command for st in r.units.values())
+
+
+def test_aslgw_1_3_mixed_sizes_within_one_unit_of_brute_force(monkeypatch):
+    """ASLGW 1.3: squads, half-squads and crews together (the general problem is
+    NP-hard, rules-notes "Who commands whom"): limits and radii always hold, and on
+    small cases the count In Command is the brute-force optimum or one short."""
+    import dataclasses
+    import itertools
+    import random
+
+    import gwasl.rules.command as cmd
+    from gwasl.rules.organisation import organisation
+
+    exact = 0
+    for seed in range(60):
+        rng = random.Random(1000 + seed)
+        limit = 1 + seed % 2
+        small = dataclasses.replace(organisation(), leader_max_squads=limit)
+        monkeypatch.setattr(cmd, "organisation", lambda small=small: small)
+        hexes = [f"{c}{r}" for c in "ABCDE" for r in range(1, 6)]
+        units = [leader(f"L{i}", rng.choice(hexes), platoon=None) for i in range(3)]
+        units += [squad(f"U{i}", rng.choice(hexes), platoon=None, kind=rng.choice(["squad", "half_squad", "crew"])) for i in range(6)]
+        s = scen(units, date="1915-06-01")
+        r = command_status(s, "a")
+        got = _check_limits(s, r, limit)
+        mmc = [u for u in s.units if u.kind.value != "leader"]
+        size = {"squad": 2, "half_squad": 1, "crew": 0}
+        opts = [[None] + [f"L{i}" for i in range(3) if s.unit(f"L{i}").hex.distance(u.hex) <= r.radius[f"L{i}"]] for u in mmc]
+        best = 0
+        for choice in itertools.product(*opts):
+            load: dict[str, int] = {}
+            for u, c in zip(mmc, choice):
+                if c is not None:
+                    load[c] = load.get(c, 0) + size[u.kind.value]
+            if all(v <= 2 * limit for v in load.values()):
+                best = max(best, sum(c is not None for c in choice))
+        assert best - 1 <= got <= best, seed
+        exact += got == best
+    assert exact >= 57
+
+
+@pytest.mark.parametrize("layout", ["one hex", "spread"])
+def test_aslgw_1_3_benchmark_layouts_hold_the_limits(layout):
+    """ASLGW 1.3, 1.3.1 on benchmarks/command.py's crowded layouts (platoons of 6 squads
+    and a half-squad under one leader, crews, broken leaders): every leader within his
+    6 squads and radius.  The spread layout once sent the search round a loop of pools."""
+    from benchmarks.command import scenario
+
+    s = scenario(2000, layout)
+    r = command_status(s, "a")
+    n = _check_limits(s, r)
+    assert n >= 0.75 * len(r.units)
+
+
+def test_aslgw_1_3_search_never_loops_through_a_pool_twice(monkeypatch):
+    """ASLGW 1.3 (6-squad limit, here 1 so the case stays small): a chain of moves
+    holds each pool once.  In this case a pool first reached needing 2 half-squads
+    of room was reached again, from its own descendant, needing 1 that it had: the
+    old search closed a loop and never ended (the alarm turns a hang into a failure)."""
+    import dataclasses
+    import signal
+
+    import gwasl.rules.command as cmd
+    from gwasl.rules.organisation import organisation
+
+    small = dataclasses.replace(organisation(), leader_max_squads=1)
+    monkeypatch.setattr(cmd, "organisation", lambda: small)
+    lead = {"L0": "E1", "L1": "B6", "L2": "C2", "L3": "B5", "L4": "C1"}
+    mmc = [("squad", "A6"), ("squad", "D1"), ("squad", "E5"), ("half_squad", "B2"), ("squad", "F4"), ("squad", "F2"),
+           ("half_squad", "D2"), ("half_squad", "A6"), ("half_squad", "B5"), ("half_squad", "D2"), ("squad", "F5"), ("half_squad", "A3")]
+    units = [leader(k, h, platoon=None) for k, h in lead.items()]
+    units += [squad(f"U{i:02d}", h, platoon=None, kind=k) for i, (k, h) in enumerate(mmc)]
+    s = scen(units, date="1915-06-01")
+
+    def hang(*_):
+        raise TimeoutError("the command search did not end")
+
+    old = signal.signal(signal.SIGALRM, hang)
+    signal.alarm(10)
+    try:
+        r = command_status(s, "a")
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    assert _check_limits(s, r, 1) == 6  # the brute-force optimum of this case
