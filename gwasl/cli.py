@@ -12,7 +12,8 @@ import argparse
 import importlib
 import os
 import sys
-from typing import Sequence
+from collections.abc import Sequence
+from typing import NoReturn
 
 from gwasl import __version__
 
@@ -25,6 +26,9 @@ COMMAND_MODULES: tuple[str, ...] = (
     "gwasl.commands.shift_preview",
     "gwasl.commands.render",
     "gwasl.commands.edit",
+    "gwasl.commands.game",
+    "gwasl.commands.library",
+    "gwasl.commands.play",
 )
 
 
@@ -33,7 +37,7 @@ class UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # argparse's own errors: exit 2, one line (CONTRACTS 4)
+    def error(self, message: str) -> NoReturn:  # argparse's own errors: exit 2, one line (CONTRACTS 4)
         print(f"{self.prog}: {message} (see '{self.prog} --help')", file=sys.stderr)
         raise SystemExit(2)
 

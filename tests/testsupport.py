@@ -10,7 +10,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
-SCENARIOS = ROOT / "scenarios"
+SCENARIOS = ROOT / "gwasl" / "scenarios"
 # The schema is a shared contract; a copy ships in docs/ so tests run without ../shared.
 SCHEMA_PATH = next(p for p in (SHARED / "spec" / "scenario-v1.schema.json", ROOT / "docs" / "format" / "scenario-v1.schema.json") if p.exists())
 EXAMPLE_PATH = SCENARIOS / "bois-des-caures-1916.json"
@@ -30,7 +30,7 @@ class CoverageRow:
     validate: str
 
 
-def parse_coverage_rows(text: str, row_key: "re.Pattern[str]") -> list[CoverageRow]:
+def parse_coverage_rows(text: str, row_key: re.Pattern[str]) -> list[CoverageRow]:
     """The rows ``| key | subject | implementation | tests | validate |`` whose key matches ``row_key``."""
     out = []
     for line in text.splitlines():

@@ -9,8 +9,9 @@ find such things and name the JSON path, as CONTRACTS 2 asks.  Rule checks
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterator
+from collections.abc import Iterable, Iterator
 
+from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import Scenario, UnitKind
 from gwasl.model.scenario_io import Finding
 
@@ -22,7 +23,7 @@ def check_references(s: Scenario) -> Iterator[Finding]:
     m = s.map
     where = f"a {m.columns} x {m.rows} map"
 
-    def off_map(h) -> bool:
+    def off_map(h: Hex) -> bool:
         return not m.contains(h)
 
     for h in m.hexes:
@@ -78,7 +79,11 @@ def check_references(s: Scenario) -> Iterator[Finding]:
             else:
                 sides = {u.side for u in s.members(f.id) if u.id != leader.id}
                 if sides and leader.side not in sides:
-                    yield Finding(f"{p}.leader", f"formation {f.id}: leader {leader.id} is of side {leader.side!r} but the platoon is {', '.join(sorted(sides))}", "ASLGW 1.3")
+                    yield Finding(
+                        f"{p}.leader",
+                        f"formation {f.id}: leader {leader.id} is of side {leader.side!r} but the platoon is {', '.join(sorted(sides))}",
+                        "ASLGW 1.3",
+                    )
         sides = {u.side for u in s.members(f.id)}
         if len(sides) > 1:
             yield Finding(p, f"formation {f.id} mixes units of sides {', '.join(sorted(sides))}", "ASLGW 1.1")
@@ -95,5 +100,5 @@ def check_references(s: Scenario) -> Iterator[Finding]:
             yield Finding(f"{p}.counters", f"a {d.kind.value} is a single counter, not {d.counters}", "O'Leary 3.1", "warning")
 
 
-def _names(sides) -> str:
+def _names(sides: Iterable[str]) -> str:
     return ", ".join(repr(s) for s in sides) or "none defined"

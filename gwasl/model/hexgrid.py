@@ -31,10 +31,11 @@ from __future__ import annotations
 
 import math
 import re
-from fractions import Fraction
+from collections.abc import Iterator
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
-from typing import Iterator, NamedTuple
+from typing import NamedTuple
 
 __all__ = [
     "Hex",
@@ -111,7 +112,7 @@ class Hex:
 
     # -- offset (column, row) and labels ------------------------------------
     @classmethod
-    def from_offset(cls, column: int, row: int) -> "Hex":
+    def from_offset(cls, column: int, row: int) -> Hex:
         """Hex at 0-based ``column`` and 0-based ``row`` (even-q offset)."""
         return cls(column, row - ((column + (column & 1)) >> 1))
 
@@ -126,7 +127,7 @@ class Hex:
         return self.r + ((self.q + (self.q & 1)) >> 1)
 
     @classmethod
-    def from_label(cls, label: str) -> "Hex":
+    def from_label(cls, label: str) -> Hex:
         """Parse a label such as ``"K10"`` (CONTRACTS 1).
 
         >>> Hex.from_label("B1")
@@ -163,31 +164,31 @@ class Hex:
     def s(self) -> int:
         return -self.q - self.r
 
-    def __add__(self, other: "Hex") -> "Hex":
+    def __add__(self, other: Hex) -> Hex:
         return Hex(self.q + other.q, self.r + other.r)
 
-    def __sub__(self, other: "Hex") -> "Hex":
+    def __sub__(self, other: Hex) -> Hex:
         return Hex(self.q - other.q, self.r - other.r)
 
-    def neighbour(self, direction: int) -> "Hex":
+    def neighbour(self, direction: int) -> Hex:
         """The adjacent hex in ``direction`` 0..5 (N, NE, SE, S, SW, NW)."""
         dq, dr = _DIRECTIONS[direction % 6]
         return Hex(self.q + dq, self.r + dr)
 
-    def neighbours(self) -> tuple["Hex", ...]:
+    def neighbours(self) -> tuple[Hex, ...]:
         """The six adjacent hexes, N first and clockwise."""
         return tuple(Hex(self.q + dq, self.r + dr) for dq, dr in _DIRECTIONS)
 
-    def distance(self, other: "Hex") -> int:
+    def distance(self, other: Hex) -> int:
         """Range in hexes (CONTRACTS 1: A1-C1 is 2, A1-C3 is 3, A1-A5 is 4)."""
         dq = self.q - other.q
         dr = self.r - other.r
         return max(abs(dq), abs(dr), abs(dq + dr))
 
-    def is_adjacent(self, other: "Hex") -> bool:
+    def is_adjacent(self, other: Hex) -> bool:
         return self.distance(other) == 1
 
-    def ring(self, radius: int) -> list["Hex"]:
+    def ring(self, radius: int) -> list[Hex]:
         """Hexes exactly ``radius`` away, clockwise from the north-most corner."""
         if radius < 0:
             raise ValueError("radius must be >= 0")
@@ -202,14 +203,14 @@ class Hex:
                 h = h.neighbour(side)
         return out
 
-    def within(self, radius: int) -> list["Hex"]:
+    def within(self, radius: int) -> list[Hex]:
         """All hexes within ``radius`` (inclusive), this one first."""
         out = [self]
         for k in range(1, radius + 1):
             out.extend(self.ring(k))
         return out
 
-    def direction_to(self, other: "Hex") -> int | None:
+    def direction_to(self, other: Hex) -> int | None:
         """Direction index if ``other`` is adjacent, else None."""
         d = (other.q - self.q, other.r - self.r)
         try:
@@ -282,9 +283,7 @@ def _segment_meets_open_hex(ax: int, ay: int, bx: int, by: int, h: Hex) -> bool:
     nx, ny = ay - by, bx - ax
     s = nx * ax + ny * ay
     p_vals = [nx * x + ny * y for x, y in corners]
-    if max(p_vals) <= s or s <= min(p_vals):
-        return False
-    return True
+    return not (max(p_vals) <= s or s <= min(p_vals))
 
 
 def _edge_normals() -> tuple[tuple[int, int], ...]:
@@ -304,7 +303,6 @@ def _runs_along_side(ax: int, ay: int, bx: int, by: int, h1: Hex, h2: Hex) -> bo
     d = h1.direction_to(h2)
     if d is None:
         return False
-    cx, cy = h1.lattice_centre
     ox, oy = h2.lattice_centre
     # The shared side's two corners are the corners of h1 closest to h2's centre.
     corners = sorted(h1.lattice_corners(), key=lambda c: (c[0] - ox) ** 2 + (c[1] - oy) ** 2)[:2]
@@ -414,8 +412,7 @@ def _axial_round_exact(qn: int, rn: int, n: int) -> Hex:
 
 def _round_div(a: int, n: int) -> int:
     """Round a/n to the nearest integer, halves away from zero."""
-    q, rem = divmod(2 * a + n, 2 * n)
-    return q
+    return (2 * a + n) // (2 * n)
 
 
 def hex_line(a: Hex, b: Hex) -> HexLine:
@@ -474,7 +471,7 @@ class Layout:
     origin: Point = Point(0.0, 0.0)
 
     @classmethod
-    def for_map(cls, size: float = 30.0, margin: float = 0.0) -> "Layout":
+    def for_map(cls, size: float = 30.0, margin: float = 0.0) -> Layout:
         """A layout whose map's top-left hex corner sits at (margin, margin)."""
         # A1's top edge is sqrt(3)/2*size above its centre; B1 stands half a hex higher.
         return cls(size, Point(margin + size, margin + _SQRT3 * size))

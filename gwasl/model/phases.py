@@ -31,14 +31,14 @@ class Phase(str, Enum):
     CCPh = "CCPh"
 
     @classmethod
-    def parse(cls, text: str) -> "Phase":
+    def parse(cls, text: str) -> Phase:
         for p in cls:
             if p.value.lower() == str(text).lower():
                 return p
         raise PhaseError(f"{text!r} is not a phase; use one of {' '.join(p.value for p in cls)}")
 
     @property
-    def index(self) -> int:
+    def index(self) -> int:  # type: ignore[override]  # deliberately not str.index: the phase's place in the turn
         return list(Phase).index(self)
 
     def __str__(self) -> str:

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any
 
 from gwasl.model.hexgrid import Hex
 
@@ -32,7 +33,7 @@ def _empty() -> Mapping[Any, Any]:
 
 
 class Terrain(StrEnum):
-    """Terrain of a hex (schema ``$defs/terrain``); rules data in resources/terrain.json."""
+    """Terrain of a hex (schema ``$defs/terrain``); rules data in gwasl/resources/terrain.json."""
 
     OPEN = "open"
     ROAD = "road"
@@ -130,7 +131,7 @@ class Position(StrEnum):
     PILLBOX = "pillbox"
 
     @property
-    def fortification(self) -> "FortificationKind | None":
+    def fortification(self) -> FortificationKind | None:
         """The fortification this position is in, which must be in the hex (B27, ASLGW 2.1-2.2)."""
         if self is Position.GROUND:
             return None
@@ -181,7 +182,7 @@ class LeaderRating:
     modifier: int
 
     @classmethod
-    def parse(cls, text: str) -> "LeaderRating":
+    def parse(cls, text: str) -> LeaderRating:
         m = _RATING_RE.fullmatch(text) if isinstance(text, str) else None
         if not m:
             raise LeaderRatingError(
@@ -248,7 +249,7 @@ class MapData:
     def has_fortification(self, h: Hex, kind: FortificationKind) -> bool:
         return any(f.kind is kind and h in f.hexes for f in self.fortifications)
 
-    def with_hex(self, h: Hex, data: HexData | None) -> "MapData":
+    def with_hex(self, h: Hex, data: HexData | None) -> MapData:
         """A copy with hex ``h`` set to ``data`` (``None`` removes the entry)."""
         hexes = dict(self.hexes)
         if data is None or data == HexData():
@@ -365,10 +366,10 @@ class Scenario:
         return tuple(s for s in self.sides if s != side)
 
     # -- edits (return new scenarios) ---------------------------------------------
-    def with_units(self, units: Iterable[Unit]) -> "Scenario":
+    def with_units(self, units: Iterable[Unit]) -> Scenario:
         return replace(self, units=tuple(units))
 
-    def with_unit(self, unit: Unit) -> "Scenario":
+    def with_unit(self, unit: Unit) -> Scenario:
         """Replace the unit with ``unit.id``, or append it if new."""
         units = list(self.units)
         for i, u in enumerate(units):
@@ -379,8 +380,8 @@ class Scenario:
             units.append(unit)
         return replace(self, units=tuple(units))
 
-    def without_unit(self, unit_id: str) -> "Scenario":
+    def without_unit(self, unit_id: str) -> Scenario:
         return replace(self, units=tuple(u for u in self.units if u.id != unit_id))
 
-    def with_map(self, map_data: MapData) -> "Scenario":
+    def with_map(self, map_data: MapData) -> Scenario:
         return replace(self, map=map_data)

@@ -17,10 +17,11 @@ import json
 import math
 import os
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Callable, Mapping, TypeVar
+from typing import Any, TypeVar
 
 from gwasl.model.files import atomic_target
 from gwasl.model.hexgrid import Hex

@@ -1,6 +1,6 @@
 """Trench armour (ASLGW 1.8): +1 CC DRM for units attacking armoured
 infantry; squads wearing it lose 1 MF and 1 PP.  Numbers in
-resources/combat.json (``trench_armour``).
+gwasl/resources/combat.json (``trench_armour``).
 
 >>> from gwasl.model.hexgrid import Hex
 >>> from gwasl.model.scenario import UnitKind
@@ -11,9 +11,10 @@ resources/combat.json (``trench_armour``).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Any
 
 from gwasl.model.scenario import Unit, UnitKind
 from gwasl.model.terrain import TableError, load_resource
@@ -42,8 +43,9 @@ def parse_armour(doc: Any) -> ArmourRule:
         if isinstance(v, bool) or not isinstance(v, int):
             raise TableError(f"combat.json trench_armour.{key}: expected an integer, got {v!r}")
         nums.append(v)
+    raw: Any = a.get("applies_to_kinds")  # None or a non-list: TypeError below
     try:
-        kinds = frozenset(UnitKind(k) for k in a.get("applies_to_kinds"))
+        kinds = frozenset(UnitKind(k) for k in raw)
     except (TypeError, ValueError):
         raise TableError(f"combat.json trench_armour.applies_to_kinds: {a.get('applies_to_kinds')!r} is not a list of unit kinds") from None
     if not isinstance(a.get("rule"), str):
@@ -53,7 +55,7 @@ def parse_armour(doc: Any) -> ArmourRule:
 
 @lru_cache(maxsize=1)
 def armour_rule() -> ArmourRule:
-    """The trench armour data of resources/combat.json, loaded and validated once."""
+    """The trench armour data of gwasl/resources/combat.json, loaded and validated once."""
     return parse_armour(load_resource("combat.json"))
 
 

@@ -19,9 +19,9 @@ French exemption from the two-MMC average (ASLGW 1.11.2) is a flag.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from itertools import permutations
-from typing import Callable, Iterable
 
 from gwasl.model.hexgrid import Hex
 from gwasl.model.phases import Phase
@@ -142,7 +142,7 @@ def check_bch_declaration(
       hexes: some three hexes of the chain, each ADJACENT to the next, hold
       at least 6 MMC (1.5); waived for a nationality exempt from it (French,
       ASLGW 1.11.2: ``bayonet_charge_density_exempt`` in
-      resources/nationalities.json); ``french_exempt`` True/False overrides
+      gwasl/resources/nationalities.json); ``french_exempt`` True/False overrides
       that (e.g. an SSR), None reads it from the units' side;
     - a contiguous chain: the hexes of the units form one ADJACENT-connected
       group, so each unit is ADJACENT to at least one other (1.5);
@@ -337,7 +337,7 @@ class BChImpulse:
 
 def bch_movers(s: Scenario, decl: BChDeclaration) -> tuple[BChMover, ...]:
     """The BCh units at the start of the charge, each with the 8 MF of a
-    Human Wave unit (A25.231 via ASLGW 1.5; resources/asl_core.json), whatever
+    Human Wave unit (A25.231 via ASLGW 1.5; gwasl/resources/asl_core.json), whatever
     its own MF or leadership.
 
     >>> import datetime
@@ -406,10 +406,12 @@ def bch_impulse(
     fails: list[BChFailure] = []
     planned: dict[str, BChStep] = {}
     for st in steps:
-        m = by_id.get(st.unit_id)
-        if m is None:
+        found = by_id.get(st.unit_id)
+        if found is None:
             fails.append(BChFailure("units", f"{st.unit_id} is not a unit of this BCh", "ASLGW 1.5", (st.unit_id,)))
-        elif not m.active:
+            continue
+        m = found
+        if not m.active:
             fails.append(BChFailure("not_bch_unit", f"{st.unit_id} is no longer a BCh unit ({m.ended})", "A25.235",
                                     (st.unit_id,)))
         elif st.unit_id in planned:
@@ -435,9 +437,9 @@ def bch_impulse(
         return BChImpulse(tuple(start), tuple(fails), not any(m.active for m in start))
     after = []
     for m in start:
-        st = planned.get(m.unit_id)
-        if st is not None:
-            m = replace(m, hex=st.to_hex, mf_left=m.mf_left - st.mf)
+        step = planned.get(m.unit_id)
+        if step is not None:
+            m = replace(m, hex=step.to_hex, mf_left=m.mf_left - step.mf)
             if m.mf_left <= 0:
                 m = _end(m, "out of MF at the end of an Impulse (A25.235)")
         after.append(m)

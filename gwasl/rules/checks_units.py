@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import FormationKind, HiddenStatus, Position, Scenario, UnitKind
@@ -56,7 +57,7 @@ HALF_PLATOON_ORIGINS = ("setup", "casualties", "ssr")
 _SSR_SIDE_FLAGS = ("combat_groups", "half_platoons")
 
 
-def Finding(path: str, message: str, rule: str | None = None, severity: str = "error") -> _Finding:  # noqa: N802
+def Finding(path: str, message: str, rule: str | None = None, severity: str = "error") -> _Finding:
     """A finding whose message also carries its rule number: CONTRACTS 4 promises
     only path and message in ``gwasl validate --json``, so the message alone
     must say which rule it enforces."""
@@ -70,7 +71,7 @@ def _unit_paths(s: Scenario) -> dict[str, str]:
 
 
 @scenario_check
-def check_ssr_block(s: Scenario) -> Iterator[Finding]:
+def check_ssr_block(s: Scenario) -> Iterator[_Finding]:
     """The ``ssr`` object is well formed: side flags (``combat_groups``, ASLGW
     1.2.11; ``half_platoons``, ASLGW 1.1) are ``true`` or lists of side ids;
     ``allow`` lists ASLGW-ignored classic rules (docs/format/rules.md)."""
@@ -110,14 +111,19 @@ def check_ssr_block(s: Scenario) -> Iterator[Finding]:
                 continue
             for j, name in enumerate(names):
                 if not isinstance(name, str) or ignored_rule(name) is None:
-                    yield Finding(f"{path}[{j}]", f"{name!r} is not on ASLGW's list of classic rules to ignore, so there is nothing to allow", "ASLGW ignored rules", "warning")
+                    yield Finding(
+                        f"{path}[{j}]",
+                        f"{name!r} is not on ASLGW's list of classic rules to ignore, so there is nothing to allow",
+                        "ASLGW ignored rules",
+                        "warning",
+                    )
 
 
 @scenario_check
-def check_unit_factors(s: Scenario) -> Iterator[Finding]:
+def check_unit_factors(s: Scenario) -> Iterator[_Finding]:
     """Every squad and half-squad has factors at the scenario date (ASLGW 1.11):
     its class exists in its nationality's table and at that date (Stosstruppen
-    from June 1915, ASLGW 1.11.1); nationalities without a table need a
+    from July 1915, ASLGW 1.11.1); nationalities without a table need a
     ``factors`` field (warning otherwise)."""
     for i, u in enumerate(s.units):
         if u.kind not in (UnitKind.SQUAD, UnitKind.HALF_SQUAD):
@@ -153,7 +159,7 @@ def _nation_rule(nat: str) -> str:
 
 
 @scenario_check
-def check_support_weapons(s: Scenario) -> Iterator[Finding]:
+def check_support_weapons(s: Scenario) -> Iterator[_Finding]:
     """Support weapons (ASLGW 1.6): known, available at the date for the side's
     nationality (1.6.1 notes, 1.6.3, 1.6.4, 1.6.5, 1.6.63), an MMG/HMG held by a
     crew and never by a squad (1.6.2), an MP18 never captured (1.6.32), and
@@ -201,7 +207,7 @@ def check_support_weapons(s: Scenario) -> Iterator[Finding]:
 
 
 @scenario_check
-def check_ignored_rules(s: Scenario) -> Iterator[Finding]:
+def check_ignored_rules(s: Scenario) -> Iterator[_Finding]:
     """No support weapon of a classic rule ASLGW ignores (DC, Molotov Cocktails,
     WP, recoilless rifles...) unless an SSR allows it (``ssr.allow``)."""
     for i, u in enumerate(s.units):
@@ -217,7 +223,7 @@ def check_ignored_rules(s: Scenario) -> Iterator[Finding]:
 
 
 @scenario_check
-def check_formations(s: Scenario) -> Iterator[Finding]:
+def check_formations(s: Scenario) -> Iterator[_Finding]:
     """Platoons, half-platoons and combat groups (ASLGW 1.1, 1.2, 1.3, 1.4.11):
     make-up, combat group conditions, set-up formation, and at most 25% of a
     side's platoons converted to half-platoons at set-up."""
@@ -276,7 +282,7 @@ def check_formations(s: Scenario) -> Iterator[Finding]:
 
 
 @scenario_check
-def check_garance_concealment(s: Scenario) -> Iterator[Finding]:
+def check_garance_concealment(s: Scenario) -> Iterator[_Finding]:
     """ASLGW 1.7.2: a unit in garance trousers cannot remain concealed in an enemy
     LOS in Open Ground, at any range, so it cannot set up concealed (or HIP, or as
     a potential dummy) there.  Who wears garance and 1.7.3's exceptions:

@@ -13,9 +13,9 @@ weapons module) and the nationality's HtH DRM (1.11.2, the units module).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Iterable
 
 from gwasl.model.scenario import Unit
 from gwasl.rules.armour import armour_cc_modifier

@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType
+from typing import Any
 
 from gwasl.model.hexgrid import Hex
 from gwasl.model.phases import Phase
@@ -127,7 +128,7 @@ class UnitCommand:
     ntc_drm: int
     reason: str
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {
             "in_command": self.in_command,
             "commanded_by": self.commanded_by,
@@ -145,7 +146,7 @@ class CommandReport:
     radius: Mapping[str, int]
     units: Mapping[str, UnitCommand]
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         """The CONTRACTS 4 ``gwasl command`` object (with a few extra fields per unit)."""
         return {"radius": dict(self.radius), "units": {k: v.as_json() for k, v in self.units.items()}}
 
@@ -267,7 +268,15 @@ class _Assignment:
             self.dead[p] = min(self.dead.get(p, 3), n)
         return False
 
-    def _visit(self, p: int, need: int, via: tuple[int | None, int, int], parent: dict, need_at: dict[int, int], queue: list[int]) -> None:
+    def _visit(
+        self,
+        p: int,
+        need: int,
+        via: tuple[int | None, int, int],
+        parent: dict[int, tuple[int | None, int, int]],
+        need_at: dict[int, int],
+        queue: list[int],
+    ) -> None:
         """Queue pool ``p`` with ``need`` half-squads to free, unless it is known dead for
         that need or already queued with a need no larger."""
         if self.dead.get(p, 3) <= need or need_at.get(p, 3) <= need:
@@ -415,8 +424,10 @@ def _side_commanders(scenario: Scenario, own: list[Unit], radius: dict[str, int]
 
     The most units In Command (see :meth:`_Assignment.augment`), starting from a greedy
     pass in order of preference -- a leader of the unit's own platoon, then a
-    leader in its hex, then the nearest leader (ties by leader id, then unit
-    id) -- so preferences hold wherever they cost no unit its command.
+    leader in its hex, then the nearest leader; squads before half-squads at
+    each step; ties by leader id, then unit id -- so preferences hold wherever
+    they cost no unit its command.  Which leader of a pool takes a unit:
+    :func:`_pack`.
     """
     capacity = 2 * organisation().leader_max_squads
     led: dict[str, frozenset[str]] = {}

@@ -4,7 +4,7 @@ ASLGW 1.6.62).
 Infantry firing at a target within one hex has its FP doubled (PBF); at a
 target in its own Location, tripled (TPBF).  Units without hand grenades
 (ASLGW 1.6.61) get x1.5 for PBF, and their TPBF becomes a DPBF, x2
-(ASLGW 1.6.62).  The multipliers are data (``resources/weapons.json``,
+(ASLGW 1.6.62).  The multipliers are data (``gwasl/resources/weapons.json``,
 ``point_blank``).
 
 >>> point_blank_multiplier(1, same_location=False, has_hand_grenades=True)

@@ -6,7 +6,7 @@ effect (ASLGW 1.6.62, see :mod:`gwasl.rules.fire`).  A side's
 ``hand_grenades`` field in the scenario (the SSR/OB override the text allows:
 "exceptions can exist by SSR") decides instead when it is present.
 
-The date and the fronts are data (``resources/weapons.json``, ``hand_grenades``).
+The date and the fronts are data (``gwasl/resources/weapons.json``, ``hand_grenades``).
 
 >>> import datetime as dt
 >>> hand_grenades_by_default(dt.date(1916, 1, 1), "western"), hand_grenades_by_default(dt.date(1915, 12, 31), "western")
@@ -52,7 +52,7 @@ def parse_hand_grenades(doc: Any) -> _HgRule:
     if not isinstance(hg, dict):
         raise TableError("weapons.json: no 'hand_grenades' object")
     try:
-        start = _dt.date.fromisoformat(hg.get("from"))
+        start = _dt.date.fromisoformat(hg.get("from", ""))
     except (TypeError, ValueError):
         raise TableError(f"weapons.json hand_grenades.from: expected a date 'YYYY-MM-DD', got {hg.get('from')!r}") from None
     fronts = hg.get("fronts")

@@ -17,10 +17,11 @@ names, for every side or per side.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 from gwasl.model.scenario import Scenario
 from gwasl.model.terrain import TableError, load_resource
@@ -42,7 +43,7 @@ __all__ = [
 class IgnoredRuleError(ValueError):
     """An action of a classic ASL rule ASLGW ignores, with no SSR allowing it."""
 
-    def __init__(self, rule: "IgnoredRule", what: str):
+    def __init__(self, rule: IgnoredRule, what: str):
         self.rule = rule
         super().__init__(f"{what}: {rule.title} ({', '.join(rule.asl_rules)}) is not used in ASLGW unless an SSR allows it [{rule_label(rule)}]")
 
@@ -81,7 +82,9 @@ def parse_ignored_rules(doc: Any) -> _Table:
     rows = doc.get("rules") if isinstance(doc, dict) else None
     if not isinstance(rows, list) or not rows:
         raise TableError("ignored_rules.json: no 'rules' list")
-    out, by_key, by_action = [], {}, {}
+    out: list[IgnoredRule] = []
+    by_key: dict[str, IgnoredRule] = {}
+    by_action: dict[str, IgnoredRule] = {}
     for i, d in enumerate(rows):
         where = f"ignored_rules.json rules[{i}]"
         if not isinstance(d, dict):

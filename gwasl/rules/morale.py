@@ -6,7 +6,7 @@ ASLGW v0.1.1 says it is "exactly like playing classic ASL" except for its own
 rules, and uses these mechanisms without restating them (gas NTC 1.9.14, gas
 2MC/3MC 1.9.23, no Heat of Battle on a gas MC 1.9.25, BCh pin immunity 1.5,
 deep trench CX 2.1.3, stacking 2.1.4).  They are implemented here in their
-standard form; every number is in resources/asl_core.json.
+standard form; every number is in gwasl/resources/asl_core.json.
 
 Every resolution takes the :class:`~gwasl.rules.dice.Dice` object and
 returns a value that says why (the logged roll with each DRM and its cause,
@@ -20,15 +20,16 @@ and the reasons for the outcome).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields, is_dataclass
 from enum import Enum
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from gwasl.model.scenario import Unit, UnitKind
 from gwasl.model.terrain import TableError, load_resource
-from gwasl.rules.dice import Dice, Modifier, Roll, as_modifiers
+from gwasl.rules.dice import Dice, Modifier, Modifiers, Roll, as_modifiers
 
 __all__ = [
     "AslCore",
@@ -55,7 +56,7 @@ _FILE = "asl_core.json"
 
 @dataclass(frozen=True, slots=True)
 class AslCore:
-    """The numbers of resources/asl_core.json, validated."""
+    """The numbers of gwasl/resources/asl_core.json, validated."""
 
     ptc_pins: bool
     ntc_pins: bool
@@ -78,7 +79,7 @@ class AslCore:
     rules: Mapping[str, str]
 
 
-def _section(doc: dict, name: str) -> dict:
+def _section(doc: dict[str, Any], name: str) -> dict[str, Any]:
     d = doc.get(name)
     if not isinstance(d, dict):
         raise TableError(f"{_FILE}: no {name!r} object")
@@ -87,7 +88,7 @@ def _section(doc: dict, name: str) -> dict:
     return d
 
 
-def _get(d: dict, key: str, where: str, typ: type) -> Any:
+def _get(d: dict[str, Any], key: str, where: str, typ: type) -> Any:
     if key not in d:
         raise TableError(f"{_FILE} {where}: missing {key!r}")
     v = d[key]
@@ -164,7 +165,7 @@ def parse_asl_core(doc: Any) -> AslCore:
 
 @lru_cache(maxsize=1)
 def asl_core() -> AslCore:
-    """The classic ASL numbers (resources/asl_core.json), loaded and validated once."""
+    """The classic ASL numbers (gwasl/resources/asl_core.json), loaded and validated once."""
     return parse_asl_core(load_resource(_FILE))
 
 
@@ -206,7 +207,7 @@ class TaskCheckResult:
     reasons: tuple[str, ...]
 
 
-def _task_check(dice: Dice, kind: str, morale: int, modifiers, cause: str) -> TaskCheckResult:
+def _task_check(dice: Dice, kind: str, morale: int, modifiers: Modifiers, cause: str) -> TaskCheckResult:
     core = asl_core()
     roll = dice.DR(cause, as_modifiers(modifiers))
     passed = roll.final <= morale
@@ -218,7 +219,7 @@ def _task_check(dice: Dice, kind: str, morale: int, modifiers, cause: str) -> Ta
     return TaskCheckResult(kind, roll, morale, passed, pinned, tuple(why))
 
 
-def normal_task_check(dice: Dice, morale: int, modifiers=None, cause: str = "NTC") -> TaskCheckResult:
+def normal_task_check(dice: Dice, morale: int, modifiers: Modifiers = None, cause: str = "NTC") -> TaskCheckResult:
     """Normal Task Check (classic ASL, used by ASLGW 1.3.2, 1.4.13, 1.9.14).
 
     Passed when the final DR is at most the unit's morale; a failure has only
@@ -231,7 +232,7 @@ def normal_task_check(dice: Dice, morale: int, modifiers=None, cause: str = "NTC
     return _task_check(dice, "NTC", morale, modifiers, cause)
 
 
-def pin_task_check(dice: Dice, morale: int, modifiers=None, cause: str = "PTC") -> TaskCheckResult:
+def pin_task_check(dice: Dice, morale: int, modifiers: Modifiers = None, cause: str = "PTC") -> TaskCheckResult:
     """Pin Task Check (classic ASL, A7.8): like an NTC, but failing pins the unit.
 
     >>> from gwasl.rules.dice import ScriptedDice
@@ -330,7 +331,7 @@ def morale_check(
     morale: int,
     broken: bool = False,
     severity: str = "NMC",
-    modifiers=None,
+    modifiers: Modifiers = None,
     cause: str | None = None,
     pin_immune: str | None = None,
     hob_exemption: str | None = None,

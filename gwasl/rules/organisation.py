@@ -2,7 +2,7 @@
 
 Pure functions over hexes and units.  The numbers (6 squads a platoon, 3 a
 half-platoon, 2 a combat group, 6 under one leader, 25% conversions) are the
-``organisation`` entry of ``resources/nationalities.json``.
+``organisation`` entry of ``gwasl/resources/nationalities.json``.
 
 * Composition: :func:`composition_problems` (ASLGW 1.1, 1.2.1, 1.3).
 * Half-platoons at set-up: :func:`half_platoon_conversions_allowed` (ASLGW 1.1).
@@ -24,10 +24,11 @@ from __future__ import annotations
 import math
 import threading
 from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import Formation, FormationKind, Position, Scenario, Unit, UnitClass, UnitKind
@@ -89,7 +90,7 @@ class RuleViolation:
 
 @dataclass(frozen=True, slots=True)
 class Organisation:
-    """The ASLGW 1.1-1.4 organisation numbers (resources/nationalities.json)."""
+    """The ASLGW 1.1-1.4 organisation numbers (gwasl/resources/nationalities.json)."""
 
     platoon_squads: int
     half_platoon_squads: int
@@ -337,7 +338,14 @@ def composition_problems(scenario: Scenario, formation: Formation) -> tuple[Rule
     rule_size = "ASLGW 1.2.1" if formation.kind is FormationKind.COMBAT_GROUP else "ASLGW 1.1"
     for u in members:
         if u.kind is UnitKind.CREW:
-            out.append(RuleViolation("ASLGW 1.1", f"crew {u.id} cannot be a member of {formation.kind.value} {formation.id}: it is made of squads (MG crews belong to MG companies, ASLGW 1.6.2)", u.id))
+            out.append(
+                RuleViolation(
+                    "ASLGW 1.1",
+                    f"crew {u.id} cannot be a member of {formation.kind.value} {formation.id}: "
+                    "it is made of squads (MG crews belong to MG companies, ASLGW 1.6.2)",
+                    u.id,
+                )
+            )
     squads = [u for u in members if u.kind in _SQUADS]
     classes = sorted({u.unit_class.value for u in squads if u.unit_class is not None})
     if len(classes) > 1:
@@ -351,7 +359,12 @@ def composition_problems(scenario: Scenario, formation: Formation) -> tuple[Rule
     if size > limit:
         out.append(RuleViolation(rule_size, f"{formation.kind.value} {formation.id} has {_fmt(size)} squads; at most {limit}"))
     if formation.leader is not None and size > organisation().leader_max_squads:
-        out.append(RuleViolation("ASLGW 1.3", f"leader {formation.leader} would control {_fmt(size)} squads; a leader controls at most {organisation().leader_max_squads}"))
+        out.append(
+            RuleViolation(
+                "ASLGW 1.3",
+                f"leader {formation.leader} would control {_fmt(size)} squads; a leader controls at most {organisation().leader_max_squads}",
+            )
+        )
     return tuple(out)
 
 
@@ -391,17 +404,34 @@ def combat_group_problems(
         out.append(RuleViolation("ASLGW 1.2.11", f"combat group {formation.id}: combat groups exist only by SSR (scenario field ssr.combat_groups)"))
     not_elite = [u.id for u in members if u.unit_class not in ELITE_CLASSES]
     if not_elite:
-        out.append(RuleViolation("ASLGW 1.2.11", f"combat group {formation.id}: only Elite troops form combat groups; {', '.join(not_elite)} {'is' if len(not_elite) == 1 else 'are'} not Elite", not_elite[0]))
+        out.append(
+            RuleViolation(
+                "ASLGW 1.2.11",
+                f"combat group {formation.id}: only Elite troops form combat groups; {', '.join(not_elite)} {'is' if len(not_elite) == 1 else 'are'} not Elite",
+                not_elite[0],
+            )
+        )
     for side in sorted({u.side for u in members}):
         nat = scenario.sides[side].nationality
         start = combat_groups_from(nat)
         if scenario.date < start:
             rule = "ASLGW 1.2.12" if nationality_traits(nat).early_combat_groups else "ASLGW 1.2"
-            out.append(RuleViolation(rule, f"combat group {formation.id}: {nat.value} combat groups exist only from {start.isoformat()}, not on {scenario.date.isoformat()}"))
+            out.append(
+                RuleViolation(
+                    rule,
+                    f"combat group {formation.id}: {nat.value} combat groups exist only from {start.isoformat()}, not on {scenario.date.isoformat()}",
+                )
+            )
     active = [u for u in members if not u.broken]
     for a in active if len(active) > 1 else ():
         if not any(a.hex.distance(b.hex) <= organisation().formation_distance for b in active if b is not a):
-            out.append(RuleViolation("ASLGW 1.2.1", f"combat group {formation.id}: {a.id} in {a.hex.label} is neither stacked with nor adjacent to its pair", a.id))
+            out.append(
+                RuleViolation(
+                    "ASLGW 1.2.1",
+                    f"combat group {formation.id}: {a.id} in {a.hex.label} is neither stacked with nor adjacent to its pair",
+                    a.id,
+                )
+            )
     return tuple(out)
 
 
@@ -542,7 +572,13 @@ def recombine_problems(
             out.append(RuleViolation("ASLGW 1.3.3", f"{c.id} is not of leader {leader.id}'s side", c.id))
         d = leader.hex.distance(c.hex)
         if d > command_radius:
-            out.append(RuleViolation("ASLGW 1.3.3", f"{c.id} in {c.hex.label} is {d} hexes from leader {leader.id}, beyond his command radius of {command_radius}", c.id))
+            out.append(
+                RuleViolation(
+                    "ASLGW 1.3.3",
+                    f"{c.id} in {c.hex.label} is {d} hexes from leader {leader.id}, beyond his command radius of {command_radius}",
+                    c.id,
+                )
+            )
         if types and c.unit_class not in types:
             have = ", ".join(sorted(t.value for t in types if t is not None))
             out.append(RuleViolation("ASLGW 1.1", f"{c.id} is {c.unit_class.value if c.unit_class else 'of no class'}; the platoon's squads are {have}", c.id))

@@ -29,10 +29,10 @@ platoons do not use platoon movement at all (ASLGW 1.4.15, see
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Mapping, Sequence
 
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import UnitKind
@@ -115,7 +115,13 @@ def check_impulse(
         if m.broken and m.moving:
             out.append(RuleViolation("ASLGW 1.4.11", f"{m.unit_id} is broken: it is no longer part of the platoon and does not move with it", m.unit_id))
         if m.mode not in PLATOON_MOVE_MODES:
-            out.append(RuleViolation("ASLGW 1.4.12", f"{m.unit_id}: {m.mode!r} is not a way to move within platoon movement ({', '.join(sorted(PLATOON_MOVE_MODES))})", m.unit_id))
+            out.append(
+                RuleViolation(
+                    "ASLGW 1.4.12",
+                    f"{m.unit_id}: {m.mode!r} is not a way to move within platoon movement ({', '.join(sorted(PLATOON_MOVE_MODES))})",
+                    m.unit_id,
+                )
+            )
         if m.kind not in (UnitKind.SQUAD, UnitKind.HALF_SQUAD, UnitKind.LEADER, UnitKind.HERO):
             out.append(RuleViolation("ASLGW 1.1", f"{m.unit_id} is a {m.kind.value}; a platoon is squads with its leader (and attached SMC)", m.unit_id))
     movers = [m for m in platoon if m.moving]

@@ -1,7 +1,7 @@
 """Deep trenches and dugouts (ASLGW 2.1, 2.2): movement costs, stacking, TEM
 of a location, and point-blank fire into and out of a dugout.
 
-The numbers are in resources/terrain.json (``fortifications``); the hex
+The numbers are in gwasl/resources/terrain.json (``fortifications``); the hex
 terrain is :mod:`gwasl.model.terrain`.  :func:`location_tem` is the one place
 other rules (fire, the fog-of-war shift DRM) get the TEM of a location.
 
@@ -19,9 +19,9 @@ other rules (fire, the fog-of-war shift DRM) get the TEM of a location.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Iterable
 
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import FortificationKind, Position, Scenario, Unit, UnitKind

@@ -1,12 +1,12 @@
 """Infantry units of the Great War: squad and half-squad factors by nationality,
 class and date, and each nationality's special rules (ASLGW 1.11).
 
-The numbers live in ``resources/nationalities.json``; this module loads and
+The numbers live in ``gwasl/resources/nationalities.json``; this module loads and
 validates them once and answers three questions:
 
 * :func:`unit_factors` -- the FP-range-morale/broken-morale of a squad or
   half-squad at a date (ASLGW 1.11; French factors change on 1 May 1915,
-  Stosstruppen exist from 1 June 1915).
+  Stosstruppen exist from 1 July 1915).
 * :func:`nationality_traits` -- the special rules as flags (ASLGW 1.11.1-1.11.3,
   1.2.12, 1.3.12-1.3.13).
 * :func:`elr_replacement` -- the class a unit becomes after an ELR failure
@@ -23,11 +23,13 @@ validates them once and answers three questions:
 from __future__ import annotations
 
 import datetime as _dt
+import itertools
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 from gwasl.model.scenario import Nationality, Scenario, Unit, UnitClass, UnitKind
 from gwasl.model.terrain import TableError, load_resource
@@ -71,7 +73,7 @@ class UnknownUnitClassError(UnitsError):
 
 
 class UnitNotAvailableError(UnitsError):
-    """The class does not exist yet at that date (Stosstruppen before June 1915)."""
+    """The class does not exist yet at that date (Stosstruppen before July 1915)."""
 
 
 class UnitFactorsFormatError(UnitsError):
@@ -100,7 +102,7 @@ class UnitFactors:
     broken_morale: int
 
     @classmethod
-    def parse(cls, text: str) -> "UnitFactors":
+    def parse(cls, text: str) -> UnitFactors:
         m = _FACTORS_RE.match(text) if isinstance(text, str) else None
         if not m:
             raise UnitFactorsFormatError(
@@ -153,7 +155,7 @@ class NationalityTraits:
     early_command_radius: tuple[EarlyCommandRadius, ...]
     rule: str
 
-    def command_radius_override(self, unit_class: UnitClass | str | None, when: "_dt.date | str | Scenario") -> int | None:
+    def command_radius_override(self, unit_class: UnitClass | str | None, when: _dt.date | str | Scenario) -> int | None:
         """The widest early radius this nationality's ``unit_class`` may use at
         ``when`` (ASLGW 1.3.12-1.3.13), or ``None`` if no early radius applies.
 
@@ -226,7 +228,7 @@ class _Table:
 
 
 # ---------------------------------------------------------------------------
-# Loading and validating resources/nationalities.json
+# Loading and validating gwasl/resources/nationalities.json
 # ---------------------------------------------------------------------------
 def as_date(when: Any) -> _dt.date:
     """A date from a :class:`Scenario`, a ``date`` or an ISO string."""
@@ -248,6 +250,12 @@ def _fail(where: str, msg: str) -> TableError:
     return TableError(f"nationalities.json {where}: {msg}")
 
 
+def _date_required(v: Any, where: str) -> _dt.date:
+    d = _date(v, where, allow_none=False)
+    assert d is not None  # _date raises rather than return None when None is not allowed
+    return d
+
+
 def _date(v: Any, where: str, allow_none: bool = True) -> _dt.date | None:
     if v is None and allow_none:
         return None
@@ -267,7 +275,7 @@ def _get(d: Any, key: str, where: str, types: tuple[type, ...], allow_none: bool
     v = d[key]
     if v is None and allow_none:
         return None
-    if isinstance(v, bool) and bool not in types or not isinstance(v, types):
+    if (isinstance(v, bool) and bool not in types) or not isinstance(v, types):
         raise _fail(f"{where}.{key}", f"expected {'/'.join(t.__name__ for t in types)}, got {v!r}")
     return v
 
@@ -306,7 +314,7 @@ def _parse_class(name: str, d: Any, where: str, classes: set[str]) -> _ClassEntr
             raise _fail(pw, "'until' is before 'from'")
         periods.append(_Period(start, until, _factors(p.get("squad"), f"{pw}.squad"), _factors(p.get("half_squad"), f"{pw}.half_squad")))
     # Periods must tile time: no gap, no overlap (so every date has exactly one answer).
-    for a, b in zip(periods, periods[1:]):
+    for a, b in itertools.pairwise(periods):
         if a.until is None or b.start is None or b.start != a.until + _dt.timedelta(days=1):
             raise _fail(f"{where}.periods", "periods must follow each other without gap or overlap")
     if periods[0].start is not None or periods[-1].until is not None:
@@ -328,7 +336,7 @@ def _parse_traits(nat: Nationality, d: Any, where: str, default_cg: _dt.date) ->
             classes = tuple(UnitClass(c) for c in _get(e, "classes", ew, (list,)))
         except ValueError as ex:
             raise _fail(f"{ew}.classes", str(ex)) from None
-        radii.append(EarlyCommandRadius(r, _date(_get(e, "from", ew, (str,)), f"{ew}.from", False), classes, _get(e, "rule", ew, (str,))))
+        radii.append(EarlyCommandRadius(r, _date_required(_get(e, "from", ew, (str,)), f"{ew}.from"), classes, _get(e, "rule", ew, (str,))))
     cg = _date(_get(d, "combat_groups_from", where, (str,), allow_none=True), f"{where}.combat_groups_from")
     early_wide = _get(d, "early_wide_command", where, (bool,))
     if early_wide != bool(radii):
@@ -442,16 +450,16 @@ def _class_entry(nationality: Nationality | str, unit_class: UnitClass | str) ->
 
 
 def class_available_from(nationality: Nationality | str, unit_class: UnitClass | str) -> _dt.date | None:
-    """First date the class exists (ASLGW 1.11.1: Stosstruppen from 1 June 1915), or ``None``.
+    """First date the class exists (ASLGW 1.11.1: Stosstruppen from 1 July 1915, "after June 1915"), or ``None``.
 
     >>> class_available_from("german", "stosstruppen")
-    datetime.date(1915, 6, 1)
+    datetime.date(1915, 7, 1)
     """
     return _class_entry(nationality, unit_class).available_from
 
 
 def unit_factors(
-    scenario_or_date: "Scenario | _dt.date | str",
+    scenario_or_date: Scenario | _dt.date | str,
     nationality: Nationality | str,
     unit_class: UnitClass | str,
     kind: UnitKind | str = UnitKind.SQUAD,
@@ -461,7 +469,7 @@ def unit_factors(
 
     French Elite and First Line are 3-4-x before 1 May 1915 and 4-4-x from that
     day on (ASLGW 1.11.2, "prior to May 1915"/"after"); Stosstruppen exist from
-    1 June 1915 (ASLGW 1.11.1).  Raises :class:`NoUnitTableError` for
+    1 July 1915 (ASLGW 1.11.1, "after June 1915").  Raises :class:`NoUnitTableError` for
     nationalities the text gives no table, :class:`UnknownUnitClassError` for a
     class the nationality lacks and :class:`UnitNotAvailableError` before a
     class exists.
@@ -543,7 +551,7 @@ def elr_replacement(nationality: Nationality | str, unit_class: UnitClass | str)
     return _class_entry(nationality, unit_class).elr_replacement
 
 
-def base_command_radius(when: "Scenario | _dt.date | str") -> CommandRadiusPeriod:
+def base_command_radius(when: Scenario | _dt.date | str) -> CommandRadiusPeriod:
     """The leaders' command radius period in force at ``when`` (ASLGW 1.3.11-1.3.13).
 
     >>> [base_command_radius(d).radius for d in ("1915-12-31", "1916-01-01", "1916-12-31", "1917-01-01")]
@@ -575,9 +583,9 @@ def infantry_movement() -> InfantryMovement:
     return _table().infantry
 
 
-def available_classes(when: "Scenario | _dt.date | str", nationality: Nationality | str) -> tuple[UnitClass, ...]:
+def available_classes(when: Scenario | _dt.date | str, nationality: Nationality | str) -> tuple[UnitClass, ...]:
     """The squad classes a nationality may field at a date, best first, for the
-    editor's palette (ASLGW 1.11; Stosstruppen only from June 1915, 1.11.1).
+    editor's palette (ASLGW 1.11; Stosstruppen only from July 1915, 1.11.1).
 
     >>> [c.value for c in available_classes("1915-05-31", "german")]
     ['elite', 'first_line', 'second_line', 'landwehr']

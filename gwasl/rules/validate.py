@@ -9,8 +9,9 @@ module is imported; :data:`CHECK_MODULES` lists the modules to import.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Iterable
+from typing import Any
 
 from gwasl.model.checks import check_references
 from gwasl.model.scenario import Scenario
@@ -47,7 +48,7 @@ class ValidationReport:
     def valid(self) -> bool:
         return not self.errors
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {
             "valid": self.valid,
             "errors": [f.as_json() for f in self.errors],

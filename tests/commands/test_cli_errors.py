@@ -65,7 +65,11 @@ FILE_COMMANDS = [
 
 
 @pytest.mark.parametrize("cmd", FILE_COMMANDS, ids=lambda c: c[0])
-@pytest.mark.parametrize("content", [None, b"", b"\xff\xfe\x00garbage", b"[" * 5000, b'{"format": "gwasl-scenario/1"}'], ids=["missing", "empty", "binary", "deep", "incomplete"])
+@pytest.mark.parametrize(
+    "content",
+    [None, b"", b"\xff\xfe\x00garbage", b"[" * 5000, b'{"format": "gwasl-scenario/1"}'],
+    ids=["missing", "empty", "binary", "deep", "incomplete"],
+)
 def test_broken_files_give_one_line_and_exit_2(capsys, tmp_path, cmd, content):
     f = tmp_path / "s.json"
     if content is not None:

@@ -44,7 +44,14 @@ def test_render_headless_in_a_fresh_process_without_display(tmp_path):
     """The command forces the offscreen platform itself: no DISPLAY, no QT_QPA_PLATFORM needed."""
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
     out = tmp_path / "m.png"
-    r = subprocess.run([sys.executable, "-m", "gwasl", "render", str(EXAMPLE_PATH), "--out", str(out), "--width", "400"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    r = subprocess.run(
+        [sys.executable, "-m", "gwasl", "render", str(EXAMPLE_PATH), "--out", str(out), "--width", "400"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert r.returncode == 0, r.stderr
     assert QImage(str(out)).width() == 400
 

@@ -11,9 +11,10 @@ import pytest
 
 from gwasl.cli import main
 from gwasl.rules.fog.odds import shift_band_odds
+from testsupport import EXAMPLE_PATH
 
 ROOT = Path(__file__).resolve().parents[2]
-BOIS = str(ROOT / "scenarios" / "bois-des-caures-1916.json")
+BOIS = str(EXAMPLE_PATH)
 
 
 def run_json(capsys, *args):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -95,9 +96,9 @@ def test_missing_file_and_directory(capsys, tmp_path):
 def test_validate_never_writes_to_the_file(capsys, tmp_path, example_doc):
     example_doc["units"][1]["hex"] = "M1"
     p = write(tmp_path, example_doc)
-    before = open(p, "rb").read()
+    before = Path(p).read_bytes()
     run(capsys, p)
-    assert open(p, "rb").read() == before
+    assert Path(p).read_bytes() == before
 
 
 def test_as_a_real_process_no_traceback(tmp_path):

@@ -23,10 +23,9 @@ def test_success_replaces_the_target(tmp_path):
 def test_a_failing_body_leaves_the_target(tmp_path):
     f = tmp_path / "s.json"
     f.write_bytes(b"old")
-    with pytest.raises(ValueError):
-        with atomic_target(f) as tmp:
-            tmp.write_bytes(b"half")
-            raise ValueError("renderer failed")
+    with pytest.raises(ValueError), atomic_target(f) as tmp:
+        tmp.write_bytes(b"half")
+        raise ValueError("renderer failed")
     assert f.read_bytes() == b"old"
     assert [p.name for p in tmp_path.iterdir()] == ["s.json"]
 
@@ -39,14 +38,12 @@ def test_a_failing_replace_leaves_the_target(tmp_path, monkeypatch):
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "replace", boom)
-    with pytest.raises(OSError):
-        with atomic_target(f) as tmp:
-            tmp.write_bytes(b"new")
+    with pytest.raises(OSError), atomic_target(f) as tmp:
+        tmp.write_bytes(b"new")
     assert f.read_bytes() == b"old"
     assert [p.name for p in tmp_path.iterdir()] == ["s.json"]
 
 
 def test_a_missing_folder_is_an_os_error(tmp_path):
-    with pytest.raises(OSError):
-        with atomic_target(tmp_path / "no" / "s.json"):
-            pass
+    with pytest.raises(OSError), atomic_target(tmp_path / "no" / "s.json"):
+        pass

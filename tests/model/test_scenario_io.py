@@ -14,7 +14,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from testsupport import EXAMPLE_PATH, bundled_scenarios
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import (
     HiddenStatus,
@@ -33,6 +32,7 @@ from gwasl.model.scenario_io import (
     scenario_from_text,
     scenario_to_dict,
 )
+from testsupport import EXAMPLE_PATH, bundled_scenarios
 
 
 @pytest.fixture(scope="module")
@@ -128,7 +128,13 @@ def mutated_docs(draw):
         elif op == "delete":
             del parent[key]
         elif op == "add" and isinstance(parent, dict):
-            parent[draw(st.sampled_from(["terrain", "level", "counters", "hidden", "in", "rating", "x", "kind", "owner", "ladders", "B7", "A9"]))] = draw(JSON_VALUES)
+            parent[
+                draw(
+                    st.sampled_from(
+                        ["terrain", "level", "counters", "hidden", "in", "rating", "x", "kind", "owner", "ladders", "B7", "A9"]
+                    )
+                )
+            ] = draw(JSON_VALUES)
         elif op == "dup_list_item" and isinstance(parent, list):
             parent.append(copy.deepcopy(parent[key]))
         if not isinstance(doc, (dict, list)):
@@ -136,6 +142,7 @@ def mutated_docs(draw):
     return doc
 
 
+@pytest.mark.slow  # about a minute; make test runs it (no -m filter)
 @settings(max_examples=2500, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(mutated_docs())
 def test_loader_accepts_exactly_what_the_schema_accepts(validator, doc):

@@ -7,14 +7,25 @@ import dataclasses
 import datetime as dt
 
 import pytest
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gwasl.model.hexgrid import Hex
 from gwasl.model.phases import Phase
-from gwasl.model.scenario import (Fortification, FortificationKind, HiddenStatus, LeaderRating, MapData, Nationality,
-                                  Position, Scenario, Side, Unit, UnitClass, UnitKind)
+from gwasl.model.scenario import (
+    Fortification,
+    FortificationKind,
+    HiddenStatus,
+    LeaderRating,
+    MapData,
+    Nationality,
+    Position,
+    Scenario,
+    Side,
+    Unit,
+    UnitClass,
+    UnitKind,
+)
 from gwasl.rules import bayonet as b
 from gwasl.rules.dice import ScriptedDice
 from gwasl.rules.morale import morale_check

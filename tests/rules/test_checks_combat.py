@@ -110,17 +110,18 @@ def test_every_rule_function_cites_its_rule():
         mod = importlib.import_module(f"gwasl.rules.{name}")
         for attr in mod.__all__:
             obj = getattr(mod, attr)
-            if inspect.isfunction(obj) and not attr.startswith("parse_") and attr not in ("asl_core", "to_json"):
-                if not cite.search(obj.__doc__ or ""):
-                    missing.append(f"{name}.{attr}")
+            public_rule = inspect.isfunction(obj) and not attr.startswith("parse_") and attr not in ("asl_core", "to_json")
+            if public_rule and not cite.search(obj.__doc__ or ""):
+                missing.append(f"{name}.{attr}")
     assert not missing
 
 
 def test_hex_stacking_limits_a5_1(capsys, tmp_path):
     """A5.1 (classic stacking, kept by ASLGW outside deep trenches): 3 squad-equivalents and 4 SMC per side."""
     doc = example()
-    sq = lambda i, kind="squad", h="A1", pos="ground": {"id": i, "side": "german", "kind": kind, "hex": h, "in": pos,
-                                                         **({"class": "first_line"} if kind in ("squad", "half_squad") else {})}
+    def sq(i, kind="squad", h="A1", pos="ground"):
+        return {"id": i, "side": "german", "kind": kind, "hex": h, "in": pos,
+                **({"class": "first_line"} if kind in ("squad", "half_squad") else {})}
     doc["units"] += [sq("S1"), sq("S2"), sq("S3")]
     code, rep = validate(capsys, tmp_path, doc)
     assert code == 0, rep  # exactly 3 squads

@@ -5,7 +5,6 @@ from __future__ import annotations
 import copy
 import datetime as dt
 import json
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -15,9 +14,9 @@ import gwasl.rules.checks_units as checks
 from gwasl.cli import main
 from gwasl.model.scenario_io import parse_scenario
 from gwasl.rules.validate import CHECK_MODULES, validate_scenario
+from testsupport import EXAMPLE_PATH, bundled_scenarios
 
-ROOT = Path(__file__).resolve().parents[2]
-EXAMPLE = ROOT / "scenarios" / "bois-des-caures-1916.json"
+EXAMPLE = EXAMPLE_PATH
 BASE = json.loads(EXAMPLE.read_text())
 
 
@@ -49,13 +48,14 @@ def test_bundled_example_is_valid_without_warnings():
 
 
 # -- ASLGW 1.11 ------------------------------------------------------------------
-def test_aslgw_1_11_1_stosstruppen_before_june_1915():
+def test_aslgw_1_11_1_stosstruppen_before_july_1915():
+    """ASLGW 1.11.1 "available after June 1915": a Stosstruppen squad on 30 June 1915 is refused."""
     d = doc()
-    d["date"] = "1915-05-31"
+    d["date"] = "1915-06-30"
     unit(d, "G1-1")["class"] = "stosstruppen"
     r = report(d)
     assert ("ASLGW 1.11.1", "$.units[1].class") in rules(r.errors)
-    assert any("1915-06-01" in f.message for f in r.errors)
+    assert any("1915-07-01" in f.message for f in r.errors)
 
 
 def test_aslgw_1_11_class_missing_from_nationality_table():
@@ -222,7 +222,16 @@ def _platoons(d, n, start_col="F"):
     for k in range(n):
         d["formations"].append({"id": f"GP{k}", "kind": "platoon"})
         for m in range(6):
-            d["units"].append({"id": f"GP{k}-{m}", "side": "german", "kind": "squad", "class": "first_line", "hex": f"{chr(ord(start_col) + m // 3)}{k + 1}", "platoon": f"GP{k}"})  # 3 a hex (A5.1)
+            d["units"].append(
+                {
+                    "id": f"GP{k}-{m}",
+                    "side": "german",
+                    "kind": "squad",
+                    "class": "first_line",
+                    "hex": f"{chr(ord(start_col) + m // 3)}{k + 1}",
+                    "platoon": f"GP{k}",
+                }
+            )  # 3 a hex (A5.1)
 
 
 def test_aslgw_1_1_half_platoon_conversions_25_percent():
@@ -291,7 +300,7 @@ def test_cli_reports_rule_numbers(capsys, tmp_path):
 
 def test_every_bundled_scenario_is_valid():
     """Every shipped scenario passes the unit, weapon and organisation checks."""
-    for path in sorted((ROOT / "scenarios").glob("*.json")):
+    for path in bundled_scenarios():
         r = validate_scenario(parse_scenario(json.loads(path.read_text())))
         assert r.valid, (path.name, [str(f) for f in r.errors])
 
@@ -304,8 +313,14 @@ def test_odd_field_values_are_findings_not_crashes():
     d["formations"][1]["origin"] = ["x"]
     d["ssr"] = {"allow": {"german": "DC"}, "combat_groups": [3]}
     paths = {f.path for f in report(d).errors}
-    assert {"$.units[13].captured", "$.units[13].held_by", "$.units[9].factors", "$.formations[1].origin", "$.ssr.allow.german", "$.ssr.combat_groups[0]"} <= paths
-
+    assert {
+        "$.units[13].captured",
+        "$.units[13].held_by",
+        "$.units[9].factors",
+        "$.formations[1].origin",
+        "$.ssr.allow.german",
+        "$.ssr.combat_groups[0]",
+    } <= paths
 
 
 _MUTATIONS = st.lists(st.one_of(
@@ -354,7 +369,10 @@ def test_aslgw_1_3_leader_leading_too_many_squads_across_formations():
     d["units"] += [{"id": f"F2-{k}", "side": "french", "kind": "squad", "class": "first_line", "hex": "I7", "platoon": "F2"} for k in range(3)]
     assert report(d).valid
     d["formations"][-1]["kind"] = "platoon"
-    d["units"] += [{"id": f"F2-{k}", "side": "french", "kind": "squad", "class": "first_line", "hex": "I8", "platoon": "F2"} for k in range(3, 6)]  # I7 holds 3 (A5.1)
+    d["units"] += [
+        {"id": f"F2-{k}", "side": "french", "kind": "squad", "class": "first_line", "hex": "I8", "platoon": "F2"}
+        for k in range(3, 6)
+    ]  # I7 holds 3 (A5.1)
     (f,) = report(d).errors
     assert (f.rule, f.path) == ("ASLGW 1.3", "$.units[8]") and "9 squads" in f.message
 

@@ -1,4 +1,4 @@
-"""Command radius periods are data (resources/nationalities.json) and match
+"""Command radius periods are data (gwasl/resources/nationalities.json) and match
 ASLGW 1.3.11-1.3.13 and 1.3.21; command_radius reads them from there."""
 
 from __future__ import annotations

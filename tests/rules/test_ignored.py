@@ -1,4 +1,4 @@
-"""ASLGW 'Classic ASL - Rules to be ignored' as data (resources/ignored_rules.json)."""
+"""ASLGW 'Classic ASL - Rules to be ignored' as data (gwasl/resources/ignored_rules.json)."""
 
 from __future__ import annotations
 

@@ -495,7 +495,16 @@ def test_outline_snaps_to_the_fine_grid_and_full_hex_outline_equals_plain_woods(
     o = parse_outline([[1, 0], [0.5, 3**0.5 / 2], [-0.5, 3**0.5 / 2], [-1, 0], [-0.5, -(3**0.5) / 2], [0.5, -(3**0.5) / 2]], "A1")
     assert o.is_full_hex and o.vertices[0] == (48, 0)
     s1 = scen({"C3": {"terrain": "woods"}})
-    s2 = scen({"C3": {"terrain": "woods", "outline": [list(p) for p in [[1, 0], [0.5, 0.8660254], [-0.5, 0.8660254], [-1, 0], [-0.5, -0.8660254], [0.5, -0.8660254]]]}})
+    s2 = scen(
+        {
+            "C3": {
+                "terrain": "woods",
+                "outline": [
+                    list(p) for p in [[1, 0], [0.5, 0.8660254], [-0.5, 0.8660254], [-1, 0], [-0.5, -0.8660254], [0.5, -0.8660254]]
+                ],
+            }
+        }
+    )
     for a in s1.map:
         assert los(s1, a, H("H8")).clear == los(s2, a, H("H8")).clear
 

@@ -78,9 +78,20 @@ def test_segment_enters_below_at_top_for_terrain_obstacles():
 
 def test_obstacle_polygons_for_drawing():
     doc = {
-        "format": "gwasl-scenario/1", "title": "t", "date": "1916-07-01",
-        "map": {"columns": 4, "rows": 4, "hexes": {"B2": {"terrain": "woods"}, "C2": {"terrain": "woods", "outline": [[-0.3, -0.3], [0.3, -0.3], [0.0, 0.4]]}, "A1": {"terrain": "brush"}}},
-        "sides": {"a": {"nationality": "german"}, "b": {"nationality": "french"}}, "units": [],
+        "format": "gwasl-scenario/1",
+        "title": "t",
+        "date": "1916-07-01",
+        "map": {
+            "columns": 4,
+            "rows": 4,
+            "hexes": {
+                "B2": {"terrain": "woods"},
+                "C2": {"terrain": "woods", "outline": [[-0.3, -0.3], [0.3, -0.3], [0.0, 0.4]]},
+                "A1": {"terrain": "brush"},
+            },
+        },
+        "sides": {"a": {"nationality": "german"}, "b": {"nationality": "french"}},
+        "units": [],
     }
     s = parse_scenario(copy.deepcopy(doc))
     lay = Layout(size=30.0)

@@ -116,7 +116,7 @@ def test_level_lines_at_obstacle_tops_agree_with_reference():
 
 def test_bulk_and_one_to_all_agree_with_single_queries():
     rng = random.Random(3)
-    for seed, s in MAPS.items():
+    for seed in MAPS:
         idx = INDEX[seed]
         a_s = [rng.choice(HEXES) for _ in range(600)]
         b_s = [rng.choice(HEXES) for _ in range(600)]

@@ -1,6 +1,6 @@
 """Classic ASL mechanisms ASLGW relies on (NTC, PTC, MC, pin, casualty
 reduction, Heat of Battle, CX, DM, stacking), their numbers in
-resources/asl_core.json."""
+gwasl/resources/asl_core.json."""
 
 from __future__ import annotations
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import doctest
 import json
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -34,9 +33,10 @@ from gwasl.rules.organisation import (
     unit_mf_allowance,
     uses_platoon_movement,
 )
+from testsupport import EXAMPLE_PATH
 
 H = Hex.from_label
-EXAMPLE = Path(__file__).resolve().parents[2] / "scenarios" / "bois-des-caures-1916.json"
+EXAMPLE = EXAMPLE_PATH
 
 
 def scn(units, formations, date="1916-02-21", ssr=None, nat_a="german"):

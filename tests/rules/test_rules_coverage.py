@@ -11,14 +11,14 @@ The rule numbers are parsed from the source text when it is on this machine
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import pytest
 
 from gwasl.model.terrain import load_resource
 from gwasl.rules import validate
-from testsupport import CoverageRow, cites_rule_number, module_test_docstrings, parse_coverage_rows, resolve, ROOT, SHARED
+from testsupport import ROOT, SHARED, CoverageRow, cites_rule_number, module_test_docstrings, parse_coverage_rows, resolve
 
 _SEED = Path("seeds") / "004_4371414167e1669c.txt"
 # the shared folder sits next to the main checkout; worktrees find it at its absolute place
@@ -66,12 +66,12 @@ def cites(rule: str, name: str, doc: str) -> bool:
         return "ignored" in name or "ignored" in doc.lower() or any(n.replace(".", "") in doc.replace(".", "") for n in numbers)
     if rule.startswith("Table "):
         n = rule.split()[1]
-        return f"table_{n}" in name or f"Table {n}" in doc or "tables_3_4" in name and n in "34" \
+        return f"table_{n}" in name or f"Table {n}" in doc or ("tables_3_4" in name and n in "34") \
             or cites(TABLE_RULES[rule], name, doc)
     return cites_rule_number(rule, name, doc)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _test_functions(path: str) -> dict[str, str]:
     return module_test_docstrings(ROOT / "tests" / "rules" / path)
 
@@ -96,7 +96,7 @@ def test_every_rule_of_the_source_text_has_a_row():
 
 
 def test_ignored_rows_match_the_ignored_rules_data():
-    """ASLGW rules to be ignored: one row per entry of resources/ignored_rules.json."""
+    """ASLGW rules to be ignored: one row per entry of gwasl/resources/ignored_rules.json."""
     doc = load_resource("ignored_rules.json")
     ignored_rows = [r.key for r in rows() if r.key.startswith("ignored ")]
     numbers = [[re.sub(r"^([A-D])\.", r"\1", n) for n in re.findall(r"[A-D]\.?\d+(?:\.\d+)*", k)] for k in ignored_rows]
@@ -150,7 +150,7 @@ def test_the_checker_catches_a_removed_row_and_a_renamed_test():
     text = COVERAGE.read_text(encoding="utf-8")
     parsed = parse_rows(text)
     row = next(r for r in parsed if r.key == "2.1.3")
-    without = parse_rows("\n".join(l for l in text.splitlines() if not l.startswith("| 2.1.3 |")))
+    without = parse_rows("\n".join(line for line in text.splitlines() if not line.startswith("| 2.1.3 |")))
     assert {r.key for r in parsed} - {r.key for r in without} == {"2.1.3"}
     path, name = _TEST.findall(row.tests)[0]
     assert name in _test_functions(path) and f"{name}_renamed" not in _test_functions(path)

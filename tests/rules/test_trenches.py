@@ -8,8 +8,19 @@ import datetime as dt
 import pytest
 
 from gwasl.model.hexgrid import Hex
-from gwasl.model.scenario import (Fortification, FortificationKind, HexData, MapData, Nationality, Position, Scenario,
-                                  Side, Terrain, Unit, UnitKind)
+from gwasl.model.scenario import (
+    Fortification,
+    FortificationKind,
+    HexData,
+    MapData,
+    Nationality,
+    Position,
+    Scenario,
+    Side,
+    Terrain,
+    Unit,
+    UnitKind,
+)
 from gwasl.model.scenario_io import load_scenario
 from gwasl.rules import trenches as t
 from testsupport import EXAMPLE_PATH
@@ -127,7 +138,8 @@ def test_dugout_point_blank_aslgw_2_2_3_2_2_4():
 
 
 def test_stacking_locations_dugout_apart_aslgw_2_2_1_and_limit_2_1_4():
-    u = lambda i, k, pos, h="B2": Unit(i, "fr", UnitKind(k), H(h), position=pos)
+    def u(i, k, pos, h="B2"):
+        return Unit(i, "fr", UnitKind(k), H(h), position=pos)
     units = [u("1", "squad", Position.DEEP_TRENCH), u("2", "half_squad", Position.DEEP_TRENCH_CREST),
              u("3", "squad", Position.GROUND), u("4", "squad", Position.DUGOUT, "D2"), u("5", "squad", Position.GROUND, "D2")]
     locs = t.separate_stacking_locations(units)

@@ -1,4 +1,4 @@
-"""ASLGW 1.6 weapons table (resources/weapons.json): every number against the text,
+"""ASLGW 1.6 weapons table (gwasl/resources/weapons.json): every number against the text,
 availability by date and nationality, crews only for MMG/HMG, the MP18."""
 
 from __future__ import annotations
@@ -111,7 +111,7 @@ def test_aslgw_1_6_tables_against_the_source_text():
     t2 = text[text.index("Table2:"): text.index("<sup>1</sup>: designed in 1900")]
     rows2 = re.findall(r"^(.+?)\t(\d+)\t(\d+)\t(\d+)$", t2, re.M)
     assert [tuple(int(n) for n in r[1:]) for r in rows2] == [r[1:] for r in TABLE_2]
-    gw = re.search(r"Granatenwerfer \(Ger\).*?\t(\d+)\t(\d+) – (\d+)\t(\d+)\t(\d+)\t(\d+)/(\d+)", text)
+    gw = re.search(r"Granatenwerfer \(Ger\).*?\t(\d+)\t(\d+) – (\d+)\t(\d+)\t(\d+)\t(\d+)/(\d+)", text)  # noqa: RUF001 (the text's own en dash)
     assert tuple(int(x) for x in gw.groups()) == TABLES_3_4[0][1:]
     vb = re.search(r"Tromblon VB \(Fr\).*?\t(\d+)\t(\d+)\t(\d+)\t(\d+)\t(\d+)/(\d+)", text)
     assert tuple(int(x) for x in vb.groups()) == (50, 4, 1, 2, 11, 1)

@@ -27,7 +27,9 @@ def test_build_the_example_from_an_empty_map(window, tmp_path):
     assert validate_scenario(built).valid
     assert (built.title, built.date, built.winter) == (example.title, example.date, example.winter)
     assert built.map.hexes == example.map.hexes
-    assert {(f.kind, f.hexes, f.owner, f.ladders) for f in built.map.fortifications} == {(f.kind, f.hexes, f.owner, f.ladders) for f in example.map.fortifications}
+    assert {(f.kind, f.hexes, f.owner, f.ladders) for f in built.map.fortifications} == {
+        (f.kind, f.hexes, f.owner, f.ladders) for f in example.map.fortifications
+    }
     assert {(d.side, d.kind, d.hex, d.counters) for d in built.dummies} == {(d.side, d.kind, d.hex, d.counters) for d in example.dummies}
 
     def setup(s):

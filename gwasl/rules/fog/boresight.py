@@ -11,8 +11,8 @@ pre-registered hex, after placing an AR and before the accuracy roll (7.1).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
-from typing import Callable, Iterable
 
 from gwasl.model.hexgrid import Hex
 from gwasl.rules.dice import Dice, Roll

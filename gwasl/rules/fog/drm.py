@@ -22,7 +22,7 @@ class ShiftFacts:
     ``tem_a``/``tem_b``: TEM of each location (without Air Burst or
     emplacement TEM, and without a fortification that is itself shifted,
     4.3); ``size_classes``: the size class of every piece in both stacks
-    ("infantry", "large_vehicle"... resources/fog.json).
+    ("infantry", "large_vehicle"... gwasl/resources/fog.json).
     """
 
     prior_shifts: int = 0

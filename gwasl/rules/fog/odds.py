@@ -10,9 +10,9 @@ Fraction(1, 1)
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 from itertools import product
-from typing import Mapping
 
 from gwasl.rules.fog.table import BAND_NAMES, FogTable, fog_table
 

@@ -9,9 +9,10 @@ chance of each band of the 2.5 table (CONTRACTS 4).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any, Mapping
+from typing import Any
 
 from gwasl.model.hexgrid import Hex
 from gwasl.model.phases import Phase
@@ -27,7 +28,7 @@ from gwasl.rules.fog.shift import (
     plan_minefield_shift,
     prior_shifts,
 )
-from gwasl.rules.fog.state import Clock, FogState, LedgerKind
+from gwasl.rules.fog.state import Clock, ConcealStack, FogState, LedgerKind
 
 __all__ = ["PreviewError", "ShiftPreview", "preview_shift"]
 
@@ -52,7 +53,7 @@ class ShiftPreview:
         }
 
 
-def _pairs(state: FogState, side: str, a: Hex, b: Hex, cloaked: bool):
+def _pairs(state: FogState, side: str, a: Hex, b: Hex, cloaked: bool) -> list[tuple[ConcealStack, ConcealStack]]:
     sa = [s for s in state.stacks_at(a, side) if s.cloaked == cloaked]
     sb = [s for s in state.stacks_at(b, side) if s.cloaked == cloaked]
     return [(x, y) for x in sa for y in sb]

@@ -1,4 +1,4 @@
-"""The fog-of-war rules data (resources/fog.json), loaded and validated once.
+"""The fog-of-war rules data (gwasl/resources/fog.json), loaded and validated once.
 
 O'Leary 2.5: the shift table (final DR bands and their consequences), the
 shift DRM and the starred size modifiers; 3.1.1, 4.1 and 4.6.1: dummy
@@ -14,10 +14,12 @@ allotments; 6.1 and 7.1: the third die.  A malformed table raises
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 from gwasl.model.terrain import TableError, load_resource
 
@@ -110,7 +112,7 @@ def parse_fog_table(doc: Any) -> FogTable:
     # The bands must tile the integers with no gap or overlap.
     if bands[0].min is not None or bands[-1].max is not None:
         raise TableError("fog.json shift_table.bands: the first band needs min null and the last max null")
-    for a, b in zip(bands, bands[1:]):
+    for a, b in itertools.pairwise(bands):
         if a.max is None or b.min != a.max + 1:
             raise TableError(f"fog.json shift_table.bands: {b.band}.min must be {a.band}.max + 1")
     free = _need(st, "free_shift_max", "shift_table", int)
@@ -135,7 +137,7 @@ def parse_fog_table(doc: Any) -> FogTable:
     for k in ("dummy_hip_per_hip_squad_capacity", "dummy_hip_extra", "dummy_hip_per_hidden_fortification",
               "panji_hexsides_per_dummy_hip", "ap_factors_per_dummy_minefield", "at_factors_per_dummy_minefield"):
         v = _need(allot, k, "allotment", int)
-        if v < 0 or (k.endswith("per_dummy_hip") or k.endswith("per_dummy_minefield")) and v == 0:
+        if v < 0 or ((k.endswith("per_dummy_hip") or k.endswith("per_dummy_minefield")) and v == 0):
             raise TableError(f"fog.json allotment.{k}: {v} is out of range")
     td = _need(doc, "third_die", "$", dict)
     faces = {}

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gwasl.rules.fog.odds import free_shift_odds, shift_band_odds
 

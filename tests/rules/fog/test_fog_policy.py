@@ -110,7 +110,7 @@ def test_policy_odds_ignore_the_los_of_hidden_enemy_units(kit):
         st = kit.at(kit.build(units=units, dummies=dummies, hexes={"J8": {"terrain": "woods"}}), "german", Phase.MPh)
         return st, choose_shift(st, "french", env, seed=4)
 
-    sa, a = decide(german + french)
+    _sa, a = decide(german + french)
     sb, b = decide(german + hidden + french)
     assert [(c.plan.hex_a, c.plan.hex_b, c.score, c.odds) for c in a.candidates] == \
         [(c.plan.hex_a, c.plan.hex_b, c.score, c.odds) for c in b.candidates]

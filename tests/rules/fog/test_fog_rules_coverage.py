@@ -12,13 +12,13 @@ code always run.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import pytest
 
 from gwasl.rules import validate
-from testsupport import CoverageRow, cites_rule_number, module_test_docstrings, parse_coverage_rows, resolve, ROOT, SHARED
+from testsupport import ROOT, SHARED, CoverageRow, cites_rule_number, module_test_docstrings, parse_coverage_rows, resolve
 
 _SEED = Path("seeds") / "000_a4bfaec0253cad28.txt"
 SOURCE = next((p for p in (SHARED / _SEED, Path("/work/shared") / _SEED) if p.exists()), SHARED / _SEED)
@@ -91,7 +91,7 @@ def cites(rule: str, name: str, doc: str) -> bool:
     return cites_rule_number(rule, name, doc)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _test_functions(path: str) -> dict[str, str]:
     return module_test_docstrings(ROOT / path)
 

@@ -88,7 +88,10 @@ def test_2_2_dropping_potential_dummy_status_keeps_concealment(kit):
 
 def test_2_2_enemy_in_the_location_does_not_end_potential_dummy_status(kit):
     """O'Leary 2.2: enemy units in LOS or even in the location do not affect the status."""
-    s = kit.build(units=[dict(ENEMY, hex="C3"), u("a", "C3", "potential_dummy")], dummies=[{"side": "french", "kind": "dummy_stack", "hex": "F5", "counters": 3}])
+    s = kit.build(
+        units=[dict(ENEMY, hex="C3"), u("a", "C3", "potential_dummy")],
+        dummies=[{"side": "french", "kind": "dummy_stack", "hex": "F5", "counters": 3}],
+    )
     st = kit.at(s, "french", Phase.MPh)
     assert plan_dummy_shift(st, st.stacks_at(kit.hx("C3"), "french")[0].id, st.stacks_at(kit.hx("F5"))[0].id, kit.env(["C3"])).eligible
 

@@ -1,4 +1,4 @@
-"""resources/fog.json: every number checked against O'Leary's text, and load-time validation."""
+"""gwasl/resources/fog.json: every number checked against O'Leary's text, and load-time validation."""
 
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ def _doc():
     (lambda d: d["allotment"].update(ap_factors_per_dummy_minefield=0), "ap_factors_per_dummy_minefield"),
 ])
 def test_malformed_table_names_entry_and_field(mutate, needle):
-    """O'Leary 2.5 table data: a malformed resources/fog.json names the entry and field."""
+    """O'Leary 2.5 table data: a malformed gwasl/resources/fog.json names the entry and field."""
     d = copy.deepcopy(_doc())
     mutate(d)
     with pytest.raises(TableError) as e:

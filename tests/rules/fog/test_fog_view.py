@@ -7,17 +7,17 @@ import pytest
 from gwasl.model.phases import Phase
 from gwasl.model.scenario import Position
 from gwasl.model.scenario_io import load_scenario
-from gwasl.model.terrain import RESOURCES
 from gwasl.rules.dice import ScriptedDice
 from gwasl.rules.fog.shift import plan_hip_shift, plan_minefield_shift, resolve_shift
 from gwasl.rules.fog.state import FogState
 from gwasl.rules.fog.view import ViewError, view
+from testsupport import EXAMPLE_PATH
 
 ENEMY = {"id": "G", "side": "german", "kind": "squad", "class": "first_line", "hex": "A1"}
 
 
 def bois():
-    return FogState.from_scenario(load_scenario(RESOURCES.parent / "scenarios" / "bois-des-caures-1916.json"))
+    return FogState.from_scenario(load_scenario(EXAMPLE_PATH))
 
 
 def test_enemy_sees_question_mark_stacks_with_counts_and_nothing_hidden():

@@ -25,11 +25,11 @@ True
 from __future__ import annotations
 
 import datetime as _dt
-import math
 import os
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from types import MappingProxyType
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
 
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import (
@@ -53,6 +53,7 @@ from gwasl.model.scenario import (
     UnitKind,
 )
 from gwasl.model.scenario_io import load_scenario, save_scenario
+from gwasl.model.terrain import terrain_table
 
 __all__ = [
     "Change",
@@ -105,7 +106,7 @@ class Change:
     properties: bool = False
     full: bool = False
 
-    def union(self, other: "Change") -> "Change":
+    def union(self, other: Change) -> Change:
         return Change(
             self.hexes | other.hexes,
             self.units | other.units,
@@ -140,7 +141,7 @@ class Command:
     def undo(self) -> Scenario:
         return self.before
 
-    def merged_with(self, later: "Command") -> "Command":
+    def merged_with(self, later: Command) -> Command:
         """This command followed by ``later`` as one step (one brush stroke)."""
         return Command(self.text, self.before, later.after, self.change.union(later.change), self.merge_key)
 
@@ -167,7 +168,7 @@ class EditorDocument:
 
     # -- files ------------------------------------------------------------------
     @classmethod
-    def open(cls, path: str | os.PathLike[str]) -> "EditorDocument":
+    def open(cls, path: str | os.PathLike[str]) -> EditorDocument:
         """Load a scenario file (raises :class:`~gwasl.model.scenario_io.ScenarioError`)."""
         return cls(load_scenario(path), path)
 
@@ -300,7 +301,13 @@ class EditorDocument:
 # ---------------------------------------------------------------------------
 # New scenarios
 # ---------------------------------------------------------------------------
-def new_scenario(columns: int = 12, rows: int = 8, date: _dt.date | None = None, sides: Mapping[str, Nationality] | None = None, title: str = "New scenario") -> Scenario:
+def new_scenario(
+    columns: int = 12,
+    rows: int = 8,
+    date: _dt.date | None = None,
+    sides: Mapping[str, Nationality] | None = None,
+    title: str = "New scenario",
+) -> Scenario:
     """An empty open map with two sides (German attacker, French defender by default)."""
     sides = sides or {"german": Nationality.GERMAN, "french": Nationality.FRENCH}
     if len(sides) < 2:
@@ -351,7 +358,7 @@ def paint_terrain(s: Scenario, hexes: Iterable[Hex], terrain: Terrain) -> Comman
 
     def fn(d: HexData) -> HexData:
         # A hex painted out of building terrain leaves its building (A26.14: a building is its building hexes).
-        building = d.building if Terrain(terrain) in (Terrain.WOODEN_BUILDING, Terrain.STONE_BUILDING, Terrain.WOODEN_RUBBLE, Terrain.STONE_RUBBLE) else None
+        building = d.building if terrain_table()[Terrain(terrain)].holds_building_id else None
         return replace(d, terrain=value, building=building)
 
     return _edit_hexes(s, hexes, fn, f"Paint {Terrain(terrain).value.replace('_', ' ')}")
@@ -369,7 +376,7 @@ def set_building(s: Scenario, hexes: Iterable[Hex], building: str | None) -> Com
     hs = list(hexes)
     if building is not None:
         for h in hs:
-            if s.map.terrain_at(h) not in (Terrain.WOODEN_BUILDING, Terrain.STONE_BUILDING, Terrain.WOODEN_RUBBLE, Terrain.STONE_RUBBLE):
+            if not terrain_table()[s.map.terrain_at(h)].holds_building_id:
                 raise EditError(f"hex {h} has no building or rubble to group (A26.14)")
     text = f"Group building {building}" if building else "Ungroup building"
     return _edit_hexes(s, hs, lambda d: replace(d, building=building), text)
@@ -527,7 +534,12 @@ def delete_units(s: Scenario, ids: Iterable[str]) -> Command | None:
     after = s.with_units(u for u in s.units if u.id not in ids)
     forms = tuple(replace(f, leader=None) if f.leader in ids else f for f in s.formations)
     after = replace(after, formations=forms)
-    return Command(f"Delete {len(gone)} unit{'s' if len(gone) > 1 else ''}", s, after, Change(hexes=frozenset(u.hex for u in gone), units=frozenset(ids), formations=forms != s.formations))
+    return Command(
+        f"Delete {len(gone)} unit{'s' if len(gone) > 1 else ''}",
+        s,
+        after,
+        Change(hexes=frozenset(u.hex for u in gone), units=frozenset(ids), formations=forms != s.formations),
+    )
 
 
 def update_units(s: Scenario, ids: Iterable[str], text: str = "Change units", **fields: Any) -> Command | None:
@@ -604,7 +616,12 @@ def delete_formation(s: Scenario, formation_id: str) -> Command | None:
     members = s.members(formation_id)
     after = replace(s, formations=tuple(f for f in s.formations if f.id != formation_id))
     after = after.with_units(replace(u, platoon=None) if u.platoon == formation_id else u for u in after.units)
-    return Command(f"Delete formation {formation_id}", s, after, Change(hexes=frozenset(u.hex for u in members), units=frozenset(u.id for u in members), formations=True))
+    return Command(
+        f"Delete formation {formation_id}",
+        s,
+        after,
+        Change(hexes=frozenset(u.hex for u in members), units=frozenset(u.id for u in members), formations=True),
+    )
 
 
 def add_dummy(s: Scenario, dummy: Dummy) -> Command | None:
@@ -720,50 +737,3 @@ def place_platoon(
         units.append(Unit(uid, side, UnitKind.SQUAD, at, unit_class=UnitClass(unit_class), platoon=fid))
     after = replace(s, formations=s.formations + (Formation(fid, kind, leader_id),), units=s.units + tuple(units))
     return Command(f"Place {kind.value.replace('_', ' ')} {fid}", s, after, Change(hexes=frozenset({at}), units=frozenset(taken), formations=True))
-
-
-@dataclass(frozen=True, slots=True)
-class DummyAllotment:
-    """One side's hidden-unit and dummy counts, as the dummy palette shows them."""
-
-    side: str
-    hip_squad_capacity: float
-    dummy_hip_allowed: int
-    dummy_hip_placed: int
-    dummy_stacks: int
-    concealment_counters: int
-    dummy_minefields: int
-
-    @property
-    def dummy_hip_over(self) -> bool:
-        return self.dummy_hip_placed > self.dummy_hip_allowed
-
-
-def dummy_allotment(s: Scenario, side: str) -> DummyAllotment:
-    """O'Leary 3.1.1: a side gets one dummy HIP counter more than its HIP squad capacity.
-
-    Squad capacity counts a squad as 1 and a half-squad or crew as 1/2
-    (the ASL squad-equivalent); leaders, heroes and weapons add nothing.
-    A side with no HIP unit gets no dummy HIP counter.
-
-    >>> s = new_scenario()
-    >>> s = s.with_units([Unit(f"F{i}", "french", UnitKind.SQUAD, Hex(1, 1), unit_class=UnitClass.FIRST_LINE, hidden=HiddenStatus.HIP) for i in range(5)])
-    >>> dummy_allotment(s, "french").dummy_hip_allowed   # O'Leary's example: five HIP squads, six dummies
-    6
-    """
-    cap = 0.0
-    for u in s.units_of(side):
-        if u.hidden is HiddenStatus.HIP:
-            cap += 1.0 if u.kind is UnitKind.SQUAD else 0.5 if u.kind in (UnitKind.HALF_SQUAD, UnitKind.CREW) else 0.0
-    has_hip = any(u.hidden is HiddenStatus.HIP for u in s.units_of(side))
-    allowed = math.ceil(cap) + 1 if has_hip else 0
-    ds = [d for d in s.dummies if d.side == side]
-    return DummyAllotment(
-        side,
-        cap,
-        allowed,
-        sum(1 for d in ds if d.kind is DummyKind.DUMMY_HIP),
-        sum(1 for d in ds if d.kind is DummyKind.DUMMY_STACK),
-        sum(d.counters or 0 for d in ds if d.kind is DummyKind.DUMMY_STACK),
-        sum(1 for d in ds if d.kind is DummyKind.DUMMY_MINEFIELD),
-    )

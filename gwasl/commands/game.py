@@ -1,0 +1,286 @@
+"""``gwasl game ...``: games in play from the command line (CONTRACTS 5 and 6).
+
+Every subcommand opens the game file, does one thing and closes it; ``act``
+and ``undo`` commit their journal entry before printing anything, so what
+was printed is on disk.  Everything printed comes from a view: ``--view``
+picks the viewer (``player`` by default: what the person at the desk may
+see).  Errors are one line on stderr with exit status 2, the file unchanged.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+from typing import Any
+
+from gwasl.cli import UsageError
+from gwasl.commands.common import print_json
+from gwasl.engine.game import PLAYER, GameError, GameOptions, IllegalAction
+from gwasl.engine.session import SessionError
+from gwasl.games import RULESETS, game_for
+
+__all__ = ["register"]
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("game", help="play a game: new, legal, act, show, log, replay, undo, odds, batch",
+                       description="Games in play, saved as one file each (CONTRACTS 5).")
+    gsub = p.add_subparsers(dest="game_command", metavar="SUBCOMMAND", parser_class=type(p))
+    p.set_defaults(func=lambda a: (p.print_help(), 0)[1])
+
+    def add(name: str, helptext: str) -> argparse.ArgumentParser:
+        q: argparse.ArgumentParser = gsub.add_parser(name, help=helptext, description=helptext)
+        q.add_argument("--json", action="store_true", help="print one JSON object")
+        return q
+
+    q = add("new", "start a game in a new file")
+    q.add_argument("source", nargs="?", help="the scenario (aslgw: a Great War scenario file; other rulesets: optional)")
+    q.add_argument("--out", required=True, help="the new game file")
+    q.add_argument("--ruleset", default="aslgw", help=f"which game: {', '.join(sorted(RULESETS))} (default aslgw)")
+    q.add_argument("--seed", type=int, help="the dice seed (default: a random one, printed)")
+    q.add_argument("--secret", action="append", default=[], metavar="SIDE",
+                   help="keep SIDE's hidden layer secret from the player (repeatable)")
+    q.add_argument("--practice", action="store_true", help="practice mode: take-back past dice and reveals")
+    q.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="a game option, e.g. easier=true or balance=German (repeatable)")
+    q.set_defaults(func=_new)
+
+    for name, helptext, fn in (("legal", "what the side to act may do now", _legal),
+                               ("show", "the game as the viewer sees it", _show),
+                               ("log", "every event as the viewer sees it", _log)):
+        q = add(name, helptext)
+        q.add_argument("game", help="game file")
+        q.add_argument("--view", default=PLAYER, metavar="VIEWER", help="player (default), omniscient or a side id")
+        q.set_defaults(func=fn)
+
+    q = add("act", "apply one action: an id from 'legal' or the action's JSON")
+    q.add_argument("game", help="game file")
+    q.add_argument("action", help="an action id from 'gwasl game legal', or the action as a JSON object")
+    q.set_defaults(func=_act)
+
+    q = add("odds", "the exact chance of each outcome of an action")
+    q.add_argument("game", help="game file")
+    q.add_argument("action", help="an action id from 'gwasl game legal', or the action as a JSON object")
+    q.set_defaults(func=_odds)
+
+    q = add("undo", "take back the last action where the undo policy allows")
+    q.add_argument("game", help="game file")
+    q.set_defaults(func=_undo)
+
+    q = add("replay", "recompute the whole game from its journal and compare")
+    q.add_argument("game", help="game file")
+    q.add_argument("--check", action="store_true", required=True, help="compare the recomputed events with the journal")
+    q.set_defaults(func=_replay)
+
+    q = add("batch", "play whole games headless with a policy (solitaire games)")
+    q.add_argument("--ruleset", required=True, help=f"which game: {', '.join(sorted(RULESETS))}")
+    q.add_argument("--games", type=int, required=True)
+    q.add_argument("--seed", type=int, default=0)
+    q.add_argument("--policy", help="a policy of the ruleset (default: its best)")
+    q.add_argument("--jobs", type=int, default=1, help="processes (the figures do not depend on it)")
+    q.set_defaults(func=_batch)
+
+
+# -- helpers -------------------------------------------------------------------------
+def _open(path: str) -> Any:
+    from gwasl.store.gamefile import GameFileError, open_game
+
+    try:
+        return open_game(path)
+    except GameFileError as e:
+        raise UsageError(str(e)) from None
+
+
+def _line(text: str) -> str:
+    """One line of text output with control characters shown as escapes (never sent raw)."""
+    return "".join(ch if ch.isprintable() or ch == " " else ch.encode("unicode_escape").decode("ascii") for ch in text)
+
+
+def _out(args: argparse.Namespace, obj: dict[str, Any], lines: list[str]) -> None:
+    if args.json:
+        print_json(obj)
+    else:
+        for ln in lines:
+            print(_line(ln))
+
+
+def _option_value(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def _status_lines(st: Any) -> list[str]:
+    if st.over:
+        result = dict(st.result or {})
+        return [f"game over after turn {st.turn}: {result.get('why', '')}"]
+    return [f"turn {st.turn}, {st.phase}, {st.side} to act"]
+
+
+# -- subcommands -----------------------------------------------------------------------
+def _game(ruleset: str) -> Any:
+    try:
+        return game_for(ruleset)
+    except GameError as e:
+        raise UsageError(str(e)) from None
+
+
+def _new(args: argparse.Namespace) -> int:
+    from gwasl.store.gamefile import GameFileError, create_game, load_source
+
+    game = _game(args.ruleset)
+    source: dict[str, Any] | None = None
+    if args.source:
+        try:
+            source = load_source(args.ruleset, args.source)
+        except GameError as e:
+            raise UsageError(str(e)) from None
+    elif args.ruleset == "aslgw":
+        raise UsageError("an aslgw game needs a Great War scenario file")
+    extra: dict[str, Any] = {}
+    for opt in args.option:
+        key, eq, value = opt.partition("=")
+        if not eq or not key:
+            raise UsageError(f"--option {opt!r}: write KEY=VALUE")
+        extra[key] = _option_value(value)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    options = GameOptions(frozenset(args.secret), args.practice, extra)
+    try:
+        sides = set(game.sides(game.setup(source, options)))
+        bad = [s for s in args.secret if s not in sides]
+        if bad:
+            raise UsageError(f"--secret {bad[0]!r} is not a side ({', '.join(sorted(sides))})")
+        gf = create_game(args.out, game, source, seed, options)
+    except GameFileError as e:
+        raise UsageError(str(e)) from None
+    except GameError as e:
+        raise UsageError(f"{args.source or args.ruleset}: {e}") from None
+    with gf:
+        st = gf.session.status()
+        obj = {"game": str(gf.path), "ruleset": gf.ruleset, "turn": st.turn, "phase": st.phase, "side": st.side,
+               "seed": seed}
+        _out(args, obj, [f"{gf.path}: new {gf.ruleset} game, seed {seed}", *_status_lines(st)])
+    return 0
+
+
+def _viewer_check(gf: Any, name: str) -> None:
+    try:
+        gf.session.viewer(name)
+    except GameError as e:
+        raise UsageError(str(e)) from None
+
+
+def _legal(args: argparse.Namespace) -> int:
+    with _open(args.game) as gf:
+        _viewer_check(gf, args.view)
+        st = gf.session.status()
+        acts = gf.session.legal(args.view)
+        obj = {"turn": st.turn, "phase": st.phase, "side": st.side,
+               "actions": [{"id": a.id, "kind": a.shown.kind, "text": a.shown.text} for a in acts]}
+        _out(args, obj, [*_status_lines(st), *(f"  {a.id}  {a.shown.text}" for a in acts)])
+    return 0
+
+
+def _show(args: argparse.Namespace) -> int:
+    with _open(args.game) as gf:
+        _viewer_check(gf, args.view)
+        view = gf.session.view(args.view)
+        lines = _status_lines(gf.session.status())
+        lines += [str(x) for x in view.get("summary", [])] if isinstance(view.get("summary"), list) else []
+        _out(args, view, lines)
+    return 0
+
+
+def _log(args: argparse.Namespace) -> int:
+    with _open(args.game) as gf:
+        _viewer_check(gf, args.view)
+        events = gf.session.log(args.view)
+        _out(args, {"events": events}, [f"{e['seq']:>5}  {e['text']}" for e in events])
+    return 0
+
+
+def _find(gf: Any, ref: str) -> Any:
+    action_ref: Any = ref
+    if ref.lstrip().startswith("{"):
+        from gwasl.store.gamefile import GameFileError, strict_loads
+
+        try:
+            action_ref = strict_loads(ref, "the action")
+        except GameFileError as e:
+            raise UsageError(f"not an action: {e}") from None
+        if not isinstance(action_ref, dict):
+            raise UsageError("an action is a JSON object")
+    try:
+        return gf.session.find_action(action_ref)
+    except IllegalAction as e:
+        raise UsageError(str(e)) from None
+
+
+def _act(args: argparse.Namespace) -> int:
+    from gwasl.store.gamefile import GameFileError
+
+    with _open(args.game) as gf:
+        action = _find(gf, args.action)
+        try:
+            entries = gf.session.act(action)
+        except IllegalAction as e:
+            raise UsageError(f"illegal: {e}") from None
+        except GameFileError as e:
+            raise UsageError(str(e)) from None
+        events = gf.session.shown(entries)
+        _out(args, {"ok": True, "events": events},
+             [*(f"{e['seq']:>5}  {e['text']}" for e in events), *_status_lines(gf.session.status())])
+    return 0
+
+
+def _odds(args: argparse.Namespace) -> int:
+    with _open(args.game) as gf:
+        action = _find(gf, args.action)
+        try:
+            outcomes = gf.session.odds(action)
+        except IllegalAction as e:
+            raise UsageError(f"illegal: {e}") from None
+        obj = {"outcomes": [{"result": o.result, "p": o.p} for o in outcomes]}
+        _out(args, obj, [f"{o.p:7.2%}  {o.result}" for o in outcomes] or ["no dice: no odds"])
+    return 0
+
+
+def _undo(args: argparse.Namespace) -> int:
+    from gwasl.store.gamefile import GameFileError
+
+    with _open(args.game) as gf:
+        try:
+            ok, reason = gf.session.undo()
+        except (GameFileError, SessionError) as e:
+            raise UsageError(str(e)) from None
+        _out(args, {"ok": ok, "reason": reason}, ["taken back" if ok else f"not taken back: {reason}"])
+    return 0 if ok else 2
+
+
+def _replay(args: argparse.Namespace) -> int:
+    with _open(args.game) as gf:
+        rep = gf.session.replay_check()
+        obj = {"events": rep.events, "identical": rep.identical, "first_difference": rep.first_difference}
+        if rep.detail:
+            obj["detail"] = rep.detail
+        _out(args, obj, [f"{rep.events} events: identical" if rep.identical
+                         else f"differs at event {rep.first_difference}: {rep.detail}"])
+    return 0 if rep.identical else 2
+
+
+def _batch(args: argparse.Namespace) -> int:
+    from gwasl.engine.batch import batch
+
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    game = _game(args.ruleset)
+    try:
+        res = batch(game, args.games, args.seed, args.policy, args.jobs)
+    except GameError as e:
+        raise UsageError(str(e)) from None
+    lo, hi = res.ci95
+    _out(args, res.to_json(), [f"{res.games} games, {res.wins} won: {res.win_rate:.1%} (95% {lo:.1%}-{hi:.1%}), "
+                               f"mean score {res.mean_score:.2f}, {res.games_per_s:.0f} games/s"])
+    return 0
+

@@ -1,0 +1,347 @@
+"""The Game protocol every game in play implements (DESIGN.md, "A game in play").
+
+A game is a set of pure functions over an immutable state:
+
+* :meth:`Game.setup` builds the initial state from a source (a scenario,
+  or nothing for a game that makes its own) and the options; no dice.
+* :meth:`Game.begin` gives the events that open the game (a board diced
+  from the seed, hidden counters placed...), rolling the game's dice.
+* :meth:`Game.legal_actions` lists what the side to act may do, computed
+  from one viewer's knowledge only, so the list itself cannot leak.
+* :meth:`Game.apply` turns an action into events, rolling dice; it never
+  changes the state and raises :class:`IllegalAction` with the rule that
+  forbids the action.
+* :meth:`Game.reduce` is the only way the state changes: one event at a time.
+* :meth:`Game.view` and :meth:`Game.event_view` are what a viewer sees of a
+  state and of an event, built by whitelist.
+
+The :class:`~gwasl.engine.session.Session` drives these functions, writes
+every event to the journal before the state changes, and replays.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, ClassVar, Generic, TypeVar
+
+from gwasl.engine.dice import GameDice
+from gwasl.engine.events import ENGINE_EVENTS, Decided, Rolled
+from gwasl.engine.record import Record, Registry
+
+__all__ = [
+    "OMNISCIENT",
+    "PLAYER",
+    "Decision",
+    "Game",
+    "GameError",
+    "GameOptions",
+    "IllegalAction",
+    "Outcome",
+    "Policy",
+    "Seat",
+    "Shown",
+    "Status",
+    "Viewer",
+]
+
+OMNISCIENT = "omniscient"
+PLAYER = "player"
+
+
+class GameError(Exception):
+    """Base of the errors a game in play reports to the person at the desk."""
+
+
+class IllegalAction(GameError):
+    """An action the rules do not allow now; ``rule`` names the rule that forbids it.
+
+    >>> str(IllegalAction("the unit is broken", "A10.5"))
+    'the unit is broken (A10.5)'
+    """
+
+    def __init__(self, reason: str, rule: str | None = None) -> None:
+        self.reason = reason
+        self.rule = rule
+        super().__init__(f"{reason} ({rule})" if rule else reason)
+
+
+@dataclass(frozen=True, slots=True)
+class Viewer:
+    """Who is looking: ``name`` is ``player``, ``omniscient`` or a side id;
+    ``knows`` the sides whose hidden facts this viewer may see.
+
+    The person at the desk (``player``) knows every side's secrets except
+    those the program keeps (``--secret SIDE``).
+    """
+
+    name: str
+    knows: frozenset[str]
+
+    def sees_secrets_of(self, side: str) -> bool:
+        return side in self.knows
+
+
+@dataclass(frozen=True, slots=True)
+class GameOptions:
+    """How a game was started: the sides whose hidden layer gwasl keeps from the
+    player, practice mode (take-back allowed past dice), and game-specific
+    choices (e.g. the Balance side, the easier game)."""
+
+    secret: frozenset[str] = frozenset()
+    practice: bool = False
+    extra: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"secret": sorted(self.secret), "practice": self.practice, "extra": dict(self.extra)}
+
+    @classmethod
+    def from_json(cls, obj: Any) -> GameOptions:
+        if not isinstance(obj, dict):
+            raise GameError("game options must be an object")
+        secret = obj.get("secret", [])
+        if not isinstance(secret, list) or not all(isinstance(s, str) for s in secret):
+            raise GameError("game options: secret must be a list of side ids")
+        practice = obj.get("practice", False)
+        if not isinstance(practice, bool):
+            raise GameError("game options: practice must be true or false")
+        extra = obj.get("extra", {})
+        if not isinstance(extra, dict):
+            raise GameError("game options: extra must be an object")
+        return cls(frozenset(secret), practice, MappingProxyType(dict(extra)))
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    """Where a game stands: turn, phase, the side to act, and the result once over."""
+
+    turn: int
+    phase: str
+    side: str | None
+    over: bool = False
+    result: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """An event or action as one viewer sees it: a ``kind`` from the game's
+    documented vocabulary, a readable sentence, and extra JSON fields (a
+    roll adds ``dice``, ``modifiers`` and ``final``)."""
+
+    kind: str
+    text: str
+    data: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "text": self.text, **dict(self.data)}
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """One outcome of an action that rolls dice, with its exact probability."""
+
+    result: str
+    p: float
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What an automated side chose, and why (candidates, scores, rule numbers)."""
+
+    action: Record
+    why: str
+    details: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+
+S = TypeVar("S")
+
+
+class Seat(Generic[S]):
+    """What a policy may look at: one viewer's knowledge of the state, and the
+    legal actions as that viewer knows them.  Nothing else of the state."""
+
+    __slots__ = ("_game", "_state", "_view", "viewer")
+
+    def __init__(self, game: Game[S], state: S, viewer: Viewer) -> None:
+        self._game, self._state, self.viewer = game, state, viewer
+        self._view: Any = None
+
+    def view(self) -> Any:
+        if self._view is None:
+            self._view = self._game.policy_view(self._state, self.viewer)
+        return self._view
+
+    def legal(self) -> Sequence[Record]:
+        return self._game.legal_actions(self._state, self.viewer)
+
+    def odds(self, action: Record) -> list[Outcome]:
+        return self._game.odds(self._state, action, self.viewer)
+
+
+#: a policy: ``decide(seat, dice) -> Decision``; tie-break rolls go through ``dice``
+Policy = Callable[[Seat[Any], GameDice], Decision]
+
+
+class Game(abc.ABC, Generic[S]):
+    """One ruleset in play.  Subclasses are stateless: every method is a pure
+    function of its arguments (plus the dice given to :meth:`apply`)."""
+
+    #: the ruleset's name on the command line (``aslgw``, ``combined-arms``, ``on-patrol``)
+    ruleset: ClassVar[str] = ""
+    #: the game's events (must include :data:`ENGINE_EVENTS`) and actions
+    events: ClassVar[Registry] = ENGINE_EVENTS
+    actions: ClassVar[Registry]
+
+    # -- set-up -------------------------------------------------------------
+    @abc.abstractmethod
+    def setup(self, source: Mapping[str, Any] | None, options: GameOptions) -> S:
+        """The state before any event, from the source and options; raises GameError on a bad source."""
+
+    def begin(self, state: S, dice: GameDice) -> list[Record]:
+        """The events that open the game (rolls included); none by default."""
+        return []
+
+    # -- the rules ----------------------------------------------------------
+    @abc.abstractmethod
+    def sides(self, state: S) -> tuple[str, ...]:
+        """Every side id of this game."""
+
+    @abc.abstractmethod
+    def secret_sides(self, state: S) -> frozenset[str]:
+        """The sides whose hidden layer gwasl keeps from the person at the desk."""
+
+    @abc.abstractmethod
+    def status(self, state: S) -> Status:
+        """Turn, phase, side to act, and whether (and how) the game is over."""
+
+    @abc.abstractmethod
+    def legal_actions(self, state: S, viewer: Viewer) -> Sequence[Record]:
+        """Every action the side to act may take now, as ``viewer`` knows the game."""
+
+    def check_legal(self, state: S, action: Record, viewer: Viewer) -> None:
+        """Raise :class:`IllegalAction` unless ``action`` is legal for ``viewer`` now.
+
+        The default looks the action up in :meth:`legal_actions`; a game with a
+        long list may answer faster, but must agree with it.
+        """
+        if action not in self.legal_actions(state, viewer):
+            raise IllegalAction(self.why_illegal(state, action, viewer))
+
+    def why_illegal(self, state: S, action: Record, viewer: Viewer) -> str:
+        """A sentence saying why ``action`` is not legal (with the rule, where one forbids it)."""
+        return f"{action.kind!r} with these details is not a legal action now (see the legal actions)"
+
+    @abc.abstractmethod
+    def apply(self, state: S, action: Record, dice: GameDice) -> list[Record]:
+        """The events ``action`` causes.  Every roll made with ``dice`` must appear
+        among them as a :class:`Rolled` event, in the order rolled."""
+
+    @abc.abstractmethod
+    def reduce(self, state: S, event: Record) -> S:
+        """The state after ``event``."""
+
+    def irreversible(self, event: Record) -> bool:
+        """Whether taking back past ``event`` is refused outside practice mode
+        (a die roll or a reveal)."""
+        return isinstance(event, Rolled) or bool(getattr(event, "reveals", False))
+
+    def odds(self, state: S, action: Record, viewer: Viewer) -> list[Outcome]:
+        """The exact chance of each outcome of ``action`` (empty when it rolls no dice)."""
+        return []
+
+    def automated(self, state: S) -> Mapping[str, Policy]:
+        """Sides whose actions gwasl decides, with their policy.
+
+        The session asks the policy whenever such a side is to act, through a
+        :class:`Seat` that shows it only that side's view.
+        """
+        return {}
+
+    def policies(self) -> Mapping[str, Policy]:
+        """Named policies that can play the person's side in batch play (CONTRACTS 6);
+        the first is the default and should be the best."""
+        return {}
+
+    def player_side(self, state: S) -> str | None:
+        """The side batch play gives to the policy (solitaire games: the person's side)."""
+        return None
+
+    def score(self, state: S) -> tuple[bool, float]:
+        """For batch play of a finished game: whether the player's side won, and its score."""
+        result = self.status(state).result or {}
+        won = result.get("winner") is not None and result.get("winner") == self.player_side(state)
+        score = result.get("score", 1.0 if won else 0.0)
+        return won, float(score)
+
+    # -- views --------------------------------------------------------------
+    def policy_view(self, state: S, viewer: Viewer) -> Any:
+        """What a policy playing for ``viewer`` reads (:meth:`view` unless the game
+        offers a typed view of the same knowledge)."""
+        return self.view(state, viewer)
+
+    def viewer(self, state: S, name: str) -> Viewer:
+        """The :class:`Viewer` called ``name``: ``player``, ``omniscient`` or a side id."""
+        sides = frozenset(self.sides(state))
+        if name == OMNISCIENT:
+            return Viewer(name, sides)
+        if name == PLAYER:
+            return Viewer(name, sides - self.secret_sides(state))
+        if name in sides:
+            return Viewer(name, frozenset({name}))
+        raise GameError(f"unknown viewer {name[:40]!r}: use player, omniscient or one of {', '.join(sorted(sides))}")
+
+    @abc.abstractmethod
+    def view(self, state: S, viewer: Viewer) -> dict[str, Any]:
+        """What ``viewer`` sees of the state, as JSON, built by whitelist."""
+
+    @abc.abstractmethod
+    def event_view(self, event: Record, viewer: Viewer) -> Shown | None:
+        """What ``viewer`` sees of ``event``, or ``None`` when it sees nothing of it."""
+
+    @abc.abstractmethod
+    def action_view(self, state: S, action: Record, viewer: Viewer) -> Shown:
+        """An action as ``viewer`` reads it in a legal-action list."""
+
+    def action_id(self, state: S, action: Record, viewer: Viewer) -> str:
+        """A short stable id for ``action`` in a legal list (from the viewer's knowledge only)."""
+        data = action.to_json()
+        parts = [str(data.pop("kind"))]
+        data.pop("v", None)
+        parts += [_id_part(v) for v in data.values()]
+        return ":".join(p for p in parts if p)
+
+    # -- persistence --------------------------------------------------------
+    def encode_state(self, state: S) -> dict[str, Any] | None:
+        """The state as JSON for a snapshot, or ``None`` when the game keeps none."""
+        return None
+
+    def decode_state(self, obj: Any) -> S:
+        """The inverse of :meth:`encode_state`; raises GameError on a bad snapshot."""
+        raise GameError(f"{self.ruleset} keeps no snapshots")
+
+    # -- shared helpers -----------------------------------------------------
+    def roll_shown(self, event: Rolled, viewer: Viewer) -> Shown | None:
+        """The default sight of a roll: dice, modifiers and final for a viewer
+        who may know it; nothing for others when it is private."""
+        if event.private_to is not None and not viewer.sees_secrets_of(event.private_to):
+            return None
+        return Shown("roll", event.explain(), event.data())
+
+    def decision_shown(self, event: Decided, viewer: Viewer) -> Shown | None:
+        if event.private_to is not None and not viewer.sees_secrets_of(event.private_to):
+            return None
+        return Shown("decision", f"{event.side}: {event.why}", {"side": event.side, "details": dict(event.details)})
+
+
+def _id_part(value: Any) -> str:
+    if isinstance(value, (list, tuple)):
+        return "-".join(_id_part(v) for v in value)
+    if isinstance(value, dict):
+        return "-".join(f"{k}={_id_part(v)}" for k, v in sorted(value.items()))
+    if value is None or value is False:
+        return ""
+    if value is True:
+        return "y"
+    return str(value).replace(":", "_").replace(" ", "_")

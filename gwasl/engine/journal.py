@@ -1,0 +1,79 @@
+"""The journal: the append-only record of a game in play.
+
+Each :class:`Entry` is one step: the game's opening (``begin``), an action
+asked for by the person at the desk (``act``), an action an automated side
+chose (``auto``), or a take-back (``take_back``).  An entry holds the events
+the step caused, numbered by ``seq`` across the whole journal, and where
+the dice stream stood after it.  Nothing is ever removed: a take-back is an
+entry that names the entries it takes back.
+
+The engine keeps journals in memory (:class:`MemoryJournal`);
+:mod:`gwasl.store` keeps them in a SQLite file.  Either way
+:meth:`Journal.append` returns only once the entry is durable, and the
+session appends before the state changes, so nothing shown is ever lost.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Literal, Protocol
+
+from gwasl.engine.record import Record
+
+__all__ = ["Entry", "EntryKind", "Journal", "MemoryJournal"]
+
+EntryKind = Literal["begin", "act", "auto", "take_back"]
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One step of a game.
+
+    ``actor`` is the viewer that asked (``act``) or the automated side
+    (``auto``); ``action`` the action's JSON; ``events`` what it caused,
+    their sequence numbers starting at ``seq``; ``dice`` the stream position
+    after the step; ``group`` the index of the ``act`` entry whose
+    consequences this entry belongs to (automated replies are taken back
+    with it); ``undoes`` the entries a take-back takes back.
+    """
+
+    index: int
+    kind: EntryKind
+    seq: int
+    dice: int
+    events: tuple[Record, ...] = ()
+    actor: str | None = None
+    action: Mapping[str, Any] | None = None
+    group: int = 0
+    undoes: tuple[int, ...] = ()
+    why: str | None = None
+    meta: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+    @property
+    def seqs(self) -> range:
+        return range(self.seq, self.seq + len(self.events))
+
+
+class Journal(Protocol):
+    """Where a session's entries go; :meth:`append` is durable when it returns."""
+
+    def append(self, entry: Entry) -> None: ...
+
+    def entries(self) -> Sequence[Entry]: ...
+
+
+class MemoryJournal:
+    """A journal held in memory (tests, batch play, previews)."""
+
+    def __init__(self, entries: Sequence[Entry] = ()) -> None:
+        self._entries: list[Entry] = list(entries)
+
+    def append(self, entry: Entry) -> None:
+        if entry.index != len(self._entries):
+            raise ValueError(f"journal entry {entry.index} appended at {len(self._entries)}")
+        self._entries.append(entry)
+
+    def entries(self) -> Sequence[Entry]:
+        return tuple(self._entries)

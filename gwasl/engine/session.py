@@ -1,0 +1,376 @@
+"""A game in play: the Session drives a :class:`~gwasl.engine.game.Game`.
+
+    action -> game.apply(state, action, dice) -> events
+           -> journal.append(entry)          (durable first)
+           -> state = reduce(state, e) for each event
+           -> listeners redraw views
+
+The session holds the journal, the current state, the dice position and the
+undo policy; it runs automated sides whenever they are to act; it replays a
+journal to any point (history) and checks that a replay from the seed gives
+the same events byte for byte (``gwasl game replay --check``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from gwasl.engine.dice import GameDice
+from gwasl.engine.events import Decided, Rolled
+from gwasl.engine.game import (
+    PLAYER,
+    Decision,
+    Game,
+    GameError,
+    GameOptions,
+    IllegalAction,
+    Outcome,
+    Seat,
+    Shown,
+    Status,
+)
+from gwasl.engine.journal import Entry, Journal, MemoryJournal
+from gwasl.engine.record import Record, RecordError
+
+__all__ = ["AUTOMATON_LIMIT", "LegalAction", "ReplayReport", "Session", "SessionError"]
+
+S = TypeVar("S")
+
+#: automated steps one request may trigger before the session calls it a loop
+AUTOMATON_LIMIT = 10_000
+
+
+class SessionError(GameError):
+    """The session cannot do what was asked (nothing to take back, a damaged journal...)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LegalAction:
+    """An entry of a legal-action list: its id, its sight for the viewer, the action itself."""
+
+    id: str
+    shown: Shown
+    action: Record
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "kind": self.shown.kind, "text": self.shown.text, "action": self.action.to_json()}
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayReport:
+    events: int
+    identical: bool
+    first_difference: int | None
+    detail: str | None = None
+
+
+Listener = Callable[["Session[Any]", Sequence[Entry]], None]
+
+
+class Session(Generic[S]):
+    """One game in play over a journal.  Build it with :meth:`new` or :meth:`restore`."""
+
+    def __init__(self, game: Game[S], source: Mapping[str, Any] | None, options: GameOptions, seed: int,
+                 journal: Journal) -> None:
+        self.game = game
+        self.source = source
+        self.options = options
+        self.seed = seed
+        self.journal = journal
+        self._entries: list[Entry] = []
+        self._undone: set[int] = set()
+        self._initial: S = game.setup(source, options)
+        self.state: S = self._initial
+        self._listeners: list[Listener] = []
+
+    # -- construction ---------------------------------------------------------
+    @classmethod
+    def new(cls, game: Game[S], source: Mapping[str, Any] | None, seed: int, options: GameOptions | None = None,
+            journal: Journal | None = None) -> Session[S]:
+        """A new game: set up from ``source`` and opened with :meth:`Game.begin`
+        (its events are the journal's first entry), then automated sides act."""
+        s = cls(game, source, options or GameOptions(), seed, journal if journal is not None else MemoryJournal())
+        if s.journal.entries():
+            raise SessionError("a new game needs an empty journal")
+        dice = GameDice(seed, 0)
+        events = game.begin(s.state, dice)
+        s._check_rolls(dice, events)
+        s._commit([Entry(0, "begin", 0, dice.position, tuple(events))])
+        s._run_automata(0)
+        return s
+
+    @classmethod
+    def restore(cls, game: Game[S], source: Mapping[str, Any] | None, seed: int, options: GameOptions,
+                journal: Journal, snapshot: tuple[int, S] | None = None) -> Session[S]:
+        """A saved game, rebuilt by reducing its journal's events (from ``snapshot``,
+        a state after entry ``index``, when given)."""
+        s = cls(game, source, options, seed, journal)
+        entries = list(journal.entries())
+        s._entries = entries
+        for e in entries:
+            if e.kind == "take_back":
+                s._undone.update(e.undoes)
+        start = 0
+        if snapshot is not None:
+            start, s.state = snapshot[0] + 1, snapshot[1]
+        try:
+            for e in entries[start:]:
+                if e.index not in s._undone and e.kind != "take_back":
+                    for ev in e.events:
+                        s.state = game.reduce(s.state, ev)
+        except (GameError, RecordError, KeyError, ValueError, TypeError, IndexError) as exc:
+            raise SessionError(f"the journal does not replay: {exc}") from None
+        return s
+
+    # -- reading ----------------------------------------------------------------
+    @property
+    def entries(self) -> Sequence[Entry]:
+        return tuple(self._entries)
+
+    @property
+    def dice_position(self) -> int:
+        return self._entries[-1].dice if self._entries else 0
+
+    @property
+    def next_seq(self) -> int:
+        last = self._entries[-1] if self._entries else None
+        return last.seq + len(last.events) if last else 0
+
+    def status(self) -> Status:
+        return self.game.status(self.state)
+
+    def viewer(self, name: str = PLAYER):
+        return self.game.viewer(self.state, name)
+
+    def view(self, name: str = PLAYER) -> dict[str, Any]:
+        return self.game.view(self.state, self.viewer(name))
+
+    def effective(self) -> Iterator[tuple[int, Record]]:
+        """Every event still in force, with its seq, in order (history)."""
+        for e in self._entries:
+            if e.kind != "take_back" and e.index not in self._undone:
+                yield from zip(e.seqs, e.events, strict=True)
+
+    def log(self, name: str = PLAYER) -> list[dict[str, Any]]:
+        """Every event in force as ``name`` sees it: ``{"seq", "kind", "text", ...}``."""
+        v = self.viewer(name)
+        out = []
+        for seq, ev in self.effective():
+            shown = self.game.event_view(ev, v)
+            if shown is not None:
+                out.append({"seq": seq, **shown.to_json()})
+        return out
+
+    def shown(self, entries: Sequence[Entry], name: str = PLAYER) -> list[dict[str, Any]]:
+        """The events of ``entries`` as ``name`` sees them."""
+        v = self.viewer(name)
+        out = []
+        for e in entries:
+            for seq, ev in zip(e.seqs, e.events, strict=True):
+                sh = self.game.event_view(ev, v)
+                if sh is not None:
+                    out.append({"seq": seq, **sh.to_json()})
+        return out
+
+    def legal(self, name: str = PLAYER) -> list[LegalAction]:
+        """The legal actions of the side to act, as ``name`` knows the game, with ids."""
+        v = self.viewer(name)
+        if self.status().over:
+            return []
+        out, seen = [], set()
+        for a in self.game.legal_actions(self.state, v):
+            aid = self.game.action_id(self.state, a, v)
+            base, n = aid, 2
+            while aid in seen:  # ids are unique within one list
+                aid, n = f"{base}#{n}", n + 1
+            seen.add(aid)
+            out.append(LegalAction(aid, self.game.action_view(self.state, a, v), a))
+        return out
+
+    def find_action(self, ref: str | Mapping[str, Any], name: str = PLAYER) -> Record:
+        """The action a reference names: an id from :meth:`legal`, or the action's JSON."""
+        if isinstance(ref, str):
+            for la in self.legal(name):
+                if la.id == ref:
+                    return la.action
+            raise IllegalAction(f"no legal action has the id {ref[:60]!r} now (see 'gwasl game legal')")
+        try:
+            return self.game.actions.decode(dict(ref))
+        except RecordError as e:
+            raise IllegalAction(f"not an action of {self.game.ruleset}: {e}") from None
+
+    def odds(self, action: Record, name: str = PLAYER) -> list[Outcome]:
+        v = self.viewer(name)
+        self.game.check_legal(self.state, action, v)
+        return self.game.odds(self.state, action, v)
+
+    # -- acting -------------------------------------------------------------------
+    def add_listener(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    def remove_listener(self, listener: Listener) -> None:
+        self._listeners.remove(listener)
+
+    def act(self, action: Record, name: str = PLAYER) -> list[Entry]:
+        """Apply ``action`` for ``name`` (checked against its legal actions), then let
+        automated sides act.  Returns the new entries (already durable)."""
+        if self.status().over:
+            raise IllegalAction("the game is over")
+        v = self.viewer(name)
+        self.game.check_legal(self.state, action, v)
+        index = len(self._entries)
+        entry = self._step("act", action, name, index, None)
+        new = [entry, *self._run_automata(index)]
+        return new
+
+    def _step(self, kind: str, action: Record, actor: str, group: int, decision: Decision | None,
+              pre: Sequence[Record] = (), dice: GameDice | None = None) -> Entry:
+        dice = dice or GameDice(self.seed, self.dice_position)
+        applied = self.game.apply(self.state, action, dice)
+        self._check_rolls(dice, applied)
+        events = [*pre, *applied]
+        entry = Entry(len(self._entries), kind, self.next_seq, dice.position, tuple(events), actor,  # type: ignore[arg-type]
+                      action.to_json(), group, (), decision.why if decision else None)
+        self._commit([entry])
+        return entry
+
+    def _run_automata(self, group: int) -> list[Entry]:
+        new: list[Entry] = []
+        for _ in range(AUTOMATON_LIMIT):
+            st = self.status()
+            if st.over or st.side is None:
+                return new
+            policy = self.game.automated(self.state).get(st.side)
+            if policy is None:
+                return new
+            dice = GameDice(self.seed, self.dice_position)
+            decision: Decision = policy(Seat(self.game, self.state, self.viewer(st.side)), dice)
+            decided = Decided(st.side, decision.why, decision.details, st.side if st.side in self.game.secret_sides(self.state) else None)
+            pre = [*dice.roll_events(), decided]
+            dice = _Continue(dice)
+            new.append(self._step("auto", decision.action, st.side, group, decision, pre, dice))
+        raise SessionError(f"automated sides acted {AUTOMATON_LIMIT} times in a row: the game does not advance")
+
+    def _check_rolls(self, dice: GameDice, events: Sequence[Record]) -> None:
+        made = [(r.n, r.dice) for r in dice.roll_events()]
+        logged = [(e.n, e.dice) for e in events if isinstance(e, Rolled)]
+        if made != logged:
+            raise SessionError(f"{self.game.ruleset}: rolls made {made} but events record {logged}: every roll must be an event")
+
+    def _commit(self, entries: Sequence[Entry]) -> None:
+        """Journal first, then the state, then the listeners (DESIGN.md)."""
+        for e in entries:
+            self.journal.append(e)
+            self._entries.append(e)
+            for ev in e.events:
+                self.state = self.game.reduce(self.state, ev)
+        for fn in list(self._listeners):
+            fn(self, entries)
+
+    # -- take-back ------------------------------------------------------------------
+    def undo_target(self) -> tuple[list[int], str | None]:
+        """The entries a take-back would take back now, or the reason none can be.
+
+        The last ``act`` in force and its automated replies go together.  Outside
+        practice mode nothing that rolled dice or revealed a hidden fact is taken
+        back (DESIGN.md "Undo and history").
+        """
+        live = [e for e in self._entries if e.kind in ("act", "auto") and e.index not in self._undone]
+        if not live:
+            return [], "there is nothing to take back"
+        group = live[-1].group
+        target = [e for e in live if e.group == group]
+        if not self.options.practice:
+            for e in target:
+                if any(self.game.irreversible(ev) for ev in e.events):
+                    return [], ("the last action rolled dice or revealed a hidden fact; take-back stops there "
+                                "(start the game in practice mode to take back further)")
+        return [e.index for e in target], None
+
+    def undo(self) -> tuple[bool, str | None]:
+        """Take back the last action where the policy allows; the take-back is itself journalled."""
+        target, reason = self.undo_target()
+        if not target:
+            return False, reason
+        entry = Entry(len(self._entries), "take_back", self.next_seq, self.dice_position, (), PLAYER,
+                      None, target[0], tuple(target))
+        self.journal.append(entry)
+        self._entries.append(entry)
+        self._undone.update(target)
+        self.state = self._rebuild()
+        for fn in list(self._listeners):
+            fn(self, [entry])
+        return True, None
+
+    def _rebuild(self, upto_seq: int | None = None) -> S:
+        state = self._initial
+        for seq, ev in self.effective():
+            if upto_seq is not None and seq > upto_seq:
+                break
+            state = self.game.reduce(state, ev)
+        return state
+
+    def state_at(self, seq: int | None) -> S:
+        """The state just after event ``seq`` of the history (``None``: before any event)."""
+        return self._initial if seq is None else self._rebuild(seq)
+
+    # -- replay ---------------------------------------------------------------------
+    def replay_check(self) -> ReplayReport:
+        """Recompute every entry from the seed and compare its events with the journal's."""
+        game, state = self.game, self.game.setup(self.source, self.options)
+        undone: set[int] = set()
+        pos, n = 0, 0
+        for e in self._entries:
+            if e.kind == "take_back":
+                undone.update(e.undoes)
+                state = game.setup(self.source, self.options)
+                for x in self._entries[: e.index]:
+                    if x.kind != "take_back" and x.index not in undone:
+                        for ev in x.events:
+                            state = game.reduce(state, ev)
+                continue
+            dice = GameDice(self.seed, pos)
+            try:
+                if e.kind == "begin":
+                    events = game.begin(state, dice)
+                else:
+                    action = game.actions.decode(dict(e.action or {}))
+                    pre: list[Record] = []
+                    if e.kind == "auto":
+                        policy = game.automated(state).get(str(e.actor))
+                        if policy is None:
+                            return ReplayReport(n, False, e.seq, f"entry {e.index}: no automated side {e.actor}")
+                        decision = policy(Seat(game, state, game.viewer(state, str(e.actor))), dice)
+                        secret = e.actor in game.secret_sides(state)
+                        pre = [*dice.roll_events(), Decided(str(e.actor), decision.why, decision.details, e.actor if secret else None)]
+                        action = decision.action
+                        dice = _Continue(dice)
+                    events = pre + game.apply(state, action, dice)
+            except (GameError, RecordError) as exc:
+                return ReplayReport(n, False, e.seq, f"entry {e.index}: {exc}")
+            for i, (a, b) in enumerate(zip(events, e.events, strict=False)):
+                if _canon(a) != _canon(b):
+                    return ReplayReport(n + i, False, e.seq + i, f"entry {e.index}: {a.kind} differs")
+            if len(events) != len(e.events) or dice.position != e.dice:
+                return ReplayReport(n, False, e.seq + min(len(events), len(e.events)), f"entry {e.index}: event count or dice differ")
+            pos = e.dice
+            n += len(events)
+            for ev in e.events:
+                state = game.reduce(state, ev)
+        return ReplayReport(n, True, None)
+
+
+def _canon(r: Record) -> str:
+    return json.dumps(r.to_json(), sort_keys=True, separators=(",", ":"))
+
+
+class _Continue(GameDice):
+    """The same stream after a policy's tie-break rolls: they are already in the
+    entry's events, so only rolls made from here on are checked against the action's."""
+
+    def __init__(self, before: GameDice) -> None:
+        super().__init__(before.seed, before.position)
+

@@ -1,0 +1,355 @@
+"""Saved games: one SQLite file per game (DESIGN.md "Persistence", CONTRACTS 5).
+
+A game file holds its format version, the ruleset, the gwasl version that
+made it, the source scenario, the seed, the options and the append-only
+journal.  Each journal entry is committed (WAL) before the
+session changes its state, so a crash or ``kill -9`` loses nothing that was
+shown and never leaves a file that does not open.
+
+A file from elsewhere may be damaged or hostile: every failure to open or
+read one is a :class:`GameFileError` with one line naming the file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+import stat
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import event as sa_event
+from sqlalchemy import insert, select, text
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.pool import NullPool
+from sqlmodel import Field, SQLModel, create_engine
+
+from gwasl import __version__
+from gwasl.engine.game import Game, GameError, GameOptions
+from gwasl.engine.journal import Entry
+from gwasl.engine.record import RecordError
+from gwasl.engine.session import Session, SessionError
+
+__all__ = ["FORMAT", "FORMAT_VERSION", "MAX_GAME_FILE", "GameFile", "GameFileError", "create_game", "load_source", "open_game", "strict_loads"]
+
+FORMAT = "gwasl-game"
+FORMAT_VERSION = 1
+#: a game file larger than this is refused (a long game is a few MB)
+MAX_GAME_FILE = 512 * 1024 * 1024
+#: the largest scenario file of a solitaire game that ``load_source`` reads
+MAX_SOURCE = 64 * 1024 * 1024
+_ENTRY_KINDS = frozenset({"begin", "act", "auto", "take_back"})
+
+
+class GameFileError(Exception):
+    """A game file that cannot be created, opened or written; the message names the file.
+
+    The message is always one line (SQLite's own reports can span several).
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__(" ".join(message.splitlines()))
+
+
+class GameMeta(SQLModel, table=True):
+    """One fact about the game (format, version, ruleset, seed, options, source)."""
+
+    __tablename__ = "meta"
+    key: str = Field(primary_key=True)
+    value: str
+
+
+class JournalRow(SQLModel, table=True):
+    """One journal entry; ``events`` is the JSON list of its event records."""
+
+    __tablename__ = "journal"
+    idx: int = Field(primary_key=True)
+    kind: str
+    seq: int
+    dice: int
+    actor: str | None = None
+    action: str | None = None
+    grp: int = 0
+    undoes: str = "[]"
+    why: str | None = None
+    events: str = "[]"
+
+
+def strict_loads(data: str | bytes, what: str) -> Any:
+    """JSON with no duplicate keys and no non-finite numbers (a file must read back as written)."""
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for k, v in items:
+            if k in out:
+                raise ValueError(f"duplicate key {k[:40]!r}")
+            out[k] = v
+        return out
+
+    def const(name: str) -> Any:
+        raise ValueError(f"non-finite number {name}")
+
+    def flt(s: str) -> float:
+        v = float(s)
+        if not math.isfinite(v):
+            raise ValueError(f"non-finite number {s[:20]}")
+        return v
+
+    try:
+        return json.loads(data, object_pairs_hook=pairs, parse_constant=const, parse_float=flt)
+    except (ValueError, RecursionError) as e:
+        raise GameFileError(f"{what}: {e}") from None
+
+
+def _dumps(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, allow_nan=False, separators=(",", ":"), sort_keys=False)
+
+
+def _engine(path: Path) -> Engine:
+    eng = create_engine(f"sqlite:///{path}", poolclass=NullPool, connect_args={"timeout": 10})
+
+    @sa_event.listens_for(eng, "connect")
+    def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+        cur = dbapi_conn.cursor()
+        # a file from elsewhere: no schema-level code, checked cells
+        cur.execute("PRAGMA trusted_schema=OFF")
+        cur.execute("PRAGMA cell_size_check=ON")
+        # WAL + NORMAL: a commit survives the process being killed (the kill -9 promise);
+        # only a power cut may lose the last moves, and never corrupts the file
+        cur.execute("PRAGMA synchronous=NORMAL")
+        cur.close()
+
+    return eng
+
+
+class SqliteJournal:
+    """The journal of an open game file: :meth:`append` commits before it returns."""
+
+    def __init__(self, engine: Engine, path: Path, entries: Sequence[Entry] = ()) -> None:
+        self._engine = engine
+        self._path = path
+        self._entries = list(entries)
+
+    def append(self, entry: Entry) -> None:
+        row = {
+            "idx": entry.index, "kind": entry.kind, "seq": entry.seq, "dice": entry.dice, "actor": entry.actor,
+            "action": _dumps(dict(entry.action)) if entry.action is not None else None, "grp": entry.group,
+            "undoes": _dumps(list(entry.undoes)), "why": entry.why,
+            "events": _dumps([e.to_json() for e in entry.events]),
+        }
+        try:
+            with self._engine.begin() as conn:
+                conn.execute(insert(JournalRow), [row])
+        except IntegrityError:
+            raise GameFileError(f"{self._path}: the game changed on disk while acting (another gwasl?); open it again") from None
+        except SQLAlchemyError as e:
+            raise GameFileError(f"{self._path}: cannot write the game: {_short(e)}") from None
+        self._entries.append(entry)
+
+    def entries(self) -> Sequence[Entry]:
+        return tuple(self._entries)
+
+
+def _short(e: BaseException) -> str:
+    msg = str(getattr(e, "orig", None) or e).splitlines()[0]
+    return msg[:200]
+
+
+class GameFile:
+    """An open game file: its ruleset's :class:`Game` and the :class:`Session` over its journal."""
+
+    def __init__(self, path: Path, engine: Engine, ruleset: str, game: Game[Any], session: Session[Any],
+                 meta: Mapping[str, Any]) -> None:
+        self.path = path
+        self._engine = engine
+        self.ruleset = ruleset
+        self.game = game
+        self.session = session
+        self.meta = dict(meta)
+
+    def close(self) -> None:
+        self._engine.dispose()
+
+    def __enter__(self) -> GameFile:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _write_meta(engine: Engine, meta: Mapping[str, Any]) -> None:
+    with engine.begin() as conn:
+        conn.execute(insert(GameMeta), [{"key": k, "value": _dumps(v)} for k, v in meta.items()])
+
+
+def create_game(path: str | os.PathLike[str], game: Game[Any], source: Mapping[str, Any] | None, seed: int,
+                options: GameOptions) -> GameFile:
+    """Start a new game in a new file at ``path`` (never replacing an existing file).
+
+    The file is built beside ``path`` and linked into place only once its
+    first entries are committed, so a crash leaves either nothing or a game
+    that opens.
+    """
+    target = Path(path)
+    if target.exists() or target.is_symlink():
+        raise GameFileError(f"{target}: already exists; a new game needs a new file name")
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        raise GameFileError(f"{target}: the folder {folder} does not exist")
+    fd, tmpname = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    os.close(fd)
+    tmp = Path(tmpname)
+    try:
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)  # as a normal program creates a file
+        engine = _engine(tmp)
+        try:
+            SQLModel.metadata.create_all(engine, tables=[GameMeta.__table__, JournalRow.__table__])  # type: ignore[attr-defined]  # sqlmodel declares no __table__
+            meta = {"format": FORMAT, "format_version": FORMAT_VERSION, "gwasl_version": __version__,
+                    "ruleset": game.ruleset, "seed": seed, "options": options.to_json(), "source": source}
+            _write_meta(engine, meta)
+            journal = SqliteJournal(engine, tmp)
+            Session.new(game, source, seed, options, journal)
+            with engine.begin() as conn:
+                conn.execute(text("PRAGMA journal_mode=WAL"))
+        finally:
+            engine.dispose()
+        try:
+            os.link(tmp, target)  # fails if the name was taken meanwhile: never overwrites
+        except FileExistsError:
+            raise GameFileError(f"{target}: already exists; a new game needs a new file name") from None
+        except OSError:
+            if target.exists():
+                raise GameFileError(f"{target}: already exists; a new game needs a new file name") from None
+            os.replace(tmp, target)
+    except (SQLAlchemyError, OSError) as e:
+        raise GameFileError(f"{target}: cannot create the game: {_short(e)}") from None
+    finally:
+        for p in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm")):
+            with contextlib.suppress(FileNotFoundError):
+                p.unlink()
+    return open_game(target)
+
+
+def open_game(path: str | os.PathLike[str]) -> GameFile:
+    """Open a saved game and rebuild its session; :class:`GameFileError` for any file
+    that is not a readable game of a format this gwasl understands."""
+    from gwasl.games import game_for
+
+    p = Path(path)
+    try:
+        st = p.stat()
+    except OSError as e:
+        raise GameFileError(f"{p}: cannot open: {e.strerror or e}") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise GameFileError(f"{p}: not a regular file")
+    if st.st_size > MAX_GAME_FILE:
+        raise GameFileError(f"{p}: {st.st_size} bytes is larger than a game file can be ({MAX_GAME_FILE})")
+    try:
+        with open(p, "rb") as f:
+            head = f.read(16)
+    except OSError as e:
+        raise GameFileError(f"{p}: cannot read: {e.strerror or e}") from None
+    if head != b"SQLite format 3\x00":
+        raise GameFileError(f"{p}: not a gwasl game file")
+    engine = _engine(p)
+    try:
+        with engine.begin() as conn:
+            check = conn.execute(text("PRAGMA quick_check")).scalar()
+            if check != "ok":
+                raise GameFileError(f"{p}: the game file is damaged ({str(check)[:80]})")
+            tables = {r[0] for r in conn.execute(text("SELECT name FROM sqlite_master WHERE type='table'"))}
+            if not {"meta", "journal"} <= tables:
+                raise GameFileError(f"{p}: not a gwasl game file")
+            meta_rows = conn.execute(select(GameMeta.key, GameMeta.value)).all()  # type: ignore[call-overload]
+            rows = conn.execute(select(JournalRow).order_by(JournalRow.idx)).all()  # type: ignore[arg-type]
+        meta = {str(k): strict_loads(v, f"{p}: meta {k}") for k, v in meta_rows}
+        if meta.get("format") != FORMAT:
+            raise GameFileError(f"{p}: not a gwasl game file")
+        version = meta.get("format_version")
+        if not isinstance(version, int) or isinstance(version, bool):
+            raise GameFileError(f"{p}: the game file has no format version")
+        if version > FORMAT_VERSION:
+            raise GameFileError(f"{p}: made by a newer gwasl ({meta.get('gwasl_version', '?')}, game format {version}); "
+                                f"this is gwasl {__version__}, which reads game format {FORMAT_VERSION}")
+        ruleset, seed = meta.get("ruleset"), meta.get("seed")
+        if not isinstance(ruleset, str) or not isinstance(seed, int) or isinstance(seed, bool):
+            raise GameFileError(f"{p}: the game file is damaged (ruleset or seed)")
+        game = game_for(ruleset)
+        options = GameOptions.from_json(meta.get("options", {}))
+        source = meta.get("source")
+        if source is not None and not isinstance(source, dict):
+            raise GameFileError(f"{p}: the game file is damaged (source)")
+        entries = [_entry(row, game, p) for row in rows]
+        for i, e in enumerate(entries):
+            if e.index != i:
+                raise GameFileError(f"{p}: the game file is damaged (journal entry {i} missing)")
+        if not entries or entries[0].kind != "begin":
+            raise GameFileError(f"{p}: the game file is damaged (no opening entry)")
+        session = Session.restore(game, source, seed, options, SqliteJournal(engine, p, entries))
+    except GameFileError:
+        engine.dispose()
+        raise
+    except (SQLAlchemyError, OSError, UnicodeError) as e:  # a damaged header can fail to decode
+        engine.dispose()
+        raise GameFileError(f"{p}: not a readable gwasl game file ({_short(e)})") from None
+    except (GameError, SessionError, RecordError) as e:
+        engine.dispose()
+        raise GameFileError(f"{p}: the game file is damaged: {_short(e)}") from None
+    return GameFile(p, engine, ruleset, game, session, meta)
+
+
+def _entry(row: Any, game: Game[Any], p: Path) -> Entry:
+    where = f"{p}: journal entry {row.idx}"
+    if row.kind not in _ENTRY_KINDS:
+        raise GameFileError(f"{where}: unknown kind {str(row.kind)[:20]!r}")
+    raw = strict_loads(row.events, where)
+    if not isinstance(raw, list):
+        raise GameFileError(f"{where}: events must be a list")
+    try:
+        events = tuple(game.events.decode(e) for e in raw)
+    except RecordError as e:
+        raise GameFileError(f"{where}: {e}") from None
+    action = strict_loads(row.action, where) if row.action is not None else None
+    if action is not None and not isinstance(action, dict):
+        raise GameFileError(f"{where}: the action must be an object")
+    undoes = strict_loads(row.undoes, where)
+    if not isinstance(undoes, list) or not all(isinstance(u, int) and not isinstance(u, bool) for u in undoes):
+        raise GameFileError(f"{where}: undoes must be a list of entry numbers")
+    if any(u >= row.idx or u < 0 for u in undoes):
+        raise GameFileError(f"{where}: a take-back can only name earlier entries")
+    return Entry(row.idx, row.kind, row.seq, row.dice, events, row.actor, action, row.grp, tuple(undoes), row.why)
+
+
+def load_source(ruleset: str, path: str) -> dict[str, Any]:
+    """The source of a new game from a file: a checked scenario (aslgw) or a JSON object.
+
+    Raises :class:`GameError` with one line naming the file and the problem."""
+    if ruleset == "aslgw":
+        from gwasl.model.scenario_io import ScenarioError, ScenarioFormatError, load_scenario, scenario_to_dict
+
+        try:
+            return dict(scenario_to_dict(load_scenario(path)))
+        except ScenarioFormatError as e:
+            first = e.findings[0] if e.findings else "not a scenario"
+            raise GameError(f"{path}: not a valid scenario: {first}") from None
+        except ScenarioError as e:
+            raise GameError(str(e)) from None
+    p = Path(path)
+    if not p.is_file():
+        raise GameError(f"{path}: not a regular file")
+    if p.stat().st_size > MAX_SOURCE:
+        raise GameError(f"{path}: larger than a scenario can be ({MAX_SOURCE} bytes)")
+    try:
+        obj = strict_loads(p.read_bytes(), path)
+    except (GameFileError, OSError) as e:
+        raise GameError(f"{path}: {e}") from None
+    if not isinstance(obj, dict):
+        raise GameError(f"{path}: not a {ruleset} scenario (a JSON object)")
+    return obj

@@ -1,0 +1,188 @@
+"""Saved games (DESIGN.md "Persistence", CONTRACTS 5): one SQLite file, the journal
+committed before anything is shown, damaged or newer files refused in one line."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import random
+import signal
+import sqlite3
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.toygame import Run, Step, ToyGame
+from gwasl.engine.game import GameOptions
+from gwasl.games import register_ruleset
+from gwasl.store.gamefile import FORMAT_VERSION, GameFileError, create_game, open_game
+
+GAME = ToyGame()
+register_ruleset("toy", GAME)
+
+
+def new_game(path: Path, seed: int = 1, practice: bool = True):
+    return create_game(path, GAME, {"traps": [5, 7]}, seed, GameOptions(practice=practice))
+
+
+def test_a_game_file_reopens_where_it_was_left(tmp_path):
+    p = tmp_path / "g.game"
+    with new_game(p) as gf:
+        for a in (Run(), Step(), Run()):
+            gf.session.act(a)
+        gf.session.undo()
+        state, log = gf.session.state, gf.session.log("omniscient")
+    with open_game(p) as again:
+        assert again.session.state == state
+        assert again.session.log("omniscient") == log
+        assert again.ruleset == "toy" and again.meta["format_version"] == FORMAT_VERSION
+        assert again.session.replay_check().identical
+
+
+def test_new_game_never_replaces_a_file(tmp_path):
+    p = tmp_path / "precious.json"
+    p.write_text("mine")
+    with pytest.raises(GameFileError, match="already exists"):
+        new_game(p)
+    assert p.read_text() == "mine"
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["precious.json"]
+
+
+def test_new_game_file_mode_follows_the_umask(tmp_path):
+    old = os.umask(0o022)
+    try:
+        new_game(tmp_path / "g.game").close()
+    finally:
+        os.umask(old)
+    assert (tmp_path / "g.game").stat().st_mode & 0o777 == 0o644
+
+
+def _sql(p: Path, *statements: str) -> None:
+    con = sqlite3.connect(p)
+    for s in statements:
+        con.execute(s)
+    con.commit()
+    con.close()
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        (lambda p: p.write_bytes(b"not a database at all"), "not a gwasl game file"),
+        (lambda p: p.write_bytes(p.read_bytes()[:1500]), "game file"),
+        (lambda p: _sql(p, "DROP TABLE journal"), "not a gwasl game file"),
+        (lambda p: _sql(p, "UPDATE meta SET value='99' WHERE key='format_version'"), "newer gwasl"),
+        (lambda p: _sql(p, "UPDATE meta SET value='\"chess\"' WHERE key='ruleset'"), "unknown ruleset"),
+        (lambda p: _sql(p, "UPDATE journal SET events='[{\"kind\":\"moved\",\"side\":\"red\",\"side\":\"blue\",\"to\":1}]' WHERE idx=1"),
+         "duplicate key"),
+        (lambda p: _sql(p, "UPDATE journal SET events='[{\"kind\":\"moved\",\"side\":\"red\",\"to\":1e400}]' WHERE idx=1"),
+         "non-finite"),
+        (lambda p: _sql(p, "UPDATE journal SET events='[{\"kind\":\"moved\",\"side\":\"red\",\"to\":\"x\"}]' WHERE idx=1"),
+         "expected an integer"),
+        (lambda p: _sql(p, "UPDATE journal SET events='[{\"kind\":\"teleported\"}]' WHERE idx=1"), "unknown"),
+        (lambda p: _sql(p, "DELETE FROM journal WHERE idx=1"), "missing"),
+        (lambda p: _sql(p, "UPDATE journal SET undoes='[5]' WHERE idx=1"), "earlier entries"),
+        (lambda p: _sql(p, "UPDATE journal SET kind='magic' WHERE idx=1"), "unknown kind"),
+        (lambda p: _sql(p, "UPDATE meta SET value='{' WHERE key='seed'"), "meta seed"),
+    ],
+)
+def test_damaged_or_newer_files_get_one_line_naming_the_file(tmp_path, damage, message):
+    p = tmp_path / "g.game"
+    with new_game(p) as gf:
+        gf.session.act(Step())
+        gf.session.act(Run())
+    damage(p)
+    with pytest.raises(GameFileError) as exc:
+        open_game(p)
+    text = str(exc.value)
+    assert str(p) in text and message in text and "\n" not in text
+
+
+@pytest.mark.parametrize("kind", ["folder", "fifo", "missing"])
+def test_only_regular_files_are_opened(tmp_path, kind):
+    p = tmp_path / "x.game"
+    if kind == "folder":
+        p.mkdir()
+    elif kind == "fifo":
+        os.mkfifo(p)
+    with pytest.raises(GameFileError, match=r"not a regular file|cannot open"):
+        open_game(p)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_fuzzed_game_files_open_or_give_one_line(tmp_path_factory, data):
+    base = tmp_path_factory.mktemp("fz") / "g.game"
+    with new_game(base, seed=5) as gf:
+        for _ in range(4):
+            gf.session.act(Run())
+    raw = bytearray(base.read_bytes())
+    for _ in range(data.draw(st.integers(1, 12))):
+        i = data.draw(st.integers(0, len(raw) - 1))
+        raw[i] = data.draw(st.integers(0, 255))
+    base.write_bytes(bytes(raw))
+    try:
+        with open_game(base) as gf:
+            gf.session.log("omniscient")
+    except GameFileError as e:
+        assert "\n" not in str(e) and str(base) in str(e)
+
+
+def _driver(path: str, conn) -> None:  # runs in a forked child: acts forever, reports what it showed
+    with open_game(path) as gf:
+        rng = random.Random(os.getpid())
+        while True:
+            if gf.session.status().over:  # practice mode: take back and play on
+                gf.session.undo()
+                conn.send(gf.session.entries[-1].index)
+                continue
+            entries = gf.session.act(rng.choice([Run(), Step()]))
+            conn.send(entries[-1].index)  # "shown" only after act returned (committed)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_kill_9_at_random_moments_loses_nothing_shown(tmp_path):
+    """A game driven by a child process killed at random moments, 150 times: every
+    entry the child showed is on disk, and the file always opens."""
+    p = tmp_path / "g.game"
+    new_game(p, seed=9).close()
+    ctx = multiprocessing.get_context("fork")
+    rng = random.Random(1)
+    shown_max = 0
+    kills = 0
+    while kills < 150:
+        parent, child = ctx.Pipe(duplex=False)
+        proc = ctx.Process(target=_driver, args=(str(p), child))
+        proc.start()
+        child.close()
+        if kills % 3 == 0 and parent.poll(10):  # every third child is let act first, however slow the machine
+            shown_max = max(shown_max, parent.recv())
+        time.sleep(rng.uniform(0.0, 0.05))
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.join()
+        kills += 1
+        while parent.poll():
+            try:
+                shown_max = max(shown_max, parent.recv())
+            except (EOFError, OSError):
+                break
+        parent.close()
+        with open_game(p) as gf:  # always opens
+            assert len(gf.session.entries) > shown_max
+    with open_game(p) as gf:
+        assert gf.session.replay_check().identical
+    assert shown_max >= 50  # the children did act (every third one at least once)
+
+
+def test_meta_holds_what_the_game_started_from(tmp_path):
+    p = tmp_path / "g.game"
+    new_game(p, seed=77).close()
+    con = sqlite3.connect(p)
+    meta = {k: json.loads(v) for k, v in con.execute("SELECT key, value FROM meta")}
+    con.close()
+    assert meta["seed"] == 77 and meta["ruleset"] == "toy" and meta["source"] == {"traps": [5, 7]}
+    assert meta["format"] == "gwasl-game" and "gwasl_version" in meta
