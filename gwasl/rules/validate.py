@@ -29,6 +29,7 @@ CHECK_MODULES: tuple[str, ...] = (
     "gwasl.rules.checks_units",
     "gwasl.rules.checks_combat",
     "gwasl.rules.los",
+    "gwasl.rules.turn_record",
 )
 
 

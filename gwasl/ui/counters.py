@@ -236,7 +236,26 @@ def paint_counter(p: QPainter, face: CounterFace, rect: QRectF, selected: bool =
             p.setPen(QColor(part.ink) if part.ink else ink)
             p.setFont(font(part.font_px, part.bold))
             p.drawText(r, part.align, part.text)
+    _status_markers(p, face.status, w)
     p.restore()
+
+
+def _status_markers(p: QPainter, status: tuple[str, ...], w: float) -> None:
+    """Markers of play (CX, DM, Pin, Melee, TI) as small chips down the counter's right edge."""
+    if not status:
+        return
+    h = min(w * .24, w / max(1, len(status)))
+    fpx = h * .62
+    if fpx < style.MIN_TEXT_PX * .8:
+        return
+    for i, text in enumerate(status):
+        r = QRectF(w * .56, i * h + w * .02, w * .42, h * .92)
+        p.setPen(QPen(QColor("#202020"), w * .015))
+        p.setBrush(QColor("#f4e04d") if text in ("CX", "DM") else QColor("#f0f0f0"))
+        p.drawRoundedRect(r, h * .2, h * .2)
+        p.setPen(QColor("#101010"))
+        p.setFont(font(fpx, True))
+        p.drawText(r, Qt.AlignmentFlag.AlignCenter, text)
 
 
 def _symbol(p: QPainter, kind: str, r: QRectF, ink: QColor) -> None:

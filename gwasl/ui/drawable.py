@@ -108,6 +108,7 @@ class CounterFace:
     position: str = ""
     marker: str | None = None
     count: int | None = None
+    status: tuple[str, ...] = ()  # markers of play: CX, DM, Pin, Melee, TI
 
 
 @dataclass(frozen=True, slots=True)

@@ -156,6 +156,7 @@ class PlayerWindow(QMainWindow):
         self.controller = controller
         controller.changed.connect(self._refresh)
         self.board = board_for(controller.file.ruleset, self)
+        self.board.set_source(controller.file.meta.get("source"))
         self.board.action_requested.connect(self.request)
         self.setCentralWidget(self.board)
         self._fill_view_menu()
