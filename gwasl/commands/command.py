@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
-import re
 import sys
 
 from gwasl.cli import UsageError
-from gwasl.commands.common import load_or_fail, parse_side
+from gwasl.commands.common import load_or_fail, parse_side, print_json
 from gwasl.model.scenario import Unit
 from gwasl.rules.command import CommandError, command_status
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -35,26 +31,24 @@ def run(args: argparse.Namespace) -> int:
     except CommandError as e:
         raise UsageError(str(e)) from None
     if args.json:
-        text = json.dumps(report.as_json(), indent=2, ensure_ascii=False)
-    else:
-        by_id: dict[str, Unit] = {}
-        for u in s.units:
-            by_id.setdefault(u.id, u)
-        lines = [f"{s.title} ({s.date.isoformat()}): command radius"]
-        for lid, r in report.radius.items():
-            u = by_id[lid]
-            lines.append(f"  {lid:<12} {u.kind.value:<7} {u.hex.label:<5} radius {r}")
-        lines.append("units:")
-        for uid, st in report.units.items():
-            u = by_id[uid]
-            flag = "In Command" if st.in_command else "Out of Command"
-            by = f" by {st.commanded_by}" if st.commanded_by else ""
-            pen = ", No Leader Penalty" if st.no_leader_penalty else ""
-            drm = f", free: NTC +{st.ntc_drm}" if st.ntc_drm else ""
-            lines.append(f"  {uid:<12} {u.kind.value:<10} {u.hex.label:<5} {flag}{by}{pen}{drm}")
-            lines.append(f"      {st.reason}")
-        text = "\n".join(lines)
-    # Titles and ids are the file's strings; a lone surrogate (a "\\ud800" escape in
-    # the JSON) cannot be encoded, so it is written as that escape, never a crash.
-    sys.stdout.write(_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n")
+        print_json(report.as_json())
+        return 0
+    by_id: dict[str, Unit] = {}
+    for u in s.units:
+        by_id.setdefault(u.id, u)
+    lines = [f"{s.title} ({s.date.isoformat()}): command radius"]
+    for lid, r in report.radius.items():
+        u = by_id[lid]
+        lines.append(f"  {lid:<12} {u.kind.value:<7} {u.hex.label:<5} radius {r}")
+    lines.append("units:")
+    for uid, st in report.units.items():
+        u = by_id[uid]
+        flag = "In Command" if st.in_command else "Out of Command"
+        by = f" by {st.commanded_by}" if st.commanded_by else ""
+        pen = ", No Leader Penalty" if st.no_leader_penalty else ""
+        drm = f", free: NTC +{st.ntc_drm}" if st.ntc_drm else ""
+        lines.append(f"  {uid:<12} {u.kind.value:<10} {u.hex.label:<5} {flag}{by}{pen}{drm}")
+        lines.append(f"      {st.reason}")
+    # One write, built in one pass (a dict of units, not a search per unit: linear in the units).
+    sys.stdout.write("\n".join(lines) + "\n")
     return 0
