@@ -56,7 +56,7 @@ def _unit(d: dict[str, Any]) -> Unit | None:
         return None
     try:
         return Unit(
-            id=str(d.get("id")), side=str(d.get("side")), kind=UnitKind(d.get("kind")), hex=h,
+            id=str(d.get("id")), side=str(d.get("side")), kind=UnitKind(d.get("kind", "")), hex=h,
             unit_class=UnitClass(d["class"]) if d.get("class") else None,
             rating=LeaderRating.parse(d["rating"]) if d.get("rating") else None,
             weapon=d.get("weapon"), position=Position(d.get("in", "ground")), platoon=d.get("platoon"),
@@ -236,7 +236,7 @@ class AslgwBoard(Board):
                     hexes.add(b)
         self.targets.set_hexes(hexes)
 
-    def move(self, src: Hex, dst: Hex) -> None:
+    def move(self, src: Hex, dst: Hex) -> None:  # type: ignore[override]  # moves counters; QWidget.move is never used here
         """The actions that take something from ``src`` to ``dst``: one is sent, several are offered."""
         found = []
         for la in self._legal:
