@@ -1,7 +1,9 @@
 """``gwasl render FILE --out PNG [--view VIEWER] [--width PX]`` (CONTRACTS 4).
 
 Draws the map headless with the editor's own scene code; the offscreen Qt
-platform is forced, so it works without a display.
+platform is forced, so it works without a display.  ``--out`` is never a
+folder, FIFO or device, and an existing file there that is not a PNG is
+replaced only with ``--force`` (issue 18.1); a symlink is written through.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ import argparse
 
 from gwasl.cli import UsageError
 from gwasl.commands.common import load_or_fail, parse_side
+from gwasl.model.files import WrongFormatError
 from gwasl.rules.fog.fields import FogFormatError, require_fog_fields
 
 
@@ -18,7 +21,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("file", help="scenario JSON file")
     p.add_argument("--out", required=True, metavar="PNG", help="PNG file to write")
     p.add_argument("--view", default="omniscient", metavar="VIEWER", help="'omniscient' (default) or a side id: the map as that side may see it")
-    p.add_argument("--width", type=int, metavar="PX", help="image width in pixels (default: twice the map's natural size)")
+    p.add_argument("--width", type=int, metavar="PX",
+                   help="image width in pixels (default: twice the map's natural size, at most 16 megapixels)")
+    p.add_argument("--force", action="store_true",
+                   help="replace PNG even if it is an existing file that is not a PNG picture (never a folder, FIFO or device)")
     p.set_defaults(func=run)
 
 
@@ -30,13 +36,16 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(e)) from None
     if args.view != "omniscient":
         parse_side(scenario, args.view)
-    if args.width is not None and not (16 <= args.width <= 20000):
-        raise UsageError(f"--width {args.width}: choose between 16 and 20000 pixels")
+    if args.width is not None and args.width < 16:
+        raise UsageError(f"--width {args.width}: choose 16 pixels or more")
     from gwasl.ui.drawable import ViewUnavailableError  # Qt only inside the command (layering)
     from gwasl.ui.render import RenderError, render_png
 
     try:
-        render_png(scenario, args.out, args.view, args.width)
-    except (RenderError, ViewUnavailableError) as e:
+        render_png(scenario, args.out, args.view, args.width, force=args.force)
+    except RenderError as e:
+        hint = " (--force replaces it)" if isinstance(e.file_error, WrongFormatError) else ""
+        raise UsageError(f"{e}{hint}") from None
+    except ViewUnavailableError as e:
         raise UsageError(str(e)) from None
     return 0
