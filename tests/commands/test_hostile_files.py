@@ -63,7 +63,7 @@ def _cases():
 
 @pytest.mark.parametrize("name, i", list(_cases()))
 def test_every_command_on_every_hostile_file(runner, corpus, tmp_path, name, i):
-    argv = commands_for(corpus[name], tmp_path / "out.png")[i]
+    argv = commands_for(corpus[name], tmp_path / "out.png")[i]  # a fresh folder: `game new` never finds its file there
     o = runner.run(argv)
     assert_clean(o)
     # What the issue saw, now refused or answered:
