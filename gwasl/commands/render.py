@@ -9,6 +9,7 @@ replaced only with ``--force`` (issue 18.1); a symlink is written through.
 from __future__ import annotations
 
 import argparse
+import os
 
 from gwasl.cli import UsageError
 from gwasl.commands.common import load_or_fail, parse_side
@@ -31,6 +32,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _is_game_file(path: str) -> bool:
+    # Only a regular file is opened: opening a FIFO would wait for a writer forever.
+    if not os.path.isfile(path):
+        return False
     try:
         with open(path, "rb") as f:
             return f.read(16) == b"SQLite format 3\x00"
