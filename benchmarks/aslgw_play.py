@@ -10,11 +10,12 @@ Prints medians and a ratio against a simple reference measured in the same run
 * one movement action, apply + reduce, against reducing a phase change;
 * replaying a whole random game's journal (``Session.replay_check``), per event.
 
-Run: python -m benchmarks.aslgw_play
+Run: python -m benchmarks.aslgw_play [--quick]
 """
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import json
 import random
@@ -52,12 +53,16 @@ def line(name: str, t: float, ref_name: str, ref: float) -> None:
 
 
 def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="one scenario, few repeats (the test suite's smoke run)")
+    args = ap.parse_args()
     game = AslgwGame()
-    for name in ("bois-des-caures-1916.json", "schwaben-redoubt-1916.json"):
-        bench(game, name)
+    names = ("bois-des-caures-1916.json",) if args.quick else ("bois-des-caures-1916.json", "schwaben-redoubt-1916.json")
+    for name in names:
+        bench(game, name, 10 if args.quick else 1)
 
 
-def bench(game: AslgwGame, name: str) -> None:
+def bench(game: AslgwGame, name: str, divide: int = 1) -> None:
     src = json.loads(Path(bundled_scenario(name)).read_text(encoding="utf-8"))
     s = Session.new(game, src, 1, GameOptions(frozenset({list(src["sides"])[1]})))
     while s.status().phase != "MPh":
@@ -66,8 +71,8 @@ def bench(game: AslgwGame, name: str) -> None:
     assert side is not None
     print(f"== {name}: {side}'s MPh")
     viewer = game.viewer(s.state, side)
-    line("view(state, side)", median_us(lambda: game.view(s.state, viewer), 200),
-         "fog view(state, side)", median_us(lambda: fog_view(s.state.fog, side), 200))
+    line("view(state, side)", median_us(lambda: game.view(s.state, viewer), 200 // divide),
+         "fog view(state, side)", median_us(lambda: fog_view(s.state.fog, side), 200 // divide))
 
     def legal() -> None:
         game._last_legal = None  # measure the listing, not the kept list
@@ -82,7 +87,7 @@ def bench(game: AslgwGame, name: str) -> None:
                 with contextlib.suppress(StepError, LocationError):
                     step_cost(sc, u.hex, u.position, n, Position.GROUND)
 
-    line("legal_actions (side to act)", median_us(legal, 100), "step_cost of every unit's step", median_us(cost_every_step, 100))
+    line("legal_actions (side to act)", median_us(legal, 100 // divide), "step_cost of every unit's step", median_us(cost_every_step, 100 // divide))
     move = next(a for a in game.legal_actions(s.state, viewer) if isinstance(a, (Move, ImpulseStep, MovePile)))
 
     def apply_move() -> None:
@@ -91,8 +96,8 @@ def bench(game: AslgwGame, name: str) -> None:
             st = game.reduce(st, ev)
 
     phase = PhaseBegan(s.state.turn, s.state.phasing, "DFPh")
-    line("apply + reduce one move", median_us(apply_move, 100),
-         "reduce a phase change", median_us(lambda: game.reduce(s.state, phase), 100))
+    line("apply + reduce one move", median_us(apply_move, 100 // divide),
+         "reduce a phase change", median_us(lambda: game.reduce(s.state, phase), 100 // divide))
     whole = Session.new(game, src, 2, GameOptions())
     rng = random.Random(2)
     while not whole.status().over:

@@ -125,7 +125,7 @@ def main() -> None:
     tool.hover(path[0], None)  # builds the LOS index once, as the first hover does
     vp.repaint()
     redraw, query = [], []
-    index = win.checks.index()
+    index = win.seen.los_index()  # the index the LOS map tool queries
     for h in path:
         t = time.perf_counter()
         index.visible_from(h)

@@ -73,3 +73,16 @@ def test_mypy_gate_catches_a_planted_defect(tmp_path: Path, module: str, code: s
     r = _run(sys.executable, "-m", "mypy", "--no-incremental", "--cache-dir", str(tmp_path / ".mypy_cache"), "-m", module, cwd=tmp_path)
     assert r.returncode == 1, r.stdout + r.stderr
     assert "_planted.py" in r.stdout
+
+
+def test_make_test_runs_the_slow_tests_too() -> None:
+    """Tests marked ``slow`` (the longest hypothesis runs, the wheel install, the benchmark smoke runs)
+    are marked to be found, not skipped: neither ``make test`` nor pytest's defaults deselect them."""
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    recipe = makefile.split("\ntest:", 1)[1].split("\n\n", 1)[0]
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    addopts = next(line for line in pyproject.splitlines() if line.startswith("addopts"))
+    for text in (recipe.replace("python -m pytest", "python"), addopts):
+        assert "-m " not in text and "not slow" not in text and "slow" not in text, text
+    marked = [p for p in (ROOT / "tests").rglob("test_*.py") if "pytest.mark.slow" in p.read_text(encoding="utf-8")]
+    assert len(marked) >= 4

@@ -23,5 +23,5 @@ def run_editor(path: str | None = None, scenario: Scenario | None = None) -> int
     if path:
         win._remember(path)
     win.show()
-    win.view.fit()
+    win.view_home()
     return app.exec()

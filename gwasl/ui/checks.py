@@ -1,8 +1,9 @@
 """Checking overlays: LOS thread, hover LOS map, command radius.
 
-They call the pure rule functions (gwasl.rules.los, gwasl.rules.command)
-and only draw what those return.  A one-to-all LOS index is built once per
-scenario value and reused while the mouse moves.
+They ask the window's :class:`~gwasl.ui.seen.Seen` (which calls the pure
+rule functions, gwasl.rules.los and gwasl.rules.command, on what the viewer
+may know) and only draw what it returns.  A one-to-all LOS index is built
+once per Seen and reused while the mouse moves.
 
 On a map bigger than a board the hover LOS map is computed on a worker
 thread (:class:`LosMapWorker`), so no mouse move waits for the LOS index or
@@ -19,10 +20,9 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QColor
 
-from gwasl.editor.document import Change
 from gwasl.model.hexgrid import Hex
-from gwasl.rules import command as command_rules
 from gwasl.rules import los as los_rules
+from gwasl.ui.words import words
 
 if TYPE_CHECKING:  # pragma: no cover
     from gwasl.ui.mainwindow import MainWindow
@@ -89,24 +89,21 @@ class LosMapWorker(QObject):
 
 
 class Checks:
-    """Owns the checking overlays of one window; recomputes them when the scenario changes."""
+    """Owns the checking overlays of one window; recomputes them from the window's ``seen``."""
 
     def __init__(self, window: MainWindow) -> None:
         self.win = window
-        self._index = None
-        self._index_for = None
         self.los_ends: tuple[Hex, Hex] | None = None
         self.los_result: los_rules.LosResult | None = None
         self.los_map_from: Hex | None = None
-        self.command_for: dict | None = None
+        self.command_for: dict[str, str | None] | None = None
         self._worker: LosMapWorker | None = None
         self._los_map_token = 0
         #: The hex whose LOS map the overlay shows (None: none shown, or the answer is not in yet).
         self.los_map_shown: Hex | None = None
-        window.document.subscribe(self._on_change)
 
-    def _on_change(self, change: Change) -> None:
-        # Scenario changed: redo whatever check is showing, against the new scenario.
+    def refresh(self) -> None:
+        """The scenario or the viewer changed: redo whatever check is showing against what is seen now."""
         if self.los_ends is not None:
             self.show_los(*self.los_ends)
         if self.los_map_from is not None:
@@ -120,8 +117,8 @@ class Checks:
         self.los_ends = (a, b)
         from_in, to_in = self.win.palette.positions()
         try:
-            r = los_rules.los(self.win.document.scenario, a, b, from_in, to_in)
-        except los_rules.LosError as e:  # e.g. "in a dugout" where there is none
+            r = self.win.seen.los(a, b, from_in, to_in)
+        except (los_rules.LosError, los_rules.OutlineError) as e:  # e.g. "in a dugout" where there is none
             self.los_result = None
             scene.los_thread.set_thread(a, b, "pending", "?")
             scene.blocker.set_hexes(())
@@ -139,7 +136,7 @@ class Checks:
         scene.los_thread.set_thread(a, b, state, text)
         scene.blocker.set_hexes({blocked_by} if blocked_by is not None else set())
         reason = r.reason
-        self.win.show_message(f"LOS {a} -> {b} ({from_in.value} -> {to_in.value}): {text}" + (f"; {reason}" if reason else ""))
+        self.win.show_message(f"LOS {a} -> {b} ({words(from_in)} -> {words(to_in)}): {text}" + (f"; {reason}" if reason else ""))
 
     def clear_los(self) -> None:
         self.los_ends = None
@@ -148,25 +145,18 @@ class Checks:
         self.win.scene.blocker.set_hexes(())
 
     # -- LOS map ------------------------------------------------------------------------
-    def index(self):
-        s = self.win.document.scenario
-        if self._index is None or self._index_for is not s:
-            self._index = los_rules.LosIndex(s)
-            self._index_for = s
-        return self._index
-
     def visible_from(self, h: Hex) -> frozenset[Hex]:
         from_in, _ = self.win.palette.positions()
-        return self.index().visible_from(h, from_in=from_in)
+        return self.win.seen.visible_from(h, from_in)
 
     def show_los_map(self, h: Hex) -> None:
         self.los_map_from = h
         self._los_map_token += 1
-        s = self.win.document.scenario
+        s = self.win.seen.scenario  # the map as the window's viewer knows it
         if s.map.columns * s.map.rows <= SYNC_LOS_MAP_HEXES:
             try:
                 seen = self.visible_from(h)
-            except los_rules.LosError as e:
+            except (los_rules.LosError, los_rules.OutlineError) as e:
                 self.win.show_message(str(e), error=True)
                 return
             self._draw_los_map(h, seen)
@@ -201,34 +191,25 @@ class Checks:
 
     # -- command radius --------------------------------------------------------------------
     def show_command(self, leader: str | None = None, side: str | None = None) -> None:
+        """The command radius of ``leader`` or of ``side``'s leaders, as the window's viewer may know it (ASLGW 1.3)."""
+        picture = self.win.seen.command(leader=leader, side=side)
+        if picture is None:  # that leader or side is not (or no longer) known to the viewer
+            self.clear_command()
+            return
         self.command_for = {"leader": leader, "side": side}
-        s = self.win.document.scenario
-        command = command_rules
-        if leader is not None:
-            side = s.unit(leader).side
-        assert side is not None  # the leader's side, or the side the palette names
-        status = command.command_status(s, side)
-        leaders = [leader] if leader is not None else [u.id for u in s.units_of(side) if u.kind.value == "leader"]
-        hexes: set[Hex] = set()
-        for lid in leaders:
-            radius = status.radius.get(lid)
-            if radius is None:
-                radius = command.command_radius(s, s.unit(lid))
-            hexes.update(x for x in s.unit(lid).hex.within(radius) if s.map.contains(x))
-        marks: dict[Hex, tuple[str, QColor]] = {}
-        units = status.units
-        for uid, st in units.items():
-            u = s.unit(uid)
-            if leader is not None and st.commanded_by != leader and (u.platoon is None or u.platoon != s.unit(leader).platoon):
-                continue
-            ok = st.in_command
-            prev = marks.get(u.hex)
-            if prev is None or not ok:
-                marks[u.hex] = ("✓", QColor("#1b8a2f")) if ok else ("✗", QColor("#c62020"))
-        self.win.scene.command_overlay.set_hexes(hexes, marks)
-        n_in = sum(1 for st in units.values() if st.in_command)
-        self.win.show_message(f"Command (ASLGW 1.3): {n_in} of {len(units)} units in command" + (f" of {leader}" if leader else f" for {side}"))
+        marks = {h: (IN_COMMAND if ok else OUT_OF_COMMAND) for h, ok in picture.marks.items()}
+        self.win.scene.command_overlay.set_hexes(picture.hexes, marks)
+        self.win.show_message(picture.text)
 
     def clear_command(self) -> None:
         self.command_for = None
         self.win.scene.command_overlay.set_hexes(())
+
+    def clear_all(self) -> None:
+        self.clear_los()
+        self.clear_los_map()
+        self.clear_command()
+
+
+IN_COMMAND = ("✓", QColor("#1b8a2f"))
+OUT_OF_COMMAND = ("✗", QColor("#c62020"))

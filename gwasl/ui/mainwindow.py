@@ -13,9 +13,9 @@ import os
 import re
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
-from PySide6.QtCore import QDate, QSettings, QSize, Qt, QTimer
+from PySide6.QtCore import QDate, QPointF, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
     QFormLayout,
+    QGroupBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -61,20 +62,27 @@ from gwasl.model.scenario import (
     UnitKind,
     Weather,
 )
-from gwasl.model.scenario_io import Finding, ScenarioError
+from gwasl.model.scenario_io import Finding, ScenarioChangedError, ScenarioError, ScenarioFormatError, ScenarioReadOnlyError
 from gwasl.rules.validate import validate_scenario
+from gwasl.ui import plain
 from gwasl.ui.checks import Checks
-from gwasl.ui.drawable import OMNISCIENT, ViewUnavailableError, drawing_for
+from gwasl.ui.drawable import OMNISCIENT, ViewUnavailableError
 from gwasl.ui.mapscene import MapScene
 from gwasl.ui.mapview import MapView
 from gwasl.ui.models import FindingsModel, FormationTableModel, UnitTableModel
 from gwasl.ui.palette import Palette
 from gwasl.ui.render import RenderError, export_png, export_svg
+from gwasl.ui.seen import Seen
 from gwasl.ui.tools import ALL_TOOLS, Tool
+from gwasl.ui.wheel import wheel_scrolls_form
+from gwasl.ui.words import user_text, where, words
 
 __all__ = ["MainWindow", "PropertiesDialog"]
 
 MAX_RECENT = 8
+MAX_FINDINGS_SHOWN = 12
+# Tools that only look (select, checks): the ones left in a side's read-only view.
+READ_ONLY_TOOLS = frozenset({"select", "los", "losmap", "command"})
 FILTER = "Scenarios (*.json);;All files (*)"
 
 
@@ -89,6 +97,8 @@ class MainWindow(QMainWindow):
         self.document = document or EditorDocument(ed.new_scenario())
         self.settings = settings if settings is not None else QSettings("gwasl", "gwasl")
         self.viewer = OMNISCIENT
+        # What the window shows, for its viewer: every read-out draws from it (gwasl.ui.seen).
+        self.seen = Seen.of(self.document.scenario)
         self.selected_units: frozenset[str] = frozenset()
         self.selected_hex: Hex | None = None
         self.findings: tuple[Finding, ...] = ()
@@ -103,6 +113,7 @@ class MainWindow(QMainWindow):
         self._build_docks()
         self._build_actions()
         self._build_menus()
+        plain.plain_labels(self)  # the palette's read-outs quote side ids and weapon names from the file
         self.view.hexHovered.connect(self._hovered)
         self.document.subscribe(self._on_change)
         self._validate_timer = QTimer(self)
@@ -111,7 +122,9 @@ class MainWindow(QMainWindow):
         self._validate_timer.timeout.connect(self.run_validation)
         self.resize(QSize(1400, 900))
         self.resizeDocks([self.units_dock], [190], Qt.Orientation.Vertical)
-        self.resizeDocks([self.palette_dock, self.formations_dock], [370, 330], Qt.Orientation.Horizontal)
+        # The palette as narrow as its fields allow, the lists on the right narrow too: room for the map.
+        palette_w = self.palette.minimumSizeHint().width() + self.palette_scroll.verticalScrollBar().sizeHint().width() + 6
+        self.resizeDocks([self.palette_dock, self.formations_dock], [palette_w, 260], Qt.Orientation.Horizontal)
         self.set_tool("select")
         self._refresh_all()
         self.statusBar().showMessage("Ready")
@@ -128,12 +141,15 @@ class MainWindow(QMainWindow):
         scroll = QScrollArea()
         scroll.setWidget(self.palette)
         scroll.setWidgetResizable(True)
+        self.palette_scroll = scroll
+        self._palette_wheel = wheel_scrolls_form(scroll)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.palette_dock = self._dock("Palette", scroll, Qt.DockWidgetArea.LeftDockWidgetArea, "palette")
 
         # Units (order of battle) list
         w = QWidget()
         v = QVBoxLayout(w)
-        self.unit_model = UnitTableModel(self.document, self)
+        self.unit_model = UnitTableModel(lambda: self.seen.scenario, self)
         self.unit_table = QTableView()
         self.unit_table.setModel(self.unit_model)
         self.unit_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -145,18 +161,20 @@ class MainWindow(QMainWindow):
         row = QHBoxLayout()
         self.hidden_box = QComboBox()
         for hs in HiddenStatus:
-            self.hidden_box.addItem(hs.value.replace("_", " "), hs)
+            self.hidden_box.addItem(words(hs), hs)
         set_hidden = QPushButton("Set hidden")
+        self.unit_buttons = [self.hidden_box, set_hidden]
         set_hidden.clicked.connect(lambda: self.update_selected(hidden=HiddenStatus(self.hidden_box.currentData()), text="Set hidden status"))
         self.position_box = QComboBox()
         for p in Position:
-            self.position_box.addItem(p.value.replace("_", " "), p)
+            self.position_box.addItem(words(p), p)
         set_pos = QPushButton("Set position")
         set_pos.clicked.connect(lambda: self.update_selected(position=Position(self.position_box.currentData()), text="Set position"))
         broken = QPushButton("Broken on/off")
         broken.clicked.connect(self.toggle_broken)
         delete = QPushButton("Delete")
         delete.clicked.connect(self.delete_selected)
+        self.unit_buttons += [self.position_box, set_pos, broken, delete]
         for x in (self.hidden_box, set_hidden, self.position_box, set_pos, broken, delete):
             row.addWidget(x)
         v.addLayout(row)
@@ -165,7 +183,7 @@ class MainWindow(QMainWindow):
         # Formations
         w = QWidget()
         v = QVBoxLayout(w)
-        self.formation_model = FormationTableModel(self.document, self)
+        self.formation_model = FormationTableModel(lambda: self.seen.scenario, self)
         self.formation_table = QTableView()
         self.formation_table.setModel(self.formation_model)
         self.formation_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -176,7 +194,7 @@ class MainWindow(QMainWindow):
         row = QHBoxLayout()
         self.formation_kind_box = QComboBox()
         for k in FormationKind:
-            self.formation_kind_box.addItem(k.value.replace("_", " "), k)
+            self.formation_kind_box.addItem(words(k), k)
         new_f = QPushButton("New from selection")
         new_f.setToolTip("Make the selected units a formation; a selected leader leads it (ASLGW 1.1, 1.2.1, 1.3.4)")
         new_f.clicked.connect(self.formation_from_selection)
@@ -185,8 +203,14 @@ class MainWindow(QMainWindow):
         lead.clicked.connect(self.assign_leader)
         del_f = QPushButton("Delete")
         del_f.clicked.connect(self.delete_formation)
-        for x in (self.formation_kind_box, new_f, lead, del_f):
-            row.addWidget(x)
+        self.formation_buttons = [self.formation_kind_box, new_f, lead, del_f]
+        # Two rows of two: the dock stays narrow, and the map gets the width.
+        row.addWidget(self.formation_kind_box)
+        row.addWidget(new_f)
+        v.addLayout(row)
+        row = QHBoxLayout()
+        row.addWidget(lead)
+        row.addWidget(del_f)
         v.addLayout(row)
         self.formations_dock = self._dock("Formations", w, Qt.DockWidgetArea.RightDockWidgetArea, "formations")
 
@@ -235,7 +259,8 @@ class MainWindow(QMainWindow):
         self.act_props = A("Scenario &properties...", self.edit_properties, QKeySequence("Ctrl+P"), "Title, date, front, weather, sides")
         self.act_zoom_in = A("Zoom &in", lambda: self.view.zoom_by(1.25), QKeySequence.StandardKey.ZoomIn)
         self.act_zoom_out = A("Zoom &out", lambda: self.view.zoom_by(0.8), QKeySequence.StandardKey.ZoomOut)
-        self.act_fit = A("&Fit map", self.view.fit, QKeySequence("Ctrl+0"))
+        self.act_fit = A("&Fit map", self.view.fit, QKeySequence("Ctrl+0"), "The whole map in the window")
+        self.act_home = A("&Readable counters", self.view_home, QKeySequence("Ctrl+1"), "Zoom so that counters are readable")
         self.tool_group = QActionGroup(self)
         self.tool_actions: dict[str, QAction] = {}
         for name, tool in self.tools.items():
@@ -263,7 +288,7 @@ class MainWindow(QMainWindow):
         m.addSeparator()
         m.addAction(self.act_props)
         m = mb.addMenu("&View")
-        for a in (self.act_zoom_in, self.act_zoom_out, self.act_fit):
+        for a in (self.act_zoom_in, self.act_zoom_out, self.act_fit, self.act_home):
             m.addAction(a)
         m.addSeparator()
         self.view_menu = m.addMenu("See the map &as")
@@ -284,21 +309,32 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ state sync
     def _on_change(self, change: Change) -> None:
+        viewer = self.viewer
         self._redraw(change)
+        # The lists and checks read self.seen: they follow only once it is rebuilt.
+        if self.viewer != viewer:
+            self._viewer_changed()
+        else:
+            self.unit_model.on_change(change)
+            self.formation_model.on_change(change)
+            self.checks.refresh()
         if change.full or change.properties:
             self._fill_view_menu()
         self._update_title()
         self._validate_timer.start()
 
     def _redraw(self, change: Change | None = None) -> None:
+        """Rebuild :attr:`seen` for the current viewer and draw it (only the changed hexes when possible)."""
         s = self.document.scenario
         try:
-            drawing = drawing_for(s, self.viewer)
+            if self.seen.scenario is not s or self.seen.viewer != self.viewer:  # (the designer's Seen holds s itself)
+                self.seen = Seen.of(s, self.viewer)
         except (ViewUnavailableError, KeyError) as e:
             if self.viewer != OMNISCIENT:
-                self.show_message(str(e), error=True)
+                self.show_message(str(e) if isinstance(e, ViewUnavailableError) else f"{self.viewer} is not a side of this scenario", error=True)
             self.viewer = OMNISCIENT
-            drawing = drawing_for(s, OMNISCIENT)
+            self.seen = Seen.of(s, OMNISCIENT)
+        drawing = self.seen.drawing
         if change is None or change.full or change.properties or self.viewer != OMNISCIENT:
             self.scene.set_drawing(drawing)
             return
@@ -313,27 +349,34 @@ class MainWindow(QMainWindow):
         self._fill_view_menu()
         self._update_title()
         self._validate_timer.start()  # findings arrive just after the map shows
-        self.view.fit()
+        self.view_home()
 
     def _update_title(self) -> None:
-        s = self.document.scenario
+        s = self.seen.scenario
         name = Path(self.document.path).name if self.document.path else "untitled"
         seen = "" if self.viewer == OMNISCIENT else f" - map as {self.viewer} sees it"
-        self.setWindowTitle(f"{s.title} - {name}[*]{seen} - gwasl")
+        self.setWindowTitle(plain.window_title(f"{s.title} - {name}") + "[*]" + plain.window_title(f"{seen} - gwasl"))
         self.setWindowModified(self.document.dirty)
         self._fill_history()
-        self.act_undo.setEnabled(self.document.can_undo)
-        self.act_redo.setEnabled(self.document.can_redo)
-        self.act_undo.setText(f"&Undo {self.document.undo_text}".strip())
-        self.act_redo.setText(f"&Redo {self.document.redo_text}".strip())
+        # Undo labels name the designer's edits (where a hidden unit went): designer's view only.
+        editable = self.editable
+        self.act_undo.setEnabled(editable and self.document.can_undo)
+        self.act_redo.setEnabled(editable and self.document.can_redo)
+        undo, redo = (user_text(self.document.undo_text), user_text(self.document.redo_text)) if editable else ("", "")
+        self.act_undo.setText("&" + plain.action_text(f"Undo {undo}".strip()))
+        self.act_redo.setText("&" + plain.action_text(f"Redo {redo}".strip()))
 
     def _fill_history(self) -> None:
         done, future = self.document.history, self.document.future
         self.history_list.clear()
+        self.history_list.setEnabled(self.editable)
+        if not self.editable:
+            self.history_list.addItem("(the edit history shows in the designer's view)")
+            return
         self.history_list.addItem("(opened)" if self.document.path else "(new scenario)")
-        self.history_list.addItems(list(done))
+        self.history_list.addItems([user_text(t) for t in done])
         for text in future:
-            item = QListWidgetItem(text)
+            item = QListWidgetItem(user_text(text))
             item.setForeground(Qt.GlobalColor.gray)
             self.history_list.addItem(item)
         self.history_list.setCurrentRow(len(done))
@@ -343,31 +386,67 @@ class MainWindow(QMainWindow):
         for a in self.view_group.actions():
             self.view_group.removeAction(a)
         for key, label in [(OMNISCIENT, "Designer (omniscient)")] + [(sid, f"As {sid} sees it") for sid in self.document.scenario.sides]:
-            a = QAction(label, self, checkable=True)
+            a = QAction(plain.action_text(label), self, checkable=True)
             a.setChecked(key == self.viewer)
             a.triggered.connect(lambda checked=False, k=key: self.set_viewer(k))
             self.view_group.addAction(a)
             self.view_menu.addAction(a)
 
+    @property
+    def editable(self) -> bool:
+        """Edits happen in the designer's view only; a side's view is a read-only preview."""
+        return self.seen.omniscient
+
     def set_viewer(self, viewer: str) -> None:
-        """Designer mode or 'as side X sees it' (drawn from the fog-of-war view only)."""
+        """Designer mode or 'as side X sees it': the map and every read-out then come from that side's view."""
         self.viewer = viewer
         self._redraw(None)
         if self.viewer != viewer:
             self._fill_view_menu()
+        self._viewer_changed()
         self._update_title()
         if self.viewer != OMNISCIENT:
-            self.show_message(f"The map shows only what {self.viewer} may know; the lists keep the designer's full set-up")
+            self.show_message(f"Showing only what {self.viewer} may know; editing is off until View > See the map as > Designer")
+
+    def _viewer_changed(self) -> None:
+        """Everything read from :attr:`seen` is redone for the new viewer; editing follows the view."""
+        self.select_units(())
+        self.select_hex(None)
+        self.unit_model.reset()
+        self.formation_model.reset()
+        self.checks.refresh()
+        editable = self.editable
+        for name, a in self.tool_actions.items():
+            a.setEnabled(editable or name in READ_ONLY_TOOLS)
+        if not editable and self.view.tool is not None and self.view.tool.name not in READ_ONLY_TOOLS:
+            self.set_tool("select")
+        for a in (self.act_delete, self.act_props):
+            a.setEnabled(editable)
+        for w in self.unit_buttons + self.formation_buttons:
+            w.setEnabled(editable)
+        # The palette's editing choices and dummy allotment are the designer's; LOS positions stay.
+        los_box = self.palette.from_in.parentWidget()
+        for box in self.palette.findChildren(QGroupBox):
+            box.setVisible(editable or box is los_box)
+        self.run_validation()
 
     def run_validation(self) -> None:
-        report = validate_scenario(self.document.scenario)
+        if not self.editable:
+            # Findings name hidden units and works: the designer's view only.
+            self.findings = ()
+            self.findings_model.set_findings((), None)
+            self.validation_dock.setWindowTitle("Validation: shown in the designer's view")
+            return
+        s = self.document.scenario
+        report = validate_scenario(s)
         self.findings = report.errors + report.warnings
-        self.findings_model.set_findings(self.findings)
+        self.findings_model.set_findings(self.findings, s)
         n_e, n_w = len(report.errors), len(report.warnings)
         self.validation_dock.setWindowTitle(f"Validation: {n_e} error{'s' if n_e != 1 else ''}, {n_w} warning{'s' if n_w != 1 else ''}")
 
     def show_message(self, text: str, error: bool = False) -> None:
-        self.statusBar().showMessage(("Cannot do that: " if error else "") + text, 8000)
+        """One line in the status bar, in words (no JSON paths or file identifiers)."""
+        self.statusBar().showMessage(("Cannot do that: " if error else "") + user_text(text, self.seen.scenario), 8000)
 
     # ------------------------------------------------------------------ selection
     def set_tool(self, name: str) -> None:
@@ -389,7 +468,13 @@ class MainWindow(QMainWindow):
 
     def select_hex(self, h: Hex | None) -> None:
         self.selected_hex = h
-        self.scene.highlight.set_hexes({h} if h is not None else ())
+        self.scene.selection.set_hexes({h} if h is not None else ())
+
+    def forget_selection(self) -> None:
+        """Drop the selection and every check overlay: they belonged to the document just replaced."""
+        self.select_units(())
+        self.select_hex(None)
+        self.checks.clear_all()
 
     def _unit_table_selected(self, *_) -> None:
         rows = {i.row() for i in self.unit_table.selectionModel().selectedRows()}
@@ -397,14 +482,14 @@ class MainWindow(QMainWindow):
         self.selected_units = frozenset(ids)
         self.scene.set_selected_units(self.selected_units)
         if len(ids) == 1:
-            h = self.document.scenario.unit(ids[0]).hex
+            h = self.seen.scenario.unit(ids[0]).hex
             self.select_hex(h)
             self.view.ensureVisible(self.scene.hex_rect(h))
 
     def _formation_clicked(self, index) -> None:
         fid = self.formation_model.data(index, Qt.ItemDataRole.UserRole)
         if fid:
-            self.select_units(u.id for u in self.document.scenario.members(fid))
+            self.select_units(u.id for u in self.seen.scenario.members(fid))
 
     def _finding_clicked(self, index) -> None:
         f = self.findings_model.findings[index.row()]
@@ -439,24 +524,25 @@ class MainWindow(QMainWindow):
             if members:
                 self._focus(members[0].hex)
 
+    def view_home(self) -> None:
+        """The opening zoom (readable counters), centred on the units shown."""
+        units = self.seen.scenario.units
+        lay = self.scene.layout
+        if units:
+            pts = [lay.hex_to_pixel(u.hex) for u in units]
+            centre = QPointF(sum(p.x for p in pts) / len(pts), sum(p.y for p in pts) / len(pts))
+        else:
+            centre = self.scene.sceneRect().center()
+        self.view.home(centre)
+
     def _focus(self, h: Hex) -> None:
         self.select_hex(h)
         if self.document.scenario.map.contains(h):
             self.view.centerOn(self.scene.layout.hex_to_pixel(h).x, self.scene.layout.hex_to_pixel(h).y)
 
     def _hovered(self, h: Hex | None) -> None:
-        if h is None:
-            return
-        s = self.document.scenario
-        m = s.map
-        parts = [h.label, m.terrain_at(h).value.replace("_", " "), f"level {m.level_at(h)}"]
-        if m.building_at(h):
-            parts.append(f"building {m.building_at(h)}")
-        parts += [f.kind.value.replace("_", " ") for f in m.fortifications_at(h)]
-        units = s.units_at(h)
-        if units:
-            parts.append(", ".join(u.id for u in units))
-        self.statusBar().showMessage(" | ".join(parts))
+        if h is not None:
+            self.statusBar().showMessage(self.seen.hex_text(h))
 
     # ------------------------------------------------------------------ unit edits
     def _run(self, edit, *args, **kw) -> bool:
@@ -532,14 +618,14 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------ files
     def ask_unsaved(self) -> QMessageBox.StandardButton:
         """Ask what to do with unsaved changes (tests replace this)."""
-        return QMessageBox.question(
-            self, "Unsaved changes", f"Save the changes to {self.document.scenario.title!r} first?",
+        return plain.message(
+            self, QMessageBox.Icon.Question, "Unsaved changes", f"Save the changes to {self.document.scenario.title!r} first?",
             QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Save,
         )
 
     def warn(self, title: str, text: str) -> None:
-        """A modal warning (tests replace this)."""
-        QMessageBox.warning(self, title, text)
+        """A modal warning, its text shown literally (tests replace this)."""
+        plain.message(self, QMessageBox.Icon.Warning, title, text)
 
     def ask_open_path(self) -> str | None:
         path, _ = QFileDialog.getOpenFileName(self, "Open scenario", self._last_dir(), FILTER)
@@ -566,9 +652,9 @@ class MainWindow(QMainWindow):
 
     def new_file(self) -> None:
         if self.maybe_save():
+            self.forget_selection()
             self.document.replace_all(ed.new_scenario(), None)
-            self.select_units(())
-            self.view.fit()
+            self.view_home()
 
     def open_file_dialog(self) -> None:
         if not self.maybe_save():
@@ -583,13 +669,13 @@ class MainWindow(QMainWindow):
         try:
             doc = EditorDocument.open(path)
         except ScenarioError as e:
-            self.warn("Cannot open", str(e))
+            self.warn("Cannot open", _cannot_open(e))
             self.show_message(str(e), error=True)
             return False
-        self.document.replace_all(doc.scenario, path)
+        self.forget_selection()
+        self.document.replace_all(doc.scenario, path, doc.identity)
         self._remember(path)
-        self.select_units(())
-        self.view.fit()
+        self.view_home()
         return True
 
     def save(self) -> bool:
@@ -605,16 +691,58 @@ class MainWindow(QMainWindow):
             path += ".json"
         return self._save_to(path)
 
+    def ask_read_only(self, path: str) -> bool:
+        """Whether to replace a read-only file (issue 18.2; tests replace this)."""
+        answer = plain.message(
+            self, QMessageBox.Icon.Question, "Read-only file", f"{path} is read-only.\n\nReplace it anyway?",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No,
+        )
+        return answer == QMessageBox.StandardButton.Yes
+
+    def ask_changed_on_disk(self, path: str) -> str:
+        """What to do with a file another program changed since it was opened or saved
+        (issue 18.3): "reload", "overwrite", "save_as" or "cancel" (tests replace this)."""
+        box = QMessageBox(QMessageBox.Icon.Warning, "File changed on disk",
+                          f"{path} was changed on disk since it was opened or last saved.", QMessageBox.StandardButton.NoButton, self)
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        box.setInformativeText("Reload it (your changes are dropped), overwrite it with your version, or save yours under another name?")
+        buttons: dict[object, str] = {
+            box.addButton("Reload", QMessageBox.ButtonRole.DestructiveRole): "reload",
+            box.addButton("Overwrite", QMessageBox.ButtonRole.AcceptRole): "overwrite",
+            box.addButton("Save As...", QMessageBox.ButtonRole.ActionRole): "save_as",
+            box.addButton(QMessageBox.StandardButton.Cancel): "cancel",
+        }
+        box.exec()
+        return buttons.get(box.clickedButton(), "cancel")
+
     def _save_to(self, path: str) -> bool:
-        try:
-            self.document.save(path)
-        except (ScenarioError, ed.EditError) as e:
-            self.warn("Cannot save", str(e))
-            self.show_message(str(e), error=True)
-            return False
+        overwrite_changed = allow_read_only = False
+        while True:
+            try:
+                saved = self.document.save(path, overwrite_changed=overwrite_changed, allow_read_only=allow_read_only)
+                break
+            except ScenarioReadOnlyError:
+                if not self.ask_read_only(path):
+                    return False
+                allow_read_only = True
+            except ScenarioChangedError:
+                choice = self.ask_changed_on_disk(path)
+                if choice == "overwrite":
+                    overwrite_changed = True
+                elif choice == "reload":  # the user drops their changes for the file's
+                    self.open_path(path, ask=False)
+                    return False
+                elif choice == "save_as":
+                    return self.save_as()
+                else:
+                    return False
+            except (ScenarioError, ed.EditError) as e:
+                self.warn("Cannot save", user_text(str(e)))
+                self.show_message(str(e), error=True)
+                return False
         self._remember(path)
         self._update_title()
-        self.show_message(f"Saved {path}")
+        self.show_message(" ".join((f"Saved {path}.", *saved.notes)))
         return True
 
     def export_png_dialog(self) -> None:
@@ -635,6 +763,7 @@ class MainWindow(QMainWindow):
             else:
                 export_png(self.scene, path)
         except RenderError as e:
+            self.warn("Cannot export", str(e))
             self.show_message(str(e), error=True)
             return False
         self.show_message(f"Exported {path}")
@@ -651,14 +780,15 @@ class MainWindow(QMainWindow):
     def recent_files(self) -> list[str]:
         v: Any = self.settings.value("recent", [])
         if isinstance(v, str):
-            v = [v]
-        return [str(p) for p in (v or [])]
+            return [v]
+        return [str(p) for p in v] if isinstance(v, list) else []
 
     def _fill_recent(self) -> None:
         self.recent_menu.clear()
         files = self.recent_files()
         for p in files:
-            a = self.recent_menu.addAction(p)
+            a = self.recent_menu.addAction(plain.action_text(p))
+            a.setToolTip(plain.tooltip(p))
             a.triggered.connect(lambda checked=False, path=p: self.open_path(path))
         self.recent_menu.setEnabled(bool(files))
 
@@ -667,6 +797,18 @@ class MainWindow(QMainWindow):
             event.accept()
         else:
             event.ignore()
+
+
+def _cannot_open(e: ScenarioError) -> str:
+    """The "Cannot open" dialog's text: the file, then every problem found, each saying where in words."""
+    if not isinstance(e, ScenarioFormatError):
+        return user_text(str(e))
+    shown = e.findings[:MAX_FINDINGS_SHOWN]
+    lines = [f"{e.source} is not a valid scenario file:"]
+    lines += [f"- {where(f.path)}: {user_text(f.message)}" for f in shown]
+    if len(e.findings) > len(shown):
+        lines.append(f"... and {len(e.findings) - len(shown)} more (gwasl validate lists them all)")
+    return "\n".join(lines)
 
 
 def _slug(title: str) -> str:
@@ -686,12 +828,12 @@ class PropertiesDialog(QDialog):
         self.date.setDisplayFormat("yyyy-MM-dd")
         self.date.setCalendarPopup(True)
         self.front = QComboBox()
-        for x in Front:
-            self.front.addItem(x.value, x)
+        for front in Front:
+            self.front.addItem(words(front), front)
         self.front.setCurrentIndex(self.front.findData(scenario.front))
         self.weather = QComboBox()
-        for x in Weather:
-            self.weather.addItem(x.value, x)
+        for weather in Weather:
+            self.weather.addItem(words(weather), weather)
         self.weather.setCurrentIndex(self.weather.findData(scenario.weather))
         self.winter = QCheckBox("winter")
         self.winter.setChecked(scenario.winter)
@@ -739,12 +881,12 @@ class PropertiesDialog(QDialog):
         self.sides.setItem(r, 0, QTableWidgetItem(sid))
         nat = QComboBox()
         for n in Nationality:
-            nat.addItem(n.value.replace("_", " "), n)
+            nat.addItem(words(n), n)
         nat.setCurrentIndex(nat.findData(side.nationality))
         gas = QComboBox()
         gas.addItem("from the date", None)
         for g in GasProtection:
-            gas.addItem(g.value.replace("_", " "), g)
+            gas.addItem(words(g), g)
         gas.setCurrentIndex(max(0, gas.findData(side.gas_protection)))
         gren = QComboBox()
         gren.addItem("from date and front", None)
@@ -755,20 +897,25 @@ class PropertiesDialog(QDialog):
         self.sides.setCellWidget(r, 2, gas)
         self.sides.setCellWidget(r, 3, gren)
 
+    def _combo(self, row: int, column: int) -> QComboBox:
+        w = self.sides.cellWidget(row, column)
+        assert isinstance(w, QComboBox)  # _add_side_row puts a combo box in every such cell
+        return w
+
     def values(self) -> dict:
         d = self.date.date()
         sides = {}
         for r in range(self.sides.rowCount()):
             cell = self.sides.item(r, 0)
-            sid = (cell.text() if cell else "").strip()
+            sid = (cell.text() if cell is not None else "").strip()
             if not sid:
                 continue
             old = self.scenario.sides.get(sid)
             sides[sid] = Side(
                 sid,
-                Nationality(cast(QComboBox, self.sides.cellWidget(r, 1)).currentData()),
-                _opt_gas(cast(QComboBox, self.sides.cellWidget(r, 2)).currentData()),
-                cast(QComboBox, self.sides.cellWidget(r, 3)).currentData(),
+                Nationality(self._combo(r, 1).currentData()),
+                _opt_gas(self._combo(r, 2).currentData()),
+                self._combo(r, 3).currentData(),
                 old.extra if old is not None else Side(sid, Nationality.GERMAN).extra,
             )
         return {

@@ -14,7 +14,8 @@ hover or click) and the LOS thread.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from typing import ClassVar
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
@@ -31,12 +32,14 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QGraphicsScene, QS
 
 from gwasl.model.hexgrid import Hex, Layout
 from gwasl.model.scenario import FortificationKind, Terrain
-from gwasl.ui import style
+from gwasl.ui import plain, style
+from gwasl.ui.counters import paint_counter
 from gwasl.ui.drawable import CounterFace, MapDrawing, StackDrawing
 
 __all__ = ["MapScene", "MapLayer", "StackItem", "HexOverlay", "LosThreadItem", "make_layout"]
 
 _SQRT3 = math.sqrt(3.0)
+STACK_RAISE = 0.2  # a stack stands this many hex sizes above the hex centre
 
 
 def make_layout(size: float = style.HEX_SIZE) -> Layout:
@@ -161,13 +164,13 @@ class _Geometry:
             out.append((w, QBrush(Qt.BrushStyle.NoBrush), QPen(QColor("#e8f2fb"), s * .035)))
         elif t in (Terrain.WOODEN_RUBBLE, Terrain.STONE_RUBBLE):
             stone = t is Terrain.STONE_RUBBLE
-            r = QPainterPath()
+            rubble = QPainterPath()
             for (x, y, a) in ((-.4, -.2, .16), (.1, -.4, .12), (.35, -.05, .18), (-.1, .2, .14), (.3, .4, .1), (-.45, .35, .1), (0, -.05, .1)):
                 poly = QPolygonF([QPointF((x + a * math.cos(k * 2.1 + x * 5)) * s, (y + a * math.sin(k * 2.1 + y * 5)) * s) for k in range(3)])
-                r.addPolygon(poly)
-                r.closeSubpath()
+                rubble.addPolygon(poly)
+                rubble.closeSubpath()
             fill = QColor("#8d8a84") if stone else QColor("#9a6b40")
-            out.append((r, QBrush(fill), QPen(QColor("#3a3530"), s * .03)))
+            out.append((rubble, QBrush(fill), QPen(QColor("#3a3530"), s * .03)))
         return out
 
 
@@ -264,7 +267,8 @@ class MapLayer(QGraphicsItem):
         if self._building_paths is not None:
             return self._building_paths
         d = self._scene.drawing
-        assert d is not None  # buildings are drawn only once the scene has a map
+        if d is None:
+            return {}
         lay = self._scene.layout
         s = lay.size
         groups: dict[str, list[Hex]] = {}
@@ -455,12 +459,12 @@ def _draw_fortification(p: QPainter, sc: MapScene, f, hexes: Iterable[Hex], deta
                 for a, b in segs:
                     p.drawLine(a, b)
                     n = max(2, int(math.hypot(b.x() - a.x(), b.y() - a.y()) / (.2 * s)))
-                    for k in range(n + 1):
-                        t = k / n
+                    for i in range(n + 1):
+                        t = i / n
                         x, y = a.x() + (b.x() - a.x()) * t, a.y() + (b.y() - a.y()) * t
-                        r = .08 * s
-                        p.drawLine(QPointF(x - r, y - r), QPointF(x + r, y + r))
-                        p.drawLine(QPointF(x - r, y + r), QPointF(x + r, y - r))
+                        arm = .08 * s
+                        p.drawLine(QPointF(x - arm, y - arm), QPointF(x + arm, y + arm))
+                        p.drawLine(QPointF(x - arm, y + arm), QPointF(x + arm, y - arm))
                 continue
             deep = kind is FortificationKind.DEEP_TRENCH
             outer = QPen(QColor("#1f150b") if deep else QColor("#5a3b1e"), (.34 if deep else .2) * s, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
@@ -478,11 +482,11 @@ def _draw_fortification(p: QPainter, sc: MapScene, f, hexes: Iterable[Hex], deta
                     ln = math.hypot(vx, vy) or 1
                     ux, uy = vx / ln, vy / ln
                     nx, ny = -uy, ux
-                    k = .1 * s
-                    while k < ln:
-                        x, y = a.x() + ux * k, a.y() + uy * k
+                    along = .1 * s
+                    while along < ln:
+                        x, y = a.x() + ux * along, a.y() + uy * along
                         p.drawLine(QPointF(x + nx * half, y + ny * half), QPointF(x + nx * (half + .1 * s), y + ny * (half + .1 * s)))
-                        k += .17 * s
+                        along += .17 * s
             if deep and h in f.ladders:
                 _draw_ladder(p, cx + .6 * s, cy + .38 * s, s)
         elif kind is FortificationKind.DUGOUT:
@@ -522,8 +526,8 @@ def _draw_fortification(p: QPainter, sc: MapScene, f, hexes: Iterable[Hex], deta
             for dx, dy in ((-.3, -.35), (.3, -.35), (0, .45)):
                 mx, my = cx + dx * s, cy + dy * s
                 p.drawEllipse(QPointF(mx, my), .08 * s, .08 * s)
-                for a in range(4):
-                    ang = a * math.pi / 4
+                for spoke in range(4):
+                    ang = spoke * math.pi / 4
                     p.drawLine(
                         QPointF(mx + math.cos(ang) * 0.12 * s, my + math.sin(ang) * 0.12 * s),
                         QPointF(mx - math.cos(ang) * 0.12 * s, my - math.sin(ang) * 0.12 * s),
@@ -547,101 +551,6 @@ def _draw_ladder(p: QPainter, x: float, y: float, s: float) -> None:
 # ---------------------------------------------------------------------------
 # Counters and stacks
 # ---------------------------------------------------------------------------
-def paint_counter(p: QPainter, face: CounterFace, rect: QRectF, selected: bool = False) -> None:
-    """One counter: nationality colour, title, factors or rating, platoon badge, broken side."""
-    fill, ink = style.counter_colours(face.nationality)
-    w = rect.width()
-    if face.broken:
-        fill = QColor(fill).darker(135)
-    if face.kind in ("concealed", "dummy_stack", "dummy_hip"):
-        fill = QColor(fill).lighter(112)
-    p.setPen(QPen(QColor("#ffcc00") if selected else QColor("#101010"), w * (.08 if selected else .035)))
-    p.setBrush(fill)
-    p.drawRoundedRect(rect, w * .08, w * .08)
-    x, y = rect.left(), rect.top()
-    if face.broken:
-        band = QRectF(x + w * .04, y + w * .04, w * .92, w * .2)
-        p.setPen(Qt.PenStyle.NoPen)
-        p.setBrush(QColor("#c0281f"))
-        p.drawRect(band)
-        p.setPen(QColor("#ffffff"))
-        p.setFont(_font(w * .16, True))
-        p.drawText(band, Qt.AlignmentFlag.AlignCenter, "BROKEN")
-    p.setPen(ink)
-    if face.kind in ("concealed", "dummy_stack", "dummy_hip"):
-        p.setFont(_font(w * .55, True))
-        p.drawText(rect, Qt.AlignmentFlag.AlignCenter, "?")
-        if face.count:
-            p.setFont(_font(w * .2, True))
-            p.drawText(QRectF(x, y + w * .72, w * .94, w * .26), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, f"x{face.count}")
-        if face.kind == "dummy_hip":
-            p.setFont(_font(w * .17, True))
-            p.drawText(QRectF(x, y + w * .04, w, w * .2), Qt.AlignmentFlag.AlignHCenter, "HIP")
-    else:
-        top = QRectF(x + w * .04, y + (w * .24 if face.broken else w * .04), w * .92, w * .2)
-        p.setFont(_font(w * .16))
-        if not face.broken:
-            p.drawText(top, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, face.title if len(face.title) <= 9 else face.title[:8] + ".")
-        if face.kind in ("leader", "hero") and face.rating:
-            p.setFont(_font(w * .34, True))
-            p.drawText(QRectF(x, y + w * .28, w, w * .46), Qt.AlignmentFlag.AlignCenter, face.rating)
-        elif face.kind == "leader":
-            pass
-        else:
-            _silhouette(p, face.kind, QRectF(x + w * .2, y + w * .26, w * .6, w * .38), ink)
-        bottom = QRectF(x + w * .03, y + w * .7, w * .94, w * .27)
-        if face.factors:
-            p.setFont(_font(w * .24, True))
-            p.drawText(bottom, Qt.AlignmentFlag.AlignCenter, face.factors)
-        elif face.kind == "hero":
-            pass
-        elif face.kind not in ("leader",):
-            p.setFont(_font(w * .15))
-            p.drawText(bottom, Qt.AlignmentFlag.AlignCenter, face.title if face.kind == "support_weapon" else "")
-        if face.position:
-            p.setFont(_font(w * .15, True))
-            p.drawText(QRectF(x + w * .05, y + w * .58, w * .6, w * .16), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, face.position)
-    if face.platoon:
-        r = w * .17
-        cx, cy = x + w - r * .95, y + r * .95 + (w * .2 if face.broken else 0)
-        p.setPen(QPen(QColor("#101010"), w * .02))
-        p.setBrush(QColor("#fff4c2"))
-        p.drawEllipse(QPointF(cx, cy), r, r)
-        p.setPen(QColor("#101010"))
-        p.setFont(_font(r * (.9 if len(face.platoon) <= 2 else .7), True))
-        p.drawText(QRectF(cx - r, cy - r, 2 * r, 2 * r), Qt.AlignmentFlag.AlignCenter, face.platoon[-3:])
-    if face.marker:
-        tag = QRectF(x - w * .05, y - w * .09, w * .5, w * .2)
-        p.setPen(QPen(QColor("#3a2a00"), w * .02))
-        p.setBrush(QColor("#ffd84a") if face.marker != "dummy" else QColor("#f0a0c8"))
-        p.drawRoundedRect(tag, w * .05, w * .05)
-        p.setPen(QColor("#111111"))
-        p.setFont(_font(w * .14, True))
-        p.drawText(tag, Qt.AlignmentFlag.AlignCenter, face.marker if face.marker != "dummy" else "DUM")
-
-
-def _silhouette(p: QPainter, kind: str, r: QRectF, ink: QColor) -> None:
-    """A small symbol of the unit kind (NATO-like box for squads, tripod for weapons)."""
-    p.save()
-    p.setBrush(Qt.BrushStyle.NoBrush)
-    p.setPen(QPen(ink, r.height() * .09))
-    if kind == "support_weapon":
-        cx, cy = r.center().x(), r.center().y()
-        p.drawLine(QPointF(r.left(), cy - r.height() * .1), QPointF(r.right(), cy - r.height() * .25))
-        p.drawLine(QPointF(cx, cy - r.height() * .15), QPointF(cx - r.width() * .25, r.bottom()))
-        p.drawLine(QPointF(cx, cy - r.height() * .15), QPointF(cx + r.width() * .25, r.bottom()))
-    else:
-        box = QRectF(r.left() + r.width() * .1, r.top() + r.height() * .1, r.width() * .8, r.height() * .8)
-        p.drawRect(box)
-        p.drawLine(box.topLeft(), box.bottomRight())
-        p.drawLine(box.bottomLeft(), box.topRight())
-        if kind == "half_squad":
-            p.drawLine(QPointF(box.center().x(), box.top()), QPointF(box.center().x(), box.bottom()))
-        if kind == "crew":
-            p.drawEllipse(box.center(), box.height() * .18, box.height() * .18)
-    p.restore()
-
-
 def _describe(f: CounterFace) -> str:
     """One line per counter for the stack's tooltip, top counter first."""
     parts = [f.key if not f.key.startswith(("dummy:", "concealed:", "own-")) else f.title, f.title]
@@ -665,14 +574,14 @@ class StackItem(QGraphicsObject):
         self.setAcceptHoverEvents(True)
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.setZValue(20)
-        self.setToolTip("\n".join(_describe(f) for f in reversed(stack.counters)))
+        self.setToolTip(plain.tooltip("\n".join(_describe(f) for f in reversed(stack.counters))))
         c = scene.layout.hex_to_pixel(stack.hex)
-        # a little above centre, so fortification symbols in the lower part of the hex stay visible
-        self.setPos(c.x, c.y - scene.layout.size * 0.1)
+        # above centre, so fortification symbols in the lower part of the hex stay visible
+        self.setPos(c.x, c.y - scene.layout.size * STACK_RAISE)
 
     @property
     def counter_size(self) -> float:
-        return self._mapscene.layout.size * 0.88
+        return self._mapscene.layout.size * style.COUNTER_SCALE
 
     def counter_rects(self) -> list[QRectF]:
         w = self.counter_size
@@ -724,12 +633,13 @@ class StackItem(QGraphicsObject):
         p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         selected = self._mapscene.selected_units
         w = self.counter_size
+        px = w * option.levelOfDetailFromTransform(p.worldTransform())  # the counter's width on screen
         for face, r in zip(self.stack.counters, self.counter_rects()):
             # a drop shadow gives the stack its depth
             p.setPen(Qt.PenStyle.NoPen)
             p.setBrush(QColor(0, 0, 0, 70))
             p.drawRoundedRect(r.translated(w * .05, w * .05), w * .08, w * .08)
-            paint_counter(p, face, r, face.key in selected)
+            paint_counter(p, face, r, face.key in selected, px)
 
 
 # ---------------------------------------------------------------------------
@@ -749,12 +659,14 @@ class HexOverlay(QGraphicsItem):
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
         self._rect = QRectF()
         self._path = QPainterPath()
+        self.marks_item = MarksItem(self)
 
     def set_hexes(self, hexes: Iterable[Hex], marks: dict[Hex, tuple[str, QColor]] | None = None) -> None:
         new = frozenset(hexes)
         if new == self.hexes and not marks and not self.marks:
             return
         self.prepareGeometryChange()
+        self.marks_item.prepareGeometryChange()
         self.hexes = new
         self.marks = dict(marks or {})
         self._rect = self._mapscene.map_rect()
@@ -770,30 +682,45 @@ class HexOverlay(QGraphicsItem):
             path.addPolygon(poly)
         self._path = path
         self.update()
+        self.marks_item.update()
 
     def boundingRect(self) -> QRectF:
         return self._rect
 
     def paint(self, p: QPainter, option, widget=None) -> None:
-        lay = self._mapscene.layout
-        s = lay.size
         p.setBrush(self.brush)
         p.setPen(self.pen)
         # A tint over whole hexes needs no antialiasing, and filling a path of
         # a thousand hexes without it is several times faster (hover LOS map).
         p.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         p.drawPath(self._path)
-        if self.marks:
-            p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-            for h, (text, colour) in self.marks.items():
-                c = lay.hex_to_pixel(h)
-                r = QRectF(c.x + .35 * s, c.y - .75 * s, .42 * s, .42 * s)
-                p.setPen(QPen(QColor("#111111"), .03 * s))
-                p.setBrush(colour)
-                p.drawEllipse(r)
-                p.setPen(QColor("#ffffff"))
-                p.setFont(_font(.3 * s, True))
-                p.drawText(r, Qt.AlignmentFlag.AlignCenter, text)
+
+
+class MarksItem(QGraphicsItem):
+    """The marks of a :class:`HexOverlay` (in/out of command), drawn above the counters at rest."""
+
+    def __init__(self, overlay: HexOverlay) -> None:
+        super().__init__()
+        self.overlay = overlay
+        self.setZValue(30)  # over stacks at rest (20), under a fanned-out stack (40)
+
+    def boundingRect(self) -> QRectF:
+        return self.overlay.boundingRect()
+
+    def paint(self, p: QPainter, option, widget=None) -> None:
+        lay = self.overlay._mapscene.layout
+        s = lay.size
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        for h, (text, colour) in self.overlay.marks.items():
+            c = lay.hex_to_pixel(h)
+            # bottom right of the hex, beside the stack's lower corner
+            r = QRectF(c.x + .34 * s, c.y + .29 * s, .42 * s, .42 * s)
+            p.setPen(QPen(QColor("#111111"), .03 * s))
+            p.setBrush(colour)
+            p.drawEllipse(r)
+            p.setPen(QColor("#ffffff"))
+            p.setFont(_font(.3 * s, True))
+            p.drawText(r, Qt.AlignmentFlag.AlignCenter, text)
 
 
 class LosThreadItem(QGraphicsItem):
@@ -876,11 +803,16 @@ class MapScene(QGraphicsScene):
         self.stacks: dict[Hex, StackItem] = {}
         self.los_map = HexOverlay(self, QColor(20, 20, 40, 120), z=12)  # tints hexes NOT seen
         self.command_overlay = HexOverlay(self, QColor(40, 120, 220, 60), QPen(QColor(30, 90, 200, 160), 1.5), z=11)
+        # Tool feedback (LOS map observer, drop target, building being grouped): part of a check.
         self.highlight = HexOverlay(self, QColor(255, 200, 0, 70), QPen(QColor("#e0a000"), 3), z=14)
+        # The selected hex: the user's pointer, never part of an exported picture.
+        self.selection = HexOverlay(self, QColor(255, 200, 0, 50), QPen(QColor("#e0a000"), 3), z=13)
         self.blocker = HexOverlay(self, QColor(200, 30, 30, 90), QPen(QColor("#b01010"), 3), z=15)
         self.los_thread = LosThreadItem(self)
-        for it in (self.los_map, self.command_overlay, self.highlight, self.blocker, self.los_thread):
+        for it in (self.los_map, self.command_overlay, self.highlight, self.selection, self.blocker, self.los_thread):
             self.addItem(it)
+            if isinstance(it, HexOverlay):
+                self.addItem(it.marks_item)
 
     @property
     def hex_polygons(self) -> dict:
@@ -910,6 +842,22 @@ class MapScene(QGraphicsScene):
         h = self.layout.pixel_to_hex(pos.x(), pos.y())
         return h if self.drawing.map.contains(h) else None
 
+    def counter_at(self, pos: QPointF) -> tuple[StackItem | None, CounterFace | None]:
+        """The counter drawn at scene position ``pos`` and its stack, or (None, None).
+
+        A fanned-out stack lies over its neighbours' hexes, so what is under
+        the pointer is decided by the counters drawn there (top-most first),
+        not by the hex the point falls in.
+        """
+        here = self.hex_at(pos)
+        for item in sorted(self.stacks.values(), key=lambda it: (-it.zValue(), it.stack.hex != here)):
+            local = item.mapFromScene(pos)
+            if item.boundingRect().contains(local):
+                face = item.face_at(local)
+                if face is not None:
+                    return item, face
+        return None, None
+
     def hex_rect(self, h: Hex) -> QRectF:
         c = self.layout.hex_to_pixel(h)
         s = self.layout.size
@@ -919,8 +867,7 @@ class MapScene(QGraphicsScene):
         """Show ``drawing``; repaint only ``hexes`` (and their stacks) when given."""
         old = self.drawing
         self.drawing = drawing
-        full = hexes is None or old is None or (old.map.columns, old.map.rows) != (drawing.map.columns, drawing.map.rows)
-        if full:
+        if hexes is None or old is None or (old.map.columns, old.map.rows) != (drawing.map.columns, drawing.map.rows):
             rect = self.map_rect()
             self.map_layer.set_map_rect(rect)
             self.map_layer.invalidate_buildings()
@@ -943,14 +890,35 @@ class MapScene(QGraphicsScene):
             item = self.stacks.pop(h, None)
             if item is not None:
                 self.removeItem(item)
-            st = drawing.stacks.get(h)
-            if st is not None:
-                self._add_stack(st)
+            shown = drawing.stacks.get(h)
+            if shown is not None:
+                self._add_stack(shown)
 
     def _add_stack(self, st: StackDrawing) -> None:
         item = StackItem(self, st)
         self.addItem(item)
         self.stacks[st.hex] = item
+
+    @contextmanager
+    def for_export(self) -> Iterator[None]:
+        """The scene as a picture of the map: no selection, no fanned-out stack.
+
+        Selection and fanning are where the user is pointing, not part of the map,
+        so File > Export leaves them out (and puts them back afterwards).
+        """
+        selected, shown = self.selected_units, self.selection.isVisible()
+        fanned = [it for it in self.stacks.values() if it.fanned]
+        self.set_selected_units(())
+        self.selection.setVisible(False)
+        for it in fanned:
+            it.set_fanned(False)
+        try:
+            yield
+        finally:
+            for it in fanned:
+                it.set_fanned(True)
+            self.selection.setVisible(shown)
+            self.set_selected_units(selected)
 
     def set_selected_units(self, ids: Iterable[str]) -> None:
         new = frozenset(ids)

@@ -7,6 +7,7 @@ from PySide6.QtGui import QKeySequence, QMouseEvent, QPainter, QWheelEvent
 from PySide6.QtWidgets import QGraphicsView
 
 from gwasl.model.hexgrid import Hex
+from gwasl.ui import style
 from gwasl.ui.mapscene import MapScene
 
 __all__ = ["MapView"]
@@ -43,7 +44,22 @@ class MapView(QGraphicsView):
             self.scale(f, f)
 
     def fit(self) -> None:
+        """The whole map in the window (View > Fit map), however small its counters get."""
         self.fitInView(self.mapscene.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
+
+    @property
+    def counter_px(self) -> float:
+        """How wide a counter is on screen at the current zoom."""
+        return self.mapscene.layout.size * style.COUNTER_SCALE * self.zoom
+
+    def home(self, centre: QPointF | None = None) -> None:
+        """The opening view: the whole map when its counters are readable so, else
+        counters :data:`~gwasl.ui.style.READABLE_COUNTER_PX` wide, centred on ``centre``."""
+        self.fit()
+        if self.counter_px < style.READABLE_COUNTER_PX:
+            self.zoom_by(style.READABLE_COUNTER_PX / self.counter_px)
+            if centre is not None:
+                self.centerOn(centre)
 
     def wheelEvent(self, event: QWheelEvent) -> None:
         steps = event.angleDelta().y() / 120.0
@@ -73,6 +89,9 @@ class MapView(QGraphicsView):
             event.accept()
             return
         h, pos = self._hex(event)
+        if h is None:  # off the map, but maybe on a counter of a stack fanned out over the edge
+            item, _ = self.mapscene.counter_at(pos)
+            h = item.stack.hex if item is not None else None
         if event.button() == Qt.MouseButton.LeftButton and h is not None and self.tool is not None:
             self._pressed = True
             self.tool.press(h, pos, event.modifiers(), event.button())

@@ -231,7 +231,10 @@ class AslgwGame(Game[AslgwState]):
         return cb.automated(state, side)
 
     def policy_view(self, state: AslgwState, viewer: Viewer) -> Any:
-        return state if viewer.name in state.settings.order else self.view(state, viewer)
+        """A side's policy reads that side's knowledge (:class:`~gwasl.games.aslgw.shifts.SideKnowledge`)."""
+        if viewer.name in state.settings.order:
+            return sh.side_view(state, viewer.name)
+        return self.view(state, viewer)
 
     def legal_actions(self, state: AslgwState, viewer: Viewer) -> Sequence[Record]:
         # The list is a pure function of (state, viewer); the last one is kept, since the

@@ -12,7 +12,7 @@ is computed from one of these, never from the whole truth:
 * :func:`known_enemy_ranges`: the ranges of the enemy units a side knows of
   that see a location (A12.14, ASLGW 1.7.2);
 * :func:`side_knowledge`: the fog layer as a side knows it, for its policy
-  (:func:`gwasl.rules.fog.policy.known_state`).
+  (:func:`gwasl.rules.fog.knowledge.known_state`).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from gwasl.games.aslgw.state import PileKey
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import Position, Scenario, Unit, UnitKind
 from gwasl.rules.fog.env import FogEnv, SeesFn, sees_from_index
-from gwasl.rules.fog.policy import known_state
+from gwasl.rules.fog.knowledge import known_state
 from gwasl.rules.fog.state import ConcealStack, FogState, FogStatus
 from gwasl.rules.los import LosIndex
 from gwasl.rules.movement import map_key

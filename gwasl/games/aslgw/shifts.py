@@ -14,7 +14,7 @@ the events.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from gwasl.engine.dice import GameDice
@@ -33,6 +33,7 @@ from gwasl.games.aslgw.records import (
 )
 from gwasl.games.aslgw.state import AslgwState
 from gwasl.model.hexgrid import Hex
+from gwasl.model.phases import Phase
 from gwasl.rules.dice import ScriptedDice
 from gwasl.rules.fog.odds import shift_band_odds
 from gwasl.rules.fog.policy import choose_minefield_shift, choose_shift
@@ -63,6 +64,8 @@ __all__ = [
     "run_window",
     "shift_odds",
     "shift_options",
+    "side_view",
+    "SideKnowledge",
 ]
 
 LEDGERS = {"dummy": LedgerKind.DUMMY, "hip": LedgerKind.HIP, "cloaked": LedgerKind.CLOAKED}
@@ -242,10 +245,28 @@ def apply_minefield(fog: FogState, owner: str, mid: str, other: str | None, dice
     return clean(resolve_shift(fog, plan, ScriptedDice(list(dice)), env()).state)
 
 
-def minefield_decision(state: AslgwState, seed: int) -> tuple[MinefieldChoice, str, dict[str, object]]:
-    """gwasl's choice for a minefield of a side whose hidden layer it keeps (O'Leary 4.6.2)."""
-    assert state.minefield is not None
-    mid, owner = state.minefield
-    d = choose_minefield_shift(side_knowledge(state.fog, owner), mid, env(), seed)
+@dataclass(frozen=True, slots=True)
+class SideKnowledge:
+    """What a side's policy reads (``Game.policy_view``): the turn, the phase, a pending
+    minefield choice, and the fog layer as that side knows it
+    (:func:`~gwasl.games.aslgw.knowledge.side_knowledge`), nothing else of the state."""
+
+    side: str
+    turn: int
+    phase: Phase
+    minefield: tuple[str, str] | None
+    fog: FogState
+
+
+def side_view(state: AslgwState, side: str) -> SideKnowledge:
+    return SideKnowledge(side, state.turn, state.phase, state.minefield, side_knowledge(state.fog, side))
+
+
+def minefield_decision(view: SideKnowledge, seed: int) -> tuple[MinefieldChoice, str, dict[str, object]]:
+    """gwasl's choice for a minefield of a side whose hidden layer it keeps (O'Leary 4.6.2),
+    from that side's knowledge only."""
+    assert view.minefield is not None
+    mid, _owner = view.minefield
+    d = choose_minefield_shift(view.fog, mid, env(), seed)
     other = d.chosen.plan.b if d.chosen is not None else None
     return MinefieldChoice(mid, other), d.reason, {"candidates": [c.explain() for c in d.candidates]}

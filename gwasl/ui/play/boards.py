@@ -33,6 +33,10 @@ class Board(QWidget):
 
     action_requested = Signal(object)
 
+    def set_source(self, source: dict[str, Any] | None) -> None:
+        """The scenario the game started from, for what every player knows of it (a map's
+        terrain); a board must take nothing else from it."""
+
     def show_view(self, view: dict[str, Any], legal: Sequence[LegalAction]) -> None:
         raise NotImplementedError
 

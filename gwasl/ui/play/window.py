@@ -11,7 +11,6 @@ event read-only.
 
 from __future__ import annotations
 
-import html
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +35,7 @@ from PySide6.QtWidgets import (
 from gwasl.engine.game import OMNISCIENT, PLAYER, GameError, IllegalAction
 from gwasl.engine.session import LegalAction
 from gwasl.store.gamefile import GameFileError, open_game
+from gwasl.ui import plain
 from gwasl.ui.play.boards import Board, board_for
 from gwasl.ui.play.controller import GameController
 
@@ -47,9 +47,8 @@ MAX_RECENT = 8
 END_KINDS = ("end_phase", "end_turn", "end")
 
 
-def plain_tip(text: str) -> str:
-    """A tooltip that Qt shows as the literal text (never as markup)."""
-    return "<p style='white-space:pre-wrap'>" + html.escape(text) + "</p>"
+# Tooltips Qt shows as the literal text, never as markup: the editor's one helper (gwasl.ui.plain).
+plain_tip = plain.tooltip
 
 
 class PlayerWindow(QMainWindow):
@@ -157,6 +156,7 @@ class PlayerWindow(QMainWindow):
         self.controller = controller
         controller.changed.connect(self._refresh)
         self.board = board_for(controller.file.ruleset, self)
+        self.board.set_source(controller.file.meta.get("source"))
         self.board.action_requested.connect(self.request)
         self.setCentralWidget(self.board)
         self._fill_view_menu()
@@ -329,16 +329,14 @@ class PlayerWindow(QMainWindow):
         if not secret:
             names.append(OMNISCIENT)
         for name in names:
-            a = self.view_menu.addAction(name)
+            a = self.view_menu.addAction(plain.action_text(name))
             a.triggered.connect(lambda _=False, n=name: self.set_viewer(n))
 
     # -- messages and recent files ------------------------------------------------------
     def tell(self, title: str, text: str) -> None:
         """A message box with the literal text (tests replace it to collect messages)."""
         self.messages.append((title, text))
-        box = QMessageBox(QMessageBox.Icon.Information, title, text, QMessageBox.StandardButton.Ok, self)
-        box.setTextFormat(Qt.TextFormat.PlainText)
-        box.exec()
+        plain.message(self, QMessageBox.Icon.Information, title, text)
 
     def _last_dir(self) -> str:
         recent = self.recent_games()
@@ -356,7 +354,7 @@ class PlayerWindow(QMainWindow):
     def _fill_recent(self) -> None:
         self.recent_menu.clear()
         for p in self.recent_games():
-            a = self.recent_menu.addAction(p)
+            a = self.recent_menu.addAction(plain.action_text(p))
             a.triggered.connect(lambda _=False, path=p: self.open_game_path(path))
         self.recent_menu.setEnabled(bool(self.recent_games()))
 

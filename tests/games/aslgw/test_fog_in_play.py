@@ -251,3 +251,18 @@ def test_13_or_more_reveals_the_units_and_makes_them_ti_o_leary_2_5():
     assert any(e["kind"] == "shift_seen" and "TI" in e["text"] for e in s.log("german"))
     to_phase(s, "RPh", "german")
     assert not s.state.fog.ti
+
+
+def test_gwasl_decides_the_minefield_shift_of_a_secret_owner_o_leary_4_6_2():
+    """--secret french: the French choice on entry is gwasl's, explained privately; the
+    strengths it reveals are public (4.6.2)."""
+    s = session(minefield_doc(), secret=("french",))
+    to_phase(s, "MPh", "german")
+    entries = s.act(Move(("L", "S"), "D2", "ground"))
+    auto = [e for e in entries if e.kind == "auto"]
+    assert auto and auto[0].actor == "french" and s.status().side == "german"
+    assert events_of(auto, Decided)[0].private_to == "french"
+    assert events_of(auto, MinefieldShifted)
+    assert any(e["kind"] == "minefield_shift" for e in s.log())
+    assert all(m.revealed for m in s.state.fog.minefields if m.hex.label == "D2" or m.id in {
+        ev.other for ev in events_of(auto, MinefieldShifted)})

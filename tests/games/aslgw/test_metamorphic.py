@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.aslgw.metamorphic import Leak, cases, run
+from games.aslgw.variants import hidden_variants
 
 CASES = cases()
 
@@ -75,3 +76,51 @@ def test_a_planted_leak_in_legal_is_caught(monkeypatch):
     with pytest.raises(Leak, match="legal"):
         for seed in range(6):
             run(_leaky_case(), seed, seed)
+
+
+def _hidden_watcher_docs():
+    """A French potential dummy squad and a French dummy stack in the open; a German HIP
+    squad that sees them from C5, or (the variant) sits out of sight where the German
+    dummy HIP was, the dummy HIP taking its place at C5."""
+    from games.aslgw.builders import doc, squad
+
+    units = [squad("A", "E5", "french", hidden="potential_dummy"), squad("W", "C5", hidden="hip"),
+             squad("G", "K1")]  # a German in view, out of sight of both French stacks (woods at I1, I2, J2)
+    dummies = [{"side": "french", "kind": "dummy_stack", "hex": "G5", "counters": 2},
+               {"side": "german", "kind": "dummy_hip", "hex": "J1"}]
+    base = doc(units, dummies=dummies, game={"first_moves": "french"}, date="1916-07-01", columns=12,
+               hexes={"I1": {"terrain": "woods"}, "I2": {"terrain": "woods"}, "J2": {"terrain": "woods"}})
+    variant = [v for name, v in hidden_variants(base, "german") if name.startswith("swap_hip")]
+    return base, variant[0]
+
+
+def _shift_outputs(d, seed):
+    from games.aslgw.builders import session, to_phase
+    from gwasl.games.aslgw.records import Shift
+
+    s = session(d, seed, secret=("german",))
+    to_phase(s, "MPh", "french")
+    a = next(x for x in s.state.fog.stacks if x.hex.label == "E5")
+    b = next(x for x in s.state.fog.stacks if x.hex.label == "G5")
+    shift = Shift("dummy", "french", a.id, b.id)
+    odds = s.odds(shift)
+    shown = s.shown(s.act(shift))
+    return odds, shown, s.view()
+
+
+def test_a_players_shift_dr_does_not_depend_on_a_hidden_enemy_o_leary_2_5():
+    """O'Leary 2.5's +1 "in the LOS of an enemy unit": a hidden German HIP squad that sees the
+    French stacks must not change the player's French shift (its odds, roll, band, outcome)
+    before anything reveals it; gwasl rolls with the DRM the French know (rules-notes)."""
+    base, variant = _hidden_watcher_docs()
+    for seed in range(30):
+        assert _shift_outputs(base, seed) == _shift_outputs(variant, seed)
+
+
+def test_rolling_the_shift_with_the_true_drm_would_show_the_hidden_enemy(monkeypatch):
+    """The same comparison catches a shift planned on the truth (the +1 from the hidden squad)."""
+    import gwasl.games.aslgw.shifts as shifts_module
+
+    monkeypatch.setattr(shifts_module, "side_knowledge", lambda fog, side: fog)
+    base, variant = _hidden_watcher_docs()
+    assert any(_shift_outputs(base, seed) != _shift_outputs(variant, seed) for seed in range(30))
