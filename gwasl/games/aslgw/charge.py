@@ -40,10 +40,18 @@ __all__ = ["active", "options", "reduce_charge", "resolve_declaration", "resolve
 _MMC = (UnitKind.SQUAD, UnitKind.HALF_SQUAD)
 
 
+def _live(state: AslgwState) -> list[ChargeMover]:
+    """The BCh units still charging: active, on the map, not broken (A25.235)."""
+    ch = state.combat.charge
+    if ch is None:
+        return []
+    sc = state.scenario
+    return [m for m in ch.active if _has(sc, m.unit) and not sc.unit(m.unit).broken]
+
+
 def active(state: AslgwState) -> bool:
     """A BCh is moving: nothing else moves until it is over (A25.231)."""
-    ch = state.combat.charge
-    return ch is not None and bool(ch.active)
+    return bool(_live(state))
 
 
 def _sees(sc: Scenario):  # type: ignore[no-untyped-def]
@@ -88,7 +96,7 @@ def options(state: AslgwState, viewer: Viewer) -> list[Record]:
         return []
     side = state.phasing
     ch = state.combat.charge
-    if ch is not None and ch.active:
+    if ch is not None and active(state):
         return _step_options(state)
     if side in state.combat.charged or state.impulse is not None:
         return []
@@ -174,8 +182,8 @@ def _step_options(state: AslgwState) -> list[Record]:
     assert ch is not None
     out: list[Record] = []
     waiting = False
-    for m in ch.active:
-        if m.unit in ch.planned or _in_enemy(state, m) or state.scenario.unit(m.unit).broken:
+    for m in _live(state):
+        if m.unit in ch.planned or _in_enemy(state, m):
             continue
         steps = _steps(state, m)
         waiting = waiting or bool(steps)
@@ -187,7 +195,7 @@ def _step_options(state: AslgwState) -> list[Record]:
 
 def resolve_step(em: fx.Emitter, act: ChargeStep) -> None:
     ch = em.state.combat.charge
-    if ch is None or not ch.active:
+    if ch is None or not active(em.state):
         raise IllegalAction("no BCh is moving (ASLGW 1.5)")
     m = ch.mover(act.unit)
     if m is None or not m.active or m.unit in ch.planned:
@@ -203,7 +211,7 @@ def resolve_end_impulse(em: fx.Emitter, act: EndChargeImpulse) -> None:
     check decides who goes on; hidden enemies in the hexes entered show (A12.15)."""
     state = em.state
     ch = state.combat.charge
-    if ch is None or not ch.active:
+    if ch is None or not active(state):
         raise IllegalAction("no BCh is moving (ASLGW 1.5)")
     sc = state.scenario
     enemy = state.defender

@@ -47,3 +47,54 @@ def flat(entries: Iterable[Any]) -> list[Record]:
 
 def causes(roll: Rolled) -> list[str]:
     return [m.cause for m in roll.modifiers]
+
+
+def enemy_hexes(s: Session[Any], side: str) -> list[Any]:
+    """Where ``side`` sees the enemy (its own view: units and "?" counters)."""
+    from gwasl.model.hexgrid import Hex
+
+    v = s.view(side)
+    return [Hex.from_label(u["hex"]) for u in v["units"] if u["side"] != side] + \
+        [Hex.from_label(c["hex"]) for c in v["concealed"] if c["side"] != side]
+
+
+def aggressive(s: Session[Any], rng: Any, viewer: str = "player") -> Any:
+    """A random player that seeks the fight: it resolves close combat and routs first,
+    charges with the bayonet now and then, rallies, fires, moves towards the enemy it
+    sees, and ends phases only when nothing else tempts it."""
+    from gwasl.model.hexgrid import Hex
+
+    legal = s.legal(viewer)
+    by: dict[str, list[Any]] = {}
+    for la in legal:
+        by.setdefault(la.action.kind, []).append(la)
+    for k in ("close_combat", "end_charge_impulse", "charge_step", "rout"):
+        if k in by:
+            return rng.choice(by[k])
+    for k, p in (("bayonet_charge", 0.5), ("release_gas", 0.5), ("rally", 0.7), ("repair", 0.5), ("fire", 0.3), ("withdraw", 0.1)):
+        if k in by and rng.random() < p:
+            return rng.choice(by[k])
+    moves = by.get("move", []) + by.get("impulse_step", [])
+    if moves and rng.random() < 0.85:
+        en = enemy_hexes(s, s.state.phasing)
+
+        def score(la: Any) -> int:
+            to = Hex.from_label(la.action.to)
+            return min((to.distance(e) for e in en), default=0)
+
+        best = min(score(la) for la in moves)
+        return rng.choice([la for la in moves if score(la) == best])
+    for k in ("end_impulse", "end_platoon", "end_window", "end_phase"):
+        if k in by:
+            return by[k][0]
+    return rng.choice(legal)
+
+
+def fight(s: Session[Any], rng: Any, limit: int = 3000) -> int:
+    """Play ``s`` to its end with :func:`aggressive`; the number of actions."""
+    n = 0
+    while not s.status().over:
+        s.act(aggressive(s, rng).action)
+        n += 1
+        assert n < limit, "the game does not end"
+    return n
