@@ -41,7 +41,8 @@ def main() -> int:
     for i in range(args.games):
         p = rng.choice(paths)
         src = source(p)
-        secret = rng.choice([(), (list(src["sides"])[0],), (list(src["sides"])[1],)])
+        sides = list(src["sides"])
+        secret = rng.choice([(), (sides[0],), (sides[1],)])
         seed, play_seed = rng.randrange(2**31), rng.randrange(2**31)
         style = rng.choice(("random", "fight"))
         try:

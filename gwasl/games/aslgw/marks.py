@@ -24,7 +24,6 @@ def move_blocker(state: AslgwState, u: Unit) -> str | None:
     if state.phase in (Phase.MPh, Phase.APh) and \
             (u.hex.label, "dugout" if u.position is Position.DUGOUT else "hex") in state.combat.melee:
         return f"{u.id} is locked in Melee: it leaves only by withdrawing in the CCPh (A11.15, A11.2)"
-    if state.phase is Phase.APh:
-        if mk.charge_cc:
-            return f"{u.id} ended its BCh in CC: it does not advance out (A25.235)"
+    if state.phase is Phase.APh and mk.charge_cc:
+        return f"{u.id} ended its BCh in CC: it does not advance out (A25.235)"
     return None
