@@ -35,7 +35,7 @@ def test_the_comparison_covers_fire_at_hidden_units_and_the_secret_fire_policy()
     """Not vacuous: fixed playouts compare fire at "?" counters (no effect: nothing shows)
     and moves the secret French fire policy looks at before any reveal."""
     kinds: dict[str, int] = {}
-    for i, (name, v) in enumerate(VARIANTS):
+    for i, (_, v) in enumerate(VARIANTS):
         for secret in (True, False):
             for k, n in compare(DOC, v, "french", secret, i, 100 + i).items():
                 kinds[k] = kinds.get(k, 0) + n
