@@ -147,7 +147,9 @@ def event_view(event: Record, viewer: Viewer) -> Shown | None:
         return Shown("charge_step", f"{event.side}: {event.unit} will enter {_where(event.to, event.to_in)} ({event.mf:g} MF)")
     if isinstance(event, ChargeImpulse):
         ended = "; ".join(f"{u}: {why}" for u, why in event.ended)
-        return Shown("charge_impulse", f"{event.side}: BCh impulse ends" + (f"; charge over for {ended}" if ended else "")
+        moves = ", ".join(f"{m.unit} -> {_where(m.to, m.to_in)} ({m.mf:g} MF)" for m in event.moves)
+        return Shown("charge_impulse", f"{event.side}: BCh impulse" + (f": {moves}" if moves else "") + " ends"
+                     + (f"; charge over for {ended}" if ended else "")
                      + ("; the charge is over" if event.over else "") + " (A25.231-A25.235)")
     return None
 
