@@ -9,6 +9,7 @@ player turn: concealment lost, morale +1, pin and Heat of Battle immunity, Lax
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from gwasl.engine.game import IllegalAction, Viewer
@@ -54,7 +55,7 @@ def active(state: AslgwState) -> bool:
     return bool(_live(state))
 
 
-def _sees(sc: Scenario):  # type: ignore[no-untyped-def]
+def _sees(sc: Scenario) -> Callable[[Hex, Hex, Position, Position], bool]:
     sees = env().sees(sc)
     return lambda a, b, ai, bi: sees(a, b, ai, bi)
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
+from typing import Any
 
 from gwasl.engine.dice import GameDice
 from gwasl.engine.record import Record
@@ -388,8 +389,8 @@ def _with_unit(state: AslgwState, u: Unit) -> AslgwState:
     return replace(state, fog=replace(fog, scenario=fog.scenario.with_unit(u)))
 
 
-def with_mark(c: CombatState, uid: str, **changes: object) -> CombatState:
-    m = replace(c.mark(uid), **changes)  # type: ignore[arg-type]
+def with_mark(c: CombatState, uid: str, **changes: Any) -> CombatState:
+    m = replace(c.mark(uid), **changes)
     marks = dict(c.marks)
     if m == UnitCombat():
         marks.pop(uid, None)

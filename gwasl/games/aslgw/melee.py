@@ -13,7 +13,7 @@ left makes no CC.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from fractions import Fraction
 
@@ -276,11 +276,12 @@ def odds(state: AslgwState, act: CloseCombat, viewer: Viewer) -> list[Outcome]:
         first_units, second_units = (att, dfn) if first_side == sides[0] else (dfn, att)
         first = _attack(state, a, first_units, second_units, extra[first_side])
         if amb is None:
-            second: CCAttack | dict[str, CCAttack | None] | None = _attack(state, a, second_units, first_units, extra[second_side])
+            second: Mapping[str, CCAttack | None] | CCAttack | None = _attack(state, a, second_units, first_units,
+                                                                              extra[second_side])
         else:
             second = {o: _after(state, a, second_units, first_units, o, extra[second_side])
                       for o in ("eliminated", "casualty_reduction", "none")}
-        for (o1, o2), q in cc_pair_distribution(first, second).items():  # type: ignore[arg-type]
+        for (o1, o2), q in cc_pair_distribution(first, second).items():
             pre = f"{amb} ambushes; " if amb else ""
             key = f"{pre}{second_side} units: {o1.replace('_', ' ')}; {first_side} units: {o2.replace('_', ' ')}"
             out[key] = out.get(key, Fraction(0)) + p * q

@@ -10,6 +10,7 @@ Known Good Order units, never hidden ones, so a rout tells nothing hidden.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from fractions import Fraction
 
@@ -52,7 +53,7 @@ def _mf(u: Unit) -> float:
     return float(m.smc_mf if u.kind in (UnitKind.LEADER, UnitKind.HERO) else m.mmc_mf)
 
 
-def _sees(state: AslgwState):  # type: ignore[no-untyped-def]
+def _sees(state: AslgwState) -> Callable[[Hex, Hex, Position, Position], bool]:
     sees = env().sees(state.scenario)
     return lambda a, b, ai, bi: sees(a, b, ai, bi)
 
