@@ -261,6 +261,10 @@ def _fire_policy(seat: Seat[Any], dice: GameDice) -> Decision:
     """gwasl decides the fire of a side it keeps secret in its PFPh, DFPh and AFPh,
     from that side's view only (its legal actions and their odds)."""
     legal_ = seat.legal()
+    gas = next((a for a in legal_ if isinstance(a, ReleaseGas)), None)
+    if gas is not None:
+        return Decision(gas, f"gwasl's fire policy releases {gas.side}'s gas attack {gas.index + 1} as soon as it may (ASLGW 1.9)",
+                        {"threshold": FIRE_THRESHOLD})
     best: tuple[float, bool, Fire] | None = None
     lines = []
     for a in legal_:

@@ -180,3 +180,11 @@ def test_a_secret_side_s_prep_fire_is_decided_by_its_policy_with_its_reasons():
     to_phase(s, "MPh", "french")
     decided = [e for e in flat(s.entries) if isinstance(e, Decided)]
     assert decided and "fire policy" in decided[0].why and decided[0].private_to == "french"
+
+
+def test_a_secret_side_releases_its_gas_when_it_may_aslgw_1_9():
+    s = session(_gas_doc(), secret=("german",))
+    to_phase(s, "MPh")
+    assert any(isinstance(e, GasReleased) for e in flat(s.entries))
+    decided = [e for e in flat(s.entries) if isinstance(e, Decided) and "gas" in e.why]
+    assert decided and "ASLGW 1.9" in decided[0].why
