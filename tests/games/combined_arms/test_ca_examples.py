@@ -163,6 +163,7 @@ def test_sample_turn_5_doubling_the_assault_33_to_56_percent():
     s, _ = act(s, Commit("E1", B.label(WOOD)))
     s, _ = act(s, Commit("E2", B.label(WOOD)))
     s, ev = act(s, Resolve(), [2, 6])
+    assert rolls(ev) == [(2, 1), (6, 5)]
     assert s.counter_at(WOOD) is None and (s.enemy_platoons_broken, s.enemy_atgs_broken) == (1, 1)
 
 
@@ -180,8 +181,8 @@ def test_sample_final_score_18_or_20_in_the_easier_game(easier, total):
                  phase="enemy", stage="activate", turn=20, easier=easier,
                  enemy_platoons_broken=3, enemy_atgs_broken=1, real_platoons_revealed=4, real_atgs_revealed=1)
     s = dataclasses.replace(s, cursor=known)
-    s, d, ev = enemy_step(s, [1, 6])  # the last activations, then the final reveals: a phantom, a real platoon
-    assert s.phase == "over"
+    s, _, ev = enemy_step(s, [1, 6])  # the last activations, then the final reveals: a phantom, a real platoon
+    assert s.phase == "over" and rolls(ev) == [(1, 1), (6, 6)]
     res = s.result
     assert res["score"] == total and res["breakdown"]["enemy_platoons_in_play"] == 4
     assert res["breakdown"]["enemy_platoons_broken"] + res["breakdown"]["atgs_broken"] == 14
