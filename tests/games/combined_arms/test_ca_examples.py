@@ -182,7 +182,7 @@ def test_sample_final_score_18_or_20_in_the_easier_game(easier, total):
                  enemy_platoons_broken=3, enemy_atgs_broken=1, real_platoons_revealed=4, real_atgs_revealed=1)
     s = dataclasses.replace(s, cursor=known)
     s, _, ev = enemy_step(s, [1, 6])  # the last activations, then the final reveals: a phantom, a real platoon
-    assert s.phase == "over" and rolls(ev) == [(1, 1), (6, 6)]
+    assert s.phase == "over" and rolls(ev) == [(1, 0), (6, 5)]  # -1: 3 real platoons already revealed
     res = s.result
     assert res["score"] == total and res["breakdown"]["enemy_platoons_in_play"] == 4
     assert res["breakdown"]["enemy_platoons_broken"] + res["breakdown"]["atgs_broken"] == 14
