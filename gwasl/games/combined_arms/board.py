@@ -50,6 +50,7 @@ __all__ = [
     "SIDE_EDGE",
     "THIRDS",
     "WITHIN2",
+    "WITHIN5",
     "bits",
     "corner_hexes",
     "distance",
@@ -190,6 +191,9 @@ def _in_arc(d: tuple[int, int], facing: int) -> bool:
 
 #: per hex, the bitmask of the board hexes within 2 hexes of it (itself included)
 WITHIN2: tuple[int, ...] = tuple(_mask(j for j in range(N) if _DIST[i * N + j] <= 2) for i in range(N))
+
+#: per hex, the bitmask of the board hexes 1 to 5 hexes away (the range of every fire and spotting)
+WITHIN5: tuple[int, ...] = tuple(_mask(j for j in range(N) if 1 <= _DIST[i * N + j] <= 5) for i in range(N))
 
 #: ARC[h][f]: bitmask of the board hexes in the forward arc of armour in h facing corner f
 ARC: tuple[tuple[int, ...], ...] = tuple(

@@ -15,7 +15,6 @@ until its reveal roll decides it, so every viewer sees the same game.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar
@@ -91,8 +90,11 @@ from gwasl.games.combined_arms.state import (
     Counter,
     HexRoll,
     State,
-    Unit,
     initial_state,
+    put,
+    with_enemy,
+    with_smoke,
+    with_units,
 )
 from gwasl.games.combined_arms.tables import SCATTER_CORNER, TERRAIN, TERRAIN_BY_DICE
 from gwasl.rules.dice import Modifier
@@ -133,7 +135,9 @@ class _Builder:
 
     def emit(self, ev: Record) -> None:
         self.events.append(ev)
-        self.state = self.game.reduce(self.state, ev)
+        before = self.state
+        self.state = self.game.reduce(before, ev)
+        self.game._memo[id(ev)] = (before, ev, self.state)
 
     def roll(self, cause: str, mods: Sequence[Modifier] = (), two: bool = False) -> int:
         r = self.dice.DR(cause, mods) if two else self.dice.dr(cause, mods)
@@ -150,6 +154,9 @@ class CombinedArmsGame(Game[State]):
     ruleset: ClassVar[str] = "combined-arms"
     events = EVENTS
     actions = ACTIONS
+
+    def __init__(self) -> None:
+        self._memo: dict[int, tuple[State, Record, State]] = {}
 
     # -- set-up -------------------------------------------------------------------
     def setup(self, source: Mapping[str, Any] | None, options: GameOptions) -> State:
@@ -172,11 +179,12 @@ class CombinedArmsGame(Game[State]):
             if t not in TERRAIN or (t == "road") != bool(road):
                 want = "road" if road else "one of " + ", ".join(k for k in TERRAIN if k != "road")
                 raise GameError(f"combined-arms source: terrain[{i}] ({B.label(i)}): {str(t)[:20]!r} should be {want}")
-        return dataclasses.replace(state, terrain=tuple(terrain))
+        return put(state, terrain=tuple(terrain))
 
     def begin(self, state: State, dice: GameDice) -> list[Record]:
         """Dice the 70 hexes off the road (2 dice each), choose the enemy's third, place
         the potential enemy counters and ATGs (CA The Playing Board, The Units)."""
+        self._memo.clear()
         b = _Builder(self, state, dice)
         if state.terrain:
             terrain = list(state.terrain)
@@ -262,7 +270,7 @@ class CombinedArmsGame(Game[State]):
         armour = UNIT_KIND[u] == ARMOUR
         if s.phase == MOVE:
             for mv in R.unit_moves(s, u):
-                out.append(Move(uid, B.label(mv.to), mv.facing if armour else None))
+                out.append(Move(uid, B.label(mv[0]), mv[1] if armour else None))
             if armour and unit.where >= 0:
                 out.extend(Pivot(uid, f) for f in range(6) if f != unit.facing)
             if R.withdraw_allowed(s, u):
@@ -341,6 +349,7 @@ class CombinedArmsGame(Game[State]):
         side = DEFENDER_SIDE if type(action) in _DEFENDER_ACTIONS else PLAYER_SIDE
         if st.side != side:
             raise IllegalAction(f"it is the {st.side}'s turn to act, not the {side}'s", R.R_SEQ)
+        self._memo.clear()
         b = _Builder(self, state, dice)
         handler(self, b, action)
         self._advance(b)
@@ -357,9 +366,9 @@ class CombinedArmsGame(Game[State]):
         if armour and a.facing is None:
             raise IllegalAction(f"armour {a.unit} must say which corner it faces after moving (0-5)", R.R_MOVE)
         facing = a.facing if armour and a.facing is not None else -1
-        for mv in R.unit_moves(s, u):
-            if mv.to == to and mv.facing == facing:
-                b.emit(Moved(a.unit, B.label(to), None if facing < 0 else facing, mv.how))
+        for mto, mfacing, how in R.unit_moves(s, u):
+            if mto == to and mfacing == facing:
+                b.emit(Moved(a.unit, B.label(to), None if facing < 0 else facing, how))
                 return
         raise IllegalAction(self._move_problem(s, u, to, facing), R.R_MOVE)
 
@@ -853,6 +862,11 @@ class CombinedArmsGame(Game[State]):
 
     # -- reduce -----------------------------------------------------------------------------
     def reduce(self, state: State, event: Record) -> State:
+        # the states an action's events lead to were computed while applying it: reuse them
+        # when the same events are reduced from the same state (a cache of a pure function)
+        m = self._memo.get(id(event))
+        if m is not None and m[0] is state and m[1] is event:
+            return m[2]  # type: ignore[no-any-return]
         fn = _REDUCERS.get(type(event))
         if fn is None:
             raise GameError(f"combined-arms cannot reduce a {event.kind!r} event")
@@ -913,9 +927,10 @@ class CombinedArmsGame(Game[State]):
 
 # -- reducers ----------------------------------------------------------------------------------
 def _set_unit(s: State, i: int, **kw: Any) -> State:
-    u = s.units[i]
-    nu = Unit(kw.get("where", u.where), kw.get("fresh", u.fresh), kw.get("facing", u.facing))
-    return dataclasses.replace(s, units=s.units[:i] + (nu,) + s.units[i + 1:])
+    nu = s.units[i]._replace(**kw)
+    if "where" in kw:
+        return with_units(s, s.units[:i] + (nu,) + s.units[i + 1:])
+    return put(s, units=s.units[:i] + (nu,) + s.units[i + 1:])
 
 
 def _set_counter(s: State, h: int, fn: Callable[[Counter], Counter | None]) -> State:
@@ -927,40 +942,42 @@ def _set_counter(s: State, h: int, fn: Callable[[Counter], Counter | None]) -> S
                 out.append(nc)
         else:
             out.append(c)
-    return dataclasses.replace(s, enemy=tuple(out))
+    if len(out) == len(s.enemy):
+        return put(s, enemy=tuple(out))
+    return with_enemy(s, tuple(out))
 
 
 def _r_board(s: State, e: BoardDiced) -> State:
     m = R.terrain_masks(e.terrain)
-    return dataclasses.replace(s, terrain=tuple(e.terrain), turned=e.turned, blocks=m["blocks"], cover=m["cover"],
+    return put(s, terrain=tuple(e.terrain), turned=e.turned, blocks=m["blocks"], cover=m["cover"],
                                hull=m["hull"], no_armour=m["no_armour"], crest=m["crest"])
 
 
 def _r_counters(s: State, e: CountersPlaced) -> State:
     atgs = {B.index_of(h) for h in e.atgs}
     hexes = sorted(B.index_of(h) for h in e.hexes)
-    return dataclasses.replace(s, enemy=tuple(Counter(h, False, 1 if h in atgs else 0) for h in hexes))
+    return with_enemy(s, tuple(Counter(h, False, 1 if h in atgs else 0) for h in hexes))
 
 
 def _r_phase(s: State, e: PhaseBegun) -> State:
-    return dataclasses.replace(s, turn=e.turn, phase=e.phase, stage="", acted=False, group=(), group_target=-1, engaged=0,
+    return put(s, turn=e.turn, phase=e.phase, stage="", acted=False, group=(), group_target=-1, engaged=0,
                                faced=0, cursor=-1, firing=-1)
 
 
 def _r_stage(s: State, e: StageSet) -> State:
-    return dataclasses.replace(s, stage=e.stage, firing=-1 if e.firing is None else B.index_of(e.firing))
+    return put(s, stage=e.stage, firing=-1 if e.firing is None else B.index_of(e.firing))
 
 
 def _r_moved(s: State, e: Moved) -> State:
     i = _UNIT_INDEX[e.unit]
     where = s.units[i].where if e.to is None else B.index_of(e.to)
     s = _set_unit(s, i, where=where, fresh=False, facing=s.units[i].facing if e.facing is None else e.facing)
-    return dataclasses.replace(s, acted=True)
+    return put(s, acted=True)
 
 
 def _r_left(s: State, e: Left) -> State:
     s = _set_unit(s, _UNIT_INDEX[e.unit], where=WITHDRAWN if e.how == "withdrawn" else EXPLOITED, fresh=True)
-    return dataclasses.replace(s, acted=True) if s.phase == MOVE else s
+    return put(s, acted=True) if s.phase == MOVE else s
 
 
 def _r_spent(s: State, e: Spent) -> State:
@@ -978,31 +995,31 @@ def _r_recovered(s: State, e: Recovered) -> State:
 def _r_faced(s: State, e: Faced) -> State:
     i = _UNIT_INDEX[e.unit]
     s = _set_unit(s, i, facing=e.facing)
-    return dataclasses.replace(s, faced=s.faced | 1 << i)
+    return put(s, faced=s.faced | 1 << i)
 
 
 def _r_committed(s: State, e: Committed) -> State:
     i = _UNIT_INDEX[e.unit]
     s = _set_unit(s, i, fresh=False, facing=s.units[i].facing if e.facing is None else e.facing)
-    return dataclasses.replace(s, group=(*s.group, (i, -1 if e.facing is None else e.facing)), group_target=B.index_of(e.target))
+    return put(s, group=(*s.group, (i, -1 if e.facing is None else e.facing)), group_target=B.index_of(e.target))
 
 
 def _r_attack_done(s: State, e: AttackDone) -> State:
-    return dataclasses.replace(s, engaged=s.engaged | 1 << B.index_of(e.target), group=(), group_target=-1)
+    return put(s, engaged=s.engaged | 1 << B.index_of(e.target), group=(), group_target=-1)
 
 
 def _r_enemy_spent(s: State, e: EnemySpent) -> State:
-    return _set_counter(s, B.index_of(e.hex), lambda c: dataclasses.replace(c, fresh=False))
+    return _set_counter(s, B.index_of(e.hex), lambda c: c._replace(fresh=False))
 
 
 def _r_enemy_recovered(s: State, e: EnemyRecovered) -> State:
     for h in e.hexes:
-        s = _set_counter(s, B.index_of(h), lambda c: dataclasses.replace(c, fresh=True))
+        s = _set_counter(s, B.index_of(h), lambda c: c._replace(fresh=True))
     return s
 
 
 def _r_activated(s: State, e: Activated) -> State:
-    return dataclasses.replace(s, cursor=B.index_of(e.hex))
+    return put(s, cursor=B.index_of(e.hex))
 
 
 def _r_revealed(s: State, e: Revealed) -> State:
@@ -1013,30 +1030,30 @@ def _r_revealed(s: State, e: Revealed) -> State:
     if e.what == "platoon":
         if not e.real:
             return _set_counter(s, h, lambda c: None)
-        s = _set_counter(s, h, lambda c: dataclasses.replace(c, real=True))
-        return dataclasses.replace(s, real_platoons_revealed=s.real_platoons_revealed + 1)
+        s = _set_counter(s, h, lambda c: c._replace(real=True))
+        return put(s, real_platoons_revealed=s.real_platoons_revealed + 1)
     if not e.real:
-        return _set_counter(s, h, lambda c: dataclasses.replace(c, atg=0, atg_removed=True))
+        return _set_counter(s, h, lambda c: c._replace(atg=0, atg_removed=True))
     newly = 0 if c.real else 1
-    s = _set_counter(s, h, lambda c: dataclasses.replace(c, atg=2, real=True))
-    return dataclasses.replace(s, real_atgs_revealed=s.real_atgs_revealed + 1, real_platoons_revealed=s.real_platoons_revealed + newly)
+    s = _set_counter(s, h, lambda c: c._replace(atg=2, real=True))
+    return put(s, real_atgs_revealed=s.real_atgs_revealed + 1, real_platoons_revealed=s.real_platoons_revealed + newly)
 
 
 def _r_enemy_broken(s: State, e: EnemyBroken) -> State:
     h = B.index_of(e.hex)
     if e.what == "atg":
-        s = _set_counter(s, h, lambda c: dataclasses.replace(c, atg=0))
-        return dataclasses.replace(s, enemy_atgs_broken=s.enemy_atgs_broken + 1)
+        s = _set_counter(s, h, lambda c: c._replace(atg=0))
+        return put(s, enemy_atgs_broken=s.enemy_atgs_broken + 1)
     s = _set_counter(s, h, lambda c: None)
-    return dataclasses.replace(s, enemy_platoons_broken=s.enemy_platoons_broken + 1)
+    return put(s, enemy_platoons_broken=s.enemy_platoons_broken + 1)
 
 
 def _r_track(s: State, e: TrackMoved) -> State:
     if e.track == "losses":
-        return dataclasses.replace(s, losses=e.value)
+        return put(s, losses=e.value)
     if e.track == "ammo":
-        return dataclasses.replace(s, ammo=e.value)
-    return dataclasses.replace(s, smoke_ammo=e.value)
+        return put(s, ammo=e.value)
+    return put(s, smoke_ammo=e.value)
 
 
 def _r_broken(s: State, e: UnitBroken) -> State:
@@ -1045,26 +1062,26 @@ def _r_broken(s: State, e: UnitBroken) -> State:
     s = _set_unit(s, i, where=BROKEN, fresh=True)
     if in_break:
         left = s.breaks - 1
-        s = dataclasses.replace(s, breaks=left, break_hex=s.break_hex if left else -1)
+        s = put(s, breaks=left, break_hex=s.break_hex if left else -1)
     return s
 
 
 def _r_mortar_target(s: State, e: MortarTarget) -> State:
     h = -1 if e.hex is None else B.index_of(e.hex)
     if e.side == PLAYER_SIDE:
-        return dataclasses.replace(s, own_target=h, own_ammo=e.ammo, own_fired=s.turn if h >= 0 else s.own_fired)
-    return dataclasses.replace(s, enemy_target=h, enemy_fired=s.turn if h >= 0 else s.enemy_fired)
+        return put(s, own_target=h, own_ammo=e.ammo, own_fired=s.turn if h >= 0 else s.own_fired)
+    return put(s, enemy_target=h, enemy_fired=s.turn if h >= 0 else s.enemy_fired)
 
 
 def _r_smoke(s: State, e: SmokeChanged) -> State:
     placed = {B.index_of(h) for h in e.placed}
     cleared = {B.index_of(h) for h in e.cleared}
     kept = tuple((h, t) for h, t in s.smoke if h not in placed and h not in cleared)
-    return dataclasses.replace(s, smoke=kept + tuple((h, s.turn) for h in sorted(placed)))
+    return with_smoke(s, kept + tuple((h, s.turn) for h in sorted(placed)))
 
 
 def _r_rolls(s: State, e: RollsPending) -> State:
-    return dataclasses.replace(s, rolls=tuple(e.rolls), roll_source=e.source)
+    return put(s, rolls=tuple(e.rolls), roll_source=e.source)
 
 
 def _r_hex_rolled(s: State, e: HexRolled) -> State:
@@ -1073,15 +1090,15 @@ def _r_hex_rolled(s: State, e: HexRolled) -> State:
         if r.hex == e.hex:
             del rolls[i]
             break
-    return dataclasses.replace(s, rolls=tuple(rolls), roll_source=s.roll_source if rolls else "")
+    return put(s, rolls=tuple(rolls), roll_source=s.roll_source if rolls else "")
 
 
 def _r_break_pending(s: State, e: BreakPending) -> State:
-    return dataclasses.replace(s, break_hex=B.index_of(e.hex) if e.count else -1, breaks=e.count)
+    return put(s, break_hex=B.index_of(e.hex) if e.count else -1, breaks=e.count)
 
 
 def _r_game_over(s: State, e: GameOver) -> State:
-    return dataclasses.replace(s, phase=OVER, stage="", result=e.result, rolls=(), breaks=0, break_hex=-1)
+    return put(s, phase=OVER, stage="", result=e.result, rolls=(), breaks=0, break_hex=-1)
 
 
 def _r_nothing(s: State, e: Record) -> State:

@@ -10,7 +10,6 @@ platoon with one, then two, adjacent rifle platoons.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from fractions import Fraction
 
@@ -34,8 +33,8 @@ def roll_chances(total_modifier: int) -> tuple[Fraction, Fraction, Fraction]:
 
 
 def _reveal_p(s: State, c: Counter, hx: _Hex, atg: bool) -> Fraction:
-    st = dataclasses.replace(s, real_platoons_revealed=hx[3], real_atgs_revealed=hx[4])
-    cc = dataclasses.replace(c, real=hx[1] == "real", atg=hx[2] if isinstance(hx[2], int) else 0)
+    st = s._replace(real_platoons_revealed=hx[3], real_atgs_revealed=hx[4])
+    cc = c._replace(real=hx[1] == "real", atg=hx[2] if isinstance(hx[2], int) else 0)
     mods = R.atg_reveal_mods(st, cc) if atg else R.platoon_reveal_mods(st, cc)
     return Fraction(R.chances(sum(m.value for m in mods), R.REVEAL_NEED), 6)
 

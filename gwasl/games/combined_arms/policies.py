@@ -12,10 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from gwasl.engine.dice import GameDice
-from gwasl.engine.game import Decision, Policy, Seat
+from gwasl.engine.game import Decision, GameError, Policy, Seat
 from gwasl.engine.record import Record
 from gwasl.games.combined_arms.records import EndGame, EndPhase, Resolve
-from gwasl.games.combined_arms.state import FIRE, MOVE, UNIT_IDS, State
+from gwasl.games.combined_arms.state import FIRE, MOVE, OFFBOARD, UNIT_IDS, State
 
 __all__ = ["POLICIES", "random_policy"]
 
@@ -86,13 +86,33 @@ def choices(s: State) -> list[list[Record]]:
 
 
 def random_policy(seat: Seat[Any], dice: GameDice) -> Decision:
-    """A random legal action (module docstring)."""
+    """A random legal action (module docstring).  The choice is drawn by rejection:
+    a choice without a legal action is dropped and the draw repeated, which gives the
+    same distribution as listing every group first, without building every list."""
     s: State = seat.view()
     rng = _Rng(dice)
-    groups = choices(s)
-    group = groups[rng.below(len(groups))]
-    action = group[rng.below(len(group))]
-    return Decision(action, "random")
+    g = game()
+    if s.breaks or s.rolls or s.phase not in (MOVE, FIRE):
+        acts = g._attacker_actions(s)
+        return Decision(acts[rng.below(len(acts))], "random")
+    pool: list[Callable[[], list[Record]]] = []
+    for u, unit in enumerate(s.units):
+        if unit.fresh and (unit.where >= 0 or (unit.where == OFFBOARD and s.phase == MOVE)):
+            pool.append(lambda u=u: g.unit_actions(s, u))
+    if s.phase == FIRE:
+        pool.append(lambda: g.mortar_actions(s))
+        pool.append(lambda: [Resolve()] if s.group else [EndPhase()])
+    else:
+        pool.append(lambda: [EndPhase()])
+        if s.turn >= 2 and not s.acted:
+            pool.append(lambda: [EndGame()])
+    while pool:
+        k = rng.below(len(pool))
+        acts = pool[k]()
+        if acts:
+            return Decision(acts[rng.below(len(acts))], "random")
+        pool.pop(k)
+    raise GameError("combined-arms: the player has no legal action")
 
 
 POLICIES: dict[str, Policy] = {"random": random_policy}

@@ -116,17 +116,20 @@ def chances(total_modifier: int, need: int) -> int:
 
 
 # -- the board ------------------------------------------------------------------
+_MASK_NAMES = ("blocks", "cover", "hull", "no_armour", "crest", "defensive", "atg_open")
+_FLAGS = {tid: (t.blocks_fire, t.cover, t.hull_down, not t.armour_may_enter, t.crest, t.defensive, t.counts_for_atg)
+          for tid, t in TERRAIN.items()}
+
+
 def terrain_masks(terrain: Sequence[str]) -> dict[str, int]:
     """Bitmasks of the hexes whose terrain has each effect of terrain.json."""
-    out = {"blocks": 0, "cover": 0, "hull": 0, "no_armour": 0, "crest": 0, "defensive": 0, "atg_open": 0}
+    masks = [0] * len(_MASK_NAMES)
     for i, tid in enumerate(terrain):
-        t = TERRAIN[tid]
         bit = 1 << i
-        for name, flag in (("blocks", t.blocks_fire), ("cover", t.cover), ("hull", t.hull_down), ("no_armour", not t.armour_may_enter),
-                           ("crest", t.crest), ("defensive", t.defensive), ("atg_open", t.counts_for_atg)):
+        for k, flag in enumerate(_FLAGS[tid]):
             if flag:
-                out[name] |= bit
-    return out
+                masks[k] |= bit
+    return dict(zip(_MASK_NAMES, masks))
 
 
 def defensive_counts(terrain: Sequence[str]) -> tuple[int, int, int]:
@@ -161,23 +164,13 @@ def atg_placed(terrain: Sequence[str], h: int) -> bool:
 # -- who is where -----------------------------------------------------------------
 def unit_masks(s: State) -> tuple[int, int, int, int]:
     """Hexes holding any of your platoons, a rifle platoon, infantry (rifle or MMG), armour."""
-    anym = rifle = inf = arm = 0
-    for i, u in enumerate(s.units):
-        if u.where >= 0:
-            bit = 1 << u.where
-            anym |= bit
-            k = UNIT_KIND[i]
-            if k == ARMOUR:
-                arm |= bit
-            else:
-                inf |= bit
-                if k == RIFLE:
-                    rifle |= bit
-    return anym, rifle, inf, arm
+    return s.m_any, s.m_rifle, s.m_inf, s.m_armour
 
 
 def infantry_in(s: State, h: int) -> list[int]:
     """Your infantry platoons (unit indices) in hex ``h``."""
+    if not s.m_inf >> h & 1:
+        return []
     return [i for i, u in enumerate(s.units) if u.where == h and UNIT_KIND[i] != ARMOUR]
 
 
@@ -227,42 +220,25 @@ def enemy_spotters(s: State) -> list[int]:
 
 
 # -- movement ---------------------------------------------------------------------
-class UnitMove(tuple[int, int, str]):
-    """(destination hex, facing afterwards or -1, how: enter, move, forward, reverse, road)."""
-
-    __slots__ = ()
-
-    def __new__(cls, to: int, facing: int, how: str) -> UnitMove:
-        return tuple.__new__(cls, (to, facing, how))
-
-    @property
-    def to(self) -> int:
-        return self[0]
-
-    @property
-    def facing(self) -> int:
-        return self[1]
-
-    @property
-    def how(self) -> str:
-        return self[2]
+#: a move: (destination hex, facing afterwards or -1, how: enter, move, forward, reverse, road)
+UnitMove = tuple[int, int, str]
 
 
 def can_enter(s: State, u: int, h: int) -> bool:
     """Whether platoon ``u`` may enter hex ``h`` (CA Movement): no enemy counter,
     not a side edge hex of the 5 middle hexrows; a rifle platoon not with a rifle
     platoon of another company; armour not into poor going, woods or other armour."""
-    if s.enemy_mask >> h & 1 or B.FORBIDDEN_EDGE >> h & 1:
+    if (s.enemy_mask | B.FORBIDDEN_EDGE) >> h & 1:
         return False
     kind = UNIT_KIND[u]
     if kind == ARMOUR:
-        if s.no_armour >> h & 1:
-            return False
-        return not any(o.where == h and UNIT_KIND[j] == ARMOUR for j, o in enumerate(s.units))
+        return not (s.no_armour | s.m_armour) >> h & 1
     if kind == RIFLE:
-        co = UNIT_COMPANY[u]
-        return not any(o.where == h and UNIT_KIND[j] == RIFLE and UNIT_COMPANY[j] != co for j, o in enumerate(s.units))
+        return not (s.m_rifle & ~s.m_company[_CO[UNIT_COMPANY[u]]]) >> h & 1
     return True
+
+
+_CO = {"D": 0, "E": 1, "F": 2}
 
 
 def _armour_passes(s: State, u: int, h: int) -> bool:
@@ -290,33 +266,33 @@ def unit_moves(s: State, u: int) -> list[UnitMove]:
                 if kind == ARMOUR:
                     # from the virtual row above: up-left source steps SE (facings 4, 5),
                     # up-right source steps SW (facings 3, 4)
-                    out.extend(UnitMove(h, f, "enter") for f in (3, 4, 5))
+                    out.extend((h, f, "enter") for f in (3, 4, 5))
                 else:
-                    out.append(UnitMove(h, -1, "enter"))
+                    out.append((h, -1, "enter"))
         if kind == ARMOUR:
             mid = _TOP_ROAD
             d1 = B.road_step(B.OFF_TOP, mid)
             second = B.ROAD[1]
             d2 = B.road_step(mid, second)
             if d1 is not None and d2 is not None and _armour_passes(s, u, mid) and can_enter(s, u, second):
-                out.extend(UnitMove(second, f, "road") for f in range(6) if d1 in (f, (f + 1) % 6) and d2 in (f, (f + 1) % 6))
+                out.extend((second, f, "road") for f in range(6) if d1 in (f, (f + 1) % 6) and d2 in (f, (f + 1) % 6))
         return out
     h = unit.where
     if kind == MMG:
         return []  # MMGs never move once entered, except to withdraw
     ns = B.NEIGHBOURS[h]
     if kind != ARMOUR:
-        return [UnitMove(t, -1, "move") for t in ns if t != B.OFF and can_enter(s, u, t)]
+        return [(t, -1, "move") for t in ns if t != B.OFF and can_enter(s, u, t)]
     f = unit.facing
     for d in range(6):
         t = ns[d]
         if t != B.OFF and can_enter(s, u, t):
-            out.append(UnitMove(t, (d - 1) % 6, "forward"))
-            out.append(UnitMove(t, d, "forward"))
+            out.append((t, (d - 1) % 6, "forward"))
+            out.append((t, d, "forward"))
     for d in ((f + 3) % 6, (f + 4) % 6):
         t = ns[d]
         if t != B.OFF and can_enter(s, u, t):
-            out.append(UnitMove(t, f, "reverse"))
+            out.append((t, f, "reverse"))
     fwd = (f, (f + 1) % 6)
     for d1 in fwd:
         m = ns[d1]
@@ -325,7 +301,7 @@ def unit_moves(s: State, u: int) -> list[UnitMove]:
         for d2 in fwd:
             t = B.NEIGHBOURS[m][d2]
             if t != B.OFF and B.road_step(m, t) == d2 and can_enter(s, u, t):
-                out.append(UnitMove(t, f, "road"))
+                out.append((t, f, "road"))
     return out
 
 
@@ -498,7 +474,10 @@ def payoff(s: State, frm: int, h: int) -> tuple[int, int, int]:
     att = enemy_infantry_attack(s, frm, h)
     if att is None:
         return 0, 0, 0
-    weight = sum(2 if s.units[i].fresh else 1 for i in infantry_in(s, h))
+    weight = 0
+    for i, u in enumerate(s.units):
+        if u.where == h and UNIT_KIND[i] != ARMOUR:
+            weight += 2 if u.fresh else 1
     ch = chances(sum(m.value for m in att[0]), INFANTRY_NEED)
     return weight * ch * (3 if B.distance(frm, h) == 1 else 1), weight, ch
 
@@ -508,11 +487,10 @@ def clusters(s: State, frm: int) -> list[tuple[tuple[int, ...], int]]:
     3 mutually adjacent hexes each holding your infantry within a 1-5 hex line of
     fire (CA Enemy Fire).  Hexes it has no chance against are left out."""
     hexes = {}
-    for i, u in enumerate(s.units):
-        if u.where >= 0 and UNIT_KIND[i] != ARMOUR and u.where not in hexes:
-            p = payoff(s, frm, u.where)[0]
-            if p > 0:
-                hexes[u.where] = p
+    for h in B.bits(s.m_inf & B.WITHIN5[frm]):
+        p = payoff(s, frm, h)[0]
+        if p > 0:
+            hexes[h] = p
     hs = sorted(hexes)
     out: list[tuple[tuple[int, ...], int]] = [((h,), hexes[h]) for h in hs]
     for ai, a in enumerate(hs):

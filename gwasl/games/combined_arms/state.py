@@ -9,8 +9,8 @@ its reveal roll decides it, so nothing about it is stored before that roll.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from gwasl.engine.events import Drm
 
@@ -38,6 +38,10 @@ __all__ = [
     "State",
     "Unit",
     "initial_state",
+    "put",
+    "with_enemy",
+    "with_smoke",
+    "with_units",
 ]
 
 PLAYER_SIDE = "attacker"
@@ -60,8 +64,7 @@ UNIT_COMPANY: tuple[str | None, ...] = tuple(u[0] if u[0] in COMPANIES else None
 SETUP, MOVE, FIRE, ENEMY, OVER = "setup", "move", "fire", "enemy", "over"
 
 
-@dataclass(frozen=True, slots=True)
-class Unit:
+class Unit(NamedTuple):
     """One of your platoons: where it is (a hex, or OFFBOARD / WITHDRAWN /
     EXPLOITED / BROKEN), fresh or spent, and the faced corner (armour only, else -1)."""
 
@@ -70,8 +73,7 @@ class Unit:
     facing: int = -1
 
 
-@dataclass(frozen=True, slots=True)
-class Counter:
+class Counter(NamedTuple):
     """An enemy counter in a hex: the platoon potential or real, its ATGs
     (0 none, 1 potential, 2 real), whether ATGs were removed from the hex, and
     fresh or spent (ATGs share the platoon counter's status, "The Units")."""
@@ -98,8 +100,12 @@ class HexRoll:
     spends_enemy: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class State:
+class State(NamedTuple):
+    """The whole game: an immutable value (a named tuple, so a new state is cheap).
+
+    The bitmasks after ``units``, ``enemy`` and ``smoke`` are derived from them
+    (:func:`with_units`, :func:`with_enemy`, :func:`with_smoke` keep them in step)."""
+
     easier: bool
     terrain: tuple[str, ...] = ()
     turned: bool = False
@@ -144,30 +150,76 @@ class State:
     roll_source: str = ""
     break_hex: int = -1
     breaks: int = 0
-    result: Mapping[str, Any] | None = field(default=None)
+    result: Mapping[str, Any] | None = None
+    # derived: hexes with an enemy counter, with smoke; with any platoon of yours, a rifle
+    # platoon, infantry, armour; and the rifle platoons of each company D, E, F
+    enemy_mask: int = 0
+    smoke_mask: int = 0
+    m_any: int = 0
+    m_rifle: int = 0
+    m_inf: int = 0
+    m_armour: int = 0
+    m_company: tuple[int, int, int] = (0, 0, 0)
 
     def counter_at(self, h: int) -> Counter | None:
+        if not self.enemy_mask >> h & 1:
+            return None
         for c in self.enemy:
             if c.hex == h:
                 return c
         return None
 
-    @property
-    def enemy_mask(self) -> int:
-        m = 0
-        for c in self.enemy:
-            m |= 1 << c.hex
-        return m
 
-    @property
-    def smoke_mask(self) -> int:
-        m = 0
-        for h, _ in self.smoke:
-            m |= 1 << h
-        return m
+_FIELD = {name: i for i, name in enumerate(State._fields)}
+_new = tuple.__new__
+
+
+def put(s: State, **kw: Any) -> State:
+    """``s`` with some fields changed (what ``_replace`` does, faster for this wide tuple)."""
+    items = list(s)
+    for k, v in kw.items():
+        items[_FIELD[k]] = v
+    return _new(State, items)  # type: ignore[no-any-return]
+
+
+def with_units(s: State, units: tuple[Unit, ...]) -> State:
+    """``s`` with these platoons, its unit bitmasks recomputed."""
+    anym = rifle = inf = arm = 0
+    co = [0, 0, 0]
+    for i, u in enumerate(units):
+        if u.where >= 0:
+            bit = 1 << u.where
+            anym |= bit
+            k = UNIT_KIND[i]
+            if k == ARMOUR:
+                arm |= bit
+            else:
+                inf |= bit
+                if k == RIFLE:
+                    rifle |= bit
+                    co[_CO_INDEX[UNIT_COMPANY[i]]] |= bit
+    return put(s, units=units, m_any=anym, m_rifle=rifle, m_inf=inf, m_armour=arm, m_company=(co[0], co[1], co[2]))
+
+
+def with_enemy(s: State, enemy: tuple[Counter, ...]) -> State:
+    """``s`` with these enemy counters (kept in activation order), its enemy bitmask recomputed."""
+    m = 0
+    for c in enemy:
+        m |= 1 << c.hex
+    return put(s, enemy=enemy, enemy_mask=m)
+
+
+def with_smoke(s: State, smoke: tuple[tuple[int, int], ...]) -> State:
+    m = 0
+    for h, _ in smoke:
+        m |= 1 << h
+    return put(s, smoke=smoke, smoke_mask=m)
+
+
+_CO_INDEX = {c: i for i, c in enumerate(COMPANIES)}
 
 
 def initial_state(easier: bool) -> State:
     """Before the board is diced: every platoon off the board and fresh, armour facing down."""
     units = tuple(Unit(OFFBOARD, True, 4 if k == ARMOUR else -1) for k in UNIT_KIND)
-    return State(easier=easier, units=units)
+    return with_units(State(easier=easier), units)

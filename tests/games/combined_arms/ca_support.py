@@ -3,7 +3,6 @@ face by face, and a driver that plays the defender's steps as the Session does."
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -14,7 +13,7 @@ from gwasl.games.combined_arms import board as B
 from gwasl.games.combined_arms import rules as R
 from gwasl.games.combined_arms.enemy import defender_policy
 from gwasl.games.combined_arms.game import CombinedArmsGame
-from gwasl.games.combined_arms.state import UNIT_IDS, Counter, State, Unit, initial_state
+from gwasl.games.combined_arms.state import UNIT_IDS, Counter, State, Unit, initial_state, with_enemy, with_smoke, with_units
 
 GAME = CombinedArmsGame()
 
@@ -53,9 +52,10 @@ def position(terrain: Mapping[int, str] | None = None, units: Mapping[str, tuple
     us = list(s.units)
     for uid, (h, fresh, facing) in (units or {}).items():
         us[UNIT_IDS.index(uid)] = Unit(h, fresh, facing)
-    return dataclasses.replace(s, terrain=tuple(t), blocks=m["blocks"], cover=m["cover"], hull=m["hull"],
-                               no_armour=m["no_armour"], crest=m["crest"], units=tuple(us),
-                               enemy=tuple(sorted(enemy, key=lambda c: c.hex)), **{"phase": "move", "turn": 5, **kw})
+    smoke = kw.pop("smoke", ())
+    s = s._replace(terrain=tuple(t), blocks=m["blocks"], cover=m["cover"], hull=m["hull"],
+                   no_armour=m["no_armour"], crest=m["crest"], **{"phase": "move", "turn": 5, **kw})
+    return with_smoke(with_enemy(with_units(s, tuple(us)), tuple(sorted(enemy, key=lambda c: c.hex))), smoke)
 
 
 def act(state: State, action: Record, faces: Iterable[int] = ()) -> tuple[State, list[Record]]:

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from fractions import Fraction
 
 import pytest
@@ -180,7 +179,7 @@ def test_sample_final_score_18_or_20_in_the_easier_game(easier, total):
                  [Counter(known, True, 0, False, True), Counter(phantom, False, 0, False, True), Counter(hidden, False, 0, False, True)],
                  phase="enemy", stage="activate", turn=20, easier=easier,
                  enemy_platoons_broken=3, enemy_atgs_broken=1, real_platoons_revealed=4, real_atgs_revealed=1)
-    s = dataclasses.replace(s, cursor=known)
+    s = s._replace(cursor=known)
     s, _, ev = enemy_step(s, [1, 6])  # the last activations, then the final reveals: a phantom, a real platoon
     assert s.phase == "over" and rolls(ev) == [(1, 0), (6, 5)]  # -1: 3 real platoons already revealed
     res = s.result
