@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import Any
 
 from gwasl.engine.dice import GameDice
@@ -98,7 +100,7 @@ def random_policy(seat: Seat[Any], dice: GameDice) -> Decision:
     pool: list[Callable[[], list[Record]]] = []
     for u, unit in enumerate(s.units):
         if unit.fresh and (unit.where >= 0 or (unit.where == OFFBOARD and s.phase == MOVE)):
-            pool.append(lambda u=u: g.unit_actions(s, u))
+            pool.append(functools.partial(g.unit_actions, s, u))
     if s.phase == FIRE:
         pool.append(lambda: g.mortar_actions(s))
         pool.append(lambda: [Resolve()] if s.group else [EndPhase()])

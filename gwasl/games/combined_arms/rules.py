@@ -23,6 +23,7 @@ from gwasl.games.combined_arms import board as B
 from gwasl.games.combined_arms.state import (
     ARMOUR,
     BROKEN,
+    COMPANY_INDEX,
     EXPLOITED,
     MMG,
     OFFBOARD,
@@ -234,11 +235,8 @@ def can_enter(s: State, u: int, h: int) -> bool:
     if kind == ARMOUR:
         return not (s.no_armour | s.m_armour) >> h & 1
     if kind == RIFLE:
-        return not (s.m_rifle & ~s.m_company[_CO[UNIT_COMPANY[u]]]) >> h & 1
+        return not (s.m_rifle & ~s.m_company[COMPANY_INDEX[u]]) >> h & 1
     return True
-
-
-_CO = {"D": 0, "E": 1, "F": 2}
 
 
 def _armour_passes(s: State, u: int, h: int) -> bool:

@@ -18,6 +18,7 @@ __all__ = [
     "ARMOUR",
     "BROKEN",
     "COMPANIES",
+    "COMPANY_INDEX",
     "ENEMY",
     "EXPLOITED",
     "FIRE",
@@ -59,6 +60,8 @@ COMPANIES = ("D", "E", "F")
 UNIT_IDS: tuple[str, ...] = ("D1", "D2", "D3", "E1", "E2", "E3", "F1", "F2", "F3", "M1", "M2", "A1", "A2", "A3")
 UNIT_KIND: tuple[str, ...] = tuple(RIFLE if u[0] in COMPANIES else MMG if u[0] == "M" else ARMOUR for u in UNIT_IDS)
 UNIT_COMPANY: tuple[str | None, ...] = tuple(u[0] if u[0] in COMPANIES else None for u in UNIT_IDS)
+#: the index of each platoon's company in COMPANIES (-1 for MMGs and armour)
+COMPANY_INDEX: tuple[int, ...] = tuple(COMPANIES.index(c) if c else -1 for c in UNIT_COMPANY)
 
 # phases
 SETUP, MOVE, FIRE, ENEMY, OVER = "setup", "move", "fire", "enemy", "over"
@@ -197,7 +200,7 @@ def with_units(s: State, units: tuple[Unit, ...]) -> State:
                 inf |= bit
                 if k == RIFLE:
                     rifle |= bit
-                    co[_CO_INDEX[UNIT_COMPANY[i]]] |= bit
+                    co[COMPANY_INDEX[i]] |= bit
     return put(s, units=units, m_any=anym, m_rifle=rifle, m_inf=inf, m_armour=arm, m_company=(co[0], co[1], co[2]))
 
 
@@ -214,9 +217,6 @@ def with_smoke(s: State, smoke: tuple[tuple[int, int], ...]) -> State:
     for h, _ in smoke:
         m |= 1 << h
     return put(s, smoke=smoke, smoke_mask=m)
-
-
-_CO_INDEX = {c: i for i, c in enumerate(COMPANIES)}
 
 
 def initial_state(easier: bool) -> State:
