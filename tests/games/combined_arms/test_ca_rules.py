@@ -220,7 +220,7 @@ def test_ammo_passing_from_7_to_0_withdraws_the_rifle_firer_mmgs_use_none():
     s = position({t: "woods"}, {"D1": (hx(0, 0), True, -1), "M1": (hx(1, 0), True, -1)}, [Counter(t)], phase="fire", ammo=7)
     s, _ = act(s, Commit("D1", B.label(t)))
     s, _ = act(s, Commit("M1", B.label(t)))
-    s, ev = act(s, Resolve(), [6, 1])
+    s, _ev = act(s, Resolve(), [6, 1])
     assert s.ammo == 0 and unit(s, "D1").where == -2 and unit(s, "M1").where == hx(1, 0)
     assert not s.counter_at(t).fresh  # D1's attack was resolved before it withdrew
 
@@ -275,7 +275,7 @@ def test_two_platoons_hit_choose_which_breaks():
     s = position({e: "woods"}, {"D1": (h, True, -1), "D2": (h, True, -1)}, [Counter(e, True)],
                  phase="enemy", stage="activate", losses=5)
     s, d, _ = enemy_step(s)
-    s, d, ev = enemy_step(s, [6])  # 2 platoons x 2 losses: 5 -> 9 = 1, passing 0 once
+    s, _d, _ev = enemy_step(s, [6])  # 2 platoons x 2 losses: 5 -> 9 = 1, passing 0 once
     assert s.losses == 1 and s.breaks == 1
     assert set(_legal(s)) == {BreakUnit("D1"), BreakUnit("D2")}
     s, _ = act(s, BreakUnit("D2"))
@@ -379,7 +379,7 @@ def test_turn_1_bombardment_pins_counters_that_see_your_platoons():
                  [Counter(seen), Counter(hidden)], phase="fire", turn=1)
     s, ev = act(s, EndPhase(), [2])  # the bombardment of the counter that sees D1
     assert not s.counter_at(seen).fresh and s.counter_at(hidden).fresh
-    assert [e for e in ev if e.kind == "roll"][0].cause.startswith("preliminary bombardment of the potential enemy in 5f")
+    assert next(e for e in ev if e.kind == "roll").cause.startswith("preliminary bombardment of the potential enemy in 5f")
     assert sum(1 for e in ev if e.kind == "roll" and "bombardment" in e.cause) == 1
 
 
@@ -389,7 +389,7 @@ def test_end_the_game_only_between_turns():
     assert EndGame() in _legal(s)
     s2, _ = act(s, Move("D1", "2c"))
     assert EndGame() not in _legal(s2)
-    s3, ev = act(s, EndGame())
+    s3, _ev = act(s, EndGame())
     assert s3.phase == "over" and s3.result["turns"] == 2
     assert EndGame() not in _legal(position(turn=1))
 
