@@ -274,8 +274,8 @@ def test_two_platoons_hit_choose_which_breaks():
     e, h = B.CENTRE, B.NEIGHBOURS[B.CENTRE][2]
     s = position({e: "woods"}, {"D1": (h, True, -1), "D2": (h, True, -1)}, [Counter(e, True)],
                  phase="enemy", stage="activate", losses=5)
-    s, d, _ = enemy_step(s)
-    s, _d, _ev = enemy_step(s, [6])  # 2 platoons x 2 losses: 5 -> 9 = 1, passing 0 once
+    s, _, _ = enemy_step(s)
+    s, _, _ = enemy_step(s, [6])  # 2 platoons x 2 losses: 5 -> 9 = 1, passing 0 once
     assert s.losses == 1 and s.breaks == 1
     assert set(_legal(s)) == {BreakUnit("D1"), BreakUnit("D2")}
     s, _ = act(s, BreakUnit("D2"))
