@@ -779,7 +779,7 @@ class CombinedArmsGame(Game[State]):
         inf = R.unit_masks(s)[2]
         em = s.enemy_mask
         rolls = tuple(HexRoll(B.label(h), f"{who} mortars land in {B.label(h)}: effect on 2+ ({R.R_MORTARS})", (), 2, 1, True)
-                      for h in hexes if (inf | em) >> h & 1)
+                      for h in sorted(hexes) if (inf | em) >> h & 1)
         if rolls:
             b.emit(RollsPending(f"{who} mortars", rolls))
 
