@@ -1,5 +1,7 @@
 """Policies that play your side in batch play (CONTRACTS 6); the first is the default.
 
+* ``planner``: the heuristic attacker of :mod:`.planner` (the default).
+* ``cautious``: stays off the board and ends the game after turn 1.
 * ``random``: a random legal action, drawn in two steps: first uniformly among
   the platoons that can act and the phase's other choices (end the phase, end
   the game, call the mortars, resolve the attack), then uniformly among that
@@ -117,5 +119,25 @@ def random_policy(seat: Seat[Any], dice: GameDice) -> Decision:
     raise GameError("combined-arms: the player has no legal action")
 
 
-POLICIES: dict[str, Policy] = {"random": random_policy}
+def cautious_policy(seat: Seat[Any], dice: GameDice) -> Decision:
+    """Never enters the board and ends the game after turn 1: the final reveals alone
+    score every real enemy platoon and ATG left in play (CA Victory).  A reference for
+    what the other policies add by fighting."""
+    s: State = seat.view()
+    if s.phase == MOVE and s.turn >= 2 and not s.acted:
+        return Decision(EndGame(), "cautious: end the game and let the final reveals score")
+    if s.breaks or s.rolls:
+        acts = game()._attacker_actions(s)
+        return Decision(acts[0], "cautious: the first choice")
+    return Decision(EndPhase(), "cautious: stay off the board")
+
+
+def _planner() -> Policy:
+    from gwasl.games.combined_arms.planner import planner_policy
+
+    return planner_policy
+
+
+#: the batch policies, the best first (CONTRACTS 6)
+POLICIES: dict[str, Policy] = {"planner": _planner(), "cautious": cautious_policy, "random": random_policy}
 
