@@ -635,13 +635,15 @@ class CombinedArmsGame(Game[State]):
             raise IllegalAction("enemy counters are activated in order: the row nearest you first, each row from the enemy's left",
                                 R.R_DECISIONS)
         anym = R.unit_masks(s)[0]
+        recovered = []
         for c in queue[: len(a.hexes) - 1]:
             if not c.real and anym & B.NEIGHBOUR_MASK[c.hex]:
                 raise IllegalAction(f"the potential counter in {B.label(c.hex)} is adjacent to your platoons and must be revealed",
                                     R.R_DECISIONS)
             if not c.fresh:
-                b.emit(EnemyRecovered((B.label(c.hex),)))
-            b.emit(Activated(B.label(c.hex)))
+                recovered.append(B.label(c.hex))
+        if recovered:  # the counters before the last only recover or hold: one event for them all
+            b.emit(EnemyRecovered(tuple(recovered)))
         c = queue[len(a.hexes) - 1]
         label = B.label(c.hex)
         if a.platoon_test and c.real:
@@ -888,9 +890,7 @@ class CombinedArmsGame(Game[State]):
 
     # -- sides played by gwasl, and batch play -----------------------------------------------
     def automated(self, state: State) -> Mapping[str, Policy]:
-        from gwasl.games.combined_arms.enemy import defender_policy
-
-        return {DEFENDER_SIDE: defender_policy}
+        return _automated()
 
     def policies(self) -> Mapping[str, Policy]:
         from gwasl.games.combined_arms.policies import POLICIES
@@ -923,6 +923,18 @@ class CombinedArmsGame(Game[State]):
         from gwasl.games.combined_arms.views import action_shown
 
         return action_shown(state, action)
+
+
+def _automated() -> Mapping[str, Policy]:
+    global _AUTOMATED
+    if _AUTOMATED is None:
+        from gwasl.games.combined_arms.enemy import defender_policy
+
+        _AUTOMATED = MappingProxyType({DEFENDER_SIDE: defender_policy})
+    return _AUTOMATED
+
+
+_AUTOMATED: Mapping[str, Policy] | None = None
 
 
 # -- reducers ----------------------------------------------------------------------------------
@@ -1013,9 +1025,8 @@ def _r_enemy_spent(s: State, e: EnemySpent) -> State:
 
 
 def _r_enemy_recovered(s: State, e: EnemyRecovered) -> State:
-    for h in e.hexes:
-        s = _set_counter(s, B.index_of(h), lambda c: c._replace(fresh=True))
-    return s
+    hexes = {B.index_of(h) for h in e.hexes}
+    return put(s, enemy=tuple(c._replace(fresh=True) if c.hex in hexes else c for c in s.enemy))
 
 
 def _r_activated(s: State, e: Activated) -> State:

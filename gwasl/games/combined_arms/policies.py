@@ -25,29 +25,22 @@ __all__ = ["POLICIES", "random_policy"]
 
 
 class _Rng:
-    """Policy randomness from the game's dice stream (so batch games replay from the seed)."""
+    """Policy randomness from the game's dice stream, so batch games replay from the seed:
+    one logged die per decision, whose stream position seeds a small generator (a 64-bit
+    linear congruential one, plenty for picking among a few dozen choices)."""
+
+    _MUL, _INC, _MASK = 6364136223846793005, 1442695040888963407, (1 << 64) - 1
 
     def __init__(self, dice: GameDice) -> None:
-        self.dice = dice
+        d = dice.dr("random policy").total
+        self._x = (dice.seed * 1_000_003 + dice.position * 7 + d) & self._MASK
 
     def below(self, n: int) -> int:
-        """A uniform integer in [0, n), from logged dice."""
+        """A uniform integer in [0, n) (n is small, so the modulo bias is negligible)."""
         if n <= 1:
             return 0
-        if n <= 6:
-            return self.dice.randrange(n, "random policy")
-        # compose base-6 digits with rejection
-        span, k = 1, 0
-        while span < n:
-            span *= 6
-            k += 1
-        accepted = span - span % n
-        while True:
-            v = 0
-            for _ in range(k):
-                v = v * 6 + self.dice.dr("random policy").total - 1
-            if v < accepted:
-                return v % n
+        self._x = (self._x * self._MUL + self._INC) & self._MASK
+        return (self._x >> 33) % n
 
 
 def _game() -> Any:

@@ -445,21 +445,31 @@ def enemy_armour_attack(s: State, frm: int, u: int, with_atg: bool) -> tuple[lis
     return mods, ATG_NEED
 
 
-def enemy_infantry_attack(s: State, frm: int, h: int) -> tuple[list[Modifier], int] | None:
-    """The modifiers and the losses per platoon of the enemy in ``frm`` firing at
-    your infantry in ``h``, or ``None`` when it may not (CA Enemy Fire): a 1-5 hex
-    line of fire ignoring your platoons; +1 if the hex has no wood, crest or farm,
-    -1 partly blocked, -1 per hex; 1 loss each, 2 if the firers are adjacent."""
+def _infantry_terms(s: State, frm: int, h: int) -> tuple[bool, bool, int] | None:
+    """(no cover, partly blocked, range) of enemy infantry fire from ``frm`` at ``h``, or
+    ``None`` when it may not engage it: the numbers behind :func:`enemy_infantry_attack`."""
     d = B.distance(frm, h)
     if not 1 <= d <= 5:
         return None
     lof = line_of_fire(s, frm, h)
     if lof == BLOCKED:
         return None
+    return not s.cover >> h & 1, lof == PARTIAL, d
+
+
+def enemy_infantry_attack(s: State, frm: int, h: int) -> tuple[list[Modifier], int] | None:
+    """The modifiers and the losses per platoon of the enemy in ``frm`` firing at
+    your infantry in ``h``, or ``None`` when it may not (CA Enemy Fire): a 1-5 hex
+    line of fire ignoring your platoons; +1 if the hex has no wood, crest or farm,
+    -1 partly blocked, -1 per hex; 1 loss each, 2 if the firers are adjacent."""
+    terms = _infantry_terms(s, frm, h)
+    if terms is None:
+        return None
+    open_, partial, d = terms
     mods: list[Modifier] = []
-    if not s.cover >> h & 1:
+    if open_:
         mods.append(Modifier(f"+1 target not in a wood, crest or farm ({R_ENEMY_FIRE})", 1))
-    if lof == PARTIAL:
+    if partial:
         mods.append(Modifier(f"-1 line of fire partly blocked ({R_ENEMY_FIRE})", -1))
     mods.append(Modifier(f"-{d} range {d} ({R_ENEMY_FIRE})", -d))
     return mods, 2 if d == 1 else 1
@@ -469,15 +479,15 @@ def payoff(s: State, frm: int, h: int) -> tuple[int, int, int]:
     """(payoff, platoon weight, chances) of enemy infantry fire from ``frm`` at hex ``h``
     (CA Enemy Decisions): each infantry platoon counts 2 fresh, 1 spent; times the
     chances in 6 of success; trebled at 1 hex range."""
-    att = enemy_infantry_attack(s, frm, h)
-    if att is None:
+    terms = _infantry_terms(s, frm, h)
+    if terms is None:
         return 0, 0, 0
     weight = 0
     for i, u in enumerate(s.units):
         if u.where == h and UNIT_KIND[i] != ARMOUR:
             weight += 2 if u.fresh else 1
-    ch = chances(sum(m.value for m in att[0]), INFANTRY_NEED)
-    return weight * ch * (3 if B.distance(frm, h) == 1 else 1), weight, ch
+    ch = chances(terms[0] - terms[1] - terms[2], INFANTRY_NEED)
+    return weight * ch * (3 if terms[2] == 1 else 1), weight, ch
 
 
 def clusters(s: State, frm: int) -> list[tuple[tuple[int, ...], int]]:
