@@ -89,7 +89,7 @@ def main() -> None:
     R.line_of_fire = plain_line_of_fire  # type: ignore[assignment]
     try:
         m = max(20, n // 10)
-        cpu_ref, _, steps_ref = games(m)
+        cpu_ref, _, _ = games(m)
     finally:
         R.line_of_fire = fast  # type: ignore[assignment]
     print(f"plain reference (lines of fire computed afresh): {m / cpu_ref:7.1f} games/s per core   "
