@@ -4,14 +4,16 @@
 has, by default, about 25% blocking hexes (woods, buildings, rubble; half of
 them drawn as custom outlines smaller than the hex), 10% hindrance hexes and
 a few hills, so every code path of LOS is exercised.  The same seed always
-gives the same map.
+gives the same map.  A helper of the benchmarks and tests, not a benchmark
+itself: ``make bench`` runs only the scripts with a main block.
+To write one to a file::
 
-    python -m benchmarks.maps 132 40 --seed 1 > big.json
+    python -c "from benchmarks.maps import random_scenario; from gwasl.model.scenario_io import save_scenario; \
+save_scenario(random_scenario(132, 40, seed=1), 'big.json')"
 """
 
 from __future__ import annotations
 
-import argparse
 import datetime as _dt
 import math
 import random
@@ -19,7 +21,6 @@ from types import MappingProxyType
 
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import HexData, MapData, Nationality, Scenario, Side, Terrain
-from gwasl.model.scenario_io import scenario_to_json
 
 __all__ = ["random_scenario", "random_outline"]
 
@@ -80,16 +81,3 @@ def random_scenario(
     m = MapData(columns, rows, Terrain.OPEN, MappingProxyType(hexes))
     sides = {"a": Side("a", Nationality.GERMAN), "b": Side("b", Nationality.FRENCH)}
     return Scenario(f"random {columns}x{rows} seed {seed}", _dt.date(1916, 7, 1), m, MappingProxyType(sides))
-
-
-def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("columns", type=int)
-    p.add_argument("rows", type=int)
-    p.add_argument("--seed", type=int, default=1)
-    a = p.parse_args()
-    print(scenario_to_json(random_scenario(a.columns, a.rows, a.seed)))
-
-
-if __name__ == "__main__":
-    main()

@@ -13,6 +13,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from gwasl import __version__
 
@@ -27,6 +28,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "gwasl.commands.edit",
     "gwasl.commands.game",
     "gwasl.commands.library",
+    "gwasl.commands.play",
 )
 
 
@@ -35,7 +37,7 @@ class UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # argparse's own errors: exit 2, one line (CONTRACTS 4)
+    def error(self, message: str) -> NoReturn:  # argparse's own errors: exit 2, one line (CONTRACTS 4)
         print(f"{self.prog}: {message} (see '{self.prog} --help')", file=sys.stderr)
         raise SystemExit(2)
 

@@ -125,7 +125,7 @@ def build_example(win, shot=lambda name: None) -> None:
     hands.tool("select")
     for uid, to in zip(squads[2:], ("D2", "D2", "B2", "B3")):
         win.select_units({uid})
-        win._run(__import__("gwasl.engine.editor", fromlist=["move_units"]).move_units, [uid], Hex.from_label(to))
+        win._run(__import__("gwasl.editor.document", fromlist=["move_units"]).move_units, [uid], Hex.from_label(to))
     hands.tool("unit")
     hands.choose(win.palette.formation_box, None)
     hands.choose(win.palette.kind_box, UnitKind.SUPPORT_WEAPON)
@@ -139,7 +139,7 @@ def build_example(win, shot=lambda name: None) -> None:
     fr = [u for u in win.document.scenario.units if u.side == "french"]
     leader = next(u.id for u in fr if u.kind is UnitKind.LEADER)
     fsq = [u.id for u in fr if u.kind is UnitKind.SQUAD]
-    from gwasl.engine import editor as ed
+    from gwasl.editor import document as ed
 
     win._run(ed.move_units, [fsq[0]], Hex.from_label("G6"))
     win._run(ed.move_units, [fsq[2]], Hex.from_label("I6"))

@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def _modules() -> list[str]:
     out = []
-    for pkg in ("model", "rules", "engine", "games"):
+    for pkg in ("model", "rules", "engine", "editor", "games"):
         for p in sorted((ROOT / "gwasl" / pkg).rglob("*.py")):
             rel = p.relative_to(ROOT).with_suffix("")
             out.append(".".join(rel.parts).removesuffix(".__init__"))

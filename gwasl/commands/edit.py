@@ -2,7 +2,8 @@
 
 On a machine with no display (no DISPLAY or WAYLAND_DISPLAY and no
 QT_QPA_PLATFORM chosen) Qt would abort with a plugin traceback; instead we
-say so in one line, point to the headless alternatives, and exit 0.
+say so in one line on stderr, point to the headless alternatives, and exit
+with status 2: no window opened, so a script or ``make run`` must see a failure.
 """
 
 from __future__ import annotations
@@ -17,6 +18,10 @@ NO_DISPLAY = (
     "gwasl edit: no display found (DISPLAY/WAYLAND_DISPLAY unset); to draw the map without one run "
     "`gwasl render FILE --out map.png`, or set QT_QPA_PLATFORM=offscreen"
 )
+
+# Exit status when no window could open: the editor did not run (2, as for every other
+# failure of the command line).
+NO_WINDOW = 2
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -47,7 +52,7 @@ def window_problem() -> str | None:
     import subprocess
 
     try:
-        r = subprocess.run([sys.executable, "-c", _PROBE], capture_output=True, text=True, timeout=30)
+        r = subprocess.run([sys.executable, "-c", _PROBE], check=False, capture_output=True, text=True, timeout=30)
     except (OSError, subprocess.TimeoutExpired) as e:
         return str(e)
     if r.returncode == 0:
@@ -59,14 +64,14 @@ def window_problem() -> str | None:
 def run(args: argparse.Namespace) -> int:
     scenario = load_or_fail(args.file) if args.file else None  # bad files fail before any window
     if not has_display():
-        print(NO_DISPLAY)
-        return 0
+        print(NO_DISPLAY, file=sys.stderr)
+        return NO_WINDOW
     if not os.environ.get("QT_QPA_PLATFORM"):
         problem = window_problem()
         if problem is not None:
             print(f"gwasl edit: Qt cannot open a window here ({problem}); to draw the map without one run "
-                  "`gwasl render FILE --out map.png`, or set QT_QPA_PLATFORM=offscreen")
-            return 0
+                  "`gwasl render FILE --out map.png`, or set QT_QPA_PLATFORM=offscreen", file=sys.stderr)
+            return NO_WINDOW
     from gwasl.ui.app import run_editor  # Qt only inside the command (layering)
 
     return run_editor(args.file, scenario)

@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-from pathlib import Path
 from typing import Any
 
 from gwasl.cli import UsageError
@@ -22,10 +21,6 @@ from gwasl.engine.session import SessionError
 from gwasl.games import RULESETS, game_for
 
 __all__ = ["register"]
-
-#: the largest source file ``game new`` reads (a scenario is a few hundred KB)
-MAX_SOURCE = 64 * 1024 * 1024
-
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("game", help="play a game: new, legal, act, show, log, replay, undo, odds, batch",
@@ -41,7 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     q = add("new", "start a game in a new file")
     q.add_argument("source", nargs="?", help="the scenario (aslgw: a Great War scenario file; other rulesets: optional)")
     q.add_argument("--out", required=True, help="the new game file")
-    q.add_argument("--ruleset", default="aslgw", choices=sorted(RULESETS), help="which game (default aslgw)")
+    q.add_argument("--ruleset", default="aslgw", help=f"which game: {', '.join(sorted(RULESETS))} (default aslgw)")
     q.add_argument("--seed", type=int, help="the dice seed (default: a random one, printed)")
     q.add_argument("--secret", action="append", default=[], metavar="SIDE",
                    help="keep SIDE's hidden layer secret from the player (repeatable)")
@@ -78,7 +73,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     q.set_defaults(func=_replay)
 
     q = add("batch", "play whole games headless with a policy (solitaire games)")
-    q.add_argument("--ruleset", required=True, choices=sorted(RULESETS))
+    q.add_argument("--ruleset", required=True, help=f"which game: {', '.join(sorted(RULESETS))}")
     q.add_argument("--games", type=int, required=True)
     q.add_argument("--seed", type=int, default=0)
     q.add_argument("--policy", help="a policy of the ruleset (default: its best)")
@@ -124,13 +119,23 @@ def _status_lines(st: Any) -> list[str]:
 
 
 # -- subcommands -----------------------------------------------------------------------
-def _new(args: argparse.Namespace) -> int:
-    from gwasl.store.gamefile import GameFileError, create_game
+def _game(ruleset: str) -> Any:
+    try:
+        return game_for(ruleset)
+    except GameError as e:
+        raise UsageError(str(e)) from None
 
-    game = game_for(args.ruleset)
+
+def _new(args: argparse.Namespace) -> int:
+    from gwasl.store.gamefile import GameFileError, create_game, load_source
+
+    game = _game(args.ruleset)
     source: dict[str, Any] | None = None
     if args.source:
-        source = _read_source(args.source, args.ruleset)
+        try:
+            source = load_source(args.ruleset, args.source)
+        except GameError as e:
+            raise UsageError(str(e)) from None
     elif args.ruleset == "aslgw":
         raise UsageError("an aslgw game needs a Great War scenario file")
     extra: dict[str, Any] = {}
@@ -157,30 +162,6 @@ def _new(args: argparse.Namespace) -> int:
                "seed": seed}
         _out(args, obj, [f"{gf.path}: new {gf.ruleset} game, seed {seed}", *_status_lines(st)])
     return 0
-
-
-def _read_source(path: str, ruleset: str) -> dict[str, Any]:
-    if ruleset == "aslgw":
-        from gwasl.commands.common import load_or_fail
-        from gwasl.model.scenario_io import scenario_to_dict
-
-        return scenario_to_dict(load_or_fail(path))
-    from gwasl.store.gamefile import GameFileError, strict_loads
-
-    p = Path(path)
-    if not p.is_file():
-        raise UsageError(f"{path}: not a regular file")
-    if p.stat().st_size > MAX_SOURCE:
-        raise UsageError(f"{path}: larger than {MAX_SOURCE} bytes")
-    try:
-        obj = strict_loads(p.read_bytes(), path)
-    except GameFileError as e:
-        raise UsageError(f"{path}: not valid JSON: {e}") from None
-    except OSError as e:
-        raise UsageError(f"{path}: cannot read: {e.strerror or e}") from None
-    if not isinstance(obj, dict):
-        raise UsageError(f"{path}: a {ruleset} scenario must be a JSON object")
-    return obj
 
 
 def _viewer_check(gf: Any, name: str) -> None:
@@ -293,7 +274,7 @@ def _batch(args: argparse.Namespace) -> int:
 
     if args.games < 1:
         raise UsageError("--games must be at least 1")
-    game = game_for(args.ruleset)
+    game = _game(args.ruleset)
     try:
         res = batch(game, args.games, args.seed, args.policy, args.jobs)
     except GameError as e:

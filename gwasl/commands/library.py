@@ -29,7 +29,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     q.set_defaults(func=_search)
 
 
-def _library():  # noqa: ANN202
+def _library():
     from gwasl.store.library import Library, LibraryError
 
     try:

@@ -6,8 +6,9 @@ import argparse
 
 from gwasl.cli import UsageError
 from gwasl.commands.common import load_or_fail, parse_hex, print_json
-from gwasl.commands.los import POSITIONS
+from gwasl.commands.los import POS_HELP, parse_position
 from gwasl.model.hexgrid import Hex
+from gwasl.model.scenario import Position
 from gwasl.rules.los import LosError, LosIndex, OutlineError
 
 
@@ -15,7 +16,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("los-map", help="every hex a hex sees", description="Every hex that FROM sees (targets at ground level), FROM included.")
     p.add_argument("file", help="scenario JSON file")
     p.add_argument("from_hex", metavar="FROM", help="observer's hex, e.g. C2")
-    p.add_argument("--from-in", choices=POSITIONS, default="ground", metavar="POS", help=f"observer's position: {', '.join(POSITIONS)}")
+    p.add_argument("--from-in", type=parse_position, default=Position.GROUND, metavar="POS", help=f"observer's position: {POS_HELP}")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)
 
@@ -32,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
         print_json({"from": a.label, "visible": [h.label for h in ordered]})
         return 0
     m = s.map
-    print(f"{a} ({args.from_in}) sees {len(ordered)} of {m.columns * m.rows} hexes  (@ observer, o seen, . not seen)")
+    print(f"{a} ({args.from_in.value}) sees {len(ordered)} of {m.columns * m.rows} hexes  (@ observer, o seen, . not seen)")
     for row in range(m.rows):
         cells = []
         for col in range(m.columns):

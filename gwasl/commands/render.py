@@ -10,6 +10,7 @@ import argparse
 
 from gwasl.cli import UsageError
 from gwasl.commands.common import load_or_fail, parse_side
+from gwasl.rules.fog.fields import FogFormatError, require_fog_fields
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -23,6 +24,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     scenario = load_or_fail(args.file)
+    try:
+        require_fog_fields(scenario, args.file)  # a malformed hidden value is a format error, never drawn
+    except FogFormatError as e:
+        raise UsageError(str(e)) from None
     if args.view != "omniscient":
         parse_side(scenario, args.view)
     if args.width is not None and not (16 <= args.width <= 20000):

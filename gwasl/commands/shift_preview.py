@@ -11,6 +11,7 @@ import argparse
 from gwasl.cli import UsageError
 from gwasl.commands.common import load_or_fail, parse_hex, parse_side, print_json
 from gwasl.model.phases import Phase, PhaseError
+from gwasl.rules.fog.fields import FogFormatError, require_fog_fields
 from gwasl.rules.fog.preview import PreviewError, preview_shift
 from gwasl.rules.los import LosError
 from gwasl.rules.los_geometry import OutlineError
@@ -33,6 +34,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     scenario = load_or_fail(args.file)
+    try:
+        require_fog_fields(scenario, args.file)
+    except FogFormatError as e:
+        raise UsageError(str(e)) from None
     try:
         phase = Phase.parse(args.phase)
     except PhaseError as e:

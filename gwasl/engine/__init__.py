@@ -1,5 +1,5 @@
 """Generic play machinery (DESIGN.md "A game in play"): the Game protocol, typed
 records (events and actions), the seeded dice stream, the journal and the Session.
 
-The scenario editor's document lives in :mod:`gwasl.engine.editor` for now.
+The scenario editor's document lives in :mod:`gwasl.editor`.
 """

@@ -82,11 +82,10 @@ def play_out(game: Game[Any], policy: Policy, seed: int, options: GameOptions | 
     raise GameError(f"{game.ruleset} seed {seed}: no end after {STEP_LIMIT} actions")
 
 
-def _play_chunk(args: tuple[str, str, list[int], dict[str, Any]]) -> list[GameResult]:
-    from gwasl.games import game_for  # in the worker process
-
-    ruleset, policy_name, seeds, opts = args
-    game = game_for(ruleset)
+def _play_chunk(args: tuple[Game[Any], str, list[int], dict[str, Any]]) -> list[GameResult]:
+    # The game arrives pickled from the caller, so the engine never looks a ruleset up in
+    # gwasl.games (a layer above it, DESIGN.md).
+    game, policy_name, seeds, opts = args
     policy = game.policies()[policy_name]
     options = GameOptions.from_json(opts)
     return [play_out(game, policy, s, options) for s in seeds]
@@ -111,7 +110,7 @@ def batch(game: Game[Any], games: int, seed: int = 0, policy: str | None = None,
         size = max(1, math.ceil(len(seeds) / (jobs * 4)))
         chunks = [seeds[i : i + size] for i in range(0, len(seeds), size)]
         with ProcessPoolExecutor(jobs) as pool:
-            parts = pool.map(_play_chunk, [(game.ruleset, name, c, options.to_json()) for c in chunks])
+            parts = pool.map(_play_chunk, [(game, name, c, options.to_json()) for c in chunks])
             results = [r for part in parts for r in part]
     elapsed = time.perf_counter() - t0
     wins = sum(r.won for r in results)

@@ -15,7 +15,6 @@ True
 from __future__ import annotations
 
 import hashlib
-
 from collections.abc import Iterable, Mapping
 
 from gwasl.engine.events import Rolled

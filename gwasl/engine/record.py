@@ -104,7 +104,7 @@ class _Decoder:
             self._hints[cls] = h
         return h
 
-    def convert(self, tp: Any, value: Any, path: str) -> Any:  # noqa: C901 (one branch per type form)
+    def convert(self, tp: Any, value: Any, path: str) -> Any:
         if tp is Any:
             return _freeze_json(value, path)
         origin = typing.get_origin(tp)
@@ -247,7 +247,7 @@ class Registry:
             raise RecordError(f"a {self.name} record must be an object, not {_type_name(obj)}")
         kind = obj.get("kind")
         cls = self._kinds.get(kind) if isinstance(kind, str) else None
-        if cls is None:
+        if cls is None or not isinstance(kind, str):
             raise RecordError(f"unknown {self.name} record kind {str(kind)[:40]!r}")
         v = obj.get("v", 1)
         if not isinstance(v, int) or isinstance(v, bool) or v < 1:

@@ -20,7 +20,18 @@ from typing import Any, Generic, TypeVar
 
 from gwasl.engine.dice import GameDice
 from gwasl.engine.events import Decided, Rolled
-from gwasl.engine.game import OMNISCIENT, PLAYER, Decision, Game, GameError, GameOptions, IllegalAction, Outcome, Seat, Shown, Status
+from gwasl.engine.game import (
+    PLAYER,
+    Decision,
+    Game,
+    GameError,
+    GameOptions,
+    IllegalAction,
+    Outcome,
+    Seat,
+    Shown,
+    Status,
+)
 from gwasl.engine.journal import Entry, Journal, MemoryJournal
 from gwasl.engine.record import Record, RecordError
 
@@ -131,7 +142,7 @@ class Session(Generic[S]):
     def status(self) -> Status:
         return self.game.status(self.state)
 
-    def viewer(self, name: str = PLAYER):  # noqa: ANN201 (a Viewer)
+    def viewer(self, name: str = PLAYER):
         return self.game.viewer(self.state, name)
 
     def view(self, name: str = PLAYER) -> dict[str, Any]:

@@ -9,8 +9,9 @@ find such things and name the JSON path, as CONTRACTS 2 asks.  Rule checks
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
+from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import Scenario, UnitKind
 from gwasl.model.scenario_io import Finding
 
@@ -22,7 +23,7 @@ def check_references(s: Scenario) -> Iterator[Finding]:
     m = s.map
     where = f"a {m.columns} x {m.rows} map"
 
-    def off_map(h) -> bool:
+    def off_map(h: Hex) -> bool:
         return not m.contains(h)
 
     for h in m.hexes:
@@ -99,5 +100,5 @@ def check_references(s: Scenario) -> Iterator[Finding]:
             yield Finding(f"{p}.counters", f"a {d.kind.value} is a single counter, not {d.counters}", "O'Leary 3.1", "warning")
 
 
-def _names(sides) -> str:
+def _names(sides: Iterable[str]) -> str:
     return ", ".join(repr(s) for s in sides) or "none defined"

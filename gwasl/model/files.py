@@ -39,10 +39,11 @@ def atomic_target(target: str | os.PathLike[str], suffix: str = ".tmp") -> Itera
     folder = target.parent if str(target.parent) else Path(".")
     fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=suffix, dir=folder)
     os.close(fd)
-    tmp: Path | None = Path(name)
+    path = Path(name)
+    tmp: Path | None = path  # None once it has replaced the target
     try:
-        yield tmp
-        os.replace(tmp, target)
+        yield path
+        os.replace(path, target)
         tmp = None
     finally:
         if tmp is not None:

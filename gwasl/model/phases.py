@@ -38,7 +38,7 @@ class Phase(str, Enum):
         raise PhaseError(f"{text!r} is not a phase; use one of {' '.join(p.value for p in cls)}")
 
     @property
-    def index(self) -> int:
+    def index(self) -> int:  # type: ignore[override]  # deliberately not str.index: the phase's place in the turn
         return list(Phase).index(self)
 
     def __str__(self) -> str:

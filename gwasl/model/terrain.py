@@ -6,6 +6,10 @@ naming the entry and field.
 >>> t = terrain_table()
 >>> t[Terrain.WOODS].tem, t[Terrain.WOODS].obstacle_height, t[Terrain.BRUSH].hindrance
 (1, 1.0, 1)
+>>> t[Terrain.STONE_RUBBLE].holds_building_id, t[Terrain.MARSH].allows_entrenchment
+(True, False)
+>>> fortification_table()[FortificationKind.PILLBOX].position
+<Position.PILLBOX: 'pillbox'>
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from importlib.resources.abc import Traversable
 from types import MappingProxyType
 from typing import Any
 
-from gwasl.model.scenario import FortificationKind, Terrain
+from gwasl.model.scenario import FortificationKind, Position, Terrain
 
 __all__ = [
     "RESOURCES",
@@ -67,23 +71,66 @@ class TerrainInfo:
     obstacle_height: float | None
     hindrance: int
     rule: str
+    flags: frozenset[str] = frozenset()
 
     @property
     def blocks_los(self) -> bool:
         return self.obstacle_height is not None
 
+    @property
+    def is_building(self) -> bool:
+        """B23: a building hex."""
+        return "building" in self.flags
+
+    @property
+    def is_rubble(self) -> bool:
+        """B24: rubble."""
+        return "rubble" in self.flags
+
+    @property
+    def holds_building_id(self) -> bool:
+        """A26.14: building and rubble hexes carry the id of the building they are (or were)."""
+        return self.is_building or self.is_rubble
+
+    @property
+    def open_ground(self) -> bool:
+        """Open Ground for concealment loss (O'Leary 2.4, ASLGW 1.7.2, A12.121)."""
+        return "open_ground" in self.flags
+
+    @property
+    def allows_fortification(self) -> bool:
+        """O'Leary 4.2: a fortification could be set up here (not in water, B21)."""
+        return "no_fortification" not in self.flags
+
+    @property
+    def allows_entrenchment(self) -> bool:
+        """B27.1: a trench, deep trench, dugout or foxhole can be dug here."""
+        return "no_entrenchment" not in self.flags
+
+    @property
+    def allows_emplacement(self) -> bool:
+        """O'Leary 2.3 (A12.34, C11.2): a gun may be emplaced here."""
+        return "no_emplacement" not in self.flags
+
 
 @dataclass(frozen=True, slots=True)
 class FortificationInfo:
+    """Rules data of one fortification kind: ``position``, the schema position of a unit
+    inside it (None: nobody is inside it); ``dug``, an entrenchment (B27.1);
+    ``covered_arc``, it has a CA (O'Leary 4.4); ``data`` every number of its row."""
+
     kind: FortificationKind
     data: Mapping[str, Any]
     rule: str
+    position: Position | None = None
+    dug: bool = False
+    covered_arc: bool = False
 
     def get(self, key: str, default: Any = None) -> Any:
         return self.data.get(key, default)
 
 
-def _need(d: dict, key: str, where: str, types: tuple[type, ...], allow_none: bool = False) -> Any:
+def _need(d: dict[str, Any], key: str, where: str, types: tuple[type, ...], allow_none: bool = False) -> Any:
     if key not in d:
         raise TableError(f"terrain.json {where}: missing {key!r}")
     v = d[key]
@@ -92,6 +139,13 @@ def _need(d: dict, key: str, where: str, types: tuple[type, ...], allow_none: bo
     if isinstance(v, bool) or not isinstance(v, types):
         raise TableError(f"terrain.json {where}.{key}: expected {'/'.join(t.__name__ for t in types)}, got {v!r}")
     return v
+
+
+def _flag_names(doc: dict[str, Any]) -> frozenset[str]:
+    names = doc.get("terrain_flags")
+    if not isinstance(names, dict) or not all(isinstance(v, str) and v for v in names.values()):
+        raise TableError("terrain.json: 'terrain_flags' must map each flag to the rule it comes from")
+    return frozenset(names)
 
 
 def _parse_terrain(doc: Any) -> Mapping[Terrain, TerrainInfo]:
@@ -124,7 +178,11 @@ def _parse_terrain(doc: Any) -> Mapping[Terrain, TerrainInfo]:
         elif kind != "clear":
             raise TableError(f"terrain.json {where}.los.kind must be clear, hindrance or obstacle, not {kind!r}")
         rule = _need(d, "rule", where, (str,))
-        out[t] = TerrainInfo(t, tem, None if mf is None else float(mf), height, hind, rule)
+        flags = _need(d, "flags", where, (list,))
+        unknown = [f for f in flags if f not in _flag_names(doc)]
+        if unknown:
+            raise TableError(f"terrain.json {where}.flags: {unknown!r} not among terrain_flags ({', '.join(sorted(_flag_names(doc)))})")
+        out[t] = TerrainInfo(t, tem, None if mf is None else float(mf), height, hind, rule, frozenset(flags))
     missing = [t.value for t in Terrain if t not in out]
     if missing:
         raise TableError(f"terrain.json: no entry for {', '.join(missing)}")
@@ -152,7 +210,20 @@ def fortification_table() -> Mapping[FortificationKind, FortificationInfo]:
             raise TableError(f"terrain.json fortifications.{name}: not a fortification kind of the schema") from None
         if not isinstance(d, dict) or not isinstance(d.get("rule"), str):
             raise TableError(f"terrain.json fortifications.{name}: needs an object with a 'rule'")
-        out[k] = FortificationInfo(k, MappingProxyType(dict(d)), d["rule"])
+        where = f"fortifications.{name}"
+        pos = _need(d, "position", where, (str,), allow_none=True)
+        try:
+            position = None if pos is None else Position(pos)
+        except ValueError:
+            raise TableError(f"terrain.json {where}.position: {pos!r} is not a position of the scenario schema") from None
+        if position is not None and position.fortification is not k:
+            raise TableError(f"terrain.json {where}.position: a unit in {pos!r} is not inside a {name}")
+        flags = []
+        for key in ("dug", "covered_arc"):
+            if not isinstance(d.get(key), bool):
+                raise TableError(f"terrain.json {where}.{key}: expected true/false, got {d.get(key)!r}")
+            flags.append(d[key])
+        out[k] = FortificationInfo(k, MappingProxyType(dict(d)), d["rule"], position, flags[0], flags[1])
     missing = [k.value for k in FortificationKind if k not in out]
     if missing:
         raise TableError(f"terrain.json: no fortification entry for {', '.join(missing)}")

@@ -43,8 +43,9 @@ def parse_armour(doc: Any) -> ArmourRule:
         if isinstance(v, bool) or not isinstance(v, int):
             raise TableError(f"combat.json trench_armour.{key}: expected an integer, got {v!r}")
         nums.append(v)
+    raw: Any = a.get("applies_to_kinds")  # None or a non-list: TypeError below
     try:
-        kinds = frozenset(UnitKind(k) for k in a.get("applies_to_kinds"))
+        kinds = frozenset(UnitKind(k) for k in raw)
     except (TypeError, ValueError):
         raise TableError(f"combat.json trench_armour.applies_to_kinds: {a.get('applies_to_kinds')!r} is not a list of unit kinds") from None
     if not isinstance(a.get("rule"), str):

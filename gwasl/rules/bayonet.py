@@ -406,10 +406,12 @@ def bch_impulse(
     fails: list[BChFailure] = []
     planned: dict[str, BChStep] = {}
     for st in steps:
-        m = by_id.get(st.unit_id)
-        if m is None:
+        found = by_id.get(st.unit_id)
+        if found is None:
             fails.append(BChFailure("units", f"{st.unit_id} is not a unit of this BCh", "ASLGW 1.5", (st.unit_id,)))
-        elif not m.active:
+            continue
+        m = found
+        if not m.active:
             fails.append(BChFailure("not_bch_unit", f"{st.unit_id} is no longer a BCh unit ({m.ended})", "A25.235",
                                     (st.unit_id,)))
         elif st.unit_id in planned:
@@ -435,9 +437,9 @@ def bch_impulse(
         return BChImpulse(tuple(start), tuple(fails), not any(m.active for m in start))
     after = []
     for m in start:
-        st = planned.get(m.unit_id)
-        if st is not None:
-            m = replace(m, hex=st.to_hex, mf_left=m.mf_left - st.mf)
+        step = planned.get(m.unit_id)
+        if step is not None:
+            m = replace(m, hex=step.to_hex, mf_left=m.mf_left - step.mf)
             if m.mf_left <= 0:
                 m = _end(m, "out of MF at the end of an Impulse (A25.235)")
         after.append(m)

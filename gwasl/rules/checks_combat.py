@@ -35,7 +35,7 @@ def Finding(path: str, message: str, rule: str, severity: str = "error") -> _Fin
 
 
 @scenario_check
-def check_deep_trench_stacking(s: Scenario) -> Iterator[Finding]:
+def check_deep_trench_stacking(s: Scenario) -> Iterator[_Finding]:
     """ASLGW 2.1.4: the stacking limit of a deep trench is 2 squads."""
     limit = deep_trench_stacking_limit()
     index = {u.id: i for i, u in enumerate(s.units)}
@@ -59,7 +59,7 @@ _SMC = (UnitKind.LEADER, UnitKind.HERO)
 
 
 @scenario_check
-def check_hex_stacking(s: Scenario) -> Iterator[Finding]:
+def check_hex_stacking(s: Scenario) -> Iterator[_Finding]:
     """A5.1 (classic ASL, which ASLGW keeps outside deep trenches): each side
     may have at most 3 squad-equivalents and 4 SMC in a stacking location.
     The deep trench has its own limit (ASLGW 2.1.4, see
@@ -99,7 +99,7 @@ _POSITION_RULE = {
 
 
 @scenario_check
-def check_positions(s: Scenario) -> Iterator[Finding]:
+def check_positions(s: Scenario) -> Iterator[_Finding]:
     """A unit's position needs the fortification in its hex (ASLGW 2.1, 2.2; B27, B30)."""
     for i, u in enumerate(s.units):
         kind = POSITION_FORTIFICATION.get(u.position)
@@ -109,7 +109,7 @@ def check_positions(s: Scenario) -> Iterator[Finding]:
 
 
 @scenario_check
-def check_gas_protection(s: Scenario) -> Iterator[Finding]:
+def check_gas_protection(s: Scenario) -> Iterator[_Finding]:
     """ASLGW 1.9.11 (none before 22 April 1915) and 1.9.12 (Allies: cotton pads in April 1915)."""
     t = gas_table()
     for sid, side in s.sides.items():
@@ -130,7 +130,7 @@ def check_gas_protection(s: Scenario) -> Iterator[Finding]:
 
 
 @scenario_check
-def check_trench_armour(s: Scenario) -> Iterator[Finding]:
+def check_trench_armour(s: Scenario) -> Iterator[_Finding]:
     """ASLGW 1.8: trench armour is worn by infantry."""
     for i, u in enumerate(s.units):
         if u.trench_armour and u.kind is UnitKind.SUPPORT_WEAPON:

@@ -67,7 +67,7 @@ def _unit_paths(s: Scenario) -> dict[str, str]:
 
 
 @scenario_check
-def check_ssr_block(s: Scenario) -> Iterator[Finding]:
+def check_ssr_block(s: Scenario) -> Iterator[_Finding]:
     """The ``ssr`` object is well formed: side flags (``combat_groups``, ASLGW
     1.2.11; ``half_platoons``, ASLGW 1.1) are ``true`` or lists of side ids;
     ``allow`` lists ASLGW-ignored classic rules (docs/format/rules.md)."""
@@ -116,10 +116,10 @@ def check_ssr_block(s: Scenario) -> Iterator[Finding]:
 
 
 @scenario_check
-def check_unit_factors(s: Scenario) -> Iterator[Finding]:
+def check_unit_factors(s: Scenario) -> Iterator[_Finding]:
     """Every squad and half-squad has factors at the scenario date (ASLGW 1.11):
     its class exists in its nationality's table and at that date (Stosstruppen
-    from June 1915, ASLGW 1.11.1); nationalities without a table need a
+    from July 1915, ASLGW 1.11.1); nationalities without a table need a
     ``factors`` field (warning otherwise)."""
     for i, u in enumerate(s.units):
         if u.kind not in (UnitKind.SQUAD, UnitKind.HALF_SQUAD):
@@ -155,7 +155,7 @@ def _nation_rule(nat: str) -> str:
 
 
 @scenario_check
-def check_support_weapons(s: Scenario) -> Iterator[Finding]:
+def check_support_weapons(s: Scenario) -> Iterator[_Finding]:
     """Support weapons (ASLGW 1.6): known, available at the date for the side's
     nationality (1.6.1 notes, 1.6.3, 1.6.4, 1.6.5, 1.6.63), an MMG/HMG held by a
     crew and never by a squad (1.6.2), an MP18 never captured (1.6.32), and
@@ -203,7 +203,7 @@ def check_support_weapons(s: Scenario) -> Iterator[Finding]:
 
 
 @scenario_check
-def check_ignored_rules(s: Scenario) -> Iterator[Finding]:
+def check_ignored_rules(s: Scenario) -> Iterator[_Finding]:
     """No support weapon of a classic rule ASLGW ignores (DC, Molotov Cocktails,
     WP, recoilless rifles...) unless an SSR allows it (``ssr.allow``)."""
     for i, u in enumerate(s.units):
@@ -219,7 +219,7 @@ def check_ignored_rules(s: Scenario) -> Iterator[Finding]:
 
 
 @scenario_check
-def check_formations(s: Scenario) -> Iterator[Finding]:
+def check_formations(s: Scenario) -> Iterator[_Finding]:
     """Platoons, half-platoons and combat groups (ASLGW 1.1, 1.2, 1.3, 1.4.11):
     make-up, combat group conditions, set-up formation, and at most 25% of a
     side's platoons converted to half-platoons at set-up."""

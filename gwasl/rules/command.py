@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
+from typing import Any
 
 from gwasl.model.phases import Phase
 from gwasl.model.scenario import FortificationKind, Position, Scenario, Unit, UnitClass, UnitKind
@@ -116,7 +117,7 @@ class UnitCommand:
     ntc_drm: int
     reason: str
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {
             "in_command": self.in_command,
             "commanded_by": self.commanded_by,
@@ -134,7 +135,7 @@ class CommandReport:
     radius: Mapping[str, int]
     units: Mapping[str, UnitCommand]
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         """The CONTRACTS 4 ``gwasl command`` object (with a few extra fields per unit)."""
         return {"radius": dict(self.radius), "units": {k: v.as_json() for k, v in self.units.items()}}
 
@@ -208,7 +209,7 @@ def command_status(scenario: Scenario, side: str | None = None) -> CommandReport
             ntc = free_squad_ntc(stacked_with_leader=leader_with, in_command=in_cmd, entrenched=is_entrenched(u))
             drm = ntc.drm if free else 0
             parts = []
-            if in_cmd:
+            if lid is not None:  # in_cmd
                 parts.append(f"In Command: within {radius[lid]} hex(es) of {lid} (ASLGW 1.3.1)")
             else:
                 parts.append("Out of Command: no leader within radius with room for it (ASLGW 1.3.1, 1.3.2)")

@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Literal
+from typing import Any, Literal
 
 from gwasl.model.hexgrid import Hex
 
@@ -139,12 +139,12 @@ class ControlMap:
         by_building: dict[str, set[str | None]] = {}
         for h, b in buildings.items():
             by_building.setdefault(b, set()).add(owner.get(h))
-        blds = {b: Controller(next(iter(s))) for b, s in by_building.items() if len(s) == 1 and next(iter(s))}
-        return cls(MappingProxyType(locs), MappingProxyType(hexes), MappingProxyType(blds))  # type: ignore[arg-type]
+        blds = {b: Controller(only) for b, s in by_building.items() if len(s) == 1 and (only := next(iter(s)))}
+        return cls(MappingProxyType(locs), MappingProxyType(hexes), MappingProxyType(blds))
 
     def controller(self, kind: Kind, key: Location | Hex | str) -> Controller | None:
-        table: Mapping[object, Controller] = {"location": self.locations, "hex": self.hexes, "building": self.buildings}[kind]
-        return table.get(key)
+        tables: dict[str, Mapping[Any, Controller]] = {"location": self.locations, "hex": self.hexes, "building": self.buildings}
+        return tables[kind].get(key)
 
     def update(self, occupants: Iterable[Occupant], buildings: Mapping[Hex, str]) -> tuple[ControlMap, list[ControlChange]]:
         """Control after the units now on the map have had their chance to gain it (A26.11-26.15).
@@ -167,7 +167,7 @@ class ControlMap:
         locs, hexes, blds = dict(self.locations), dict(self.hexes), dict(self.buildings)
         changes: list[ControlChange] = []
 
-        def gain(table: dict, key: object, what: str, u: Occupant, rule: str) -> None:
+        def gain(table: dict[Any, Controller], key: object, what: str, u: Occupant, rule: str) -> None:
             cur = table.get(key)
             if cur is not None and cur.side == u.side:
                 if cur.hidden and not u.hidden:  # now declared by a unit the enemy sees
@@ -202,8 +202,8 @@ class ControlMap:
         if side is None:
             return self
 
-        def seen(table: Mapping) -> Mapping:
-            out = {}
+        def seen(table: Mapping[Any, Controller]) -> Mapping[Any, Controller]:
+            out: dict[Any, Controller] = {}
             for k, c in table.items():
                 if c.hidden and c.side != side:
                     if c.before is not None:
@@ -216,7 +216,7 @@ class ControlMap:
 
     def declared(self) -> ControlMap:
         """Control at game end, when all of it is declared (A26.15)."""
-        def plain(table: Mapping) -> Mapping:
+        def plain(table: Mapping[Any, Controller]) -> Mapping[Any, Controller]:
             return MappingProxyType({k: Controller(c.side) for k, c in table.items()})
 
         return ControlMap(plain(self.locations), plain(self.hexes), plain(self.buildings))

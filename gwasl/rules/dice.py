@@ -17,8 +17,9 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any, TypeAlias
 
-__all__ = ["Dice", "Modifier", "Roll", "ScriptedDice", "DiceError", "as_modifiers"]
+__all__ = ["Dice", "Modifier", "Modifiers", "Roll", "ScriptedDice", "DiceError", "as_modifiers"]
 
 
 class DiceError(Exception):
@@ -32,7 +33,7 @@ class Modifier:
     cause: str
     value: int
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {"cause": self.cause, "value": self.value}
 
 
@@ -73,7 +74,7 @@ class Roll:
         dice = "+".join(str(d) for d in self.dice)
         return f"{self.cause}: {dice}{mods} = {self.final}"
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {
             "seq": self.seq,
             "cause": self.cause,
@@ -83,7 +84,11 @@ class Roll:
         }
 
 
-def as_modifiers(modifiers: Mapping[str, int] | Iterable[Modifier] | None) -> tuple[Modifier, ...]:
+#: DRM as callers give them: ``{cause: value}``, :class:`Modifier` values, or none.
+Modifiers: TypeAlias = "Mapping[str, int] | Iterable[Modifier] | None"
+
+
+def as_modifiers(modifiers: Modifiers) -> tuple[Modifier, ...]:
     """DRM given as ``{cause: value}`` or as :class:`Modifier` values, as a tuple of Modifiers."""
     if not modifiers:
         return ()
@@ -107,7 +112,7 @@ class Dice:
     def _die(self) -> int:
         return self._rng.randint(1, 6)
 
-    def _record(self, cause: str, dice: tuple[int, ...], modifiers) -> Roll:
+    def _record(self, cause: str, dice: tuple[int, ...], modifiers: Modifiers) -> Roll:
         roll = Roll(len(self.log), cause, dice, as_modifiers(modifiers))
         self.log.append(roll)
         return roll

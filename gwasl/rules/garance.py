@@ -45,16 +45,16 @@ def parse_garance(doc: Any) -> GaranceRule:
     if not isinstance(g, dict):
         raise TableError("combat.json: no 'garance' object")
     try:
-        nat = Nationality(g.get("nationality"))
+        nat = Nationality(str(g.get("nationality")))
     except ValueError:
         raise TableError(f"combat.json garance.nationality: {g.get('nationality')!r} is not a nationality") from None
     try:
-        until = _dt.date.fromisoformat(g.get("worn_until"))
-    except (TypeError, ValueError):
+        until = _dt.date.fromisoformat(g["worn_until"])
+    except (KeyError, TypeError, ValueError):
         raise TableError(f"combat.json garance.worn_until: {g.get('worn_until')!r} is not an ISO date") from None
     try:
-        weather = frozenset(Weather(w) for w in g.get("cancelled_by_weather"))
-    except (TypeError, ValueError):
+        weather = frozenset(Weather(w) for w in g["cancelled_by_weather"])
+    except (KeyError, TypeError, ValueError):
         raise TableError(f"combat.json garance.cancelled_by_weather: {g.get('cancelled_by_weather')!r} is not a list of weathers") from None
     flags = []
     for key in ("cancelled_by_winter", "cancelled_by_night"):
@@ -114,14 +114,17 @@ class GaranceConcealment:
     rule: str = "ASLGW 1.7.2"
 
 
-def garance_concealment_loss(s: Scenario, unit: Unit, in_enemy_los: bool, in_open_ground: bool) -> GaranceConcealment:
+def garance_concealment_loss(s: Scenario, unit: Unit, in_enemy_los: bool, in_open_ground: bool,
+                             concealed: bool | None = None) -> GaranceConcealment:
     """Whether ``unit`` loses its concealment because of its garance trousers (ASLGW 1.7.2).
 
     A unit wearing garance (:func:`wears_garance`) cannot remain concealed in
     an enemy LOS in Open Ground, even more than 16 hexes from any enemy (the
     classic range limit does not protect it).  ``in_enemy_los`` and
     ``in_open_ground`` come from the LOS rules.  Any hidden status (concealed,
-    potential dummy, HIP) counts as concealment here (rules-notes).
+    potential dummy, HIP) counts as concealment here (rules-notes).  ``concealed``
+    says whether the unit is hidden now, when that is not its set-up ``hidden``
+    status (the fog layer's: a unit about to be shifted is hidden, O'Leary 2.4).
 
     >>> import datetime
     >>> from gwasl.model.scenario import *
@@ -131,7 +134,7 @@ def garance_concealment_loss(s: Scenario, unit: Unit, in_enemy_los: bool, in_ope
     >>> garance_concealment_loss(s, u, in_enemy_los=True, in_open_ground=True).loses_concealment
     True
     """
-    if unit.hidden is HiddenStatus.NONE:
+    if not (unit.hidden is not HiddenStatus.NONE if concealed is None else concealed):
         return GaranceConcealment(False, f"{unit.id} is not concealed")
     if not wears_garance(s, unit):
         why = garance_exception(s)

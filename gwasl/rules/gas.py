@@ -61,6 +61,13 @@ class GasAgent:
     mc: str | None
     rule: str
 
+    @property
+    def poison_mc(self) -> str:
+        """The MC a poison inflicts (ASLGW 1.9.23); gas.json gives one for every poison (checked at load)."""
+        if self.mc is None:
+            raise TableError(f"{_FILE}: gas {self.name!r} is not a poison and has no MC")
+        return self.mc
+
 
 @dataclass(frozen=True, slots=True)
 class GasTable:
@@ -85,7 +92,7 @@ def _date(v: Any, where: str) -> _dt.date:
         raise TableError(f"{_FILE} {where}: {v!r} is not an ISO date") from None
 
 
-def _int(d: dict, key: str, where: str) -> int:
+def _int(d: dict[str, Any], key: str, where: str) -> int:
     v = d.get(key)
     if isinstance(v, bool) or not isinstance(v, int):
         raise TableError(f"{_FILE} {where}.{key}: expected an integer, got {v!r}")
@@ -244,7 +251,7 @@ class GasAttack:
         """The poison with the most severe MC, or None for an irritant-only attack."""
         t = gas_table()
         poisons = [t.agents[a] for a in sorted(self.agents) if t.agents[a].kind == "poison"]
-        return max(poisons, key=lambda a: int(a.mc[0]), default=None)
+        return max(poisons, key=lambda a: int(a.poison_mc[0]), default=None)
 
 
 def gas_ntc_modifiers(protection: GasProtection, attack: GasAttack) -> tuple[Modifier, ...]:
@@ -298,13 +305,13 @@ def _current_morale(unit: Unit, morale: int, broken_morale: int) -> int:
     return broken_morale if unit.broken else morale
 
 
-def _suffer(dice: Dice, unit: Unit, broken_morale: int, attack: GasAttack, why: list[str], ntc) -> GasOutcome:
+def _suffer(dice: Dice, unit: Unit, broken_morale: int, attack: GasAttack, why: list[str], ntc: TaskCheckResult | None) -> GasOutcome:
     poison = attack.poison
     if poison is None:
         why.append("irritant: the unit breaks, loses concealment and is DM while in the area (ASLGW 1.9.21)")
         return GasOutcome(unit.id, True, ntc=ntc, broken=True, concealment_lost=True, dm=True, reasons=tuple(why))
     why.append(f"poison ({poison.name}): the unit breaks, loses concealment, takes a {poison.mc} and is DM while in the area (ASLGW 1.9.23)")
-    mc = morale_check(dice, unit.kind, broken_morale, broken=True, severity=poison.mc,
+    mc = morale_check(dice, unit.kind, broken_morale, broken=True, severity=poison.poison_mc,
                       cause=f"gas {poison.mc} ({poison.name}, ASLGW 1.9.23)", hob_exemption=NO_HOB)
     why.extend(mc.reasons)
     return GasOutcome(unit.id, True, ntc=ntc, broken=True, concealment_lost=True, dm=True, mc=mc,
@@ -404,7 +411,7 @@ def rally_phase_gas_check(
         why.append("gas NTC passed: still DM, but no further effect from the gas (ASLGW 1.9.22, 1.9.24)")
         return GasOutcome(unit.id, True, ntc=ntc, protected=True, broken=unit.broken, dm=True, reasons=tuple(why))
     poison = attack.poison
-    severity = poison.mc if poison is not None else "NMC"
+    severity = poison.poison_mc if poison is not None else "NMC"
     rule = "ASLGW 1.9.24" if poison is not None else "ASLGW 1.9.22"
     why.append(f"gas NTC failed: gas {severity}, still DM ({rule})")
     mc = morale_check(dice, unit.kind, _current_morale(unit, morale, broken_morale), broken=unit.broken,

@@ -52,7 +52,7 @@ def parse_hand_grenades(doc: Any) -> _HgRule:
     if not isinstance(hg, dict):
         raise TableError("weapons.json: no 'hand_grenades' object")
     try:
-        start = _dt.date.fromisoformat(hg.get("from"))
+        start = _dt.date.fromisoformat(hg.get("from", ""))
     except (TypeError, ValueError):
         raise TableError(f"weapons.json hand_grenades.from: expected a date 'YYYY-MM-DD', got {hg.get('from')!r}") from None
     fronts = hg.get("fronts")

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from itertools import product
+from itertools import pairwise, product
 from types import MappingProxyType
 from typing import Any, Literal
 
@@ -137,7 +137,7 @@ def parse_fire_tables(doc: Any) -> FireTables:
         if not (isinstance(o, list) and len(o) == 2 and all(isinstance(x, int) and x > 0 for x in o) and isinstance(k, int)):
             raise TableError(f"{_FILE} cct.odds[{i}]: expected [attack, defence] and an integer Kill Number")
         rows.append((o[0], o[1], k))
-    if any(Fraction(a[0], a[1]) >= Fraction(b[0], b[1]) or a[2] >= b[2] for a, b in zip(rows, rows[1:], strict=False)):
+    if any(Fraction(a[0], a[1]) >= Fraction(b[0], b[1]) or a[2] >= b[2] for a, b in pairwise(rows)):
         raise TableError(f"{_FILE} cct: odds and Kill Numbers must both ascend")
     below = cct.get("below_lowest")
     shift, inexp = cow.get("shift"), cow.get("inexperienced_shift")
@@ -186,7 +186,7 @@ def ift_result(fp: int | Fraction, final_dr: int, shift: int = 0) -> IftResult:
 
 def two_dice() -> tuple[tuple[int, int], ...]:
     """The 36 equally likely outcomes of a DR (coloured die first)."""
-    return tuple(product(range(1, 7), repeat=2))
+    return tuple((a, b) for a, b in product(range(1, 7), repeat=2))
 
 
 def cowering_shift(original: tuple[int, int], *, leader_directed: bool, inexperienced: bool = False,

@@ -82,7 +82,9 @@ def parse_ignored_rules(doc: Any) -> _Table:
     rows = doc.get("rules") if isinstance(doc, dict) else None
     if not isinstance(rows, list) or not rows:
         raise TableError("ignored_rules.json: no 'rules' list")
-    out, by_key, by_action = [], {}, {}
+    out: list[IgnoredRule] = []
+    by_key: dict[str, IgnoredRule] = {}
+    by_action: dict[str, IgnoredRule] = {}
     for i, d in enumerate(rows):
         where = f"ignored_rules.json rules[{i}]"
         if not isinstance(d, dict):

@@ -34,10 +34,11 @@ the one-to-all LOS map, ``clear_many`` checks many pairs at once.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
+from typing import Any
 
 import numpy as np
 
@@ -49,6 +50,8 @@ from gwasl.rules.garance import wears_garance
 from gwasl.rules.los_geometry import FINE, Outline, OutlineError, parse_outline, segment_enters_below
 from gwasl.rules.los_kernel import (
     SIDE_NEIGHBOUR,
+    Arr,
+    SomeMapTemplates,
     keeps_map_templates,
     map_templates,
     offset_template,
@@ -143,7 +146,7 @@ class LosResult:
     def hindrance_drm(self) -> int:
         return sum(h.drm for h in self.hindrance_hexes)
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         """The CONTRACTS 4 ``gwasl los`` object, with a few extra fields."""
         return {
             "clear": self.clear,
@@ -198,21 +201,19 @@ def _ceil_half(c: int) -> int:
 
 
 @lru_cache(maxsize=8)
-def _hexes_by_flat(columns: int, rows: int) -> tuple[Hex | None, ...]:
-    """Hex of each padded flat index (None for the padding), shared per map size."""
-    out: list[Hex | None] = [None] * ((columns + 2) * (rows + 2))
-    for c in range(columns):
-        for r in range(rows):
-            out[(c + 1) * (rows + 2) + r + 1] = Hex.from_offset(c, r)
-    return tuple(out)
+def _hexes_by_flat(columns: int, rows: int) -> tuple[Hex, ...]:
+    """Hex of each padded flat index, shared per map size; the padding holds the
+    hexes just off the map (hexside stretches along the edge graze them)."""
+    stride = rows + 2
+    return tuple(Hex.from_offset(i // stride - 1, i % stride - 1) for i in range((columns + 2) * stride))
 
 
 @lru_cache(maxsize=4096)
-def _outline_cached(key: tuple) -> Outline:
+def _outline_cached(key: tuple[tuple[float, ...], ...]) -> Outline:
     return parse_outline(key, "?")
 
 
-def _outline(value, label: str) -> Outline:
+def _outline(value: Any, label: str) -> Outline:
     """:func:`parse_outline`, cached by value so rebuilding an index after an edit
     does not re-validate every unchanged outline; errors name ``label``."""
     try:
@@ -349,12 +350,12 @@ class LosIndex:
         self._hexes_by_flat = _hexes_by_flat(C, R)
 
     def prepare(self) -> LosIndex:
-        """Build the map-size templates now (about a second on 16 boards, once per
-        map size and process) so the first :meth:`visible_from` is instant; the
-        editor may call this from a worker thread.  Returns ``self``."""
+        """Build the rest of the map-size templates now (about a second on 16 boards,
+        once per map size and process); queries otherwise build the offsets they
+        need as they go.  Safe from a worker thread.  Returns ``self``."""
         if keeps_map_templates(self.columns, self.rows):
             for parity in (0, 1):
-                map_templates(self.columns, self.rows, parity)
+                map_templates(self.columns, self.rows, parity).ensure_all()
         return self
 
     # -- indexing ---------------------------------------------------------------
@@ -405,20 +406,20 @@ class LosIndex:
                 return LosResult(False, 0, h, self._line_hexes(from_hex, to_hex), f"blocked: {_SEALED[pos]} ({h.label})")
         return self._geometric(from_hex, to_hex)
 
-    def _template(self, a: Hex, b: Hex):
+    def _template(self, a: Hex, b: Hex) -> tuple[Iterable[tuple[int, ...]], Iterable[tuple[int, ...]]]:
         """Entries ``(flat, n0, d0, n1, d1)`` and pairs ``(flat1, flat2, k, u0n, u0d, u1n, u1d)``
         of the line a->b, from the map's templates if built, else from the
         per-offset cache (so one query never pays for the whole map's)."""
         fa = self.flat(a)
         mt = peek_map_templates(self.columns, self.rows, a.column & 1)
-        if mt is not None:
-            o = int(mt.offset_index(b.column - a.column, b.row - a.row))
-            s, e = int(mt.start[o]), int(mt.start[o + 1])
+        o = int(mt.offset_index(b.column - a.column, b.row - a.row)) if mt is not None else -1
+        if mt is not None and mt.has(o):
+            s, e = int(mt.start[o]), int(mt.end[o])
             entries = zip(
                 (fa + x for x in mt.rel[s:e].tolist()),
                 mt.n0[s:e].tolist(), mt.d0[s:e].tolist(), mt.n1[s:e].tolist(), mt.d1[s:e].tolist(),
             )
-            ps, pe = int(mt.pstart[o]), int(mt.pstart[o + 1])
+            ps, pe = int(mt.pstart[o]), int(mt.pend[o])
             if ps == pe:
                 return entries, ()
             pairs = zip(
@@ -442,11 +443,7 @@ class LosIndex:
         return (q + 1) * self.stride + r + _ceil_half(q) + 1
 
     def _hex_at_flat(self, i: int) -> Hex:
-        h = self._hexes_by_flat[i]
-        if h is None:  # a hex just off the map (hexside stretches along the edge)
-            col, row = i // self.stride - 1, i % self.stride - 1
-            h = Hex(col, row - _ceil_half(col))
-        return h
+        return self._hexes_by_flat[i]
 
     def _line_hexes(self, a: Hex, b: Hex) -> tuple[Hex, ...]:
         entries, _ = self._template(a, b)
@@ -527,7 +524,8 @@ class LosIndex:
                     best = (d, i, below_h)
             h1, h2 = self._hex_at_flat(i1), self._hex_at_flat(i2)
             if blocks:
-                block = (t, min(h1, h2), f"blocked: the line runs along the hexside {h1}|{h2} and both hexes block (CONTRACTS 3; docs/rules-notes.md, lines along hexsides)")
+                block = (t, min(h1, h2), f"blocked: the line runs along the hexside {h1}|{h2} and both hexes block "
+                         "(CONTRACTS 3; docs/rules-notes.md, lines along hexsides)")
                 continue
             if best[0]:
                 h = self._hex_at_flat(best[1])
@@ -598,12 +596,13 @@ class LosIndex:
         if keeps_map_templates(C, R):
             mt = map_templates(C, R, ca & 1)
             O = ((dcol[:, None] + C - 1) * (2 * R - 1) + (drow[None, :] + R - 1)).reshape(-1)
+            mt.ensure(O)  # only this hex's offsets not built before (lazily per offset)
         else:  # a huge map: only this observer's offsets, not kept
             mt = templates_for(C, R, ca & 1, np.repeat(dcol, R), np.tile(drow, C))
             O = np.arange(len(targets))
         nq = len(O)
         blocked = self._blocked(mt, O, np.full(nq, fa, dtype=np.int64), targets)
-        return targets[~blocked]
+        return np.asarray(targets[~blocked])
 
     def clear_many(self, a_hexes: Sequence[Hex], b_hexes: Sequence[Hex]) -> np.ndarray:
         """Clear flags of many ground-level LOS checks ``a[i] -> b[i]`` at once."""
@@ -629,6 +628,7 @@ class LosIndex:
             if keeps_map_templates(self.columns, self.rows):
                 mt = map_templates(self.columns, self.rows, parity)
                 O = mt.offset_index(dcol, drow)
+                mt.ensure(O)
             else:  # a huge map: templates of the distinct offsets asked, not kept
                 key = (dcol + self.columns) * (2 * self.rows + 1) + (drow + self.rows)
                 uniq, O = np.unique(key, return_inverse=True)
@@ -640,14 +640,14 @@ class LosIndex:
     # blocked within their first few hexes, so only the rest go further.
     _FIRST_STAGE = 6
 
-    def _blocked(self, mt, O: np.ndarray, fa: np.ndarray, fb: np.ndarray) -> np.ndarray:
+    def _blocked(self, mt: SomeMapTemplates, O: Arr, fa: Arr, fb: Arr) -> Arr:
         """Blocked flags for queries (observer fa, target fb, template offset O)."""
         nq = len(O)
         ha_q = self.level2[fa]
         dh_q = self.level2[fb] - ha_q
         blocked = np.zeros(nq, dtype=bool)
         s = mt.start[O]
-        e = mt.start[O + 1]
+        e = mt.end[O]
         cut = np.minimum(e, s + self._FIRST_STAGE)
         fallback: list[np.ndarray] = []
         qs = np.arange(nq)
@@ -662,7 +662,7 @@ class LosIndex:
         # Pairs (stretches along hexsides): blocked when both hexes block.
         open_q = np.nonzero(~blocked)[0]
         ps = mt.pstart[O[open_q]]
-        plens = mt.pstart[O[open_q] + 1] - ps
+        plens = mt.pend[O[open_q]] - ps
         ptot = int(plens.sum())
         if ptot:
             pq = np.repeat(open_q, plens)
@@ -686,12 +686,13 @@ class LosIndex:
         # Exact fallback: outline hexes the line crosses at the height of the outline's top.
         for j in np.unique(np.concatenate(fallback)):
             if not blocked[j]:
-                a = self._hexes_by_flat[int(fa[j])]
-                b = self._hexes_by_flat[int(fb[j])]
+                a, b = self._hex_at_flat(int(fa[j])), self._hex_at_flat(int(fb[j]))  # both on the map
                 blocked[j] = not self._geometric(a, b).clear
         return blocked
 
-    def _entries_blocked(self, mt, qs, s, e, fa, fb, ha_q, dh_q):
+    def _entries_blocked(
+        self, mt: SomeMapTemplates, qs: Arr, s: Arr, e: Arr, fa: Arr, fb: Arr, ha_q: Arr, dh_q: Arr
+    ) -> tuple[Arr, Arr]:
         """Masks (over all queries) of the queries ``qs`` blocked by a hex among
         their entries ``s[i]:e[i]``, and of those needing the exact fallback
         (an outline crossed by a sloping line at the height of its top).
@@ -716,7 +717,7 @@ class LosIndex:
         return blk_q, fb_q
 
     @staticmethod
-    def _gather(qs, s, e, mt, fa):
+    def _gather(qs: Arr, s: Arr, e: Arr, mt: SomeMapTemplates, fa: Arr) -> tuple[Arr, Arr, Arr] | None:
         lens = e - s
         tot = int(lens.sum())
         if tot == 0:
@@ -725,7 +726,7 @@ class LosIndex:
         ei = np.arange(tot) - np.repeat(np.cumsum(lens) - lens, lens) + np.repeat(s, lens)
         return qi, ei, fa[qi] + mt.rel[ei]
 
-    def _entries_level(self, mt, qs, s, e, fa, fb, ha_q, blk_q) -> None:
+    def _entries_level(self, mt: SomeMapTemplates, qs: Arr, s: Arr, e: Arr, fa: Arr, fb: Arr, ha_q: Arr, blk_q: Arr) -> None:
         """:meth:`_entries_blocked` for level lines (dh == 0): one height, no fractions."""
         g = self._gather(qs, s, e, mt, fa)
         if g is None:
@@ -741,7 +742,9 @@ class LosIndex:
             hit = self._hull_hit(fa[qi[oi]], fb[qi[oi]], H[oi], self.out_id[H[oi]])
             blk_q[qi[oi[hit]]] = True
 
-    def _entries_sloping(self, mt, qs, s, e, fa, fb, ha_q, dh_q, blk_q, fb_q) -> None:
+    def _entries_sloping(
+        self, mt: SomeMapTemplates, qs: Arr, s: Arr, e: Arr, fa: Arr, fb: Arr, ha_q: Arr, dh_q: Arr, blk_q: Arr, fb_q: Arr
+    ) -> None:
         """:meth:`_entries_blocked` for sloping lines: exact fractions of the entry/exit heights."""
         g = self._gather(qs, s, e, mt, fa)
         if g is None:
@@ -772,7 +775,7 @@ class LosIndex:
         blk_q[qi[oi[hit & fully]]] = True
         fb_q[qi[oi[~fully]]] = True
 
-    def _hull_hit(self, fa, fb, H, oid) -> np.ndarray:
+    def _hull_hit(self, fa: Arr, fb: Arr, H: Arr, oid: Arr) -> Arr:
         """Does the line a->b enter the interior of outline ``oid`` of hex ``H``?
 
         The line crosses the whole hex (neither end is in it), so it enters
@@ -790,7 +793,7 @@ class LosIndex:
         wx = hx[:, None] + self.hull_x[oid]
         wy = hy[:, None] + self.hull_y[oid]
         cr = X[:, None] * wy - Y[:, None] * wx
-        return (cr.max(axis=1) > 0) & (cr.min(axis=1) < 0)
+        return np.asarray((cr.max(axis=1) > 0) & (cr.min(axis=1) < 0))
 
 
 # ---------------------------------------------------------------------------
@@ -898,4 +901,5 @@ def check_outlines(s: Scenario) -> Iterator[Finding]:
             continue
         t = d.terrain if d.terrain is not None else s.map.default_terrain
         if table[t].obstacle_height is None:
-            yield Finding(path, f"hex {h}: outline on {t.value} has no effect; only obstacle terrain (woods, buildings, rubble) has a blocking outline", "CONTRACTS 3", "warning")
+            yield Finding(path, f"hex {h}: outline on {t.value} has no effect; only obstacle terrain (woods, buildings, rubble) "
+                          "has a blocking outline", "CONTRACTS 3", "warning")

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -86,6 +86,10 @@ def _inside_hex(x: int, y: int) -> bool:
     return abs(x + y) <= 2 * FINE and abs(y) <= FINE and abs(x - y) <= 2 * FINE
 
 
+#: A point with integer coordinates in the fine lattice frame.
+_Pt = tuple[int, int]
+
+
 def _cross(ax: int, ay: int, bx: int, by: int) -> int:
     return ax * by - ay * bx
 
@@ -96,7 +100,7 @@ def _convex_hull(pts: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
     if len(p) <= 2:
         return tuple(p)
 
-    def half(seq):
+    def half(seq: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
         out: list[tuple[int, int]] = []
         for q in seq:
             while len(out) >= 2 and _cross(out[-1][0] - out[-2][0], out[-1][1] - out[-2][1], q[0] - out[-2][0], q[1] - out[-2][1]) <= 0:
@@ -109,7 +113,7 @@ def _convex_hull(pts: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
     return tuple(lower[:-1] + upper[:-1])
 
 
-def _segments_cross_properly(a, b, c, d) -> bool:
+def _segments_cross_properly(a: _Pt, b: _Pt, c: _Pt, d: _Pt) -> bool:
     d1 = _cross(b[0] - a[0], b[1] - a[1], c[0] - a[0], c[1] - a[1])
     d2 = _cross(b[0] - a[0], b[1] - a[1], d[0] - a[0], d[1] - a[1])
     d3 = _cross(d[0] - c[0], d[1] - c[1], a[0] - c[0], a[1] - c[1])
@@ -117,7 +121,7 @@ def _segments_cross_properly(a, b, c, d) -> bool:
     return ((d1 > 0 > d2) or (d1 < 0 < d2)) and ((d3 > 0 > d4) or (d3 < 0 < d4))
 
 
-def _on_segment(p, a, b) -> bool:
+def _on_segment(p: _Pt, a: _Pt, b: _Pt) -> bool:
     if _cross(b[0] - a[0], b[1] - a[1], p[0] - a[0], p[1] - a[1]) != 0:
         return False
     return min(a[0], b[0]) <= p[0] <= max(a[0], b[0]) and min(a[1], b[1]) <= p[1] <= max(a[1], b[1])
@@ -356,7 +360,7 @@ def outline_pixels(layout: Layout, h: Hex, outline: Outline) -> tuple[Point, ...
     )
 
 
-def outline_from_pixels(layout: Layout, h: Hex, points) -> list[list[float]]:
+def outline_from_pixels(layout: Layout, h: Hex, points: Iterable[tuple[float, float]]) -> list[list[float]]:
     """The ``"outline"`` field value for pixel ``points`` drawn over hex ``h``
     (hex-local units, rounded to 4 decimals; see docs/format/los.md).
 
@@ -369,7 +373,7 @@ def outline_from_pixels(layout: Layout, h: Hex, points) -> list[list[float]]:
     return [[round((x - c.x) / layout.size, 4), round((y - c.y) / layout.size, 4)] for x, y in points]
 
 
-def obstacle_polygons(scenario, layout: Layout) -> dict:
+def obstacle_polygons(scenario: Any, layout: Layout) -> dict[Hex, Any]:
     """Shapely polygons, in ``layout``'s pixels, of every hex's blocking area:
     the whole hex for plain woods, buildings and rubble, the snapped outline
     where one is drawn.  For drawing (the LOS decisions use the exact frame).

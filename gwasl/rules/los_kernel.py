@@ -23,6 +23,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any, TypeAlias
 
 import numpy as np
 
@@ -30,6 +31,7 @@ __all__ = [
     "Templates",
     "build_templates",
     "MapTemplates",
+    "LazyMapTemplates",
     "map_templates",
     "peek_map_templates",
     "templates_for",
@@ -82,18 +84,22 @@ class Templates:
     u1d: np.ndarray
 
 
-def _fmax(an, ad, bn, bd):
+#: A numpy array of any shape and dtype (the kernel's arrays are int16/int32/int64).
+Arr: TypeAlias = "np.ndarray[Any, Any]"
+
+
+def _fmax(an: Arr, ad: Arr, bn: Arr, bd: Arr) -> tuple[Arr, Arr]:
     """Elementwise max of fractions an/ad, bn/bd (positive denominators)."""
     take_b = bn * ad > an * bd
     return np.where(take_b, bn, an), np.where(take_b, bd, ad)
 
 
-def _fmin(an, ad, bn, bd):
+def _fmin(an: Arr, ad: Arr, bn: Arr, bd: Arr) -> tuple[Arr, Arr]:
     take_b = bn * ad < an * bd
     return np.where(take_b, bn, an), np.where(take_b, bd, ad)
 
 
-def _candidates(dq: np.ndarray, dr: np.ndarray):
+def _candidates(dq: Arr, dr: Arr) -> tuple[Arr, Arr, Arr]:
     """Hexes whose closure may meet each segment, as (offset index, q, r).
 
     Column by column: a hex lies inside the box x in [cx-2, cx+2],
@@ -127,7 +133,7 @@ def _candidates(dq: np.ndarray, dr: np.ndarray):
     return oi2, np.repeat(q, cnt), r
 
 
-def _slab_bounds(a, b, w):
+def _slab_bounds(a: Arr, b: Arr, w: int) -> tuple[Arr, Arr, Arr]:
     """Open parameter interval where |a + b t| < w, as fractions (num/den, den > 0).
 
     Parallel (b == 0): everything (-1, 2) or nothing (2, -1), which is all
@@ -142,7 +148,7 @@ def _slab_bounds(a, b, w):
     return lon, hin, den
 
 
-def build_templates(dq, dr) -> Templates:
+def build_templates(dq: Any, dr: Any) -> Templates:
     """Exact templates for the offsets ``(dq[i], dr[i])`` (axial).
 
     A hex's open interior meets the closed segment exactly when no axis
@@ -238,34 +244,38 @@ def build_templates(dq, dr) -> Templates:
     )
 
 
-def _ceil_half(c):
+def _ceil_half(c: Any) -> Any:
     """ceil(c / 2): the even-q row shift, consistent for negative columns."""
     return (c + (c & 1)) >> 1
 
 
 @dataclass(frozen=True)
 class MapTemplates:
-    """Every offset between two hexes of a ``columns`` x ``rows`` map, for an
+    """Templates of some offsets of a ``columns`` x ``rows`` map, for an
     observer in a column of parity ``parity``, in padded flat-index form.
 
     The map's per-hex arrays are padded by one hex all round (hexside
     stretches may graze a hex just off the map); a hex at 0-based
     ``(col, row)`` has flat index ``(col + 1) * (rows + 2) + row + 1``.
-    Offsets are ordered by (dcol, drow), so one observer's targets are one
-    contiguous run of offsets per column.  Only what queries need is kept
-    (about 12 bytes per entry).
+    Offset ``i`` has entries ``start[i]:end[i]`` and pairs
+    ``pstart[i]:pend[i]``.  Only what queries need is kept (about 12 bytes
+    per entry).  :func:`templates_for` gives one for a list of offsets;
+    :class:`LazyMapTemplates` holds a whole map's, built per offset as
+    queries need them.
     """
 
     columns: int
     rows: int
     parity: int
     start: np.ndarray
+    end: np.ndarray
     rel: np.ndarray  # int32: flat index of the crossed hex minus the observer's
     n0: np.ndarray  # int16 entry/exit parameters
     d0: np.ndarray
     n1: np.ndarray
     d1: np.ndarray
     pstart: np.ndarray
+    pend: np.ndarray
     p1rel: np.ndarray
     p2rel: np.ndarray
     pk: np.ndarray
@@ -274,19 +284,19 @@ class MapTemplates:
     u1n: np.ndarray
     u1d: np.ndarray
 
-    def offset_index(self, dcol, drow):
-        return (dcol + self.columns - 1) * (2 * self.rows - 1) + (drow + self.rows - 1)
 
-
-def _rel_flat(hq, hr, parity: int, rows: int):
+def _rel_flat(hq: np.ndarray, hr: np.ndarray, parity: int, rows: int) -> np.ndarray:
     drow = hr + _ceil_half(parity + hq) - _ceil_half(np.int64(parity))
-    return hq * (rows + 2) + drow
+    return np.asarray(hq * (rows + 2) + drow)
 
 
 _BUILD_LOCK = threading.Lock()
 
+_ENTRY_FIELDS = ("rel", "n0", "d0", "n1", "d1")
+_PAIR_FIELDS = ("p1rel", "p2rel", "pk", "u0n", "u0d", "u1n", "u1d")
 
-def templates_for(columns: int, rows: int, parity: int, dcol, drow) -> MapTemplates:
+
+def templates_for(columns: int, rows: int, parity: int, dcol: np.ndarray, drow: np.ndarray) -> MapTemplates:
     """Templates of the given (dcol, drow) offsets, in that order (offset ``i`` is
     index ``i``), for an observer in a column of parity ``parity``."""
     dcol = np.asarray(dcol, dtype=np.int64)
@@ -302,10 +312,97 @@ def templates_for(columns: int, rows: int, parity: int, dcol, drow) -> MapTempla
     p2rel = _rel_flat(p1q + nb[:, 0], p1r + nb[:, 1], parity, rows).astype(np.int32)
     i16 = np.int16
     return MapTemplates(
-        columns, rows, parity, t.start, rel,
+        columns, rows, parity, t.start[:-1], t.start[1:], rel,
         t.n0.astype(i16), t.d0.astype(i16), t.n1.astype(i16), t.d1.astype(i16),
-        t.pstart, p1rel, p2rel, t.pk, t.u0n.astype(i16), t.u0d.astype(i16), t.u1n.astype(i16), t.u1d.astype(i16),
+        t.pstart[:-1], t.pstart[1:], p1rel, p2rel, t.pk,
+        t.u0n.astype(i16), t.u0d.astype(i16), t.u1n.astype(i16), t.u1d.astype(i16),
     )
+
+
+class LazyMapTemplates:
+    """Every offset between two hexes of a ``columns`` x ``rows`` map, for an
+    observer in a column of parity ``parity``, built per offset the first time
+    a query needs it and kept (the same attributes as :class:`MapTemplates`).
+
+    Offsets are indexed by :meth:`offset_index` (ordered by (dcol, drow)).
+    :meth:`ensure` builds the missing offsets of a query in one vectorised
+    call and appends them to growing pools, so a one-to-all query from a new
+    hex builds only that hex's offsets not built before (a first hover on 16
+    boards builds tens of milliseconds, not the whole map's seconds), and
+    :meth:`ensure_all` completes the map.  Entries are only ever appended and
+    ``start``/``end`` of an offset are set after its entries are in place, so
+    a query may read while another thread builds.
+    """
+
+    def __init__(self, columns: int, rows: int, parity: int) -> None:
+        self.columns, self.rows, self.parity = columns, rows, parity & 1
+        self.n_offsets = (2 * columns - 1) * (2 * rows - 1)
+        n = self.n_offsets
+        self.start = np.zeros(n, dtype=np.int64)
+        self.end = np.zeros(n, dtype=np.int64)
+        self.pstart = np.zeros(n, dtype=np.int64)
+        self.pend = np.zeros(n, dtype=np.int64)
+        self.built = np.zeros(n, dtype=bool)
+        self.n_built = 0
+        self._size = 0  # entries in the pools
+        self._psize = 0
+        self.rel = np.zeros(0, dtype=np.int32)
+        self.n0 = self.d0 = self.n1 = self.d1 = np.zeros(0, dtype=np.int16)
+        self.p1rel = self.p2rel = np.zeros(0, dtype=np.int32)
+        self.pk = np.zeros(0, dtype=np.int8)
+        self.u0n = self.u0d = self.u1n = self.u1d = np.zeros(0, dtype=np.int16)
+        self._lock = threading.Lock()
+
+    def offset_index(self, dcol: Any, drow: Any) -> Any:
+        return (dcol + self.columns - 1) * (2 * self.rows - 1) + (drow + self.rows - 1)
+
+    @property
+    def complete(self) -> bool:
+        return self.n_built == self.n_offsets
+
+    def has(self, o: int) -> bool:
+        return bool(self.built[o])
+
+    def ensure(self, offsets: np.ndarray) -> int:
+        """Build every offset among ``offsets`` (indices) not built yet; returns how many were built."""
+        offsets = np.asarray(offsets, dtype=np.int64).reshape(-1)
+        if self.complete or self.built[offsets].all():
+            return 0
+        with self._lock:
+            missing = np.unique(offsets[~self.built[offsets]])
+            if len(missing) == 0:
+                return 0
+            k = 2 * self.rows - 1
+            t = templates_for(self.columns, self.rows, self.parity, missing // k - (self.columns - 1), missing % k - (self.rows - 1))
+            base, pbase = self._size, self._psize
+            self._append(_ENTRY_FIELDS, t, base, int(t.end[-1]) if len(t.end) else 0)
+            self._append(_PAIR_FIELDS, t, pbase, int(t.pend[-1]) if len(t.pend) else 0)
+            self._size += len(t.rel)
+            self._psize += len(t.p1rel)
+            # Publish the offsets only now that their entries are in the pools.
+            self.start[missing] = base + t.start
+            self.end[missing] = base + t.end
+            self.pstart[missing] = pbase + t.pstart
+            self.pend[missing] = pbase + t.pend
+            self.built[missing] = True
+            self.n_built += len(missing)
+            return len(missing)
+
+    def ensure_all(self) -> int:
+        """Build every offset of the map not built yet (what :meth:`gwasl.rules.los.LosIndex.prepare` does)."""
+        return self.ensure(np.nonzero(~self.built)[0])
+
+    def _append(self, fields: tuple[str, ...], t: MapTemplates, at: int, n: int) -> None:
+        for name in fields:
+            pool = getattr(self, name)
+            add = getattr(t, name)
+            if at + n > len(pool):  # grow by doubling: appends cost amortised O(n)
+                grown = np.empty(max(at + n, 2 * len(pool), 1024), dtype=add.dtype)
+                grown[:at] = pool[:at]
+                grown[at:at + n] = add
+                setattr(self, name, grown)  # published whole: readers see the old pool or the new one
+            else:
+                pool[at:at + n] = add
 
 
 #: Maps with more offsets than this between their hexes (about 40 boards)
@@ -318,35 +415,33 @@ def keeps_map_templates(columns: int, rows: int) -> bool:
     return (2 * columns - 1) * (2 * rows - 1) <= MAX_MAP_OFFSETS
 
 
-@lru_cache(maxsize=4)
-def _map_templates(columns: int, rows: int, parity: int) -> MapTemplates:
-    dcol = np.repeat(np.arange(-(columns - 1), columns, dtype=np.int64), 2 * rows - 1)
-    drow = np.tile(np.arange(-(rows - 1), rows, dtype=np.int64), 2 * columns - 1)
-    return templates_for(columns, rows, parity, dcol, drow)
+#: Either kind of map templates: queries read the same attributes from both.
+SomeMapTemplates: TypeAlias = "MapTemplates | LazyMapTemplates"
+
+_BUILT: dict[tuple[int, int, int], LazyMapTemplates] = {}
 
 
-def peek_map_templates(columns: int, rows: int, parity: int) -> MapTemplates | None:
-    """The map templates if they are already built, else None (never builds)."""
+def peek_map_templates(columns: int, rows: int, parity: int) -> LazyMapTemplates | None:
+    """The map's templates if a query has started them, else None (never builds)."""
+    return _BUILT.get((columns, rows, parity & 1))
+
+
+def map_templates(columns: int, rows: int, parity: int) -> LazyMapTemplates:
+    """The (cached) :class:`LazyMapTemplates` of a map size; depends on the size only,
+    so editing terrain never rebuilds it.  Nothing is built until a query's
+    :meth:`~LazyMapTemplates.ensure` builds the offsets it needs."""
     key = (columns, rows, parity & 1)
-    return _BUILT.get(key)
-
-
-_BUILT: dict[tuple[int, int, int], MapTemplates] = {}
-
-
-def map_templates(columns: int, rows: int, parity: int) -> MapTemplates:
-    """The (cached) :class:`MapTemplates`; depends on the map's size only, so
-    editing terrain never rebuilds it."""
     with _BUILD_LOCK:
-        mt = _map_templates(columns, rows, parity & 1)
-        if len(_BUILT) > 8:
-            _BUILT.clear()
-        _BUILT[(columns, rows, parity & 1)] = mt
+        mt = _BUILT.get(key)
+        if mt is None:
+            if len(_BUILT) >= 8:  # a few map sizes at a time (each up to ~40 MB when complete)
+                _BUILT.pop(next(iter(_BUILT)))
+            mt = _BUILT[key] = LazyMapTemplates(*key)
         return mt
 
 
 @lru_cache(maxsize=65536)
-def offset_template(dq: int, dr: int) -> tuple:
+def offset_template(dq: int, dr: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
     """One offset's template as plain Python tuples (for single queries).
 
     Returns ``(entries, pairs)``: entries ``(hq, hr, hx, hy, n0, d0, n1, d1)``

@@ -76,7 +76,7 @@ class ReferenceLos:
         ha, hb = self.level2[a], self.level2[b]
         line = LineString([A, B])
         cands = self.tree.query(line)
-        along: list[tuple[int, int]] = []  # (obstacle index, top) whose boundary the line runs along
+        along: list[int] = []  # obstacles whose boundary the line runs along
         for j in cands:
             h, ring, top, _full, at_top = self.obstacles[j]
             if h in (a, b):
@@ -122,7 +122,7 @@ class ReferenceLos:
         return list(hex_fine_corners(h))
 
     @staticmethod
-    def _below(A, B, ha: int, hb: int, top: int, at_top: bool):
+    def _below(A: tuple[int, int], B: tuple[int, int], ha: int, hb: int, top: int, at_top: bool) -> tuple[LineString, int] | None:
         """The piece of segment AB lower than ``top`` (``at_top``: not higher
         than it), scaled to integers.  A sloping line's piece is the same
         either way (its interior is strictly below); a level line at the top

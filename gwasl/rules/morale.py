@@ -29,7 +29,7 @@ from typing import Any
 
 from gwasl.model.scenario import Unit, UnitKind
 from gwasl.model.terrain import TableError, load_resource
-from gwasl.rules.dice import Dice, Modifier, Roll, as_modifiers
+from gwasl.rules.dice import Dice, Modifier, Modifiers, Roll, as_modifiers
 
 __all__ = [
     "AslCore",
@@ -79,7 +79,7 @@ class AslCore:
     rules: Mapping[str, str]
 
 
-def _section(doc: dict, name: str) -> dict:
+def _section(doc: dict[str, Any], name: str) -> dict[str, Any]:
     d = doc.get(name)
     if not isinstance(d, dict):
         raise TableError(f"{_FILE}: no {name!r} object")
@@ -88,7 +88,7 @@ def _section(doc: dict, name: str) -> dict:
     return d
 
 
-def _get(d: dict, key: str, where: str, typ: type) -> Any:
+def _get(d: dict[str, Any], key: str, where: str, typ: type) -> Any:
     if key not in d:
         raise TableError(f"{_FILE} {where}: missing {key!r}")
     v = d[key]
@@ -207,7 +207,7 @@ class TaskCheckResult:
     reasons: tuple[str, ...]
 
 
-def _task_check(dice: Dice, kind: str, morale: int, modifiers, cause: str) -> TaskCheckResult:
+def _task_check(dice: Dice, kind: str, morale: int, modifiers: Modifiers, cause: str) -> TaskCheckResult:
     core = asl_core()
     roll = dice.DR(cause, as_modifiers(modifiers))
     passed = roll.final <= morale
@@ -219,7 +219,7 @@ def _task_check(dice: Dice, kind: str, morale: int, modifiers, cause: str) -> Ta
     return TaskCheckResult(kind, roll, morale, passed, pinned, tuple(why))
 
 
-def normal_task_check(dice: Dice, morale: int, modifiers=None, cause: str = "NTC") -> TaskCheckResult:
+def normal_task_check(dice: Dice, morale: int, modifiers: Modifiers = None, cause: str = "NTC") -> TaskCheckResult:
     """Normal Task Check (classic ASL, used by ASLGW 1.3.2, 1.4.13, 1.9.14).
 
     Passed when the final DR is at most the unit's morale; a failure has only
@@ -232,7 +232,7 @@ def normal_task_check(dice: Dice, morale: int, modifiers=None, cause: str = "NTC
     return _task_check(dice, "NTC", morale, modifiers, cause)
 
 
-def pin_task_check(dice: Dice, morale: int, modifiers=None, cause: str = "PTC") -> TaskCheckResult:
+def pin_task_check(dice: Dice, morale: int, modifiers: Modifiers = None, cause: str = "PTC") -> TaskCheckResult:
     """Pin Task Check (classic ASL, A7.8): like an NTC, but failing pins the unit.
 
     >>> from gwasl.rules.dice import ScriptedDice
@@ -331,7 +331,7 @@ def morale_check(
     morale: int,
     broken: bool = False,
     severity: str = "NMC",
-    modifiers=None,
+    modifiers: Modifiers = None,
     cause: str | None = None,
     pin_immune: str | None = None,
     hob_exemption: str | None = None,

@@ -6,7 +6,7 @@ validates them once and answers three questions:
 
 * :func:`unit_factors` -- the FP-range-morale/broken-morale of a squad or
   half-squad at a date (ASLGW 1.11; French factors change on 1 May 1915,
-  Stosstruppen exist from 1 June 1915).
+  Stosstruppen exist from 1 July 1915).
 * :func:`nationality_traits` -- the special rules as flags (ASLGW 1.11.1-1.11.3,
   1.2.12, 1.3.12-1.3.13).
 * :func:`elr_replacement` -- the class a unit becomes after an ELR failure
@@ -73,7 +73,7 @@ class UnknownUnitClassError(UnitsError):
 
 
 class UnitNotAvailableError(UnitsError):
-    """The class does not exist yet at that date (Stosstruppen before June 1915)."""
+    """The class does not exist yet at that date (Stosstruppen before July 1915)."""
 
 
 class UnitFactorsFormatError(UnitsError):
@@ -250,6 +250,12 @@ def _fail(where: str, msg: str) -> TableError:
     return TableError(f"nationalities.json {where}: {msg}")
 
 
+def _date_required(v: Any, where: str) -> _dt.date:
+    d = _date(v, where, allow_none=False)
+    assert d is not None  # _date raises rather than return None when None is not allowed
+    return d
+
+
 def _date(v: Any, where: str, allow_none: bool = True) -> _dt.date | None:
     if v is None and allow_none:
         return None
@@ -330,7 +336,7 @@ def _parse_traits(nat: Nationality, d: Any, where: str, default_cg: _dt.date) ->
             classes = tuple(UnitClass(c) for c in _get(e, "classes", ew, (list,)))
         except ValueError as ex:
             raise _fail(f"{ew}.classes", str(ex)) from None
-        radii.append(EarlyCommandRadius(r, _date(_get(e, "from", ew, (str,)), f"{ew}.from", False), classes, _get(e, "rule", ew, (str,))))
+        radii.append(EarlyCommandRadius(r, _date_required(_get(e, "from", ew, (str,)), f"{ew}.from"), classes, _get(e, "rule", ew, (str,))))
     cg = _date(_get(d, "combat_groups_from", where, (str,), allow_none=True), f"{where}.combat_groups_from")
     early_wide = _get(d, "early_wide_command", where, (bool,))
     if early_wide != bool(radii):
@@ -444,10 +450,10 @@ def _class_entry(nationality: Nationality | str, unit_class: UnitClass | str) ->
 
 
 def class_available_from(nationality: Nationality | str, unit_class: UnitClass | str) -> _dt.date | None:
-    """First date the class exists (ASLGW 1.11.1: Stosstruppen from 1 June 1915), or ``None``.
+    """First date the class exists (ASLGW 1.11.1: Stosstruppen from 1 July 1915, "after June 1915"), or ``None``.
 
     >>> class_available_from("german", "stosstruppen")
-    datetime.date(1915, 6, 1)
+    datetime.date(1915, 7, 1)
     """
     return _class_entry(nationality, unit_class).available_from
 
@@ -463,7 +469,7 @@ def unit_factors(
 
     French Elite and First Line are 3-4-x before 1 May 1915 and 4-4-x from that
     day on (ASLGW 1.11.2, "prior to May 1915"/"after"); Stosstruppen exist from
-    1 June 1915 (ASLGW 1.11.1).  Raises :class:`NoUnitTableError` for
+    1 July 1915 (ASLGW 1.11.1, "after June 1915").  Raises :class:`NoUnitTableError` for
     nationalities the text gives no table, :class:`UnknownUnitClassError` for a
     class the nationality lacks and :class:`UnitNotAvailableError` before a
     class exists.
@@ -579,7 +585,7 @@ def infantry_movement() -> InfantryMovement:
 
 def available_classes(when: Scenario | _dt.date | str, nationality: Nationality | str) -> tuple[UnitClass, ...]:
     """The squad classes a nationality may field at a date, best first, for the
-    editor's palette (ASLGW 1.11; Stosstruppen only from June 1915, 1.11.1).
+    editor's palette (ASLGW 1.11; Stosstruppen only from July 1915, 1.11.1).
 
     >>> [c.value for c in available_classes("1915-05-31", "german")]
     ['elite', 'first_line', 'second_line', 'landwehr']

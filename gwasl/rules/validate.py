@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from gwasl.model.checks import check_references
 from gwasl.model.scenario import Scenario
@@ -28,6 +29,7 @@ CHECK_MODULES: tuple[str, ...] = (
     "gwasl.rules.checks_units",
     "gwasl.rules.checks_combat",
     "gwasl.rules.los",
+    "gwasl.rules.turn_record",
 )
 
 
@@ -47,7 +49,7 @@ class ValidationReport:
     def valid(self) -> bool:
         return not self.errors
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {
             "valid": self.valid,
             "errors": [f.as_json() for f in self.errors],

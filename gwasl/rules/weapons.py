@@ -167,7 +167,7 @@ def _fail(where: str, msg: str) -> TableError:
     return TableError(f"weapons.json {where}: {msg}")
 
 
-def _int(d: dict, key: str, where: str, allow_none: bool = False, lo: int = 0, hi: int = 99) -> int | None:
+def _int(d: dict[str, Any], key: str, where: str, allow_none: bool = False, lo: int = 0, hi: int = 99) -> int | None:
     if key not in d:
         if allow_none:
             return None
@@ -180,7 +180,7 @@ def _int(d: dict, key: str, where: str, allow_none: bool = False, lo: int = 0, h
     return v
 
 
-def _date(d: dict, key: str, where: str) -> _dt.date | None:
+def _date(d: dict[str, Any], key: str, where: str) -> _dt.date | None:
     v = d.get(key)
     if v is None:
         return None
@@ -224,7 +224,7 @@ def parse_weapons(doc: Any) -> _Table:
         if not isinstance(d, dict):
             raise _fail(where, "expected an object")
         try:
-            kind = WeaponKind(d.get("kind"))
+            kind = WeaponKind(d.get("kind", ""))
         except ValueError:
             raise _fail(f"{where}.kind", f"must be one of {', '.join(k.value for k in WeaponKind)}, got {d.get('kind')!r}") from None
         nats_raw = allied if d.get("nationalities") == "allied" else d.get("nationalities")
@@ -241,7 +241,7 @@ def parse_weapons(doc: Any) -> _Table:
         fp = _int(d, "fp", where, allow_none=kind in (WeaponKind.MORTAR, WeaponKind.RIFLE_GRENADE), lo=1, hi=36)
         if kind is WeaponKind.MG:
             try:
-                mg_class = MgClass(d.get("mg_class"))
+                mg_class = MgClass(d.get("mg_class", ""))
             except ValueError:
                 raise _fail(f"{where}.mg_class", f"must be LMG, MMG or HMG, got {d.get('mg_class')!r}") from None
             if mg_class is not classify_mg(fp, th.lmg_max_fp, th.mmg_max_fp):  # type: ignore[arg-type]

@@ -14,7 +14,7 @@ from importlib.resources import as_file, files
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
-__all__ = ["BUNDLED", "bundled_scenario", "bundled_scenarios"]
+__all__ = ["BUNDLED", "bundled_folder", "bundled_scenario", "bundled_scenarios"]
 
 BUNDLED: Traversable = files(__name__)
 
@@ -24,6 +24,11 @@ def _path(entry: Traversable) -> Path:
     # real paths; as_file would copy out of a zip, which gwasl never ships as.
     with as_file(entry) as p:
         return Path(p)
+
+
+def bundled_folder() -> Path:
+    """The folder that holds the bundled scenario files."""
+    return _path(BUNDLED)
 
 
 def bundled_scenario(name: str) -> Path:

@@ -2,7 +2,7 @@
 
 A game file holds its format version, the ruleset, the gwasl version that
 made it, the source scenario, the seed, the options and the append-only
-journal.  Each journal entry is committed (WAL, synchronous FULL) before the
+journal.  Each journal entry is committed (WAL) before the
 session changes its state, so a crash or ``kill -9`` loses nothing that was
 shown and never leaves a file that does not open.
 
@@ -12,6 +12,7 @@ read one is a :class:`GameFileError` with one line naming the file.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -34,17 +35,25 @@ from gwasl.engine.journal import Entry
 from gwasl.engine.record import RecordError
 from gwasl.engine.session import Session, SessionError
 
-__all__ = ["FORMAT", "FORMAT_VERSION", "MAX_GAME_FILE", "GameFile", "GameFileError", "create_game", "open_game", "strict_loads"]
+__all__ = ["FORMAT", "FORMAT_VERSION", "MAX_GAME_FILE", "GameFile", "GameFileError", "create_game", "load_source", "open_game", "strict_loads"]
 
 FORMAT = "gwasl-game"
 FORMAT_VERSION = 1
 #: a game file larger than this is refused (a long game is a few MB)
 MAX_GAME_FILE = 512 * 1024 * 1024
+#: the largest scenario file of a solitaire game that ``load_source`` reads
+MAX_SOURCE = 64 * 1024 * 1024
 _ENTRY_KINDS = frozenset({"begin", "act", "auto", "take_back"})
 
 
 class GameFileError(Exception):
-    """A game file that cannot be created, opened or written; the message names the file."""
+    """A game file that cannot be created, opened or written; the message names the file.
+
+    The message is always one line (SQLite's own reports can span several).
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__(" ".join(message.splitlines()))
 
 
 class GameMeta(SQLModel, table=True):
@@ -110,7 +119,9 @@ def _engine(path: Path) -> Engine:
         # a file from elsewhere: no schema-level code, checked cells
         cur.execute("PRAGMA trusted_schema=OFF")
         cur.execute("PRAGMA cell_size_check=ON")
-        cur.execute("PRAGMA synchronous=FULL")
+        # WAL + NORMAL: a commit survives the process being killed (the kill -9 promise);
+        # only a power cut may lose the last moves, and never corrupts the file
+        cur.execute("PRAGMA synchronous=NORMAL")
         cur.close()
 
     return eng
@@ -199,7 +210,7 @@ def create_game(path: str | os.PathLike[str], game: Game[Any], source: Mapping[s
         os.chmod(tmp, 0o666 & ~mask)  # as a normal program creates a file
         engine = _engine(tmp)
         try:
-            SQLModel.metadata.create_all(engine, tables=[GameMeta.__table__, JournalRow.__table__])  # type: ignore[list-item]
+            SQLModel.metadata.create_all(engine, tables=[GameMeta.__table__, JournalRow.__table__])  # type: ignore[attr-defined]  # sqlmodel declares no __table__
             meta = {"format": FORMAT, "format_version": FORMAT_VERSION, "gwasl_version": __version__,
                     "ruleset": game.ruleset, "seed": seed, "options": options.to_json(), "source": source}
             _write_meta(engine, meta)
@@ -221,10 +232,8 @@ def create_game(path: str | os.PathLike[str], game: Game[Any], source: Mapping[s
         raise GameFileError(f"{target}: cannot create the game: {_short(e)}") from None
     finally:
         for p in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm")):
-            try:
+            with contextlib.suppress(FileNotFoundError):
                 p.unlink()
-            except FileNotFoundError:
-                pass
     return open_game(target)
 
 
@@ -287,7 +296,7 @@ def open_game(path: str | os.PathLike[str]) -> GameFile:
     except GameFileError:
         engine.dispose()
         raise
-    except (SQLAlchemyError, OSError) as e:
+    except (SQLAlchemyError, OSError, UnicodeError) as e:  # a damaged header can fail to decode
         engine.dispose()
         raise GameFileError(f"{p}: not a readable gwasl game file ({_short(e)})") from None
     except (GameError, SessionError, RecordError) as e:
@@ -316,3 +325,31 @@ def _entry(row: Any, game: Game[Any], p: Path) -> Entry:
     if any(u >= row.idx or u < 0 for u in undoes):
         raise GameFileError(f"{where}: a take-back can only name earlier entries")
     return Entry(row.idx, row.kind, row.seq, row.dice, events, row.actor, action, row.grp, tuple(undoes), row.why)
+
+
+def load_source(ruleset: str, path: str) -> dict[str, Any]:
+    """The source of a new game from a file: a checked scenario (aslgw) or a JSON object.
+
+    Raises :class:`GameError` with one line naming the file and the problem."""
+    if ruleset == "aslgw":
+        from gwasl.model.scenario_io import ScenarioError, ScenarioFormatError, load_scenario, scenario_to_dict
+
+        try:
+            return dict(scenario_to_dict(load_scenario(path)))
+        except ScenarioFormatError as e:
+            first = e.findings[0] if e.findings else "not a scenario"
+            raise GameError(f"{path}: not a valid scenario: {first}") from None
+        except ScenarioError as e:
+            raise GameError(str(e)) from None
+    p = Path(path)
+    if not p.is_file():
+        raise GameError(f"{path}: not a regular file")
+    if p.stat().st_size > MAX_SOURCE:
+        raise GameError(f"{path}: larger than a scenario can be ({MAX_SOURCE} bytes)")
+    try:
+        obj = strict_loads(p.read_bytes(), path)
+    except (GameFileError, OSError) as e:
+        raise GameError(f"{path}: {e}") from None
+    if not isinstance(obj, dict):
+        raise GameError(f"{path}: not a {ruleset} scenario (a JSON object)")
+    return obj

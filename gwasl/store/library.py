@@ -23,6 +23,7 @@ from sqlalchemy.pool import NullPool
 from sqlmodel import Field, Session, SQLModel, create_engine
 
 from gwasl.model.scenario_io import ScenarioError, ScenarioFormatError, load_scenario
+from gwasl.scenarios import bundled_folder
 
 __all__ = ["MAX_FILES", "Library", "LibraryError", "LibraryHit", "bundled_scenario_dir", "library_path"]
 
@@ -68,12 +69,8 @@ def library_path() -> Path:
 
 
 def bundled_scenario_dir() -> Path:
-    """Where the bundled scenarios are: inside the package when installed, else the repository's."""
-    here = Path(__file__).resolve().parents[1]
-    for p in (here / "scenarios", here.parent / "scenarios"):
-        if p.is_dir():
-            return p
-    return here / "scenarios"
+    """Where the bundled scenarios are: package data (gwasl/scenarios), in a checkout and a wheel alike."""
+    return bundled_folder()
 
 
 def _scenario_files(folder: Path) -> Iterator[Path]:
@@ -96,7 +93,7 @@ class Library:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._engine = create_engine(f"sqlite:///{self.path}", poolclass=NullPool)
-            SQLModel.metadata.create_all(self._engine, tables=[ScenarioEntry.__table__])  # type: ignore[list-item]
+            SQLModel.metadata.create_all(self._engine, tables=[ScenarioEntry.__table__])  # type: ignore[attr-defined]  # sqlmodel declares no __table__
         except (SQLAlchemyError, OSError) as e:
             raise LibraryError(f"{self.path}: cannot open the scenario library: {str(e).splitlines()[0][:200]}") from None
         self._index_bundled()

@@ -6,7 +6,7 @@ import sys
 
 from PySide6.QtWidgets import QApplication
 
-from gwasl.engine.editor import EditorDocument
+from gwasl.editor.document import EditorDocument
 from gwasl.model.scenario import Scenario
 from gwasl.ui.mainwindow import MainWindow
 
@@ -23,5 +23,5 @@ def run_editor(path: str | None = None, scenario: Scenario | None = None) -> int
     if path:
         win._remember(path)
     win.show()
-    win.view.fit()
+    win.view_home()
     return app.exec()

@@ -41,20 +41,26 @@ __all__ = [
     "MapDrawing",
     "OMNISCIENT",
     "drawing_from_scenario",
+    "drawing_for",
+    "drawing_from_view",
+    "side_view",
+    "ViewUnavailableError",
     "counter_face",
     "unit_factors_text",
 ]
 
 OMNISCIENT = "omniscient"
 
+# Short enough for the top line of a counter beside its platoon badge.
 _CLASS_SHORT = {
     "stosstruppen": "Stoss",
     "elite": "Elite",
-    "first_line": "1st Line",
-    "second_line": "2nd Line",
-    "landwehr": "Landwehr",
-    "territorial": "Territ.",
+    "first_line": "1st",
+    "second_line": "2nd",
+    "landwehr": "Lw",
+    "territorial": "Terr",
 }
+
 _KIND_TITLE = {
     UnitKind.SQUAD: "Squad",
     UnitKind.HALF_SQUAD: "HS",
@@ -102,6 +108,7 @@ class CounterFace:
     position: str = ""
     marker: str | None = None
     count: int | None = None
+    status: tuple[str, ...] = ()  # markers of play: CX, DM, Pin, Melee, TI
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,17 +240,25 @@ class ViewUnavailableError(RuntimeError):
     """A side's view cannot be built for this scenario (the fog-of-war layer refused it)."""
 
 
+def side_view(scenario: Scenario, viewer: str) -> SideView:
+    """What side ``viewer`` may know of ``scenario``: O'Leary's fog-of-war view of its set-up.
+
+    Raises :class:`KeyError` for a viewer that is not a side and
+    :class:`ViewUnavailableError` when the fog layer refuses the scenario.
+    """
+    if viewer not in scenario.sides:
+        raise KeyError(viewer)
+    try:
+        return fog_view(FogState.from_scenario(scenario), viewer)
+    except ValueError as e:
+        raise ViewUnavailableError(f"cannot show the map as {viewer} sees it: {e}") from None
+
+
 def drawing_for(scenario: Scenario, viewer: str = OMNISCIENT) -> MapDrawing:
     """The drawing for ``viewer``: ``omniscient`` or a side id (through the fog-of-war view)."""
     if viewer == OMNISCIENT:
         return drawing_from_scenario(scenario)
-    if viewer not in scenario.sides:
-        raise KeyError(viewer)
-    try:
-        v = fog_view(FogState.from_scenario(scenario), viewer)
-    except ValueError as e:
-        raise ViewUnavailableError(f"cannot show the map as {viewer} sees it: {e}") from None
-    return drawing_from_view(v)
+    return drawing_from_view(side_view(scenario, viewer))
 
 
 def drawing_from_view(v: SideView) -> MapDrawing:

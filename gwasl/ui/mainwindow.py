@@ -1,6 +1,6 @@
 """The editor's main window: map, tools, docks, menus, files.
 
-The window owns an :class:`~gwasl.engine.editor.EditorDocument` and wires
+The window owns an :class:`~gwasl.editor.document.EditorDocument` and wires
 Qt to it: actions call the document (undo/redo included), the scene and the
 item models redraw from the document's change events.
 """
@@ -13,8 +13,9 @@ import os
 import re
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
-from PySide6.QtCore import QDate, QSettings, QSize, Qt, QTimer
+from PySide6.QtCore import QDate, QPointF, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -26,6 +27,7 @@ from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
     QFormLayout,
+    QGroupBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -44,8 +46,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gwasl.engine import editor as ed
-from gwasl.engine.editor import Change, EditorDocument
+from gwasl.editor import document as ed
+from gwasl.editor.document import Change, EditorDocument
 from gwasl.model.hexgrid import Hex, HexLabelError
 from gwasl.model.scenario import (
     Formation,
@@ -60,31 +62,43 @@ from gwasl.model.scenario import (
     UnitKind,
     Weather,
 )
-from gwasl.model.scenario_io import Finding, ScenarioError
+from gwasl.model.scenario_io import Finding, ScenarioError, ScenarioFormatError
 from gwasl.rules.validate import validate_scenario
+from gwasl.ui import plain
 from gwasl.ui.checks import Checks
-from gwasl.ui.drawable import OMNISCIENT, ViewUnavailableError, drawing_for
+from gwasl.ui.drawable import OMNISCIENT, ViewUnavailableError
 from gwasl.ui.mapscene import MapScene
 from gwasl.ui.mapview import MapView
 from gwasl.ui.models import FindingsModel, FormationTableModel, UnitTableModel
 from gwasl.ui.palette import Palette
 from gwasl.ui.render import RenderError, export_png, export_svg
+from gwasl.ui.seen import Seen
 from gwasl.ui.tools import ALL_TOOLS, Tool
+from gwasl.ui.wheel import wheel_scrolls_form
+from gwasl.ui.words import user_text, where, words
 
 __all__ = ["MainWindow", "PropertiesDialog"]
 
 MAX_RECENT = 8
+MAX_FINDINGS_SHOWN = 12
+# Tools that only look (select, checks): the ones left in a side's read-only view.
+READ_ONLY_TOOLS = frozenset({"select", "los", "losmap", "command"})
 FILTER = "Scenarios (*.json);;All files (*)"
 
 
 class MainWindow(QMainWindow):
     """The scenario editor."""
 
+    # The editing palette (a dock), which hides QWidget.palette(): gwasl never reads the Qt palette here.
+    palette: Palette  # type: ignore[assignment]
+
     def __init__(self, document: EditorDocument | None = None, settings: QSettings | None = None) -> None:
         super().__init__()
         self.document = document or EditorDocument(ed.new_scenario())
         self.settings = settings if settings is not None else QSettings("gwasl", "gwasl")
         self.viewer = OMNISCIENT
+        # What the window shows, for its viewer: every read-out draws from it (gwasl.ui.seen).
+        self.seen = Seen.of(self.document.scenario)
         self.selected_units: frozenset[str] = frozenset()
         self.selected_hex: Hex | None = None
         self.findings: tuple[Finding, ...] = ()
@@ -99,6 +113,7 @@ class MainWindow(QMainWindow):
         self._build_docks()
         self._build_actions()
         self._build_menus()
+        plain.plain_labels(self)  # the palette's read-outs quote side ids and weapon names from the file
         self.view.hexHovered.connect(self._hovered)
         self.document.subscribe(self._on_change)
         self._validate_timer = QTimer(self)
@@ -106,8 +121,10 @@ class MainWindow(QMainWindow):
         self._validate_timer.setInterval(120)
         self._validate_timer.timeout.connect(self.run_validation)
         self.resize(QSize(1400, 900))
-        self.resizeDocks([self.units_dock], [190], Qt.Vertical)
-        self.resizeDocks([self.palette_dock, self.formations_dock], [370, 330], Qt.Horizontal)
+        self.resizeDocks([self.units_dock], [190], Qt.Orientation.Vertical)
+        # The palette as narrow as its fields allow, the lists on the right narrow too: room for the map.
+        palette_w = self.palette.minimumSizeHint().width() + self.palette_scroll.verticalScrollBar().sizeHint().width() + 6
+        self.resizeDocks([self.palette_dock, self.formations_dock], [palette_w, 260], Qt.Orientation.Horizontal)
         self.set_tool("select")
         self._refresh_all()
         self.statusBar().showMessage("Ready")
@@ -124,16 +141,19 @@ class MainWindow(QMainWindow):
         scroll = QScrollArea()
         scroll.setWidget(self.palette)
         scroll.setWidgetResizable(True)
-        self.palette_dock = self._dock("Palette", scroll, Qt.LeftDockWidgetArea, "palette")
+        self.palette_scroll = scroll
+        self._palette_wheel = wheel_scrolls_form(scroll)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.palette_dock = self._dock("Palette", scroll, Qt.DockWidgetArea.LeftDockWidgetArea, "palette")
 
         # Units (order of battle) list
         w = QWidget()
         v = QVBoxLayout(w)
-        self.unit_model = UnitTableModel(self.document, self)
+        self.unit_model = UnitTableModel(lambda: self.seen.scenario, self)
         self.unit_table = QTableView()
         self.unit_table.setModel(self.unit_model)
-        self.unit_table.setSelectionBehavior(QAbstractItemView.SelectRows)
-        self.unit_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        self.unit_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.unit_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.unit_table.horizontalHeader().setResizeContentsPrecision(40)  # size columns from 40 rows, not thousands
         self.unit_table.verticalHeader().hide()
         self.unit_table.selectionModel().selectionChanged.connect(self._unit_table_selected)
@@ -141,38 +161,40 @@ class MainWindow(QMainWindow):
         row = QHBoxLayout()
         self.hidden_box = QComboBox()
         for hs in HiddenStatus:
-            self.hidden_box.addItem(hs.value.replace("_", " "), hs)
+            self.hidden_box.addItem(words(hs), hs)
         set_hidden = QPushButton("Set hidden")
+        self.unit_buttons = [self.hidden_box, set_hidden]
         set_hidden.clicked.connect(lambda: self.update_selected(hidden=HiddenStatus(self.hidden_box.currentData()), text="Set hidden status"))
         self.position_box = QComboBox()
         for p in Position:
-            self.position_box.addItem(p.value.replace("_", " "), p)
+            self.position_box.addItem(words(p), p)
         set_pos = QPushButton("Set position")
         set_pos.clicked.connect(lambda: self.update_selected(position=Position(self.position_box.currentData()), text="Set position"))
         broken = QPushButton("Broken on/off")
         broken.clicked.connect(self.toggle_broken)
         delete = QPushButton("Delete")
         delete.clicked.connect(self.delete_selected)
+        self.unit_buttons += [self.position_box, set_pos, broken, delete]
         for x in (self.hidden_box, set_hidden, self.position_box, set_pos, broken, delete):
             row.addWidget(x)
         v.addLayout(row)
-        self.units_dock = self._dock("Units", w, Qt.BottomDockWidgetArea, "units")
+        self.units_dock = self._dock("Units", w, Qt.DockWidgetArea.BottomDockWidgetArea, "units")
 
         # Formations
         w = QWidget()
         v = QVBoxLayout(w)
-        self.formation_model = FormationTableModel(self.document, self)
+        self.formation_model = FormationTableModel(lambda: self.seen.scenario, self)
         self.formation_table = QTableView()
         self.formation_table.setModel(self.formation_model)
-        self.formation_table.setSelectionBehavior(QAbstractItemView.SelectRows)
-        self.formation_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        self.formation_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.formation_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.formation_table.verticalHeader().hide()
         self.formation_table.clicked.connect(self._formation_clicked)
         v.addWidget(self.formation_table)
         row = QHBoxLayout()
         self.formation_kind_box = QComboBox()
         for k in FormationKind:
-            self.formation_kind_box.addItem(k.value.replace("_", " "), k)
+            self.formation_kind_box.addItem(words(k), k)
         new_f = QPushButton("New from selection")
         new_f.setToolTip("Make the selected units a formation; a selected leader leads it (ASLGW 1.1, 1.2.1, 1.3.4)")
         new_f.clicked.connect(self.formation_from_selection)
@@ -181,25 +203,31 @@ class MainWindow(QMainWindow):
         lead.clicked.connect(self.assign_leader)
         del_f = QPushButton("Delete")
         del_f.clicked.connect(self.delete_formation)
-        for x in (self.formation_kind_box, new_f, lead, del_f):
-            row.addWidget(x)
+        self.formation_buttons = [self.formation_kind_box, new_f, lead, del_f]
+        # Two rows of two: the dock stays narrow, and the map gets the width.
+        row.addWidget(self.formation_kind_box)
+        row.addWidget(new_f)
         v.addLayout(row)
-        self.formations_dock = self._dock("Formations", w, Qt.RightDockWidgetArea, "formations")
+        row = QHBoxLayout()
+        row.addWidget(lead)
+        row.addWidget(del_f)
+        v.addLayout(row)
+        self.formations_dock = self._dock("Formations", w, Qt.DockWidgetArea.RightDockWidgetArea, "formations")
 
         # Validation
         self.findings_model = FindingsModel(self)
         self.findings_table = QTableView()
         self.findings_table.setModel(self.findings_model)
-        self.findings_table.setSelectionBehavior(QAbstractItemView.SelectRows)
-        self.findings_table.horizontalHeader().setSectionResizeMode(1, QHeaderView.Stretch)
+        self.findings_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.findings_table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         self.findings_table.verticalHeader().hide()
         self.findings_table.clicked.connect(self._finding_clicked)
-        self.validation_dock = self._dock("Validation", self.findings_table, Qt.RightDockWidgetArea, "validation")
+        self.validation_dock = self._dock("Validation", self.findings_table, Qt.DockWidgetArea.RightDockWidgetArea, "validation")
 
         # History: every undo step by name; clicking one goes back (or forward) to it.
         self.history_list = QListWidget()
         self.history_list.itemClicked.connect(lambda item: self.document.go_to(self.history_list.row(item)))
-        self.history_dock = self._dock("History", self.history_list, Qt.RightDockWidgetArea, "history")
+        self.history_dock = self._dock("History", self.history_list, Qt.DockWidgetArea.RightDockWidgetArea, "history")
         self.tabifyDockWidget(self.formations_dock, self.history_dock)
         self.formations_dock.raise_()
 
@@ -217,21 +245,22 @@ class MainWindow(QMainWindow):
 
     def _build_actions(self) -> None:
         A = self._action
-        self.act_new = A("&New", self.new_file, QKeySequence.New, "Start a new scenario")
-        self.act_open = A("&Open...", self.open_file_dialog, QKeySequence.Open, "Open a scenario file")
-        self.act_save = A("&Save", self.save, QKeySequence.Save, "Save the scenario")
-        self.act_save_as = A("Save &As...", self.save_as, QKeySequence.SaveAs, "Save under another name")
+        self.act_new = A("&New", self.new_file, QKeySequence.StandardKey.New, "Start a new scenario")
+        self.act_open = A("&Open...", self.open_file_dialog, QKeySequence.StandardKey.Open, "Open a scenario file")
+        self.act_save = A("&Save", self.save, QKeySequence.StandardKey.Save, "Save the scenario")
+        self.act_save_as = A("Save &As...", self.save_as, QKeySequence.StandardKey.SaveAs, "Save under another name")
         self.act_png = A("Export &PNG...", self.export_png_dialog, None, "Export the map as a PNG picture")
         self.act_svg = A("Export S&VG...", self.export_svg_dialog, None, "Export the map as an SVG drawing")
-        self.act_quit = A("&Quit", self.close, QKeySequence.Quit)
+        self.act_quit = A("&Quit", self.close, QKeySequence.StandardKey.Quit)
         self.act_undo = A("&Undo", self.document.undo, QKeySequence("Ctrl+Z"), "Undo the last edit")
         self.act_redo = A("&Redo", self.document.redo, QKeySequence("Ctrl+Shift+Z"), "Redo")
         self.act_redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
-        self.act_delete = A("&Delete selected", self.delete_selected, QKeySequence.Delete, "Delete the selected counters")
+        self.act_delete = A("&Delete selected", self.delete_selected, QKeySequence.StandardKey.Delete, "Delete the selected counters")
         self.act_props = A("Scenario &properties...", self.edit_properties, QKeySequence("Ctrl+P"), "Title, date, front, weather, sides")
-        self.act_zoom_in = A("Zoom &in", lambda: self.view.zoom_by(1.25), QKeySequence.ZoomIn)
-        self.act_zoom_out = A("Zoom &out", lambda: self.view.zoom_by(0.8), QKeySequence.ZoomOut)
-        self.act_fit = A("&Fit map", self.view.fit, QKeySequence("Ctrl+0"))
+        self.act_zoom_in = A("Zoom &in", lambda: self.view.zoom_by(1.25), QKeySequence.StandardKey.ZoomIn)
+        self.act_zoom_out = A("Zoom &out", lambda: self.view.zoom_by(0.8), QKeySequence.StandardKey.ZoomOut)
+        self.act_fit = A("&Fit map", self.view.fit, QKeySequence("Ctrl+0"), "The whole map in the window")
+        self.act_home = A("&Readable counters", self.view_home, QKeySequence("Ctrl+1"), "Zoom so that counters are readable")
         self.tool_group = QActionGroup(self)
         self.tool_actions: dict[str, QAction] = {}
         for name, tool in self.tools.items():
@@ -259,7 +288,7 @@ class MainWindow(QMainWindow):
         m.addSeparator()
         m.addAction(self.act_props)
         m = mb.addMenu("&View")
-        for a in (self.act_zoom_in, self.act_zoom_out, self.act_fit):
+        for a in (self.act_zoom_in, self.act_zoom_out, self.act_fit, self.act_home):
             m.addAction(a)
         m.addSeparator()
         self.view_menu = m.addMenu("See the map &as")
@@ -280,21 +309,32 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ state sync
     def _on_change(self, change: Change) -> None:
+        viewer = self.viewer
         self._redraw(change)
+        # The lists and checks read self.seen: they follow only once it is rebuilt.
+        if self.viewer != viewer:
+            self._viewer_changed()
+        else:
+            self.unit_model.on_change(change)
+            self.formation_model.on_change(change)
+            self.checks.refresh()
         if change.full or change.properties:
             self._fill_view_menu()
         self._update_title()
         self._validate_timer.start()
 
     def _redraw(self, change: Change | None = None) -> None:
+        """Rebuild :attr:`seen` for the current viewer and draw it (only the changed hexes when possible)."""
         s = self.document.scenario
         try:
-            drawing = drawing_for(s, self.viewer)
+            if self.seen.scenario is not s or self.seen.viewer != self.viewer:  # (the designer's Seen holds s itself)
+                self.seen = Seen.of(s, self.viewer)
         except (ViewUnavailableError, KeyError) as e:
             if self.viewer != OMNISCIENT:
-                self.show_message(str(e), error=True)
+                self.show_message(str(e) if isinstance(e, ViewUnavailableError) else f"{self.viewer} is not a side of this scenario", error=True)
             self.viewer = OMNISCIENT
-            drawing = drawing_for(s, OMNISCIENT)
+            self.seen = Seen.of(s, OMNISCIENT)
+        drawing = self.seen.drawing
         if change is None or change.full or change.properties or self.viewer != OMNISCIENT:
             self.scene.set_drawing(drawing)
             return
@@ -309,28 +349,35 @@ class MainWindow(QMainWindow):
         self._fill_view_menu()
         self._update_title()
         self._validate_timer.start()  # findings arrive just after the map shows
-        self.view.fit()
+        self.view_home()
 
     def _update_title(self) -> None:
-        s = self.document.scenario
+        s = self.seen.scenario
         name = Path(self.document.path).name if self.document.path else "untitled"
         seen = "" if self.viewer == OMNISCIENT else f" - map as {self.viewer} sees it"
-        self.setWindowTitle(f"{s.title} - {name}[*]{seen} - gwasl")
+        self.setWindowTitle(plain.window_title(f"{s.title} - {name}") + "[*]" + plain.window_title(f"{seen} - gwasl"))
         self.setWindowModified(self.document.dirty)
         self._fill_history()
-        self.act_undo.setEnabled(self.document.can_undo)
-        self.act_redo.setEnabled(self.document.can_redo)
-        self.act_undo.setText(f"&Undo {self.document.undo_text}".strip())
-        self.act_redo.setText(f"&Redo {self.document.redo_text}".strip())
+        # Undo labels name the designer's edits (where a hidden unit went): designer's view only.
+        editable = self.editable
+        self.act_undo.setEnabled(editable and self.document.can_undo)
+        self.act_redo.setEnabled(editable and self.document.can_redo)
+        undo, redo = (user_text(self.document.undo_text), user_text(self.document.redo_text)) if editable else ("", "")
+        self.act_undo.setText("&" + plain.action_text(f"Undo {undo}".strip()))
+        self.act_redo.setText("&" + plain.action_text(f"Redo {redo}".strip()))
 
     def _fill_history(self) -> None:
         done, future = self.document.history, self.document.future
         self.history_list.clear()
+        self.history_list.setEnabled(self.editable)
+        if not self.editable:
+            self.history_list.addItem("(the edit history shows in the designer's view)")
+            return
         self.history_list.addItem("(opened)" if self.document.path else "(new scenario)")
-        self.history_list.addItems(list(done))
+        self.history_list.addItems([user_text(t) for t in done])
         for text in future:
-            item = QListWidgetItem(text)
-            item.setForeground(Qt.gray)
+            item = QListWidgetItem(user_text(text))
+            item.setForeground(Qt.GlobalColor.gray)
             self.history_list.addItem(item)
         self.history_list.setCurrentRow(len(done))
 
@@ -339,31 +386,67 @@ class MainWindow(QMainWindow):
         for a in self.view_group.actions():
             self.view_group.removeAction(a)
         for key, label in [(OMNISCIENT, "Designer (omniscient)")] + [(sid, f"As {sid} sees it") for sid in self.document.scenario.sides]:
-            a = QAction(label, self, checkable=True)
+            a = QAction(plain.action_text(label), self, checkable=True)
             a.setChecked(key == self.viewer)
             a.triggered.connect(lambda checked=False, k=key: self.set_viewer(k))
             self.view_group.addAction(a)
             self.view_menu.addAction(a)
 
+    @property
+    def editable(self) -> bool:
+        """Edits happen in the designer's view only; a side's view is a read-only preview."""
+        return self.seen.omniscient
+
     def set_viewer(self, viewer: str) -> None:
-        """Designer mode or 'as side X sees it' (drawn from the fog-of-war view only)."""
+        """Designer mode or 'as side X sees it': the map and every read-out then come from that side's view."""
         self.viewer = viewer
         self._redraw(None)
         if self.viewer != viewer:
             self._fill_view_menu()
+        self._viewer_changed()
         self._update_title()
         if self.viewer != OMNISCIENT:
-            self.show_message(f"The map shows only what {self.viewer} may know; the lists keep the designer's full set-up")
+            self.show_message(f"Showing only what {self.viewer} may know; editing is off until View > See the map as > Designer")
+
+    def _viewer_changed(self) -> None:
+        """Everything read from :attr:`seen` is redone for the new viewer; editing follows the view."""
+        self.select_units(())
+        self.select_hex(None)
+        self.unit_model.reset()
+        self.formation_model.reset()
+        self.checks.refresh()
+        editable = self.editable
+        for name, a in self.tool_actions.items():
+            a.setEnabled(editable or name in READ_ONLY_TOOLS)
+        if not editable and self.view.tool is not None and self.view.tool.name not in READ_ONLY_TOOLS:
+            self.set_tool("select")
+        for a in (self.act_delete, self.act_props):
+            a.setEnabled(editable)
+        for w in self.unit_buttons + self.formation_buttons:
+            w.setEnabled(editable)
+        # The palette's editing choices and dummy allotment are the designer's; LOS positions stay.
+        los_box = self.palette.from_in.parentWidget()
+        for box in self.palette.findChildren(QGroupBox):
+            box.setVisible(editable or box is los_box)
+        self.run_validation()
 
     def run_validation(self) -> None:
-        report = validate_scenario(self.document.scenario)
+        if not self.editable:
+            # Findings name hidden units and works: the designer's view only.
+            self.findings = ()
+            self.findings_model.set_findings((), None)
+            self.validation_dock.setWindowTitle("Validation: shown in the designer's view")
+            return
+        s = self.document.scenario
+        report = validate_scenario(s)
         self.findings = report.errors + report.warnings
-        self.findings_model.set_findings(self.findings)
+        self.findings_model.set_findings(self.findings, s)
         n_e, n_w = len(report.errors), len(report.warnings)
         self.validation_dock.setWindowTitle(f"Validation: {n_e} error{'s' if n_e != 1 else ''}, {n_w} warning{'s' if n_w != 1 else ''}")
 
     def show_message(self, text: str, error: bool = False) -> None:
-        self.statusBar().showMessage(("Cannot do that: " if error else "") + text, 8000)
+        """One line in the status bar, in words (no JSON paths or file identifiers)."""
+        self.statusBar().showMessage(("Cannot do that: " if error else "") + user_text(text, self.seen.scenario), 8000)
 
     # ------------------------------------------------------------------ selection
     def set_tool(self, name: str) -> None:
@@ -385,7 +468,13 @@ class MainWindow(QMainWindow):
 
     def select_hex(self, h: Hex | None) -> None:
         self.selected_hex = h
-        self.scene.highlight.set_hexes({h} if h is not None else ())
+        self.scene.selection.set_hexes({h} if h is not None else ())
+
+    def forget_selection(self) -> None:
+        """Drop the selection and every check overlay: they belonged to the document just replaced."""
+        self.select_units(())
+        self.select_hex(None)
+        self.checks.clear_all()
 
     def _unit_table_selected(self, *_) -> None:
         rows = {i.row() for i in self.unit_table.selectionModel().selectedRows()}
@@ -393,14 +482,14 @@ class MainWindow(QMainWindow):
         self.selected_units = frozenset(ids)
         self.scene.set_selected_units(self.selected_units)
         if len(ids) == 1:
-            h = self.document.scenario.unit(ids[0]).hex
+            h = self.seen.scenario.unit(ids[0]).hex
             self.select_hex(h)
             self.view.ensureVisible(self.scene.hex_rect(h))
 
     def _formation_clicked(self, index) -> None:
-        fid = self.formation_model.data(index, Qt.UserRole)
+        fid = self.formation_model.data(index, Qt.ItemDataRole.UserRole)
         if fid:
-            self.select_units(u.id for u in self.document.scenario.members(fid))
+            self.select_units(u.id for u in self.seen.scenario.members(fid))
 
     def _finding_clicked(self, index) -> None:
         f = self.findings_model.findings[index.row()]
@@ -435,24 +524,25 @@ class MainWindow(QMainWindow):
             if members:
                 self._focus(members[0].hex)
 
+    def view_home(self) -> None:
+        """The opening zoom (readable counters), centred on the units shown."""
+        units = self.seen.scenario.units
+        lay = self.scene.layout
+        if units:
+            pts = [lay.hex_to_pixel(u.hex) for u in units]
+            centre = QPointF(sum(p.x for p in pts) / len(pts), sum(p.y for p in pts) / len(pts))
+        else:
+            centre = self.scene.sceneRect().center()
+        self.view.home(centre)
+
     def _focus(self, h: Hex) -> None:
         self.select_hex(h)
         if self.document.scenario.map.contains(h):
             self.view.centerOn(self.scene.layout.hex_to_pixel(h).x, self.scene.layout.hex_to_pixel(h).y)
 
     def _hovered(self, h: Hex | None) -> None:
-        if h is None:
-            return
-        s = self.document.scenario
-        m = s.map
-        parts = [h.label, m.terrain_at(h).value.replace("_", " "), f"level {m.level_at(h)}"]
-        if m.building_at(h):
-            parts.append(f"building {m.building_at(h)}")
-        parts += [f.kind.value.replace("_", " ") for f in m.fortifications_at(h)]
-        units = s.units_at(h)
-        if units:
-            parts.append(", ".join(u.id for u in units))
-        self.statusBar().showMessage(" | ".join(parts))
+        if h is not None:
+            self.statusBar().showMessage(self.seen.hex_text(h))
 
     # ------------------------------------------------------------------ unit edits
     def _run(self, edit, *args, **kw) -> bool:
@@ -494,7 +584,7 @@ class MainWindow(QMainWindow):
 
     def _current_formation(self) -> str | None:
         idx = self.formation_table.currentIndex()
-        return self.formation_model.data(self.formation_model.index(idx.row(), 0), Qt.UserRole) if idx.isValid() else None
+        return self.formation_model.data(self.formation_model.index(idx.row(), 0), Qt.ItemDataRole.UserRole) if idx.isValid() else None
 
     def assign_leader(self) -> None:
         fid = self._current_formation()
@@ -515,7 +605,7 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------ properties
     def edit_properties(self) -> None:
         dlg = PropertiesDialog(self.document.scenario, self)
-        if dlg.exec() == QDialog.Accepted:
+        if dlg.exec() == QDialog.DialogCode.Accepted:
             self.apply_properties(dlg.values())
 
     def apply_properties(self, values: dict) -> bool:
@@ -528,14 +618,14 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------ files
     def ask_unsaved(self) -> QMessageBox.StandardButton:
         """Ask what to do with unsaved changes (tests replace this)."""
-        return QMessageBox.question(
-            self, "Unsaved changes", f"Save the changes to {self.document.scenario.title!r} first?",
-            QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel, QMessageBox.Save,
+        return plain.message(
+            self, QMessageBox.Icon.Question, "Unsaved changes", f"Save the changes to {self.document.scenario.title!r} first?",
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Save,
         )
 
     def warn(self, title: str, text: str) -> None:
-        """A modal warning (tests replace this)."""
-        QMessageBox.warning(self, title, text)
+        """A modal warning, its text shown literally (tests replace this)."""
+        plain.message(self, QMessageBox.Icon.Warning, title, text)
 
     def ask_open_path(self) -> str | None:
         path, _ = QFileDialog.getOpenFileName(self, "Open scenario", self._last_dir(), FILTER)
@@ -556,15 +646,15 @@ class MainWindow(QMainWindow):
         if not self.document.dirty:
             return True
         answer = self.ask_unsaved()
-        if answer == QMessageBox.Save:
+        if answer == QMessageBox.StandardButton.Save:
             return self.save()
-        return answer == QMessageBox.Discard
+        return answer == QMessageBox.StandardButton.Discard
 
     def new_file(self) -> None:
         if self.maybe_save():
+            self.forget_selection()
             self.document.replace_all(ed.new_scenario(), None)
-            self.select_units(())
-            self.view.fit()
+            self.view_home()
 
     def open_file_dialog(self) -> None:
         if not self.maybe_save():
@@ -579,13 +669,13 @@ class MainWindow(QMainWindow):
         try:
             doc = EditorDocument.open(path)
         except ScenarioError as e:
-            self.warn("Cannot open", str(e))
+            self.warn("Cannot open", _cannot_open(e))
             self.show_message(str(e), error=True)
             return False
+        self.forget_selection()
         self.document.replace_all(doc.scenario, path)
         self._remember(path)
-        self.select_units(())
-        self.view.fit()
+        self.view_home()
         return True
 
     def save(self) -> bool:
@@ -605,7 +695,7 @@ class MainWindow(QMainWindow):
         try:
             self.document.save(path)
         except (ScenarioError, ed.EditError) as e:
-            self.warn("Cannot save", str(e))
+            self.warn("Cannot save", user_text(str(e)))
             self.show_message(str(e), error=True)
             return False
         self._remember(path)
@@ -631,6 +721,7 @@ class MainWindow(QMainWindow):
             else:
                 export_png(self.scene, path)
         except RenderError as e:
+            self.warn("Cannot export", str(e))
             self.show_message(str(e), error=True)
             return False
         self.show_message(f"Exported {path}")
@@ -645,16 +736,17 @@ class MainWindow(QMainWindow):
         self._fill_recent()
 
     def recent_files(self) -> list[str]:
-        v = self.settings.value("recent", [])
+        v: Any = self.settings.value("recent", [])
         if isinstance(v, str):
-            v = [v]
-        return [str(p) for p in (v or [])]
+            return [v]
+        return [str(p) for p in v] if isinstance(v, list) else []
 
     def _fill_recent(self) -> None:
         self.recent_menu.clear()
         files = self.recent_files()
         for p in files:
-            a = self.recent_menu.addAction(p)
+            a = self.recent_menu.addAction(plain.action_text(p))
+            a.setToolTip(plain.tooltip(p))
             a.triggered.connect(lambda checked=False, path=p: self.open_path(path))
         self.recent_menu.setEnabled(bool(files))
 
@@ -663,6 +755,18 @@ class MainWindow(QMainWindow):
             event.accept()
         else:
             event.ignore()
+
+
+def _cannot_open(e: ScenarioError) -> str:
+    """The "Cannot open" dialog's text: the file, then every problem found, each saying where in words."""
+    if not isinstance(e, ScenarioFormatError):
+        return user_text(str(e))
+    shown = e.findings[:MAX_FINDINGS_SHOWN]
+    lines = [f"{e.source} is not a valid scenario file:"]
+    lines += [f"- {where(f.path)}: {user_text(f.message)}" for f in shown]
+    if len(e.findings) > len(shown):
+        lines.append(f"... and {len(e.findings) - len(shown)} more (gwasl validate lists them all)")
+    return "\n".join(lines)
 
 
 def _slug(title: str) -> str:
@@ -682,12 +786,12 @@ class PropertiesDialog(QDialog):
         self.date.setDisplayFormat("yyyy-MM-dd")
         self.date.setCalendarPopup(True)
         self.front = QComboBox()
-        for x in Front:
-            self.front.addItem(x.value, x)
+        for front in Front:
+            self.front.addItem(words(front), front)
         self.front.setCurrentIndex(self.front.findData(scenario.front))
         self.weather = QComboBox()
-        for x in Weather:
-            self.weather.addItem(x.value, x)
+        for weather in Weather:
+            self.weather.addItem(words(weather), weather)
         self.weather.setCurrentIndex(self.weather.findData(scenario.weather))
         self.winter = QCheckBox("winter")
         self.winter.setChecked(scenario.winter)
@@ -715,7 +819,7 @@ class PropertiesDialog(QDialog):
         f.addRow("Map", _wrap(row))
         self.sides = QTableWidget(0, 4)
         self.sides.setHorizontalHeaderLabels(["Side id", "Nationality", "Gas protection (1.9.11)", "Grenades (1.6.61)"])
-        self.sides.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        self.sides.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         for sid, side in scenario.sides.items():
             self._add_side_row(sid, side)
         f.addRow("Sides", self.sides)
@@ -724,7 +828,7 @@ class PropertiesDialog(QDialog):
         add.clicked.connect(lambda: self._add_side_row(f"side{self.sides.rowCount() + 1}", Side("", Nationality.BRITISH)))
         row.addWidget(add)
         f.addRow("", _wrap(row))
-        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         f.addRow(buttons)
@@ -735,12 +839,12 @@ class PropertiesDialog(QDialog):
         self.sides.setItem(r, 0, QTableWidgetItem(sid))
         nat = QComboBox()
         for n in Nationality:
-            nat.addItem(n.value.replace("_", " "), n)
+            nat.addItem(words(n), n)
         nat.setCurrentIndex(nat.findData(side.nationality))
         gas = QComboBox()
         gas.addItem("from the date", None)
         for g in GasProtection:
-            gas.addItem(g.value.replace("_", " "), g)
+            gas.addItem(words(g), g)
         gas.setCurrentIndex(max(0, gas.findData(side.gas_protection)))
         gren = QComboBox()
         gren.addItem("from date and front", None)
@@ -751,19 +855,25 @@ class PropertiesDialog(QDialog):
         self.sides.setCellWidget(r, 2, gas)
         self.sides.setCellWidget(r, 3, gren)
 
+    def _combo(self, row: int, column: int) -> QComboBox:
+        w = self.sides.cellWidget(row, column)
+        assert isinstance(w, QComboBox)  # _add_side_row puts a combo box in every such cell
+        return w
+
     def values(self) -> dict:
         d = self.date.date()
         sides = {}
         for r in range(self.sides.rowCount()):
-            sid = (self.sides.item(r, 0).text() if self.sides.item(r, 0) else "").strip()
+            cell = self.sides.item(r, 0)
+            sid = (cell.text() if cell is not None else "").strip()
             if not sid:
                 continue
             old = self.scenario.sides.get(sid)
             sides[sid] = Side(
                 sid,
-                Nationality(self.sides.cellWidget(r, 1).currentData()),
-                _opt_gas(self.sides.cellWidget(r, 2).currentData()),
-                self.sides.cellWidget(r, 3).currentData(),
+                Nationality(self._combo(r, 1).currentData()),
+                _opt_gas(self._combo(r, 2).currentData()),
+                self._combo(r, 3).currentData(),
                 old.extra if old is not None else Side(sid, Nationality.GERMAN).extra,
             )
         return {

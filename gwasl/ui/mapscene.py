@@ -14,7 +14,8 @@ hover or click) and the LOS thread.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from typing import ClassVar
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
@@ -31,12 +32,14 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QGraphicsScene, QS
 
 from gwasl.model.hexgrid import Hex, Layout
 from gwasl.model.scenario import FortificationKind, Terrain
-from gwasl.ui import style
+from gwasl.ui import plain, style
+from gwasl.ui.counters import paint_counter
 from gwasl.ui.drawable import CounterFace, MapDrawing, StackDrawing
 
 __all__ = ["MapScene", "MapLayer", "StackItem", "HexOverlay", "LosThreadItem", "make_layout"]
 
 _SQRT3 = math.sqrt(3.0)
+STACK_RAISE = 0.2  # a stack stands this many hex sizes above the hex centre
 
 
 def make_layout(size: float = style.HEX_SIZE) -> Layout:
@@ -84,7 +87,7 @@ class _Geometry:
         """The texture drawn inside a hex of terrain ``t``: (path, fill, outline) layers."""
         s = self.size
         out: list[tuple[QPainterPath, QBrush, QPen]] = []
-        nopen = QPen(Qt.NoPen)
+        nopen = QPen(Qt.PenStyle.NoPen)
         if t is Terrain.WOODS:
             canopy = QPainterPath()
             for x, y, r in (
@@ -121,7 +124,7 @@ class _Geometry:
                 tufts.lineTo(cx + .09 * s, cy - .07 * s)
                 tufts.moveTo(cx, cy + .05 * s)
                 tufts.lineTo(cx, cy - .1 * s)
-            out.append((tufts, QBrush(Qt.NoBrush), QPen(QColor("#5e7330"), s * .04)))
+            out.append((tufts, QBrush(Qt.BrushStyle.NoBrush), QPen(QColor("#5e7330"), s * .04)))
         elif t is Terrain.GRAIN:
             lines = QPainterPath()
             for k in range(-6, 7):
@@ -130,7 +133,7 @@ class _Geometry:
                 lines.lineTo(x + .6 * s, -.9 * s)
             clip = QPainterPath()
             clip.addPolygon(self.hex)
-            out.append((_clip_lines(lines, clip), QBrush(Qt.NoBrush), QPen(QColor("#c9a94e"), s * .035)))
+            out.append((_clip_lines(lines, clip), QBrush(Qt.BrushStyle.NoBrush), QPen(QColor("#c9a94e"), s * .035)))
         elif t is Terrain.SHELLHOLES:
             craters = QPainterPath()
             for (x, y, r) in ((-.38, -.28, .2), (.35, -.35, .16), (.05, .1, .24), (-.45, .38, .14), (.48, .33, .18)):
@@ -149,7 +152,7 @@ class _Geometry:
                 for dx in (-.07, 0, .07):
                     m.moveTo(cx + dx * s, cy)
                     m.lineTo(cx + dx * 1.6 * s, cy - .13 * s)
-            out.append((m, QBrush(Qt.NoBrush), QPen(QColor("#3f7d74"), s * .035)))
+            out.append((m, QBrush(Qt.BrushStyle.NoBrush), QPen(QColor("#3f7d74"), s * .035)))
         elif t is Terrain.WATER:
             w = QPainterPath()
             for y in (-.45, -.15, .15, .45):
@@ -158,16 +161,16 @@ class _Geometry:
                     x0 = (-.55 + k * .28) * s
                     w.quadTo(QPointF(x0 + .07 * s, (y - .08) * s), QPointF(x0 + .14 * s, y * s))
                     w.quadTo(QPointF(x0 + .21 * s, (y + .08) * s), QPointF(x0 + .28 * s, y * s))
-            out.append((w, QBrush(Qt.NoBrush), QPen(QColor("#e8f2fb"), s * .035)))
+            out.append((w, QBrush(Qt.BrushStyle.NoBrush), QPen(QColor("#e8f2fb"), s * .035)))
         elif t in (Terrain.WOODEN_RUBBLE, Terrain.STONE_RUBBLE):
             stone = t is Terrain.STONE_RUBBLE
-            r = QPainterPath()
+            rubble = QPainterPath()
             for (x, y, a) in ((-.4, -.2, .16), (.1, -.4, .12), (.35, -.05, .18), (-.1, .2, .14), (.3, .4, .1), (-.45, .35, .1), (0, -.05, .1)):
                 poly = QPolygonF([QPointF((x + a * math.cos(k * 2.1 + x * 5)) * s, (y + a * math.sin(k * 2.1 + y * 5)) * s) for k in range(3)])
-                r.addPolygon(poly)
-                r.closeSubpath()
+                rubble.addPolygon(poly)
+                rubble.closeSubpath()
             fill = QColor("#8d8a84") if stone else QColor("#9a6b40")
-            out.append((r, QBrush(fill), QPen(QColor("#3a3530"), s * .03)))
+            out.append((rubble, QBrush(fill), QPen(QColor("#3a3530"), s * .03)))
         return out
 
 
@@ -227,12 +230,12 @@ class MapLayer(QGraphicsItem):
     def __init__(self, scene: MapScene) -> None:
         super().__init__()
         self._scene = scene
-        self.setFlag(QGraphicsItem.ItemUsesExtendedStyleOption, True)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
         # The map is drawn once per zoom into a pixmap; hovering, overlays and
         # counters then repaint over a blit instead of redrawing every hex.
-        self.setCacheMode(QGraphicsItem.DeviceCoordinateCache)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.setZValue(0)
-        self._building_paths: dict[str, QPainterPath] | None = None
+        self._building_paths: dict[str, tuple[QPainterPath, bool]] | None = None
         self._rect = QRectF()
 
     def set_map_rect(self, rect: QRectF) -> None:
@@ -264,6 +267,8 @@ class MapLayer(QGraphicsItem):
         if self._building_paths is not None:
             return self._building_paths
         d = self._scene.drawing
+        if d is None:
+            return {}
         lay = self._scene.layout
         s = lay.size
         groups: dict[str, list[Hex]] = {}
@@ -318,10 +323,10 @@ class MapLayer(QGraphicsItem):
         hexes = self.hexes_in(rect)
         detail = lod > 0.45
         centres = {h: lay.hex_to_pixel(h) for h in hexes}
-        p.setRenderHint(QPainter.Antialiasing, detail)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, detail)
 
         # 1. terrain fills and textures
-        p.setPen(Qt.NoPen)
+        p.setPen(Qt.PenStyle.NoPen)
         for h in hexes:
             c = centres[h]
             t = m.terrain_at(h)
@@ -342,8 +347,8 @@ class MapLayer(QGraphicsItem):
                     p.drawPath(path)
                 p.restore()
         # 2. roads: a band from each road hex to its road neighbours
-        road_pen = QPen(QColor("#8f8672"), .42 * s, Qt.SolidLine, Qt.RoundCap)
-        road_in = QPen(QColor("#d9d2bd"), .3 * s, Qt.SolidLine, Qt.RoundCap)
+        road_pen = QPen(QColor("#8f8672"), .42 * s, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
+        road_in = QPen(QColor("#d9d2bd"), .3 * s, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
         roads = [h for h in hexes if m.terrain_at(h) is Terrain.ROAD]
         for pen in (road_pen, road_in):
             p.setPen(pen)
@@ -356,14 +361,14 @@ class MapLayer(QGraphicsItem):
                     e = g.edge_mid[dn]
                     p.drawLine(QPointF(c.x, c.y), QPointF(c.x + e.x(), c.y + e.y()))
         # 3. level tint and contour edges
-        p.setPen(Qt.NoPen)
+        p.setPen(Qt.PenStyle.NoPen)
         for h in hexes:
             tint = style.level_tint(m.level_at(h))
             if tint is not None:
                 c = centres[h]
                 p.setBrush(tint)
                 p.drawPolygon(g.hex.translated(c.x, c.y))
-        contour = QPen(style.CONTOUR, .09 * s, Qt.SolidLine, Qt.RoundCap)
+        contour = QPen(style.CONTOUR, .09 * s, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
         p.setPen(contour)
         for h in hexes:
             lv = m.level_at(h)
@@ -385,10 +390,10 @@ class MapLayer(QGraphicsItem):
                 except (TypeError, ValueError):
                     continue
                 p.setBrush(QColor(60, 40, 20, 60))
-                p.setPen(QPen(QColor("#5a2d0c"), .05 * s, Qt.DashLine))
+                p.setPen(QPen(QColor("#5a2d0c"), .05 * s, Qt.PenStyle.DashLine))
                 p.drawPolygon(poly)
         # 5. grid (under buildings and works, which stand on the map)
-        p.setBrush(Qt.NoBrush)
+        p.setBrush(Qt.BrushStyle.NoBrush)
         p.setPen(QPen(style.GRID, max(.035 * s, 0.0)))
         for h in hexes:
             c = centres[h]
@@ -424,7 +429,7 @@ class MapLayer(QGraphicsItem):
             hh = lay.hex_height
             for h in hexes:
                 c = centres[h]
-                p.drawText(QRectF(c.x - s, c.y - hh / 2 + .02 * s, 2 * s, .32 * s), Qt.AlignHCenter | Qt.AlignTop, h.label)
+                p.drawText(QRectF(c.x - s, c.y - hh / 2 + .02 * s, 2 * s, .32 * s), Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, h.label)
 
 
 def _fort_links(f, h: Hex) -> list[int]:
@@ -442,7 +447,7 @@ def _draw_fortification(p: QPainter, sc: MapScene, f, hexes: Iterable[Hex], deta
             # A work still hidden from the enemy (O'Leary 4): tagged for its owner and the designer.
             p.setPen(QColor("#6a3d9a"))
             p.setFont(_font(.18 * s, True))
-            p.drawText(QRectF(cx - s, cy + .58 * s, 2 * s, .24 * s), Qt.AlignHCenter, "hidden " + f.kind.value.replace("_", " "))
+            p.drawText(QRectF(cx - s, cy + .58 * s, 2 * s, .24 * s), Qt.AlignmentFlag.AlignHCenter, "hidden " + f.kind.value.replace("_", " "))
         kind = f.kind
         if kind in (FortificationKind.TRENCH, FortificationKind.DEEP_TRENCH, FortificationKind.WIRE):
             links = _fort_links(f, h)
@@ -454,16 +459,16 @@ def _draw_fortification(p: QPainter, sc: MapScene, f, hexes: Iterable[Hex], deta
                 for a, b in segs:
                     p.drawLine(a, b)
                     n = max(2, int(math.hypot(b.x() - a.x(), b.y() - a.y()) / (.2 * s)))
-                    for k in range(n + 1):
-                        t = k / n
+                    for i in range(n + 1):
+                        t = i / n
                         x, y = a.x() + (b.x() - a.x()) * t, a.y() + (b.y() - a.y()) * t
-                        r = .08 * s
-                        p.drawLine(QPointF(x - r, y - r), QPointF(x + r, y + r))
-                        p.drawLine(QPointF(x - r, y + r), QPointF(x + r, y - r))
+                        arm = .08 * s
+                        p.drawLine(QPointF(x - arm, y - arm), QPointF(x + arm, y + arm))
+                        p.drawLine(QPointF(x - arm, y + arm), QPointF(x + arm, y - arm))
                 continue
             deep = kind is FortificationKind.DEEP_TRENCH
-            outer = QPen(QColor("#1f150b") if deep else QColor("#5a3b1e"), (.34 if deep else .2) * s, Qt.SolidLine, Qt.RoundCap)
-            inner = QPen(QColor("#6e4e2e") if deep else QColor("#a98154"), (.18 if deep else .09) * s, Qt.SolidLine, Qt.RoundCap)
+            outer = QPen(QColor("#1f150b") if deep else QColor("#5a3b1e"), (.34 if deep else .2) * s, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
+            inner = QPen(QColor("#6e4e2e") if deep else QColor("#a98154"), (.18 if deep else .09) * s, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
             for pen in (outer, inner):
                 p.setPen(pen)
                 for a, b in segs:
@@ -477,11 +482,11 @@ def _draw_fortification(p: QPainter, sc: MapScene, f, hexes: Iterable[Hex], deta
                     ln = math.hypot(vx, vy) or 1
                     ux, uy = vx / ln, vy / ln
                     nx, ny = -uy, ux
-                    k = .1 * s
-                    while k < ln:
-                        x, y = a.x() + ux * k, a.y() + uy * k
+                    along = .1 * s
+                    while along < ln:
+                        x, y = a.x() + ux * along, a.y() + uy * along
                         p.drawLine(QPointF(x + nx * half, y + ny * half), QPointF(x + nx * (half + .1 * s), y + ny * (half + .1 * s)))
-                        k += .17 * s
+                        along += .17 * s
             if deep and h in f.ladders:
                 _draw_ladder(p, cx + .6 * s, cy + .38 * s, s)
         elif kind is FortificationKind.DUGOUT:
@@ -513,16 +518,16 @@ def _draw_fortification(p: QPainter, sc: MapScene, f, hexes: Iterable[Hex], deta
             p.drawLine(QPointF(cx - .15 * s, cy + .55 * s), QPointF(cx + .15 * s, cy + .55 * s))
         elif kind is FortificationKind.MINEFIELD:
             dummy = f.marker == "dummy"
-            p.setPen(QPen(QColor("#b3261e"), .06 * s, Qt.DashLine))
+            p.setPen(QPen(QColor("#b3261e"), .06 * s, Qt.PenStyle.DashLine))
             p.setBrush(QColor(179, 38, 30, 30))
             p.drawPolygon(QPolygonF([QPointF(cx + v.x() * .78, cy + v.y() * .78) for v in (g.hex.at(i) for i in range(g.hex.count()))]))
             p.setPen(QPen(QColor("#4a0f0b"), .03 * s))
-            p.setBrush(QColor("#b3261e") if not dummy else Qt.NoBrush)
+            p.setBrush(QColor("#b3261e") if not dummy else Qt.BrushStyle.NoBrush)
             for dx, dy in ((-.3, -.35), (.3, -.35), (0, .45)):
                 mx, my = cx + dx * s, cy + dy * s
                 p.drawEllipse(QPointF(mx, my), .08 * s, .08 * s)
-                for a in range(4):
-                    ang = a * math.pi / 4
+                for spoke in range(4):
+                    ang = spoke * math.pi / 4
                     p.drawLine(
                         QPointF(mx + math.cos(ang) * 0.12 * s, my + math.sin(ang) * 0.12 * s),
                         QPointF(mx - math.cos(ang) * 0.12 * s, my - math.sin(ang) * 0.12 * s),
@@ -530,7 +535,7 @@ def _draw_fortification(p: QPainter, sc: MapScene, f, hexes: Iterable[Hex], deta
             if dummy and detail:
                 p.setPen(QColor("#b3261e"))
                 p.setFont(_font(.2 * s, True))
-                p.drawText(QRectF(cx - s, cy - .62 * s, 2 * s, .25 * s), Qt.AlignHCenter, "dummy")
+                p.drawText(QRectF(cx - s, cy - .62 * s, 2 * s, .25 * s), Qt.AlignmentFlag.AlignHCenter, "dummy")
 
 
 def _draw_ladder(p: QPainter, x: float, y: float, s: float) -> None:
@@ -546,101 +551,6 @@ def _draw_ladder(p: QPainter, x: float, y: float, s: float) -> None:
 # ---------------------------------------------------------------------------
 # Counters and stacks
 # ---------------------------------------------------------------------------
-def paint_counter(p: QPainter, face: CounterFace, rect: QRectF, selected: bool = False) -> None:
-    """One counter: nationality colour, title, factors or rating, platoon badge, broken side."""
-    fill, ink = style.counter_colours(face.nationality)
-    w = rect.width()
-    if face.broken:
-        fill = QColor(fill).darker(135)
-    if face.kind in ("concealed", "dummy_stack", "dummy_hip"):
-        fill = QColor(fill).lighter(112)
-    p.setPen(QPen(QColor("#ffcc00") if selected else QColor("#101010"), w * (.08 if selected else .035)))
-    p.setBrush(fill)
-    p.drawRoundedRect(rect, w * .08, w * .08)
-    x, y = rect.left(), rect.top()
-    if face.broken:
-        band = QRectF(x + w * .04, y + w * .04, w * .92, w * .2)
-        p.setPen(Qt.NoPen)
-        p.setBrush(QColor("#c0281f"))
-        p.drawRect(band)
-        p.setPen(QColor("#ffffff"))
-        p.setFont(_font(w * .16, True))
-        p.drawText(band, Qt.AlignCenter, "BROKEN")
-    p.setPen(ink)
-    if face.kind in ("concealed", "dummy_stack", "dummy_hip"):
-        p.setFont(_font(w * .55, True))
-        p.drawText(rect, Qt.AlignCenter, "?")
-        if face.count:
-            p.setFont(_font(w * .2, True))
-            p.drawText(QRectF(x, y + w * .72, w * .94, w * .26), Qt.AlignRight | Qt.AlignVCenter, f"x{face.count}")
-        if face.kind == "dummy_hip":
-            p.setFont(_font(w * .17, True))
-            p.drawText(QRectF(x, y + w * .04, w, w * .2), Qt.AlignHCenter, "HIP")
-    else:
-        top = QRectF(x + w * .04, y + (w * .24 if face.broken else w * .04), w * .92, w * .2)
-        p.setFont(_font(w * .16))
-        if not face.broken:
-            p.drawText(top, Qt.AlignLeft | Qt.AlignVCenter, face.title if len(face.title) <= 9 else face.title[:8] + ".")
-        if face.kind in ("leader", "hero") and face.rating:
-            p.setFont(_font(w * .34, True))
-            p.drawText(QRectF(x, y + w * .28, w, w * .46), Qt.AlignCenter, face.rating)
-        elif face.kind == "leader":
-            pass
-        else:
-            _silhouette(p, face.kind, QRectF(x + w * .2, y + w * .26, w * .6, w * .38), ink)
-        bottom = QRectF(x + w * .03, y + w * .7, w * .94, w * .27)
-        if face.factors:
-            p.setFont(_font(w * .24, True))
-            p.drawText(bottom, Qt.AlignCenter, face.factors)
-        elif face.kind == "hero":
-            pass
-        elif face.kind not in ("leader",):
-            p.setFont(_font(w * .15))
-            p.drawText(bottom, Qt.AlignCenter, face.title if face.kind == "support_weapon" else "")
-        if face.position:
-            p.setFont(_font(w * .15, True))
-            p.drawText(QRectF(x + w * .05, y + w * .58, w * .6, w * .16), Qt.AlignLeft | Qt.AlignVCenter, face.position)
-    if face.platoon:
-        r = w * .17
-        cx, cy = x + w - r * .95, y + r * .95 + (w * .2 if face.broken else 0)
-        p.setPen(QPen(QColor("#101010"), w * .02))
-        p.setBrush(QColor("#fff4c2"))
-        p.drawEllipse(QPointF(cx, cy), r, r)
-        p.setPen(QColor("#101010"))
-        p.setFont(_font(r * (.9 if len(face.platoon) <= 2 else .7), True))
-        p.drawText(QRectF(cx - r, cy - r, 2 * r, 2 * r), Qt.AlignCenter, face.platoon[-3:])
-    if face.marker:
-        tag = QRectF(x - w * .05, y - w * .09, w * .5, w * .2)
-        p.setPen(QPen(QColor("#3a2a00"), w * .02))
-        p.setBrush(QColor("#ffd84a") if face.marker != "dummy" else QColor("#f0a0c8"))
-        p.drawRoundedRect(tag, w * .05, w * .05)
-        p.setPen(QColor("#111111"))
-        p.setFont(_font(w * .14, True))
-        p.drawText(tag, Qt.AlignCenter, face.marker if face.marker != "dummy" else "DUM")
-
-
-def _silhouette(p: QPainter, kind: str, r: QRectF, ink: QColor) -> None:
-    """A small symbol of the unit kind (NATO-like box for squads, tripod for weapons)."""
-    p.save()
-    p.setBrush(Qt.NoBrush)
-    p.setPen(QPen(ink, r.height() * .09))
-    if kind == "support_weapon":
-        cx, cy = r.center().x(), r.center().y()
-        p.drawLine(QPointF(r.left(), cy - r.height() * .1), QPointF(r.right(), cy - r.height() * .25))
-        p.drawLine(QPointF(cx, cy - r.height() * .15), QPointF(cx - r.width() * .25, r.bottom()))
-        p.drawLine(QPointF(cx, cy - r.height() * .15), QPointF(cx + r.width() * .25, r.bottom()))
-    else:
-        box = QRectF(r.left() + r.width() * .1, r.top() + r.height() * .1, r.width() * .8, r.height() * .8)
-        p.drawRect(box)
-        p.drawLine(box.topLeft(), box.bottomRight())
-        p.drawLine(box.bottomLeft(), box.topRight())
-        if kind == "half_squad":
-            p.drawLine(QPointF(box.center().x(), box.top()), QPointF(box.center().x(), box.bottom()))
-        if kind == "crew":
-            p.drawEllipse(box.center(), box.height() * .18, box.height() * .18)
-    p.restore()
-
-
 def _describe(f: CounterFace) -> str:
     """One line per counter for the stack's tooltip, top counter first."""
     parts = [f.key if not f.key.startswith(("dummy:", "concealed:", "own-")) else f.title, f.title]
@@ -662,16 +572,16 @@ class StackItem(QGraphicsObject):
         self.fanned = False
         self.pinned = False
         self.setAcceptHoverEvents(True)
-        self.setCacheMode(QGraphicsItem.DeviceCoordinateCache)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.setZValue(20)
-        self.setToolTip("\n".join(_describe(f) for f in reversed(stack.counters)))
+        self.setToolTip(plain.tooltip("\n".join(_describe(f) for f in reversed(stack.counters))))
         c = scene.layout.hex_to_pixel(stack.hex)
-        # a little above centre, so fortification symbols in the lower part of the hex stay visible
-        self.setPos(c.x, c.y - scene.layout.size * 0.1)
+        # above centre, so fortification symbols in the lower part of the hex stay visible
+        self.setPos(c.x, c.y - scene.layout.size * STACK_RAISE)
 
     @property
     def counter_size(self) -> float:
-        return self._mapscene.layout.size * 0.88
+        return self._mapscene.layout.size * style.COUNTER_SCALE
 
     def counter_rects(self) -> list[QRectF]:
         w = self.counter_size
@@ -720,15 +630,16 @@ class StackItem(QGraphicsObject):
         self.set_fanned(self.pinned)
 
     def paint(self, p: QPainter, option, widget=None) -> None:
-        p.setRenderHint(QPainter.Antialiasing, True)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         selected = self._mapscene.selected_units
         w = self.counter_size
+        px = w * option.levelOfDetailFromTransform(p.worldTransform())  # the counter's width on screen
         for face, r in zip(self.stack.counters, self.counter_rects()):
             # a drop shadow gives the stack its depth
-            p.setPen(Qt.NoPen)
+            p.setPen(Qt.PenStyle.NoPen)
             p.setBrush(QColor(0, 0, 0, 70))
             p.drawRoundedRect(r.translated(w * .05, w * .05), w * .08, w * .08)
-            paint_counter(p, face, r, face.key in selected)
+            paint_counter(p, face, r, face.key in selected, px)
 
 
 # ---------------------------------------------------------------------------
@@ -741,25 +652,27 @@ class HexOverlay(QGraphicsItem):
         super().__init__()
         self._mapscene = scene
         self.brush = QBrush(brush)
-        self.pen = pen or QPen(Qt.NoPen)
+        self.pen = pen or QPen(Qt.PenStyle.NoPen)
         self.hexes: frozenset[Hex] = frozenset()
         self.marks: dict[Hex, tuple[str, QColor]] = {}
         self.setZValue(z)
-        self.setFlag(QGraphicsItem.ItemUsesExtendedStyleOption, True)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
         self._rect = QRectF()
         self._path = QPainterPath()
+        self.marks_item = MarksItem(self)
 
     def set_hexes(self, hexes: Iterable[Hex], marks: dict[Hex, tuple[str, QColor]] | None = None) -> None:
         new = frozenset(hexes)
         if new == self.hexes and not marks and not self.marks:
             return
         self.prepareGeometryChange()
+        self.marks_item.prepareGeometryChange()
         self.hexes = new
         self.marks = dict(marks or {})
         self._rect = self._mapscene.map_rect()
         lay, g = self._mapscene.layout, self._mapscene.geom
         path = QPainterPath()
-        path.setFillRule(Qt.WindingFill)
+        path.setFillRule(Qt.FillRule.WindingFill)
         polys = self._mapscene.hex_polygons
         for h in new:
             poly = polys.get(h)
@@ -769,30 +682,45 @@ class HexOverlay(QGraphicsItem):
             path.addPolygon(poly)
         self._path = path
         self.update()
+        self.marks_item.update()
 
     def boundingRect(self) -> QRectF:
         return self._rect
 
     def paint(self, p: QPainter, option, widget=None) -> None:
-        lay = self._mapscene.layout
-        s = lay.size
         p.setBrush(self.brush)
         p.setPen(self.pen)
         # A tint over whole hexes needs no antialiasing, and filling a path of
         # a thousand hexes without it is several times faster (hover LOS map).
-        p.setRenderHint(QPainter.Antialiasing, False)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         p.drawPath(self._path)
-        if self.marks:
-            p.setRenderHint(QPainter.Antialiasing, True)
-            for h, (text, colour) in self.marks.items():
-                c = lay.hex_to_pixel(h)
-                r = QRectF(c.x + .35 * s, c.y - .75 * s, .42 * s, .42 * s)
-                p.setPen(QPen(QColor("#111111"), .03 * s))
-                p.setBrush(colour)
-                p.drawEllipse(r)
-                p.setPen(QColor("#ffffff"))
-                p.setFont(_font(.3 * s, True))
-                p.drawText(r, Qt.AlignCenter, text)
+
+
+class MarksItem(QGraphicsItem):
+    """The marks of a :class:`HexOverlay` (in/out of command), drawn above the counters at rest."""
+
+    def __init__(self, overlay: HexOverlay) -> None:
+        super().__init__()
+        self.overlay = overlay
+        self.setZValue(30)  # over stacks at rest (20), under a fanned-out stack (40)
+
+    def boundingRect(self) -> QRectF:
+        return self.overlay.boundingRect()
+
+    def paint(self, p: QPainter, option, widget=None) -> None:
+        lay = self.overlay._mapscene.layout
+        s = lay.size
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        for h, (text, colour) in self.overlay.marks.items():
+            c = lay.hex_to_pixel(h)
+            # bottom right of the hex, beside the stack's lower corner
+            r = QRectF(c.x + .34 * s, c.y + .29 * s, .42 * s, .42 * s)
+            p.setPen(QPen(QColor("#111111"), .03 * s))
+            p.setBrush(colour)
+            p.drawEllipse(r)
+            p.setPen(QColor("#ffffff"))
+            p.setFont(_font(.3 * s, True))
+            p.drawText(r, Qt.AlignmentFlag.AlignCenter, text)
 
 
 class LosThreadItem(QGraphicsItem):
@@ -834,10 +762,10 @@ class LosThreadItem(QGraphicsItem):
         s = lay.size
         pa, pb = lay.hex_to_pixel(self.a), lay.hex_to_pixel(self.b)
         colour = self.COLOURS.get(self.state, self.COLOURS["pending"])
-        p.setRenderHint(QPainter.Antialiasing, True)
-        p.setPen(QPen(QColor(255, 255, 255, 200), .16 * s, Qt.SolidLine, Qt.RoundCap))
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        p.setPen(QPen(QColor(255, 255, 255, 200), .16 * s, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
         p.drawLine(QPointF(pa.x, pa.y), QPointF(pb.x, pb.y))
-        p.setPen(QPen(colour, .08 * s, Qt.SolidLine, Qt.RoundCap))
+        p.setPen(QPen(colour, .08 * s, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
         p.drawLine(QPointF(pa.x, pa.y), QPointF(pb.x, pb.y))
         p.setBrush(colour)
         for q in (pa, pb):
@@ -851,7 +779,7 @@ class LosThreadItem(QGraphicsItem):
             p.setBrush(QColor(255, 255, 255, 230))
             p.drawRoundedRect(r, .1 * s, .1 * s)
             p.setPen(colour)
-            p.drawText(r, Qt.AlignCenter, self.text)
+            p.drawText(r, Qt.AlignmentFlag.AlignCenter, self.text)
 
 
 # ---------------------------------------------------------------------------
@@ -869,17 +797,22 @@ class MapScene(QGraphicsScene):
         self.drawing: MapDrawing | None = None
         self.selected_units: frozenset[str] = frozenset()
         self.setBackgroundBrush(style.BACKGROUND)
-        self.setItemIndexMethod(QGraphicsScene.NoIndex)
+        self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)
         self.map_layer = MapLayer(self)
         self.addItem(self.map_layer)
         self.stacks: dict[Hex, StackItem] = {}
         self.los_map = HexOverlay(self, QColor(20, 20, 40, 120), z=12)  # tints hexes NOT seen
         self.command_overlay = HexOverlay(self, QColor(40, 120, 220, 60), QPen(QColor(30, 90, 200, 160), 1.5), z=11)
+        # Tool feedback (LOS map observer, drop target, building being grouped): part of a check.
         self.highlight = HexOverlay(self, QColor(255, 200, 0, 70), QPen(QColor("#e0a000"), 3), z=14)
+        # The selected hex: the user's pointer, never part of an exported picture.
+        self.selection = HexOverlay(self, QColor(255, 200, 0, 50), QPen(QColor("#e0a000"), 3), z=13)
         self.blocker = HexOverlay(self, QColor(200, 30, 30, 90), QPen(QColor("#b01010"), 3), z=15)
         self.los_thread = LosThreadItem(self)
-        for it in (self.los_map, self.command_overlay, self.highlight, self.blocker, self.los_thread):
+        for it in (self.los_map, self.command_overlay, self.highlight, self.selection, self.blocker, self.los_thread):
             self.addItem(it)
+            if isinstance(it, HexOverlay):
+                self.addItem(it.marks_item)
 
     @property
     def hex_polygons(self) -> dict:
@@ -909,6 +842,22 @@ class MapScene(QGraphicsScene):
         h = self.layout.pixel_to_hex(pos.x(), pos.y())
         return h if self.drawing.map.contains(h) else None
 
+    def counter_at(self, pos: QPointF) -> tuple[StackItem | None, CounterFace | None]:
+        """The counter drawn at scene position ``pos`` and its stack, or (None, None).
+
+        A fanned-out stack lies over its neighbours' hexes, so what is under
+        the pointer is decided by the counters drawn there (top-most first),
+        not by the hex the point falls in.
+        """
+        here = self.hex_at(pos)
+        for item in sorted(self.stacks.values(), key=lambda it: (-it.zValue(), it.stack.hex != here)):
+            local = item.mapFromScene(pos)
+            if item.boundingRect().contains(local):
+                face = item.face_at(local)
+                if face is not None:
+                    return item, face
+        return None, None
+
     def hex_rect(self, h: Hex) -> QRectF:
         c = self.layout.hex_to_pixel(h)
         s = self.layout.size
@@ -918,8 +867,7 @@ class MapScene(QGraphicsScene):
         """Show ``drawing``; repaint only ``hexes`` (and their stacks) when given."""
         old = self.drawing
         self.drawing = drawing
-        full = hexes is None or old is None or (old.map.columns, old.map.rows) != (drawing.map.columns, drawing.map.rows)
-        if full:
+        if hexes is None or old is None or (old.map.columns, old.map.rows) != (drawing.map.columns, drawing.map.rows):
             rect = self.map_rect()
             self.map_layer.set_map_rect(rect)
             self.map_layer.invalidate_buildings()
@@ -931,6 +879,7 @@ class MapScene(QGraphicsScene):
                 self._add_stack(st)
             self.map_layer.update()
             return
+        assert hexes is not None and old is not None  # not a full redraw
         changed = set(hexes)
         if map_changed:
             if any(h in drawing.map.hexes or h in old.map.hexes for h in changed):
@@ -941,14 +890,35 @@ class MapScene(QGraphicsScene):
             item = self.stacks.pop(h, None)
             if item is not None:
                 self.removeItem(item)
-            st = drawing.stacks.get(h)
-            if st is not None:
-                self._add_stack(st)
+            shown = drawing.stacks.get(h)
+            if shown is not None:
+                self._add_stack(shown)
 
     def _add_stack(self, st: StackDrawing) -> None:
         item = StackItem(self, st)
         self.addItem(item)
         self.stacks[st.hex] = item
+
+    @contextmanager
+    def for_export(self) -> Iterator[None]:
+        """The scene as a picture of the map: no selection, no fanned-out stack.
+
+        Selection and fanning are where the user is pointing, not part of the map,
+        so File > Export leaves them out (and puts them back afterwards).
+        """
+        selected, shown = self.selected_units, self.selection.isVisible()
+        fanned = [it for it in self.stacks.values() if it.fanned]
+        self.set_selected_units(())
+        self.selection.setVisible(False)
+        for it in fanned:
+            it.set_fanned(False)
+        try:
+            yield
+        finally:
+            for it in fanned:
+                it.set_fanned(True)
+            self.selection.setVisible(shown)
+            self.set_selected_units(selected)
 
     def set_selected_units(self, ids: Iterable[str]) -> None:
         new = frozenset(ids)

@@ -7,6 +7,7 @@ from PySide6.QtGui import QKeySequence, QMouseEvent, QPainter, QWheelEvent
 from PySide6.QtWidgets import QGraphicsView
 
 from gwasl.model.hexgrid import Hex
+from gwasl.ui import style
 from gwasl.ui.mapscene import MapScene
 
 __all__ = ["MapView"]
@@ -22,11 +23,11 @@ class MapView(QGraphicsView):
         super().__init__(scene, parent)
         self.mapscene = scene
         self.tool = None
-        self.setRenderHints(QPainter.Antialiasing | QPainter.TextAntialiasing)
-        self.setViewportUpdateMode(QGraphicsView.SmartViewportUpdate)
-        self.setTransformationAnchor(QGraphicsView.AnchorUnderMouse)
+        self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         self.setMouseTracking(True)
-        self.setFocusPolicy(Qt.StrongFocus)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self._pan_from: QPointF | None = None
         self._pressed = False
         self._last_hover: Hex | None = None
@@ -43,7 +44,22 @@ class MapView(QGraphicsView):
             self.scale(f, f)
 
     def fit(self) -> None:
-        self.fitInView(self.mapscene.sceneRect(), Qt.KeepAspectRatio)
+        """The whole map in the window (View > Fit map), however small its counters get."""
+        self.fitInView(self.mapscene.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
+
+    @property
+    def counter_px(self) -> float:
+        """How wide a counter is on screen at the current zoom."""
+        return self.mapscene.layout.size * style.COUNTER_SCALE * self.zoom
+
+    def home(self, centre: QPointF | None = None) -> None:
+        """The opening view: the whole map when its counters are readable so, else
+        counters :data:`~gwasl.ui.style.READABLE_COUNTER_PX` wide, centred on ``centre``."""
+        self.fit()
+        if self.counter_px < style.READABLE_COUNTER_PX:
+            self.zoom_by(style.READABLE_COUNTER_PX / self.counter_px)
+            if centre is not None:
+                self.centerOn(centre)
 
     def wheelEvent(self, event: QWheelEvent) -> None:
         steps = event.angleDelta().y() / 120.0
@@ -52,11 +68,11 @@ class MapView(QGraphicsView):
         event.accept()
 
     def keyPressEvent(self, event) -> None:
-        if event.matches(QKeySequence.ZoomIn) or event.key() in (Qt.Key_Plus, Qt.Key_Equal):
+        if event.matches(QKeySequence.StandardKey.ZoomIn) or event.key() in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):
             self.zoom_by(1.25)
-        elif event.matches(QKeySequence.ZoomOut) or event.key() == Qt.Key_Minus:
+        elif event.matches(QKeySequence.StandardKey.ZoomOut) or event.key() == Qt.Key.Key_Minus:
             self.zoom_by(1 / 1.25)
-        elif event.key() == Qt.Key_0:
+        elif event.key() == Qt.Key.Key_0:
             self.fit()
         else:
             super().keyPressEvent(event)
@@ -67,13 +83,16 @@ class MapView(QGraphicsView):
         return self.mapscene.hex_at(pos), pos
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
-        if event.button() in (Qt.MiddleButton, Qt.RightButton):
+        if event.button() in (Qt.MouseButton.MiddleButton, Qt.MouseButton.RightButton):
             self._pan_from = event.position()
-            self.setCursor(Qt.ClosedHandCursor)
+            self.setCursor(Qt.CursorShape.ClosedHandCursor)
             event.accept()
             return
         h, pos = self._hex(event)
-        if event.button() == Qt.LeftButton and h is not None and self.tool is not None:
+        if h is None:  # off the map, but maybe on a counter of a stack fanned out over the edge
+            item, _ = self.mapscene.counter_at(pos)
+            h = item.stack.hex if item is not None else None
+        if event.button() == Qt.MouseButton.LeftButton and h is not None and self.tool is not None:
             self._pressed = True
             self.tool.press(h, pos, event.modifiers(), event.button())
             event.accept()
@@ -100,12 +119,12 @@ class MapView(QGraphicsView):
         super().mouseMoveEvent(event)
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
-        if self._pan_from is not None and event.button() in (Qt.MiddleButton, Qt.RightButton):
+        if self._pan_from is not None and event.button() in (Qt.MouseButton.MiddleButton, Qt.MouseButton.RightButton):
             self._pan_from = None
-            self.setCursor(self.tool.cursor if self.tool else Qt.ArrowCursor)
+            self.setCursor(self.tool.cursor if self.tool else Qt.CursorShape.ArrowCursor)
             event.accept()
             return
-        if self._pressed and event.button() == Qt.LeftButton:
+        if self._pressed and event.button() == Qt.MouseButton.LeftButton:
             self._pressed = False
             h, pos = self._hex(event)
             if self.tool is not None:

@@ -20,10 +20,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gwasl.engine.editor import Change, EditorDocument, dummy_allotment
+from gwasl.editor.document import Change, EditorDocument
 from gwasl.model.scenario import DummyKind, FormationKind, FortificationKind, Position, Terrain, UnitClass, UnitKind
 from gwasl.rules import units as _units
 from gwasl.rules import weapons as _weapons
+from gwasl.rules.fog.checks import dummy_allotment  # O'Leary 3.1.1/4.1: the validator's own count
 
 __all__ = ["Palette", "known_weapons"]
 
@@ -257,6 +258,6 @@ class Palette(QWidget):
         a = dummy_allotment(self.document.scenario, sid)
         warn = " (over the allotment!)" if a.dummy_hip_over else ""
         self.allotment_label.setText(
-            f"HIP squad capacity {a.hip_squad_capacity:g}: dummy HIP {a.dummy_hip_placed} of {a.dummy_hip_allowed}{warn} (O'Leary 3.1.1); "
+            f"HIP squad capacity {a.hip_squad_capacity:g}: dummy HIP {a.dummy_hip_placed} of {a.dummy_hip_allowed}{warn} (O'Leary 3.1.1, 4.1); "
             f"dummy stacks {a.dummy_stacks} using {a.concealment_counters} concealment counters; dummy minefields {a.dummy_minefields}"
         )

@@ -7,6 +7,8 @@ picture a script gets is the one the editor shows.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from PySide6.QtCore import QRectF, QSize, Qt
@@ -15,8 +17,9 @@ from PySide6.QtWidgets import QApplication, QGraphicsScene
 
 from gwasl.model.files import atomic_target
 from gwasl.model.scenario import Scenario
-from gwasl.ui.drawable import OMNISCIENT, MapDrawing, drawing_for
+from gwasl.ui.drawable import OMNISCIENT, MapDrawing
 from gwasl.ui.mapscene import MapScene
+from gwasl.ui.seen import Seen
 
 __all__ = ["RenderError", "ensure_app", "render_image", "render_png", "save_image", "export_png", "export_svg"]
 
@@ -42,12 +45,12 @@ def render_scene(scene: QGraphicsScene, width: int | None = None) -> QImage:
     rect = scene.sceneRect()
     scale = DEFAULT_SCALE if width is None else width / rect.width()
     size = QSize(max(1, round(rect.width() * scale)), max(1, round(rect.height() * scale)))
-    img = QImage(size, QImage.Format_ARGB32_Premultiplied)
-    img.fill(Qt.white)
+    img = QImage(size, QImage.Format.Format_ARGB32_Premultiplied)
+    img.fill(Qt.GlobalColor.white)
     p = QPainter(img)
-    p.setRenderHint(QPainter.Antialiasing, True)
-    p.setRenderHint(QPainter.TextAntialiasing, True)
-    scene.render(p, QRectF(0, 0, size.width(), size.height()), rect, Qt.IgnoreAspectRatio)
+    p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+    p.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
+    scene.render(p, QRectF(0, 0, size.width(), size.height()), rect, Qt.AspectRatioMode.IgnoreAspectRatio)
     p.end()
     return img
 
@@ -72,7 +75,7 @@ def save_image(img: QImage, out: str | os.PathLike[str]) -> None:
     target = _writable_target(out)
     try:
         with atomic_target(target, ".png") as tmp:
-            if not img.save(str(tmp), "PNG"):
+            if not img.save(str(tmp)):  # the ".png" suffix picks the format
                 raise RenderError(f"{target}: could not write the PNG")
     except OSError as e:
         raise RenderError(f"{target}: could not write ({e.strerror or e})") from None
@@ -81,13 +84,25 @@ def save_image(img: QImage, out: str | os.PathLike[str]) -> None:
 def render_png(scenario: Scenario, out: str | os.PathLike[str], viewer: str = OMNISCIENT, width: int | None = None) -> QImage:
     """Draw ``scenario`` as ``viewer`` sees it and write it to ``out``; returns the image."""
     ensure_app(offscreen=True)
-    img = render_image(drawing_for(scenario, viewer), width)
+    img = render_image(Seen.of(scenario, viewer).drawing, width)  # the drawing the editor's side view shows
     save_image(img, out)
     return img
 
 
 def export_png(scene: QGraphicsScene, out: str | os.PathLike[str], width: int | None = None) -> None:
-    save_image(render_scene(scene, width), out)
+    """Write the map of ``scene`` as PNG (without the user's selection: :meth:`MapScene.for_export`)."""
+    with _exporting(scene):
+        img = render_scene(scene, width)
+    save_image(img, out)
+
+
+@contextmanager
+def _exporting(scene: QGraphicsScene) -> Iterator[None]:
+    if isinstance(scene, MapScene):
+        with scene.for_export():
+            yield
+    else:
+        yield
 
 
 def export_svg(scene: QGraphicsScene, out: str | os.PathLike[str], title: str = "") -> None:
@@ -106,7 +121,8 @@ def export_svg(scene: QGraphicsScene, out: str | os.PathLike[str], title: str = 
             p = QPainter()
             if not p.begin(gen):
                 raise RenderError(f"{target}: could not write the SVG")
-            scene.render(p, QRectF(0, 0, rect.width(), rect.height()), rect)
+            with _exporting(scene):
+                scene.render(p, QRectF(0, 0, rect.width(), rect.height()), rect)
             p.end()
     except OSError as e:
         raise RenderError(f"{target}: could not write ({e.strerror or e})") from None

@@ -9,6 +9,13 @@ from gwasl.model.scenario import Nationality, Terrain
 HEX_SIZE = 30.0  # scene units: hex circumradius
 MARGIN = 12.0
 
+# Counters: width in hex sizes (about two thirds of the hex across its flats, as on
+# VASL boards), and on-screen sizes that keep them readable.
+COUNTER_SCALE = 1.15
+READABLE_COUNTER_PX = 50.0  # the editor opens at a zoom that shows counters at least this wide (VASL's are 48)
+DETAIL_COUNTER_PX = 46.0  # narrower counters show only their factors, rating or "?"
+MIN_TEXT_PX = 8.0  # no text on a counter is drawn smaller than this on screen
+
 BACKGROUND = QColor("#f4f1e6")
 GRID = QColor(90, 84, 64, 150)
 LABEL = QColor("#3b372c")

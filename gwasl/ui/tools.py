@@ -1,7 +1,7 @@
 """Map tools: each turns mouse gestures on the map into editor commands.
 
 A tool never changes the scenario itself: it builds an edit with the
-functions of :mod:`gwasl.engine.editor` and pushes it on the document, so
+functions of :mod:`gwasl.editor.document` and pushes it on the document, so
 every tool action is one undo step (a drag with the brush is one stroke).
 Checking tools (LOS thread, LOS map, command radius) only draw overlays.
 """
@@ -12,9 +12,8 @@ import math
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPointF, Qt
-from PySide6.QtGui import QColor
 
-from gwasl.engine import editor as ed
+from gwasl.editor import document as ed
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import Dummy, DummyKind, FortificationKind, Position, Unit, UnitKind
 
@@ -44,7 +43,7 @@ class Tool:
     label = "Tool"
     shortcut = ""
     tip = ""
-    cursor = Qt.CrossCursor
+    cursor = Qt.CursorShape.CrossCursor
 
     def __init__(self, window: MainWindow) -> None:
         self.win = window
@@ -59,7 +58,7 @@ class Tool:
     def deactivate(self) -> None:
         pass
 
-    def press(self, h: Hex, pos: QPointF, mods: Qt.KeyboardModifiers, button: Qt.MouseButton) -> None:
+    def press(self, h: Hex, pos: QPointF, mods: Qt.KeyboardModifier, button: Qt.MouseButton) -> None:
         pass
 
     def drag(self, h: Hex, pos: QPointF) -> None:
@@ -72,7 +71,7 @@ class Tool:
         pass
 
     def run(self, edit, *args, merge_key=None, **kw) -> bool:
-        """Push an edit; an :class:`~gwasl.engine.editor.EditError` goes to the status bar, not a traceback."""
+        """Push an edit; an :class:`~gwasl.editor.document.EditError` goes to the status bar, not a traceback."""
         try:
             return self.doc.apply(edit, *args, merge_key=merge_key, **kw)
         except ed.EditError as e:
@@ -80,52 +79,91 @@ class Tool:
             return False
 
 
+# How far (in hex sizes) the pointer must travel between press and release for a drag.
+DRAG_DISTANCE = 0.3
+
+
 class SelectTool(Tool):
-    """Click a counter to select it (Shift adds), drag a stack to move it, click a stack to fan it out."""
+    """Select and move counters, VASL style.
+
+    Press on a stack selects the whole stack, and dragging it moves the stack.
+    A click opens the stack (its counters fanned out and pinned); then press
+    on one counter to select just that one, and drag it to move it alone.
+    Shift+click adds or removes one counter.  Clicks go to the counter drawn
+    under the pointer, even where a fanned stack lies over a neighbouring hex.
+    In a side's read-only view counters can be selected but not moved.
+    """
 
     name = "select"
     label = "Select / move"
     shortcut = "S"
-    tip = "Select counters and hexes; drag counters to another hex to move them"
-    cursor = Qt.ArrowCursor
+    tip = "Drag a stack to move it; click a stack to open it, then drag one counter; Shift+click adds a counter"
+    cursor = Qt.CursorShape.ArrowCursor
 
     def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
         self._from: Hex | None = None
         self._moving: tuple[str, ...] = ()
+        self._on_counter = False
+        self._narrow_to: str | None = None
+        self._press_at = QPointF()
 
     def press(self, h, pos, mods, button) -> None:
-        item = self.win.scene.stacks.get(h)
-        face = item.face_at(item.mapFromScene(pos)) if item is not None else None
+        item, face = self.win.scene.counter_at(pos)
+        if item is not None:
+            h = item.stack.hex
         self.win.select_hex(h)
-        if face is None or face.key.startswith("dummy:"):
-            if not (mods & Qt.ShiftModifier):
+        self._from = h
+        self._press_at = QPointF(pos)
+        self._on_counter = face is not None
+        self._narrow_to = None
+        seen = self.win.seen
+        if item is None or face is None or seen.unit(face.key) is None:  # empty spot, "?" or dummy counter: nothing to move
+            if not (mods & Qt.KeyboardModifier.ShiftModifier):
                 self.win.select_units(())
             self._moving = ()
             return
-        if mods & Qt.ShiftModifier:
+        if mods & Qt.KeyboardModifier.ShiftModifier:
             sel = set(self.win.selected_units)
             sel ^= {face.key}
             self.win.select_units(sel)
-        elif face.key not in self.win.selected_units:
-            self.win.select_units((face.key,))
-        self._from = h
+        elif item.pinned:
+            # An opened stack: this counter alone -- unless it belongs to a selection the user
+            # picked counter by counter (Shift), which a drag then moves together.
+            whole = {c.key for c in item.stack.counters if seen.unit(c.key) is not None}
+            if face.key not in self.win.selected_units or self.win.selected_units == whole:
+                self.win.select_units((face.key,))
+            else:
+                self._narrow_to = face.key  # ...and a click without a drag selects it alone
+        else:  # a closed stack: the whole stack
+            self.win.select_units(c.key for c in item.stack.counters if seen.unit(c.key) is not None)
         self._moving = tuple(self.win.selected_units)
 
     def drag(self, h, pos) -> None:
-        if self._moving and h is not None:
+        if self._moving and h is not None and self.win.editable and self._dragged(pos):
             self.win.scene.highlight.set_hexes({h})
 
+    def _dragged(self, pos: QPointF) -> bool:
+        # A click on a fanned counter lands in a neighbouring hex: a drag is told by distance, not by hex.
+        d = pos - self._press_at
+        return math.hypot(d.x(), d.y()) > self.win.scene.layout.size * DRAG_DISTANCE
+
     def release(self, h, pos) -> None:
-        if self._moving and h is not None and h != self._from:
+        self.win.scene.highlight.set_hexes(())
+        dragged = self._dragged(pos)
+        if dragged and self._moving and h is not None and h != self._from and self.win.editable:
             self.run(ed.move_units, self._moving, h)
             self.win.select_hex(h)
-        elif self._moving and h == self._from:
-            item = self.win.scene.stacks.get(h)
-            if item is not None and len(item.stack.counters) > 1:
+        elif not dragged and self._from is not None:
+            if self._narrow_to is not None:
+                self.win.select_units((self._narrow_to,))
+            item = self.win.scene.stacks.get(self._from)
+            # A click opens a closed stack; a click beside the counters of an open one closes it.
+            if item is not None and len(item.stack.counters) > 1 and (not item.pinned or not self._on_counter):
                 item.toggle_pinned()
         self._moving = ()
         self._from = None
+        self._narrow_to = None
 
 
 class _StrokeTool(Tool):
@@ -146,7 +184,7 @@ class _StrokeTool(Tool):
             # Fill the gap when the mouse skipped hexes in a fast drag.
             path = [h] if self._last is None else _hex_path(self._last, h)
             for x in path:
-                self._apply(x, Qt.NoModifier)
+                self._apply(x, Qt.KeyboardModifier.NoModifier)
 
     def release(self, h, pos) -> None:
         self._key = None
@@ -200,7 +238,7 @@ class BuildingTool(Tool):
         self._hexes: list[Hex] = []
 
     def press(self, h, pos, mods, button) -> None:
-        if mods & Qt.ShiftModifier:
+        if mods & Qt.KeyboardModifier.ShiftModifier:
             self.run(ed.set_building, [h], None)
             self._hexes = []
             return
@@ -244,7 +282,7 @@ class OutlineTool(Tool):
         self._points: list[tuple[float, float]] = []
 
     def press(self, h, pos, mods, button) -> None:
-        if mods & Qt.ShiftModifier:
+        if mods & Qt.KeyboardModifier.ShiftModifier:
             self.run(ed.set_outline, h, None)
             return
         self._hex = h
@@ -252,6 +290,7 @@ class OutlineTool(Tool):
 
     def _local(self, pos: QPointF) -> tuple[float, float]:
         lay = self.win.scene.layout
+        assert self._hex is not None  # only called between press and release
         c = lay.hex_to_pixel(self._hex)
         x, y = (pos.x() - c.x) / lay.size, (pos.y() - c.y) / lay.size
         # keep the point inside the hex: pull it towards the centre if needed
@@ -289,10 +328,10 @@ class FortificationTool(_StrokeTool):
 
     def press(self, h, pos, mods, button) -> None:
         kind = self.win.palette.fortification()
-        if mods & Qt.ControlModifier:
+        if mods & Qt.KeyboardModifier.ControlModifier:
             self.run(ed.toggle_ladder, h)
             return
-        if mods & Qt.ShiftModifier:
+        if mods & Qt.KeyboardModifier.ShiftModifier:
             self.run(ed.remove_fortification, [h], kind)
             return
         super().press(h, pos, mods, button)
@@ -355,7 +394,7 @@ class DummyTool(Tool):
 
     def press(self, h, pos, mods, button) -> None:
         s = self.doc.scenario
-        if mods & Qt.ShiftModifier:
+        if mods & Qt.KeyboardModifier.ShiftModifier:
             for i in reversed([i for i, d in enumerate(s.dummies) if d.hex == h][:1]):
                 self.run(ed.remove_dummy, i)
             return
@@ -417,7 +456,7 @@ class LosMapTool(Tool):
 
 
 class CommandTool(Tool):
-    """Click a leader for its command radius; click elsewhere for the whole side of the palette."""
+    """Click a leader for his command radius; click elsewhere for a whole side (ASLGW 1.3)."""
 
     name = "command"
     label = "Command radius"
@@ -425,18 +464,21 @@ class CommandTool(Tool):
     tip = "Click a leader to see his command radius; click an empty hex for the whole side (ASLGW 1.3)"
 
     def press(self, h, pos, mods, button) -> None:
-        s = self.doc.scenario
-        leaders = [u for u in s.units_at(h) if u.kind is UnitKind.LEADER]
+        seen = self.win.seen
+        item, face = self.win.scene.counter_at(pos)
+        clicked = seen.unit(face.key) if face is not None else None
+        if clicked is not None and clicked.kind is UnitKind.LEADER:
+            self.win.checks.show_command(leader=clicked.id)
+            return
+        here = item.stack.hex if item is not None else h
+        leaders = [u for u in seen.scenario.units_at(here) if u.kind is UnitKind.LEADER]
         if leaders:
             self.win.checks.show_command(leader=leaders[-1].id)
-        else:
-            self.win.checks.show_command(side=self.win.palette.side())
+        else:  # the palette's side for the designer; a side's own men in its view
+            self.win.checks.show_command(side=self.win.palette.side() if seen.omniscient else seen.viewer)
 
     def deactivate(self) -> None:
         self.win.checks.clear_command()
 
 
 ALL_TOOLS = (SelectTool, TerrainTool, LevelTool, BuildingTool, OutlineTool, FortificationTool, UnitTool, DummyTool, LosTool, LosMapTool, CommandTool)
-
-IN_COMMAND = ("✓", QColor("#1b8a2f"))
-OUT_OF_COMMAND = ("✗", QColor("#c62020"))

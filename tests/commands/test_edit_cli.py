@@ -1,5 +1,6 @@
 """``gwasl edit`` and ``make run`` on a machine with no display: one clear line
-naming the headless alternatives, exit 0, no Qt plugin traceback."""
+naming the headless alternatives on stderr, a non-zero exit (no editor ran),
+no Qt plugin traceback."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import os
 import subprocess
 import sys
 
-from gwasl.commands.edit import NO_DISPLAY, has_display
+from gwasl.commands.edit import NO_DISPLAY, NO_WINDOW, has_display
 from testsupport import EXAMPLE_PATH, ROOT
 
 
@@ -15,10 +16,11 @@ def _headless_env() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
 
 
-def test_no_display_prints_one_line_and_exits_0():
+def test_no_display_prints_one_line_and_exits_non_zero():
     r = subprocess.run([sys.executable, "-m", "gwasl", "edit", str(EXAMPLE_PATH)], cwd=ROOT, env=_headless_env(), capture_output=True, text=True, timeout=60)
-    assert r.returncode == 0
-    lines = (r.stdout + r.stderr).strip().splitlines()
+    assert r.returncode == NO_WINDOW != 0
+    assert r.stdout == ""
+    lines = r.stderr.strip().splitlines()
     assert lines == [NO_DISPLAY]
     assert "gwasl render FILE --out map.png" in lines[0] and "QT_QPA_PLATFORM=offscreen" in lines[0]
 
@@ -42,6 +44,6 @@ def test_an_unreachable_display_is_one_line_too():
     """DISPLAY set but no X server (or a missing Qt plugin): Qt would abort; we say why in one line."""
     env = _headless_env() | {"DISPLAY": ":97"}
     r = subprocess.run([sys.executable, "-m", "gwasl", "edit", str(EXAMPLE_PATH)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
-    assert r.returncode == 0
-    lines = (r.stdout + r.stderr).strip().splitlines()
+    assert r.returncode == NO_WINDOW != 0
+    lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("gwasl edit: Qt cannot open a window here") and "gwasl render FILE --out map.png" in lines[0]

@@ -6,13 +6,12 @@ from __future__ import annotations
 import json
 
 import pytest
-from engine.toygame import ToyGame
 
+from engine.toygame import ToyGame
 from gwasl.cli import main
-from gwasl.games import RULESETS, register_ruleset
+from gwasl.games import register_ruleset
 
 register_ruleset("toy", ToyGame())
-RULESETS.setdefault("toy", "engine.toygame:ToyGame")
 
 
 def run(capsys, *argv: str) -> tuple[int, dict | str, str]:
@@ -73,7 +72,7 @@ def test_undo_reports_the_policy(game, capsys):
 def test_views_and_bad_viewer(game, capsys):
     rc, show, _ = run(capsys, "game", "show", str(game), "--view", "blue", "--json")
     assert show["traps"] == {"red": None, "blue": 7}
-    rc, out, err = run(capsys, "game", "show", str(game), "--view", "nobody")
+    rc, _, err = run(capsys, "game", "show", str(game), "--view", "nobody")
     assert rc == 2 and "unknown viewer" in err
 
 
@@ -82,7 +81,7 @@ def test_damaged_game_file_one_line(tmp_path, capsys, content):
     p = tmp_path / "bad.game"
     p.write_bytes(content)
     for sub in ("legal", "show", "log"):
-        rc, out, err = run(capsys, "game", sub, str(p))
+        rc, _, err = run(capsys, "game", sub, str(p))
         assert rc == 2 and err.count("\n") == 1 and str(p) in err
 
 

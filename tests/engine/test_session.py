@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 import pytest
-from engine.toygame import ACTIONS, Moved, Pass, Run, Step, ToyGame, ToyState
 
+from engine.toygame import ACTIONS, Moved, Pass, Run, Step, ToyGame, ToyState
 from gwasl.engine.dice import GameDice, die_at
 from gwasl.engine.game import GameOptions, IllegalAction
 from gwasl.engine.journal import MemoryJournal
@@ -184,7 +184,7 @@ def test_automated_side_acts_with_its_reason_and_view_only():
     entries = s.act(Step())
     auto = [e for e in entries if e.kind == "auto"]
     assert len(auto) == 1 and auto[0].actor == "blue"
-    decided = [e for e in auto[0].events if e.kind == "decision"][0]
+    decided = next(e for e in auto[0].events if e.kind == "decision")
     assert decided.why.startswith("behind") and decided.details == {"me": 0, "them": 1}
     assert s.status().side == "red"
     # blue's decisions are secret from the player when blue is kept secret

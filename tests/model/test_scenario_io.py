@@ -142,6 +142,7 @@ def mutated_docs(draw):
     return doc
 
 
+@pytest.mark.slow  # about a minute; make test runs it (no -m filter)
 @settings(max_examples=2500, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(mutated_docs())
 def test_loader_accepts_exactly_what_the_schema_accepts(validator, doc):

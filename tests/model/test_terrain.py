@@ -65,7 +65,14 @@ def test_table_records_its_source():
         ({"terrain": {"woods": {"tem": "1", "mf": 2, "los": {"kind": "clear"}, "rule": "B13"}}}, "terrain.woods.tem"),
         ({"terrain": {"woods": {"tem": 1, "mf": 2, "los": {"kind": "wall"}, "rule": "B13"}}}, "los.kind"),
         ({"terrain": {"woods": {"tem": 1, "mf": 2, "los": {"kind": "obstacle", "height": 0}, "rule": "B13"}}}, "height must be > 0"),
-        ({"terrain": {"woods": {"tem": 1, "mf": 2, "los": {"kind": "clear"}, "rule": "B13"}}}, "no entry for open"),
+        ({"terrain_flags": {}, "terrain": {"woods": {"tem": 1, "mf": 2, "los": {"kind": "clear"}, "rule": "B13", "flags": []}}},
+         "no entry for open"),
+        ({"terrain": {"woods": {"tem": 1, "mf": 2, "los": {"kind": "clear"}, "rule": "B13"}}}, "terrain.woods: missing 'flags'"),
+        ({"terrain_flags": {"building": "B23"},
+          "terrain": {"woods": {"tem": 1, "mf": 2, "los": {"kind": "clear"}, "rule": "B13", "flags": ["tall"]}}}, "'tall'"),
+        ({"terrain_flags": {"building": ""},
+          "terrain": {"woods": {"tem": 1, "mf": 2, "los": {"kind": "clear"}, "rule": "B13", "flags": ["building"]}}},
+         "rule it comes from"),
     ],
 )
 def test_malformed_table_names_the_entry(doc, needle):
@@ -77,3 +84,43 @@ def test_missing_resource_is_a_table_error(monkeypatch, tmp_path):
     monkeypatch.setattr(terrain_mod, "RESOURCES", tmp_path)
     with pytest.raises(TableError, match="missing"):
         load_resource("terrain.json")
+
+
+def test_terrain_flags_are_data_with_their_rule():
+    """Issue 10 item 11: the building, rubble, Open Ground, entrenchment and emplacement sets
+    are flags of terrain.json (B23, B24, B27.1, O'Leary 2.3, 2.4, 4.2), each flag citing its rule."""
+    t = terrain_table()
+    assert {x for x in Terrain if t[x].is_building} == {Terrain.WOODEN_BUILDING, Terrain.STONE_BUILDING}
+    assert {x for x in Terrain if t[x].holds_building_id} == {Terrain.WOODEN_BUILDING, Terrain.STONE_BUILDING,
+                                                              Terrain.WOODEN_RUBBLE, Terrain.STONE_RUBBLE}
+    assert {x for x in Terrain if t[x].open_ground} == {Terrain.OPEN, Terrain.ROAD}
+    assert {x for x in Terrain if not t[x].allows_entrenchment} == {
+        Terrain.MARSH, Terrain.WOODEN_BUILDING, Terrain.STONE_BUILDING, Terrain.WOODEN_RUBBLE, Terrain.STONE_RUBBLE, Terrain.WATER}
+    assert {x for x in Terrain if not t[x].allows_emplacement} == {
+        Terrain.ROAD, Terrain.MARSH, Terrain.WOODEN_BUILDING, Terrain.STONE_BUILDING, Terrain.WOODEN_RUBBLE, Terrain.STONE_RUBBLE,
+        Terrain.WATER}
+    assert {x for x in Terrain if not t[x].allows_fortification} == {Terrain.WATER}
+    assert all(load_resource("terrain.json")["terrain_flags"].values())
+
+
+def test_fortification_positions_and_flags_are_data():
+    """B27, B30, ASLGW 2.1-2.2, O'Leary 4.4: where a unit inside each fortification stands,
+    which are dug, which have a CA; a position that is not inside its own kind is refused."""
+    f = fortification_table()
+    assert all(f[k].position is None or f[k].position.fortification is k for k in FortificationKind)
+    assert {k for k in FortificationKind if f[k].position is None} == {FortificationKind.WIRE, FortificationKind.MINEFIELD}
+    assert {k for k in FortificationKind if f[k].dug} == {
+        FortificationKind.TRENCH, FortificationKind.DEEP_TRENCH, FortificationKind.DUGOUT, FortificationKind.FOXHOLE}
+    assert {k for k in FortificationKind if f[k].covered_arc} == {FortificationKind.PILLBOX}
+
+
+def test_a_fortification_row_placing_units_in_another_kind_is_refused(monkeypatch):
+    doc = load_resource("terrain.json")
+    doc["fortifications"]["trench"]["position"] = "pillbox"
+    monkeypatch.setattr(terrain_mod, "load_resource", lambda name: doc)
+    fortification_table.cache_clear()
+    try:
+        with pytest.raises(TableError, match="fortifications.trench.position"):
+            fortification_table()
+    finally:
+        fortification_table.cache_clear()

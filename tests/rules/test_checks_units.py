@@ -48,13 +48,14 @@ def test_bundled_example_is_valid_without_warnings():
 
 
 # -- ASLGW 1.11 ------------------------------------------------------------------
-def test_aslgw_1_11_1_stosstruppen_before_june_1915():
+def test_aslgw_1_11_1_stosstruppen_before_july_1915():
+    """ASLGW 1.11.1 "available after June 1915": a Stosstruppen squad on 30 June 1915 is refused."""
     d = doc()
-    d["date"] = "1915-05-31"
+    d["date"] = "1915-06-30"
     unit(d, "G1-1")["class"] = "stosstruppen"
     r = report(d)
     assert ("ASLGW 1.11.1", "$.units[1].class") in rules(r.errors)
-    assert any("1915-06-01" in f.message for f in r.errors)
+    assert any("1915-07-01" in f.message for f in r.errors)
 
 
 def test_aslgw_1_11_class_missing_from_nationality_table():

@@ -93,5 +93,5 @@ def test_control_is_kept_until_the_opponent_gains_it_a26_1():
 
 def test_rooftop_never_gains_hex_or_building_a26_13_a26_14():
     roof = Location(V2, 2, rooftop=True)
-    cm, ch = ControlMap().update([Occupant("s", "x", roof)], BUILDING)
+    _, ch = ControlMap().update([Occupant("s", "x", roof)], BUILDING)
     assert [c.what for c in ch] == ["location V2 level 2 rooftop"]

@@ -63,3 +63,13 @@ def test_malformed_garance_table():
     doc["garance"]["worn_until"] = "May 1915"
     with pytest.raises(TableError, match=r"garance\.worn_until"):
         g.parse_garance(doc)
+
+
+def test_concealment_now_may_differ_from_the_set_up_status_aslgw_1_7_2():
+    """ASLGW 1.7.2 with O'Leary 2.4: the fog layer asks about a unit hidden now (it gained
+    concealment in play, or is about to shift) whatever its set-up ``hidden``: the same rule
+    function answers (issue 10 item 11, one implementation of 1.7.2)."""
+    plain = dataclasses.replace(FR, hidden=HiddenStatus.NONE)
+    assert not g.garance_concealment_loss(scen(), plain, True, True).loses_concealment
+    assert g.garance_concealment_loss(scen(), plain, True, True, concealed=True).loses_concealment
+    assert not g.garance_concealment_loss(scen(), FR, True, True, concealed=False).loses_concealment

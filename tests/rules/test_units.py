@@ -41,7 +41,7 @@ SEED = Path("/work/shared/seeds/004_4371414167e1669c.txt")
 
 # (nationality, class, date, squad, half-squad) exactly as ASLGW 1.11 prints them.
 TEXT_1_11 = [
-    ("german", "stosstruppen", "1915-06-01", "4-4-8/8", "2-3-8/8"),  # 1.11.1
+    ("german", "stosstruppen", "1915-07-01", "4-4-8/8", "2-3-8/8"),  # 1.11.1, "after June 1915"
     ("german", "elite", "1914-08-01", "4-4-8/8", "2-3-8/7"),
     ("german", "first_line", "1914-08-01", "4-4-7/7", "2-3-7/6"),
     ("german", "second_line", "1914-08-01", "4-3-7/6", "2-2-7/6"),
@@ -118,11 +118,13 @@ def test_aslgw_1_11_2_french_boundary_is_1_may_1915():
     assert str(unit_factors(dt.date(1914, 8, 22), "french", "first_line", "half_squad")) == "1-3-7"
 
 
-def test_aslgw_1_11_1_stosstruppen_from_june_1915():
-    """ASLGW 1.11.1: Stosstruppen are 'available after June 1915': from 1 June 1915."""
-    with pytest.raises(UnitNotAvailableError, match="1915-06-01"):
-        unit_factors("1915-05-31", "german", "stosstruppen")
-    assert str(unit_factors("1915-06-01", "german", "stosstruppen")) == "4-4-8"
+def test_aslgw_1_11_1_stosstruppen_after_june_1915():
+    """ASLGW 1.11.1: Stosstruppen are 'available after June 1915': from 1 July 1915 (the text
+    writes "From June 1915" when it means June included, 1.9.11; docs/rules-notes.md)."""
+    for day in ("1915-05-31", "1915-06-01", "1915-06-30"):
+        with pytest.raises(UnitNotAvailableError, match="1915-07-01"):
+            unit_factors(day, "german", "stosstruppen")
+    assert str(unit_factors("1915-07-01", "german", "stosstruppen")) == "4-4-8"
 
 
 def test_aslgw_1_11_1_stosstruppen_become_first_line_after_elr_failure():
@@ -245,9 +247,9 @@ def test_units_doctests():
 
 
 def test_aslgw_1_11_available_classes_for_the_editor():
-    """ASLGW 1.11.1: the German palette gains Stosstruppen on 1 June 1915."""
-    assert "stosstruppen" not in [c.value for c in units.available_classes("1915-05-31", "german")]
-    assert next(c.value for c in units.available_classes("1915-06-01", "german")) == "stosstruppen"
+    """ASLGW 1.11.1: the German palette gains Stosstruppen on 1 July 1915 ("after June 1915")."""
+    assert "stosstruppen" not in [c.value for c in units.available_classes("1915-06-30", "german")]
+    assert next(c.value for c in units.available_classes("1915-07-01", "german")) == "stosstruppen"
     assert [c.value for c in units.available_classes("1918-01-01", "us")] == ["elite", "first_line", "second_line"]
 
 
@@ -287,7 +289,7 @@ def _reference(nat, cls, date, kind):
 def test_aslgw_1_11_every_date_has_exactly_the_text_factors(natcls, date, kind):
     """ASLGW 1.11: for any war date, the factors are the text's (or the class does not exist yet)."""
     nat, cls = natcls
-    if nat == "german" and cls == "stosstruppen" and date < dt.date(1915, 6, 1):
+    if nat == "german" and cls == "stosstruppen" and date < dt.date(1915, 7, 1):
         with pytest.raises(UnitNotAvailableError):
             unit_factors(date, nat, cls, kind)
         return

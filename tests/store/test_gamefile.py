@@ -13,17 +13,16 @@ import time
 from pathlib import Path
 
 import pytest
-from engine.toygame import Run, Step, ToyGame
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.toygame import Run, Step, ToyGame
 from gwasl.engine.game import GameOptions
-from gwasl.games import RULESETS, register_ruleset
+from gwasl.games import register_ruleset
 from gwasl.store.gamefile import FORMAT_VERSION, GameFileError, create_game, open_game
 
 GAME = ToyGame()
 register_ruleset("toy", GAME)
-RULESETS.setdefault("toy", "engine.toygame:ToyGame")
 
 
 def new_game(path: Path, seed: int = 1, practice: bool = True):
@@ -160,7 +159,9 @@ def test_kill_9_at_random_moments_loses_nothing_shown(tmp_path):
         proc = ctx.Process(target=_driver, args=(str(p), child))
         proc.start()
         child.close()
-        time.sleep(rng.uniform(0.0, 0.04))
+        if kills % 3 == 0 and parent.poll(10):  # every third child is let act first, however slow the machine
+            shown_max = max(shown_max, parent.recv())
+        time.sleep(rng.uniform(0.0, 0.05))
         os.kill(proc.pid, signal.SIGKILL)
         proc.join()
         kills += 1
@@ -174,7 +175,7 @@ def test_kill_9_at_random_moments_loses_nothing_shown(tmp_path):
             assert len(gf.session.entries) > shown_max
     with open_game(p) as gf:
         assert gf.session.replay_check().identical
-    assert shown_max > 20  # the children did act
+    assert shown_max >= 50  # the children did act (every third one at least once)
 
 
 def test_meta_holds_what_the_game_started_from(tmp_path):

@@ -7,6 +7,7 @@ import json
 import shutil
 
 import pytest
+
 from gwasl.cli import main
 from gwasl.store.library import Library, LibraryError, bundled_scenario_dir
 

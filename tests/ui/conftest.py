@@ -6,7 +6,7 @@ import pytest
 from PySide6.QtCore import QPoint, QSettings, Qt
 from PySide6.QtWidgets import QMessageBox
 
-from gwasl.engine.editor import EditorDocument
+from gwasl.editor.document import EditorDocument
 from gwasl.model.hexgrid import Hex
 from gwasl.ui.mainwindow import MainWindow
 from testsupport import EXAMPLE_PATH
@@ -22,7 +22,9 @@ class Driver:
     def point(self, label: str, dx: float = 0.0, dy: float = 0.0) -> QPoint:
         lay = self.win.scene.layout
         c = lay.hex_to_pixel(Hex.from_label(label))
-        return self.win.view.mapFromScene(c.x + dx * lay.size, c.y + dy * lay.size)
+        x, y = c.x + dx * lay.size, c.y + dy * lay.size
+        self.win.view.ensureVisible(x - 2, y - 2, 4, 4, 8, 8)  # a user scrolls to a hex before pointing at it
+        return self.win.view.mapFromScene(x, y)
 
     def tool(self, name: str) -> None:
         self.win.tool_actions[name].trigger()
@@ -92,3 +94,9 @@ def example_user(qtbot, example_window) -> Driver:
 @pytest.fixture()
 def make_window(qtbot, settings):
     return lambda doc=None: _window(qtbot, doc, settings)
+
+
+@pytest.fixture()
+def drive(qtbot):
+    """A user's hands on any window: ``drive(win).click("C2")``."""
+    return lambda win: Driver(qtbot, win)

@@ -79,7 +79,7 @@ def test_los_map_redraws_after_an_edit(example_user, example_window):
     w.tool_actions["terrain"].trigger()
     w.tool_actions["losmap"].trigger()
     u.click("A5")
-    from gwasl.engine.editor import paint_terrain
+    from gwasl.editor.document import paint_terrain
 
     w.document.apply(paint_terrain, [H("A3")], Terrain.WOODS)
     assert H("A1") in w.scene.los_map.hexes  # the new woods hide A1 from A5

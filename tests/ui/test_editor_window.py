@@ -6,7 +6,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QMessageBox
 
-from gwasl.engine.editor import EditorDocument
+from gwasl.editor.document import EditorDocument
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import DummyKind, FormationKind, FortificationKind, HiddenStatus, Terrain, UnitClass, UnitKind
 from gwasl.model.scenario_io import load_scenario

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from gwasl.model.hexgrid import Hex
-from gwasl.model.scenario import FortificationKind, Position, Scenario, Terrain, Unit
+from gwasl.model.scenario import FortificationKind, Position, Scenario, Unit
 from gwasl.model.terrain import fortification_table, terrain_table
 from gwasl.rules.fog.table import FogTable, fog_table
-from gwasl.rules.garance import wears_garance
+from gwasl.rules.garance import garance_concealment_loss
 from gwasl.rules.los import LosIndex
 from gwasl.rules.trenches import FireKind, LocationError
 from gwasl.rules.trenches import location_tem as trench_location_tem
@@ -34,7 +34,6 @@ __all__ = [
     "default_location_tem",
     "default_placement",
     "sees_from_index",
-    "garance_applies",
     "size_class_of",
 ]
 
@@ -51,11 +50,6 @@ LocationTemFn = Callable[[Scenario, Hex, Position, tuple[tuple[FortificationKind
 ConcealmentLossFn = Callable[[Scenario, Unit, Hex, Position, bool], "str | None"]
 # (scenario, fortification kind, hex, set-up hexes or None) -> may it be set up there?
 PlacementFn = Callable[[Scenario, FortificationKind, Hex, "frozenset[Hex] | None"], bool]
-
-def fortification_of(position: Position) -> FortificationKind | None:
-    """The fortification a unit in ``position`` is in (its TEM applies, B27, ASLGW 2.1-2.2)."""
-    return position.fortification
-
 
 def fortification_tem(kind: FortificationKind, position: Position | None = None, override: int | None = None) -> int:
     """TEM of a fortification from the terrain table (B27.1, B30, ASLGW 2.1.3, 2.2.4);
@@ -79,7 +73,7 @@ def default_location_tem(scenario: Scenario, h: Hex, position: Position,
     being shifted is left out, O'Leary 4.3 and 4.5).  Air Burst and
     emplacement TEM never enter (2.5).
 
-    >>> from gwasl.model.scenario import MapData, Scenario
+    >>> from gwasl.model.scenario import MapData, Scenario, Terrain
     >>> import datetime
     >>> s = Scenario("t", datetime.date(1916, 1, 1), MapData(3, 3, Terrain.WOODS), {})
     >>> default_location_tem(s, Hex(0, 0), Position.GROUND, ()), default_location_tem(s, Hex(0, 0), Position.GROUND, ((FortificationKind.PILLBOX, 5),))
@@ -95,14 +89,6 @@ def default_location_tem(scenario: Scenario, h: Hex, position: Position,
     return tem
 
 
-def garance_applies(scenario: Scenario, unit: Unit) -> bool:
-    """ASLGW 1.7: does ``unit`` wear garance trousers (:func:`gwasl.rules.garance.wears_garance`)?"""
-    return wears_garance(scenario, unit)
-
-
-_OPEN_GROUND = (Terrain.OPEN, Terrain.ROAD)
-
-
 def size_class_of(unit: Unit) -> str:
     """The O'Leary 2.5 size class of a unit (docs/format/fog.md ``size_class``); infantry by default."""
     v = unit.extra.get("size_class")
@@ -113,24 +99,22 @@ def default_concealment_loss(scenario: Scenario, unit: Unit, h: Hex, position: P
                              in_enemy_los: bool) -> str | None:
     """Why ``unit`` would lose concealment at once at ``h`` (O'Leary 2.4), or None.
 
-    ASLGW 1.7.2: a unit in garance trousers cannot stay concealed in Open
+    ASLGW 1.7.2 (:func:`gwasl.rules.garance.garance_concealment_loss`, the one
+    implementation): a unit in garance trousers cannot stay concealed in Open
     Ground in an enemy LOS.  O'Leary 2.4 example (ASL A12.121): a vehicle in
-    Open Ground in an enemy LOS loses concealment.
+    Open Ground in an enemy LOS loses concealment.  Open Ground is the terrain
+    table's ``open_ground`` flag, outside any fortification.
     """
     if not in_enemy_los or position is not Position.GROUND:
         return None
-    if scenario.map.terrain_at(h) not in _OPEN_GROUND:
+    if not terrain_table()[scenario.map.terrain_at(h)].open_ground:
         return None
-    if garance_applies(scenario, unit):
-        return f"{unit.id} wears garance trousers and cannot stay concealed in Open Ground at {h} in enemy LOS (ASLGW 1.7.2)"
+    garance = garance_concealment_loss(scenario, unit, in_enemy_los, True, concealed=True)
+    if garance.loses_concealment:
+        return f"{unit.id} wears garance trousers and cannot stay concealed in Open Ground at {h} in enemy LOS ({garance.rule})"
     if size_class_of(unit) in fog_table().vehicle_sizes:
         return f"{unit.id} is a vehicle and would lose concealment in Open Ground at {h} in enemy LOS (O'Leary 2.4, A12.121)"
     return None
-
-
-_DUG = (FortificationKind.TRENCH, FortificationKind.DEEP_TRENCH, FortificationKind.DUGOUT, FortificationKind.FOXHOLE)
-_NO_DIG = (Terrain.WATER, Terrain.MARSH, Terrain.WOODEN_BUILDING, Terrain.STONE_BUILDING,
-           Terrain.WOODEN_RUBBLE, Terrain.STONE_RUBBLE)
 
 
 def default_placement(scenario: Scenario, kind: FortificationKind, h: Hex, setup: frozenset[Hex] | None) -> bool:
@@ -138,23 +122,24 @@ def default_placement(scenario: Scenario, kind: FortificationKind, h: Hex, setup
 
     Only inside its set-up hexes when the scenario lists them; never in
     water; dug fortifications (trenches, dugouts, foxholes) not in marsh,
-    buildings or rubble (B27.1).
+    buildings or rubble (B27.1).  The terrain and fortification facts are the
+    tables' (``allows_fortification``, ``allows_entrenchment``, ``dug``).
     """
     if not scenario.map.contains(h):
         return False
     if setup is not None and h not in setup:
         return False
-    t = scenario.map.terrain_at(h)
-    if t is Terrain.WATER:
+    t = terrain_table()[scenario.map.terrain_at(h)]
+    if not t.allows_fortification:
         return False
-    return not (kind in _DUG and t in _NO_DIG)
+    return t.allows_entrenchment or not fortification_table()[kind].dug
 
 
 # ASLGW 2.1.5 (IN a deep trench), 2.2.2 (in a dugout): LOS only within the unit's own hex.
 _SEALED = (Position.DEEP_TRENCH, Position.DUGOUT)
 
 
-def sees_from_index(index) -> SeesFn:
+def sees_from_index(index: Any) -> SeesFn:
     """Adapt a prepared LOS index (``visible_from(hex) -> frozenset[Hex]``, as
     :class:`gwasl.rules.los.LosIndex` has) to the fog layer's :class:`SeesFn`.
 
@@ -193,7 +178,7 @@ class FogEnv:
     concealment_loss: ConcealmentLossFn = default_concealment_loss
     placement: PlacementFn = default_placement
     table: FogTable = field(default_factory=fog_table)
-    _cache: dict = field(default_factory=dict, compare=False, repr=False)
+    _cache: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def sees(self, scenario: Scenario) -> SeesFn:
         """The LOS predicate of a scenario's map, built once per map."""

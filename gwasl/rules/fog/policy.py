@@ -23,24 +23,26 @@ Scoring, per candidate shift:
 
 A candidate is attempted only if its score is above ``threshold``.
 
-The odds that score a candidate come from the DRM as the side knows it: the
-"+1 in the LOS of an enemy unit" is judged from the enemy units it can see and
-from every enemy "?" pile (real or dummy alike), never from hidden enemy units
-(:func:`known_state`).  The candidate's plan keeps the true DRM, which is the
-one the shift DR is rolled with.
+The odds that score a candidate, and the DRM its explanation prints, come from
+the DRM as the side knows it: the "+1 in the LOS of an enemy unit" is judged
+from the enemy units it can see and from every enemy "?" pile (real or dummy
+alike), never from hidden enemy units (:mod:`gwasl.rules.fog.knowledge`).  The
+candidate's plan keeps the true DRM, which is the one the shift DR is rolled
+with and is never printed.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 
 from gwasl.model.hexgrid import Hex
-from gwasl.model.scenario import Unit, UnitKind
+from gwasl.model.scenario import Position, UnitKind
 from gwasl.rules.dice import Dice, Modifier
 from gwasl.rules.fog.env import FogEnv, size_class_of
+from gwasl.rules.fog.knowledge import known_state, shown_modifiers
 from gwasl.rules.fog.odds import shift_band_odds
 from gwasl.rules.fog.shift import (
     ShiftPlan,
@@ -53,7 +55,7 @@ from gwasl.rules.fog.shift import (
     resolve_shift,
     shift_window,
 )
-from gwasl.rules.fog.state import FogState, LedgerKind
+from gwasl.rules.fog.state import FogState, LedgerKind, Minefield
 from gwasl.rules.fog.view import view
 
 __all__ = ["Candidate", "PolicyDecision", "choose_minefield_shift", "choose_shift", "known_state", "run_policy",
@@ -73,23 +75,33 @@ _CLOSE_COST = 0.1
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
-    """One shift the policy considered, with everything that went into its score."""
+    """One shift the policy considered, with everything that went into its score.
+
+    ``plan`` is the shift as the rules will roll it (true DRM, never shown);
+    ``shown`` is its DRM as the side knows it, which ``odds`` and :meth:`explain` use.
+    """
 
     plan: ShiftPlan
     odds: Mapping[str, Fraction]
     gain: float
     risk: float
     score: float
+    shown: tuple[Modifier, ...] = ()
 
     @property
     def modifiers(self) -> tuple[Modifier, ...]:
-        return self.plan.modifiers
+        """The DRM as the shifting side knows them (O'Leary 2.5)."""
+        return self.shown
+
+    @property
+    def drm(self) -> int:
+        return sum(m.value for m in self.shown)
 
     def explain(self) -> str:
-        mods = ", ".join(f"{m.value:+d} {m.cause}" for m in self.plan.modifiers) or "none"
+        mods = ", ".join(f"{m.value:+d} {m.cause}" for m in self.shown) or "none"
         return (f"{self.plan.kind.value} {self.plan.hex_a}->{self.plan.hex_b}: score {self.score:+.3f} "
                 f"(P(allowed) {float(self.odds['allowed']):.3f} x gain {self.gain:.2f} - risk {self.risk:.2f}); "
-                f"DRM {self.plan.drm:+d}: {mods}")
+                f"DRM {self.drm:+d}: {mods}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +132,7 @@ def threat_map(state: FogState, side: str, env: FogEnv, hexes: set[Hex]) -> dict
     """Threat to each hex from the enemy counters ``side`` can see (its own view only)."""
     v = view(state, side)
     sees = env.sees(state.scenario)
-    enemies: list[tuple[Hex, float, object]] = []
+    enemies: list[tuple[Hex, float, Position]] = []
     for u in v.units:
         if u.side != side and u.is_infantry:
             enemies.append((u.hex, _UNIT_VALUE.get(u.kind, 0.5), u.position))
@@ -164,17 +176,17 @@ def _plans(state: FogState, side: str, env: FogEnv) -> tuple[list[ShiftPlan], in
                     keep(plan_hip_shift(state, side, a, b, env, movers_a=movers))
     own = sorted((s for s in state.stacks if s.side == side), key=lambda s: (s.hex.column, s.hex.row, s.position.value, s.id))
     if open_(LedgerKind.DUMMY):
-        for a in own:
-            if a.potential_dummy and not a.cloaked:
-                for b in own:
-                    if b.id != a.id and not b.cloaked:
-                        keep(plan_dummy_shift(state, a.id, b.id, env))
+        for sa in own:
+            if sa.potential_dummy and not sa.cloaked:
+                for sb in own:
+                    if sb.id != sa.id and not sb.cloaked:
+                        keep(plan_dummy_shift(state, sa.id, sb.id, env))
     if open_(LedgerKind.CLOAKED):
-        for a in own:
-            if a.cloaked and not a.is_dummy:
-                for b in own:
-                    if b.id != a.id and b.cloaked:
-                        keep(plan_cloaked_shift(state, a.id, b.id, env))
+        for sa in own:
+            if sa.cloaked and not sa.is_dummy:
+                for sb in own:
+                    if sb.id != sa.id and sb.cloaked:
+                        keep(plan_cloaked_shift(state, sa.id, sb.id, env))
     return plans, skipped
 
 
@@ -187,7 +199,8 @@ def _moving_values(state: FogState, plan: ShiftPlan, env: FogEnv) -> tuple[float
         da = sum(_DUMMY_COUNTER_VALUE for m in plan.movers_a if m not in units)
         db = sum(_DUMMY_COUNTER_VALUE for m in plan.movers_b if m not in units)
         return va, vb, da, db
-    a, b = state.stack(plan.a), state.stack(plan.b)
+    ((ida, idb),) = plan.stack_pairs[:1]
+    a, b = state.stack(ida), state.stack(idb)
     va = sum(_unit_value(state, u, env) for u in a.unit_ids)
     vb = sum(_unit_value(state, u, env) for u in b.unit_ids)
     da = _DUMMY_COUNTER_VALUE * a.height if a.is_dummy else 0.0
@@ -206,7 +219,8 @@ def choose_shift(state: FogState, side: str, env: FogEnv, seed: int, threshold: 
     known = known_state(state, side)
     cands = []
     for p in plans:
-        odds = shift_band_odds(_known_drm(known, p, env), env.table)
+        shown = shown_modifiers(state, p, env, known)
+        odds = shift_band_odds(sum(m.value for m in shown), env.table)
         va, vb, da, db = _moving_values(state, p, env)
         ta, tb = threat[p.hex_a], threat[p.hex_b]
         gain = va * (ta - tb) + vb * (tb - ta)
@@ -216,7 +230,7 @@ def choose_shift(state: FogState, side: str, env: FogEnv, seed: int, threshold: 
         closes = 1 - odds["allowed"]
         risk = float(odds["status_lost"]) * lost + float(odds["revealed"]) * revealed + float(closes) * _CLOSE_COST
         score = float(odds["allowed"]) * gain - risk + rng.random() * 1e-3
-        cands.append(Candidate(p, odds, gain, risk, score))
+        cands.append(Candidate(p, odds, gain, risk, score, shown))
     cands.sort(key=lambda c: (-c.score, c.plan.hex_a.column, c.plan.hex_a.row, c.plan.hex_b.column, c.plan.hex_b.row))
     best = cands[0]
     if best.score <= threshold:
@@ -245,34 +259,6 @@ def run_policy(state: FogState, side: str, dice: Dice, env: FogEnv, seed: int, m
 _REVEAL_COST = 0.5  # a minefield whose strength is known is worth less to its owner
 
 
-def known_state(state: FogState, side: str) -> FogState:
-    """The state as ``side`` knows the enemy: its own units as they are, enemy units it can
-    see, and one notional squad under each enemy "?" pile it sees (a "?" may hide a unit
-    whatever it truly is); hidden enemy units are left out.  Used only to score choices."""
-    v = view(state, side)
-    units = [u for u in state.scenario.units if u.side == side]
-    units += [u for u in v.units if u.side != side]
-    units += [Unit(f"?{i}", c.side, UnitKind.SQUAD, c.hex, position=c.position)
-              for i, c in enumerate(v.concealed_stacks) if c.side != side]
-    return replace(state, scenario=state.scenario.with_units(units))
-
-
-def _replan(state: FogState, p: ShiftPlan, env: FogEnv) -> ShiftPlan:
-    """The same shift planned on another state (the known one, or the truth)."""
-    if p.kind is LedgerKind.HIP:
-        return plan_hip_shift(state, p.side, p.hex_a, p.hex_b, env, movers_a=p.movers_a, movers_b=p.movers_b)
-    if p.kind is LedgerKind.MINEFIELD:
-        return plan_minefield_shift(state, p.a, p.b, env)
-    if p.kind is LedgerKind.CLOAKED:
-        return plan_cloaked_shift(state, p.a, p.b, env)
-    return plan_dummy_shift(state, p.a, p.b, env)
-
-
-def _known_drm(known: FogState, p: ShiftPlan, env: FogEnv) -> int:
-    """O'Leary 2.5 DRM of ``p`` with enemy LOS as the shifting side knows it."""
-    return _replan(known, p, env).drm
-
-
 def choose_minefield_shift(state: FogState, entered_id: str, env: FogEnv, seed: int, vehicles: bool = False,
                            threshold: float = 0.05) -> PolicyDecision:
     """O'Leary 4.6.2 for the computer: an enemy unit has entered minefield ``entered_id``;
@@ -289,7 +275,7 @@ def choose_minefield_shift(state: FogState, entered_id: str, env: FogEnv, seed: 
     rng = random.Random(seed * 1_000_003 + len(state.ledger))
     known = known_state(state, side)
 
-    def factors(x) -> int:
+    def factors(x: Minefield) -> int:
         return 0 if x.dummy else (x.at if vehicles else x.ap)
 
     for o in sorted(state.minefields, key=lambda x: (x.hex.column, x.hex.row, x.id)):
@@ -299,11 +285,12 @@ def choose_minefield_shift(state: FogState, entered_id: str, env: FogEnv, seed: 
         if not p.eligible:
             skipped += 1
             continue
-        odds = shift_band_odds(_known_drm(known, p, env), env.table)
+        shown = shown_modifiers(state, p, env, known)
+        odds = shift_band_odds(sum(m.value for m in shown), env.table)
         gain = float(factors(o) - factors(m))
         risk = _REVEAL_COST * (0 if o.dummy else 1)
         score = float(odds["allowed"]) * gain - risk + rng.random() * 1e-3
-        cands.append(Candidate(p, odds, gain, risk, score))
+        cands.append(Candidate(p, odds, gain, risk, score, shown))
     cands.sort(key=lambda c: -c.score)
     if not cands:
         return PolicyDecision(side, (), None, "no other unrevealed minefield of the same type (O'Leary 4.6.2, 4.6.5)", skipped)

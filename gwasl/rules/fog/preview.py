@@ -28,7 +28,7 @@ from gwasl.rules.fog.shift import (
     plan_minefield_shift,
     prior_shifts,
 )
-from gwasl.rules.fog.state import Clock, FogState, LedgerKind
+from gwasl.rules.fog.state import Clock, ConcealStack, FogState, LedgerKind
 
 __all__ = ["PreviewError", "ShiftPreview", "preview_shift"]
 
@@ -53,7 +53,7 @@ class ShiftPreview:
         }
 
 
-def _pairs(state: FogState, side: str, a: Hex, b: Hex, cloaked: bool):
+def _pairs(state: FogState, side: str, a: Hex, b: Hex, cloaked: bool) -> list[tuple[ConcealStack, ConcealStack]]:
     sa = [s for s in state.stacks_at(a, side) if s.cloaked == cloaked]
     sb = [s for s in state.stacks_at(b, side) if s.cloaked == cloaked]
     return [(x, y) for x in sa for y in sb]

@@ -20,13 +20,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
+from typing import Any
 
 from gwasl.model.hexgrid import Hex
 from gwasl.model.phases import Phase
-from gwasl.model.scenario import Fortification, FortificationKind, Position, Scenario, Terrain, Unit, UnitKind
+from gwasl.model.scenario import Fortification, FortificationKind, Position, Scenario, Unit, UnitKind
+from gwasl.model.terrain import fortification_table, terrain_table
 from gwasl.rules.dice import Dice, Modifier, Roll
 from gwasl.rules.fog.drm import ShiftFacts, shift_modifiers
-from gwasl.rules.fog.env import FogEnv, fortification_of, size_class_of
+from gwasl.rules.fog.env import FogEnv, size_class_of
 from gwasl.rules.fog.state import (
     Clock,
     ConcealStack,
@@ -86,6 +88,16 @@ class ShiftPlan:
     def drm(self) -> int:
         return sum(m.value for m in self.modifiers)
 
+    @property
+    def stack_pairs(self) -> tuple[tuple[str, str], ...]:
+        """The stack (or minefield) pairs of a dummy, cloaked or minefield plan: ``pairs`` of a
+        grouped shift (2.4.2), else ``(a, b)``."""
+        if self.pairs:
+            return self.pairs
+        if self.a is None or self.b is None:
+            raise ShiftError(f"a {self.kind.value} shift names no stacks")
+        return ((self.a, self.b),)
+
 
 @dataclass(frozen=True, slots=True)
 class ShiftChoices:
@@ -120,6 +132,7 @@ class ShiftResult:
     band: str
     consequences: tuple[str, ...]
     hd_attempts: tuple[str, ...] = ()  # vehicles that may now attempt a HD maneuver (2.3)
+    shown_roll: Roll | None = None  # the roll as the shifting side is shown it (knowledge.shown_roll)
 
     @property
     def shifted(self) -> bool:
@@ -220,16 +233,16 @@ def _forts_counting(state: FogState, side: str, h: Hex, positions: Iterable[Posi
     """Fortifications whose TEM counts for a location (O'Leary 4.3, 4.5): known ones a unit
     there is in, and the side's hidden ones not being shifted (all of them for HIP
     locations, 4.4, else only those a unit is in)."""
-    kinds_in = {fortification_of(p) for p in positions} - {None}
+    kinds_in = {p.fortification for p in positions} - {None}
     out = []
-    for f in state.scenario.map.fortifications_at(h):
-        if f.kind in kinds_in:
-            tem = f.extra.get("tem")
-            out.append((f.kind, tem if isinstance(tem, int) and not isinstance(tem, bool) else None))
+    for known in state.scenario.map.fortifications_at(h):
+        if known.kind in kinds_in:
+            tem = known.extra.get("tem")
+            out.append((known.kind, tem if isinstance(tem, int) and not isinstance(tem, bool) else None))
     skip = set(shifted)
-    for f in state.fortifications_at(h, side):
-        if f.id not in skip and (hidden_all or f.kind in kinds_in):
-            out.append((f.kind, f.tem))
+    for hidden in state.fortifications_at(h, side):
+        if hidden.id not in skip and (hidden_all or hidden.kind in kinds_in):
+            out.append((hidden.kind, hidden.tem))
     return tuple(out)
 
 
@@ -277,7 +290,7 @@ def _consistency(state: FogState, env: FogEnv, side: str, going: list[tuple[list
 
 
 def _plan(kind: LedgerKind, side: str, a_hex: Hex, b_hex: Hex, reasons: list[str], facts: ShiftFacts,
-          env: FogEnv, **kw) -> ShiftPlan:
+          env: FogEnv, **kw: Any) -> ShiftPlan:
     return ShiftPlan(kind, side, a_hex, b_hex, eligible=not reasons, reason=reasons[0] if reasons else None,
                      facts=facts, modifiers=shift_modifiers(facts, env.table), **kw)
 
@@ -335,6 +348,8 @@ def plan_dummy_shift(state: FogState, a_id: str, b_id: str, env: FogEnv, prior: 
                            "cannot exchange (O'Leary 2.3.3)")
     elif a.height != b.height:
         reasons.append(f"dummy stacks of {a.height} and {b.height} counters cannot exchange (O'Leary 2.3.4)")
+    if a.id != b.id:
+        reasons += _incomplete_locations(state, a, b)
     ti = [i for i in a.unit_ids + b.unit_ids if i in state.ti]
     if ti:
         reasons.append(f"{', '.join(ti)} are TI (O'Leary 2.5)")
@@ -347,6 +362,19 @@ def plan_dummy_shift(state: FogState, a_id: str, b_id: str, env: FogEnv, prior: 
             reasons.append(why)
     facts = _stack_facts(state, env, side, a, b, ua + ub, prior, LedgerKind.DUMMY)
     return _plan(LedgerKind.DUMMY, side, a.hex, b.hex, reasons, facts, env, a=a.id, b=b.id)
+
+
+def _incomplete_locations(state: FogState, a: ConcealStack, b: ConcealStack) -> list[str]:
+    """O'Leary 2.3.1: "the entire stack in one location must be exchanged for a complete stack
+    in the second location".  Every "?" stack of the side in a location (its hex, whatever the
+    portion) is that location's stack; one that would stay behind makes the exchange partial."""
+    out = []
+    for s in (a, b):
+        left = [x for x in state.stacks_at(s.hex, s.side) if x.id not in (a.id, b.id) and not x.cloaked]
+        if left:
+            out.append(f"the stack at {s.hex} is not the location's complete stack: {len(left)} more \"?\" stack(s) "
+                       f"of {s.side} would stay behind (O'Leary 2.3.1)")
+    return out
 
 
 def plan_group_dummy_shift(state: FogState, pairs: Iterable[tuple[str, str]], env: FogEnv,
@@ -363,7 +391,7 @@ def plan_group_dummy_shift(state: FogState, pairs: Iterable[tuple[str, str]], en
         raise ShiftError("a grouped shift needs two or more pairs of stacks (O'Leary 2.4.2)")
     plans = [plan_dummy_shift(state, a, b, env, prior) for a, b in pairs]
     ids = [x for p in pairs for x in p]
-    reasons = [p.reason for p in plans if not p.eligible]
+    reasons = [p.reason for p in plans if not p.eligible and p.reason]
     if len(set(ids)) != len(ids):
         reasons.append("each stack may appear in only one pair of a grouped shift (O'Leary 2.4.2)")
     if len({p.side for p in plans}) != 1:
@@ -517,7 +545,7 @@ def _landing_position(state: FogState, side: str, u: Unit, dest: Hex, coming: It
     """Where in ``dest`` a shifting HIP unit ends up: still inside its kind of fortification
     if one is there after the shift (known, hidden and staying, or shifting in with it),
     else on the ground (O'Leary 2.3, 4.4)."""
-    kind = fortification_of(u.position)
+    kind = u.position.fortification
     if kind is None:
         return u.position
     leave, come = set(leaving), set(coming)
@@ -617,16 +645,22 @@ def resolve_shift(state: FogState, plan: ShiftPlan, dice: Dice, env: FogEnv,
             st = _lose_status(st, plan, env, band.revealed, notes, public)
     if band.shift and roll.final <= t.free_shift_max:
         notes.append("final DR <= 0: this shift adds no +1 to later attempts (O'Leary 2.5)")
-    text = f"{roll.explain()} -> {band.band}: " + "; ".join(notes)
-    st = st.logged(plan.side, text, "; ".join(public) if public else None)
-    return ShiftResult(st, plan, roll, band.band, tuple(notes), hd)
+    # The truth for the omniscient view; the shifting side sees the same dice with the DRM it
+    # knows (a hidden enemy unit's LOS must not show through the +1, O'Leary 2.5).
+    from gwasl.rules.fog.knowledge import shown_roll  # knowledge plans shifts: imported here, not above
+
+    shown = shown_roll(state, plan, roll, env)
+    outcome = f" -> {band.band}: " + "; ".join(notes)
+    st = st.logged(plan.side, roll.explain() + outcome, "; ".join(public) if public else None,
+                   shown.explain() + outcome)
+    return ShiftResult(st, plan, roll, band.band, tuple(notes), hd, shown)
 
 
 def _exchange(st: FogState, plan: ShiftPlan, choices: ShiftChoices, env: FogEnv,
               notes: list[str]) -> tuple[FogState, tuple[str, ...]]:
     moved: list[str] = []
     if plan.kind in (LedgerKind.DUMMY, LedgerKind.CLOAKED):
-        for pa, pb in plan.pairs or ((plan.a, plan.b),):
+        for pa, pb in plan.stack_pairs:
             st, m = _swap_stacks(st, pa, pb, notes)
             moved += m
     else:
@@ -645,7 +679,18 @@ def _swap_stacks(st: FogState, a_id: str, b_id: str, notes: list[str]) -> tuple[
     """O'Leary 2.3: exchange two "?" stacks (or one with itself); the counter count the enemy
     sees and the portion of the location stay with each location; the MF history goes too (2.4)."""
     a, b = st.stack(a_id), st.stack(b_id)
+    # 2.3: bore sighting survives a shift only if neither stack has changed location other
+    # than by shifting (a unit's history is its own; a dummy stack's is kept by stack id).
+    history = set(a.unit_ids + b.unit_ids) | {s.id for s in (a, b) if s.is_dummy}
+    sighting = [x.unit_id for x in st.bore_sight if x.unit_id in a.unit_ids + b.unit_ids and x.eligible and x.hex is None]
+    if sighting and history & st.moved:
+        st = st.without_bore_sight(sighting)
+        notes.append(f"{', '.join(sighting)} may no longer bore sight: a stack of this shift has moved other than "
+                     "by shifting (O'Leary 2.3)")
     if a.id != b.id:
+        # A dummy stack's movement history goes with its content, which changes stack id here.
+        flags = {a.id: b.id in st.moved, b.id: a.id in st.moved}
+        st = replace(st, moved=(st.moved - set(flags)) | {k for k, v in flags.items() if v})
         # The height ("?" counters the enemy sees) and position stay with the location.
         new_a = replace(a, unit_ids=b.unit_ids, potential_dummy=b.potential_dummy)
         new_b = replace(b, unit_ids=a.unit_ids, potential_dummy=a.potential_dummy)
@@ -674,7 +719,8 @@ def _is_vehicle(u: Unit, env: FogEnv) -> bool:
 
 def _hip_exchange(st: FogState, plan: ShiftPlan, choices: ShiftChoices, notes: list[str]) -> tuple[FogState, list[str]]:
     side, ha, hb = plan.side, plan.hex_a, plan.hex_b
-    had_units = {ha: bool(st.hip_units_at(ha, side)), hb: bool(st.hip_units_at(hb, side))}
+    # 3.3.3, 4.2: a hidden fortification is "the equivalent of an HIP unit in every respect".
+    had_real = {h: bool(st.hip_units_at(h, side) or st.fortifications_at(h, side)) for h in (ha, hb)}
     dest = {m: hb for m in plan.movers_a}
     dest.update({m: ha for m in plan.movers_b})
     unit_ids = {u.id for u in st.scenario.units}
@@ -691,31 +737,29 @@ def _hip_exchange(st: FogState, plan: ShiftPlan, choices: ShiftChoices, notes: l
         present = {f.kind for f in st.scenario.map.fortifications_at(h)} | {f.kind for f in st.fortifications_at(h, side)}
         for u in st.hip_units_at(h, side):
             pos = u.position
-            if fortification_of(pos) is not None and fortification_of(pos) not in present:
+            if pos.fortification is not None and pos.fortification not in present:
                 pos = Position.GROUND
             if pos is Position.GROUND and choices.enter_fortification and arrived_forts[h]:
-                pos = _POSITION_IN.get(arrived_forts[h][0].kind, Position.GROUND)
+                pos = _position_in(arrived_forts[h][0].kind)
             if pos is not u.position:
                 fixes[u.id] = (h, pos)
     st = st.with_units_moved(fixes)
     for h in (ha, hb):
-        # 3.3.3: a location left devoid of HIP units is marked with a dummy HIP counter.
-        if had_units[h] and not st.hip_pieces_at(h, side):
+        # 3.3.3 (and 4.2): a location left devoid of HIP units and hidden fortifications is
+        # marked with a dummy HIP counter, so a shift never removes a location from play.
+        if had_real[h] and not st.hip_pieces_at(h, side):
             st, did = st.fresh_id("h")
             st = replace(st, dummy_hip=st.dummy_hip + (DummyHip(did, side, h),))
-            notes.append(f"a dummy HIP counter marks {h}, left without HIP units (O'Leary 3.3.3)")
+            notes.append(f"a dummy HIP counter marks {h}, left without HIP units or hidden fortifications (O'Leary 3.3.3, 4.2)")
     notes.append(f"{len(plan.movers_a)} HIP piece(s) {ha}->{hb}, {len(plan.movers_b)} {hb}->{ha}")
     return st, [m for m in dest if m in unit_ids]
-
-
-# Fortifications with a covered arc (O'Leary 4.4: pillboxes, caves, panji; only pillboxes in the Great War set).
-_FORT_WITH_CA = frozenset({FortificationKind.PILLBOX})
 
 
 def _fortification_ca(st: FogState, plan: ShiftPlan, choices: ShiftChoices, notes: list[str]) -> FogState:
     """O'Leary 4.4: a shifted fortification with a well-defined CA chooses it at once."""
     movers = set(plan.movers_a) | set(plan.movers_b)
-    picked = {f.id for f in st.fortifications if f.id in movers and f.id in choices.ca and f.kind in _FORT_WITH_CA}
+    picked = {f.id for f in st.fortifications if f.id in movers and f.id in choices.ca
+              and fortification_table()[f.kind].covered_arc}
     if not picked:
         return st
     forts = tuple(replace(f, extra=MappingProxyType(dict(f.extra) | {"ca": int(choices.ca[f.id]) % 6}))
@@ -746,7 +790,7 @@ def _check_reanchoring(state: FogState, plan: ShiftPlan, choices: ShiftChoices) 
         except KeyError:
             raise ShiftError(f"no unit {uid!r}") from None
         inside = [f for f in state.fortifications_at(u.hex, plan.side)
-                  if f.extra.get("complex") == target.extra.get("complex") and fortification_of(u.position) is f.kind]
+                  if f.extra.get("complex") == target.extra.get("complex") and u.position.fortification is f.kind]
         if u.side != plan.side or not inside:
             raise ShiftError(f"{uid} is not inside the cave complex (O'Leary 4.4.1)")
 
@@ -775,25 +819,17 @@ def _reanchor(st: FogState, plan: ShiftPlan, choices: ShiftChoices, notes: list[
     st = replace(st, fortifications=tuple(forts))
     if choices.complex_moves:
         by_id = {f.id: f for f in st.fortifications}
-        moves = {uid: (by_id[fid].hex, _POSITION_IN.get(by_id[fid].kind, Position.GROUND))
+        moves = {uid: (by_id[fid].hex, _position_in(by_id[fid].kind))
                  for uid, fid in choices.complex_moves.items()}
         st = st.with_units_moved(moves)
         notes.append(f"{len(moves)} unit(s) placed in the changed cave complex without a shift DR (O'Leary 4.4.1)")
     return st
 
 
-# O'Leary 2.3 "appropriate terrain" for an emplaced gun: not in a building, rubble, marsh,
-# water or on a road (ASL A12.34, C11.2 guns emplace in open or concealment terrain).
-_NO_EMPLACEMENT = frozenset({Terrain.WOODEN_BUILDING, Terrain.STONE_BUILDING, Terrain.WOODEN_RUBBLE, Terrain.STONE_RUBBLE,
-                             Terrain.MARSH, Terrain.WATER, Terrain.ROAD})
-
-_POSITION_IN = {
-    FortificationKind.TRENCH: Position.TRENCH,
-    FortificationKind.DEEP_TRENCH: Position.DEEP_TRENCH,
-    FortificationKind.DUGOUT: Position.DUGOUT,
-    FortificationKind.FOXHOLE: Position.FOXHOLE,
-    FortificationKind.PILLBOX: Position.PILLBOX,
-}
+def _position_in(kind: FortificationKind) -> Position:
+    """Where a unit placed inside a fortification of ``kind`` stands (terrain.json ``position``);
+    on the ground for one nobody is inside (wire, minefield)."""
+    return fortification_table()[kind].position or Position.GROUND
 
 
 def _apply_choices(st: FogState, moved: list[str], choices: ShiftChoices, notes: list[str], table: FogTable) -> FogState:
@@ -817,7 +853,7 @@ def _apply_choices(st: FogState, moved: list[str], choices: ShiftChoices, notes:
             if u.id in choices.emplaced and cls in t_gun:
                 if not choices.emplaced[u.id]:
                     extra.pop("emplaced", None)
-                elif u.extra.get("may_emplace") is True and st.scenario.map.terrain_at(u.hex) not in _NO_EMPLACEMENT:
+                elif u.extra.get("may_emplace") is True and terrain_table()[st.scenario.map.terrain_at(u.hex)].allows_emplacement:
                     extra["emplaced"] = True
                 else:
                     notes.append(f"{u.id} may not be emplaced at {u.hex} (O'Leary 2.3)")
@@ -833,7 +869,7 @@ def _lose_status(st: FogState, plan: ShiftPlan, env: FogEnv, revealed: bool, not
 
     side = plan.side
     if plan.kind in (LedgerKind.DUMMY, LedgerKind.CLOAKED):
-        ids = list(dict.fromkeys(x for p in (plan.pairs or ((plan.a, plan.b),)) for x in p))
+        ids = list(dict.fromkeys(x for p in plan.stack_pairs for x in p))
         # Public lines in map order: which stack started the attempt is the shifter's secret.
         ids.sort(key=lambda i: (st.stack(i).hex.column, st.stack(i).hex.row))
         for sid in ids:
@@ -912,7 +948,8 @@ def reveal_fortification(st: FogState, fort_id: str) -> FogState:
 
 
 def _minefield_outcome(st: FogState, plan: ShiftPlan, exchange: bool, notes: list[str], public: list[str]) -> FogState:
-    m, o = st.minefield(plan.a), st.minefield(plan.b)
+    ((a, b),) = plan.stack_pairs
+    m, o = st.minefield(a), st.minefield(b)
     if exchange:
         m2, o2 = replace(m, hex=o.hex, revealed=True), replace(o, hex=m.hex, revealed=True)
         notes.append(f"minefields at {m.hex} and {o.hex} exchange locations")

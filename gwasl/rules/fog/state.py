@@ -47,6 +47,7 @@ from gwasl.model.scenario import (
     Scenario,
     Unit,
 )
+from gwasl.rules.fog.fields import require_fog_fields
 
 __all__ = [
     "BoreSight",
@@ -212,18 +213,24 @@ class ShiftRecord:
 class LogEntry:
     """A log line rendered per viewer.
 
-    ``text`` is the whole truth (for ``actor`` and the omniscient view);
-    ``public`` is what every other side may read, or ``None`` when the
-    event is invisible to them (e.g. a successful shift)."""
+    ``text`` is the whole truth (the omniscient view; ``actor`` too unless
+    ``own`` is given); ``own`` is what ``actor`` is shown when the truth
+    holds something it may not know (a shift DR's "+1 in enemy LOS" from a
+    hidden enemy unit, O'Leary 2.5); ``public`` is what every other side may
+    read, or ``None`` when the event is invisible to them (e.g. a successful
+    shift)."""
 
     seq: int
     actor: str | None
     text: str
     public: str | None = None
+    own: str | None = None
 
     def render(self, viewer: str) -> str | None:
-        if viewer == "omniscient" or viewer == self.actor or self.actor is None:
+        if viewer == "omniscient" or self.actor is None:
             return self.text
+        if viewer == self.actor:
+            return self.text if self.own is None else self.own
         return self.public
 
 
@@ -276,6 +283,8 @@ class FogState:
     pre_registration: tuple[PreRegistration, ...] = ()
     ti: frozenset[str] = frozenset()
     spent: Mapping[str, float] = field(default_factory=lambda: MappingProxyType({}))
+    # O'Leary 2.3: units, and dummy stacks (by stack id), that changed location other than by shifting.
+    moved: frozenset[str] = frozenset()
     ledger: tuple[ShiftRecord, ...] = ()
     clock: Clock | None = None
     log: tuple[LogEntry, ...] = ()
@@ -283,14 +292,19 @@ class FogState:
 
     # -- construction -----------------------------------------------------------
     @classmethod
-    def from_scenario(cls, scenario: Scenario) -> FogState:
+    def from_scenario(cls, scenario: Scenario, source: str = "<scenario>") -> FogState:
         """The hidden layer as the scenario file sets it up (docs/format/fog.md).
 
         O'Leary 2.1: units marked ``potential_dummy`` (and ``concealed``)
         form "?" stacks per side, hex and position; ``dummies`` give dummy
         stacks, dummy HIP and dummy minefields; fortifications with
         ``"hidden": true`` and every minefield move into the hidden layer.
+
+        Raises :class:`gwasl.rules.fog.fields.FogFormatError` (naming ``source``
+        and each field) if a fog field is malformed: nothing below reads an
+        unchecked value, so none can reach a view.
         """
+        require_fog_fields(scenario, source)
         status: dict[str, FogStatus] = {}
         for u in scenario.units:
             st = _STATUS_OF[u.hidden]
@@ -348,16 +362,16 @@ class FogState:
             bs = u.extra.get("bore_sight")
             if bs == "undetermined":
                 bore.append(BoreSight(u.id, u.side, None, True))
-            elif isinstance(bs, str) and _hex(bs) is not None:
-                bore.append(BoreSight(u.id, u.side, _hex(bs), True))
+            elif isinstance(bs, str) and (at := _hex(bs)) is not None:
+                bore.append(BoreSight(u.id, u.side, at, True))
         prereg = []
         for m in fog_extension(scenario.extra).get("oba", ()) or ():
             if isinstance(m, Mapping) and isinstance(m.get("id"), str):
-                h = m.get("pre_registered")
-                prereg.append(PreRegistration(m["id"], str(m.get("side", "")), _hex(h) if h != "undetermined" else None))
+                pr = m.get("pre_registered")
+                prereg.append(PreRegistration(m["id"], str(m.get("side", "")), _hex(pr) if pr != "undetermined" else None))
         sides = list(scenario.sides)
         first = fog_extension(scenario.extra).get("first_phasing")
-        clock = Clock(1, first if first in scenario.sides else (sides[0] if sides else ""), Phase.RPh)
+        clock = Clock(1, first if isinstance(first, str) and first in scenario.sides else (sides[0] if sides else ""), Phase.RPh)
         map_data = replace(scenario.map, fortifications=tuple(kept))
         return cls(
             scenario=replace(scenario, map=map_data),
@@ -432,8 +446,8 @@ class FogState:
     def fresh_id(self, prefix: str) -> tuple[FogState, str]:
         return replace(self, next_id=self.next_id + 1), f"{prefix}{self.next_id}"
 
-    def logged(self, actor: str | None, text: str, public: str | None = None) -> FogState:
-        return replace(self, log=self.log + (LogEntry(len(self.log), actor, text, public),))
+    def logged(self, actor: str | None, text: str, public: str | None = None, own: str | None = None) -> FogState:
+        return replace(self, log=self.log + (LogEntry(len(self.log), actor, text, public, own),))
 
     def with_status(self, changes: Mapping[str, FogStatus]) -> FogState:
         st = dict(self.status)
@@ -450,6 +464,12 @@ class FogState:
             for u in self.scenario.units
         )
         return replace(self, scenario=self.scenario.with_units(units))
+
+    def without_bore_sight(self, unit_ids: Iterable[str]) -> FogState:
+        """O'Leary 2.3: ``unit_ids`` are no longer eligible to bore sight (a location still undetermined)."""
+        ids = set(unit_ids)
+        return replace(self, bore_sight=tuple(replace(b, eligible=False) if b.unit_id in ids and b.hex is None else b
+                                              for b in self.bore_sight))
 
     def phase_of_clock(self) -> Phase:
         return self.clock.phase if self.clock else Phase.RPh

@@ -141,10 +141,9 @@ def move_units(state: FogState, unit_ids: Iterable[str], to: Hex, position: Posi
             st, nid = replace(st, stacks=tuple(stacks)).fresh_id("s")
             stacks.append(ConcealStack(nid, s.side, to, position, tuple(movers),
                                        1 if s.cloaked else len(movers) + 1, s.potential_dummy, s.cloaked))
-    st = replace(st, stacks=tuple(stacks), spent=MappingProxyType(spent))
+    st = replace(st, stacks=tuple(stacks), spent=MappingProxyType(spent), moved=st.moved | set(ids))
     st = st.with_units_moved({i: (to, position) for i in ids})
-    st = replace(st, bore_sight=tuple(replace(b, eligible=False) if b.unit_id in ids and b.hex is None else b
-                                      for b in st.bore_sight))
+    st = st.without_bore_sight(ids)
     if st.clock is not None and ids and st.unit(ids[0]).side == st.clock.phasing:
         st = mark_acted(st)
     return st
@@ -158,7 +157,7 @@ def move_dummy_stack(state: FogState, stack_id: str, to: Hex, position: Position
     spent = dict(state.spent)
     spent[stack_id] = max(spent.get(stack_id, 0.0), float(mf))
     st = state.with_stacks(replace(x, hex=to, position=position) if x.id == stack_id else x for x in state.stacks)
-    st = replace(st, spent=MappingProxyType(spent))
+    st = replace(st, spent=MappingProxyType(spent), moved=st.moved | {stack_id})  # its history, for 2.3
     if st.clock is not None and s.side == st.clock.phasing:
         st = mark_acted(st)
     return st
@@ -170,7 +169,7 @@ def merge_potential_dummies(state: FogState, side: str) -> FogState:
     c = state.clock
     if c is None or c.phase is not Phase.CCPh or c.phasing != side:
         raise FogRuleError(f"potential dummy stacks merge at the end of {side}'s own CCPh (O'Leary 2.2)")
-    groups: dict[tuple, list[ConcealStack]] = {}
+    groups: dict[tuple[Hex, Position], list[ConcealStack]] = {}
     for s in state.stacks:
         if s.side == side and s.potential_dummy and not s.cloaked:
             groups.setdefault((s.hex, s.position), []).append(s)

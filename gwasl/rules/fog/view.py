@@ -32,7 +32,6 @@ from gwasl.model.scenario import (
     Unit,
     Weather,
 )
-from gwasl.rules.fog.env import fortification_of
 from gwasl.rules.fog.state import Clock, FogState, FogStatus, ShiftRecord
 
 __all__ = [
@@ -44,6 +43,7 @@ __all__ = [
     "HiddenLayerView",
     "MinefieldView",
     "OwnStack",
+    "PUBLIC_FORTIFICATION_EXTRA",
     "PUBLIC_UNIT_EXTRA",
     "SideView",
     "ViewError",
@@ -54,6 +54,10 @@ OMNISCIENT = "omniscient"
 
 # Unit fields beyond the schema's that an enemy may see on a visible counter.
 PUBLIC_UNIT_EXTRA = ("size_class", "ca", "vca", "ce", "emplaced")
+# Fortification fields beyond the schema's that another side may see on a known counter:
+# its printed TEM and its covered arc.  Set-up hexes (4.2), tunnel exits (4.4.2) and cave
+# complexes (4.4.1) stay the owner's.
+PUBLIC_FORTIFICATION_EXTRA = ("tem", "ca")
 
 
 class ViewError(ValueError):
@@ -214,7 +218,7 @@ def view(state: FogState, viewer: str) -> SideView:
     def shown_position(side: str, h: Hex, pos: Position) -> Position:
         if mine(side):
             return pos
-        kind = fortification_of(pos)
+        kind = pos.fortification
         # A position inside a fortification the viewer cannot see would reveal it.
         return pos if kind is None or (h, kind) in public_forts else Position.GROUND
 
@@ -252,7 +256,7 @@ def view(state: FogState, viewer: str) -> SideView:
         # O'Leary 2.2: only potential dummy stacks merge at the end of the CCPh, so how the
         # enemy's "?" counters of one location are grouped would tell real from dummy.  The
         # viewer sees each location's "?" counters (and cloaking counters) as one pile.
-        piles: dict[tuple, int] = {}
+        piles: dict[tuple[Any, ...], int] = {}
         for c in concealed:
             k = (c.side, c.hex, c.position, c.cloaked)
             piles[k] = piles.get(k, 0) + c.counters
@@ -294,13 +298,21 @@ def view(state: FogState, viewer: str) -> SideView:
     )
 
     # -- whitelisted scenario for drawing ------------------------------------------------
-    visible_map_forts = tuple(
-        Fortification(f.kind, f.hexes, f.owner, (), MappingProxyType({"hidden": True} | ({"tem": f.tem} if f.tem is not None else {})))
-        if f.hidden else
-        next(x for x in sc.map.fortifications if x.kind is f.kind and x.hexes == f.hexes and x.owner == f.owner)
-        for f in forts)
-    m = sc.map
-    public_map = MapData(m.columns, m.rows, m.default_terrain, m.hexes, visible_map_forts)
+    def shown_fortification(f: FortificationView) -> Fortification:
+        if f.hidden:  # the viewer's own hidden fortification
+            return Fortification(f.kind, f.hexes, f.owner, (),
+                                 MappingProxyType({"hidden": True} | ({"tem": f.tem} if f.tem is not None else {})))
+        x = next(x for x in sc.map.fortifications if x.kind is f.kind and x.hexes == f.hexes and x.owner == f.owner)
+        if omni or (x.owner is not None and x.owner == viewer):
+            return x
+        # Another side's fortification, e.g. one revealed after a shift: only what is on
+        # the counter (O'Leary 3.4, 4.4), never its set-up hexes, tunnel exit or complex.
+        return Fortification(x.kind, x.hexes, x.owner, x.ladders,
+                             MappingProxyType({k: x.extra[k] for k in PUBLIC_FORTIFICATION_EXTRA if k in x.extra}))
+
+    visible_map_forts = tuple(shown_fortification(f) for f in forts)
+    board = sc.map
+    public_map = MapData(board.columns, board.rows, board.default_terrain, board.hexes, visible_map_forts)
     sides = MappingProxyType({k: Side(s.id, s.nationality, s.gas_protection, s.hand_grenades) for k, s in sc.sides.items()})
     formations = []
     for f in sc.formations:

@@ -77,3 +77,35 @@ def test_bad_extension_fields_are_named_with_their_rule(kit, kw, path, rule):
     kw.setdefault("units", [ENEMY])
     found = errors(kit.build(**kw))
     assert any(p == path and r == rule for p, r, _ in found), found
+
+
+def test_4_1_a_fortifications_own_dummy_hip_does_not_count_against_it(kit):
+    """O'Leary 4.1: a hidden pillbox earns one dummy HIP; placing that dummy in the pillbox's
+    own location must not take the allotment away (it was 0 of 1 placed: "over")."""
+    pillbox = {"kind": "pillbox", "hexes": ["C3"], "owner": "french", "hidden": True}
+    own = kit.build(units=[ENEMY], forts=[pillbox], dummies=[{"side": "french", "kind": "dummy_hip", "hex": "C3"}])
+    assert dummy_hip_allotment(own, "french") == 1 and validate_scenario(own).valid, errors(own)
+    elsewhere = kit.build(units=[ENEMY], forts=[pillbox], dummies=[{"side": "french", "kind": "dummy_hip", "hex": "F5"}])
+    assert dummy_hip_allotment(elsewhere, "french") == 1 and validate_scenario(elsewhere).valid
+
+
+def test_4_1_a_fortification_set_up_with_hip_units_or_other_dummies_earns_none(kit):
+    """O'Leary 4.1: a hidden fortification holding HIP units, or more dummy HIP than its own one
+    (some from the 3.1.1 allotment), earns no dummy HIP of its own."""
+    pillbox = {"kind": "pillbox", "hexes": ["C3"], "owner": "french", "hidden": True}
+    hip = {"id": "h", "side": "french", "kind": "squad", "class": "first_line", "hex": "C3", "hidden": "hip"}
+    with_unit = kit.build(units=[ENEMY, hip], forts=[pillbox])
+    assert dummy_hip_allotment(with_unit, "french") == 2  # 3.1.1 only: capacity 1, plus one
+    two = [{"side": "french", "kind": "dummy_hip", "hex": "C3"}] * 2
+    crowded = kit.build(units=[ENEMY, dict(hip, hex="H6")], forts=[pillbox], dummies=two)
+    assert dummy_hip_allotment(crowded, "french") == 2
+
+
+def test_4_1_editor_palette_count_is_the_validators(kit):
+    """O'Leary 3.1.1, 4.1 (issue 10 item 11): a lone hidden pillbox gives 1, not 0, wherever asked."""
+    from gwasl.rules.fog.checks import dummy_allotment
+
+    s = kit.build(units=[ENEMY], forts=[{"kind": "pillbox", "hexes": ["C3"], "owner": "french", "hidden": True}])
+    a = dummy_allotment(s, "french")
+    assert (a.hip_squad_capacity, a.dummy_hip_allowed, a.dummy_hip_placed) == (0, 1, 0)
+    assert a.dummy_hip_allowed == dummy_hip_allotment(s, "french")

@@ -8,7 +8,6 @@ import pytest
 from gwasl.model.phases import Phase
 from gwasl.model.scenario import Position
 from gwasl.rules.dice import ScriptedDice
-from gwasl.rules.fog.env import garance_applies
 from gwasl.rules.fog.shift import (
     ShiftChoices,
     ShiftError,
@@ -23,6 +22,7 @@ from gwasl.rules.fog.shift import (
 )
 from gwasl.rules.fog.state import Clock, FogStatus, LedgerKind
 from gwasl.rules.fog.status import advance_clock, mark_acted, move_units
+from gwasl.rules.garance import wears_garance
 
 ENEMY = {"id": "G", "side": "german", "kind": "squad", "class": "first_line", "hex": "A1"}
 
@@ -187,7 +187,7 @@ def test_2_4_garance_trousers_forbid_a_shift_into_open_ground_in_enemy_los(kit):
     s = kit.build(units=[ENEMY, unit("a", "C3", "potential_dummy")], dummies=[dstack("F5", 2)],
                   hexes={"C3": {"terrain": "woods"}}, date="1914-09-06")
     st = kit.at(s, "french", Phase.MPh)
-    assert garance_applies(st.scenario, st.unit("a"))
+    assert wears_garance(st.scenario, st.unit("a"))
     p = plan_dummy_shift(st, sid(st, "C3", kit), sid(st, "F5", kit), kit.env(["F5"]))
     assert not p.eligible and "1.7.2" in p.reason and "2.4" in p.reason
     # Out of LOS, or in winter (1.7.3), the same shift is fine.

@@ -14,6 +14,7 @@ can fail).
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -151,6 +152,7 @@ def _play(state: FogState, actions) -> FogState:
     return state
 
 
+@pytest.mark.slow  # about a minute; make test runs it (no -m filter)
 @settings(max_examples=1200, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(fog_pair())
 def test_german_view_and_log_identical_for_states_differing_only_in_french_secrets(pair):

@@ -1,4 +1,4 @@
-"""The editor core (gwasl.engine.editor): edits as commands, undo/redo, strokes,
+"""The editor core (gwasl.editor.document): edits as commands, undo/redo, strokes,
 change events, dirty state, files -- all headless."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from gwasl.engine import editor as ed
-from gwasl.engine.editor import Change, EditError, EditorDocument
+from gwasl.editor import document as ed
+from gwasl.editor.document import Change, EditError, EditorDocument
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import (
     Dummy,
@@ -23,6 +23,7 @@ from gwasl.model.scenario import (
     UnitKind,
 )
 from gwasl.model.scenario_io import load_scenario, scenario_to_dict
+from gwasl.rules.fog.checks import dummy_allotment
 from testsupport import EXAMPLE_PATH
 
 H = Hex.from_label
@@ -179,10 +180,10 @@ def test_hidden_status_and_dummy_allotment_OLeary_3_1_1(doc):
     assert all(u.hidden is HiddenStatus.HIP for u in doc.scenario.units)
     for x in ("J6", "K7", "K6", "L6"):
         doc.apply(ed.add_dummy, Dummy("french", DummyKind.DUMMY_HIP, H(x)))
-    a = ed.dummy_allotment(doc.scenario, "french")
+    a = dummy_allotment(doc.scenario, "french")
     assert (a.hip_squad_capacity, a.dummy_hip_allowed, a.dummy_hip_placed, a.dummy_hip_over) == (2, 3, 4, True)
     doc.apply(ed.remove_dummy, 3)
-    assert not ed.dummy_allotment(doc.scenario, "french").dummy_hip_over
+    assert not dummy_allotment(doc.scenario, "french").dummy_hip_over
     with pytest.raises(EditError, match="2.3.2"):
         doc.apply(ed.add_dummy, Dummy("french", DummyKind.DUMMY_STACK, H("A1")))
 
@@ -190,7 +191,7 @@ def test_hidden_status_and_dummy_allotment_OLeary_3_1_1(doc):
 def test_OLeary_example_hip_gun_and_crew_gets_two_dummies():
     """O'Leary 3.1.1 example: a lone HIP gun (its crew) is granted two dummy HIP counters."""
     s = ed.new_scenario().with_units([Unit("C", "french", UnitKind.CREW, H("A1"), hidden=HiddenStatus.HIP)])
-    assert ed.dummy_allotment(s, "french").dummy_hip_allowed == 2
+    assert dummy_allotment(s, "french").dummy_hip_allowed == 2
 
 
 def test_properties_and_resize(doc):

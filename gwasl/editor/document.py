@@ -25,7 +25,6 @@ True
 from __future__ import annotations
 
 import datetime as _dt
-import math
 import os
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
@@ -54,6 +53,7 @@ from gwasl.model.scenario import (
     UnitKind,
 )
 from gwasl.model.scenario_io import load_scenario, save_scenario
+from gwasl.model.terrain import terrain_table
 
 __all__ = [
     "Change",
@@ -358,7 +358,7 @@ def paint_terrain(s: Scenario, hexes: Iterable[Hex], terrain: Terrain) -> Comman
 
     def fn(d: HexData) -> HexData:
         # A hex painted out of building terrain leaves its building (A26.14: a building is its building hexes).
-        building = d.building if Terrain(terrain) in (Terrain.WOODEN_BUILDING, Terrain.STONE_BUILDING, Terrain.WOODEN_RUBBLE, Terrain.STONE_RUBBLE) else None
+        building = d.building if terrain_table()[Terrain(terrain)].holds_building_id else None
         return replace(d, terrain=value, building=building)
 
     return _edit_hexes(s, hexes, fn, f"Paint {Terrain(terrain).value.replace('_', ' ')}")
@@ -376,7 +376,7 @@ def set_building(s: Scenario, hexes: Iterable[Hex], building: str | None) -> Com
     hs = list(hexes)
     if building is not None:
         for h in hs:
-            if s.map.terrain_at(h) not in (Terrain.WOODEN_BUILDING, Terrain.STONE_BUILDING, Terrain.WOODEN_RUBBLE, Terrain.STONE_RUBBLE):
+            if not terrain_table()[s.map.terrain_at(h)].holds_building_id:
                 raise EditError(f"hex {h} has no building or rubble to group (A26.14)")
     text = f"Group building {building}" if building else "Ungroup building"
     return _edit_hexes(s, hs, lambda d: replace(d, building=building), text)
@@ -737,50 +737,3 @@ def place_platoon(
         units.append(Unit(uid, side, UnitKind.SQUAD, at, unit_class=UnitClass(unit_class), platoon=fid))
     after = replace(s, formations=s.formations + (Formation(fid, kind, leader_id),), units=s.units + tuple(units))
     return Command(f"Place {kind.value.replace('_', ' ')} {fid}", s, after, Change(hexes=frozenset({at}), units=frozenset(taken), formations=True))
-
-
-@dataclass(frozen=True, slots=True)
-class DummyAllotment:
-    """One side's hidden-unit and dummy counts, as the dummy palette shows them."""
-
-    side: str
-    hip_squad_capacity: float
-    dummy_hip_allowed: int
-    dummy_hip_placed: int
-    dummy_stacks: int
-    concealment_counters: int
-    dummy_minefields: int
-
-    @property
-    def dummy_hip_over(self) -> bool:
-        return self.dummy_hip_placed > self.dummy_hip_allowed
-
-
-def dummy_allotment(s: Scenario, side: str) -> DummyAllotment:
-    """O'Leary 3.1.1: a side gets one dummy HIP counter more than its HIP squad capacity.
-
-    Squad capacity counts a squad as 1 and a half-squad or crew as 1/2
-    (the ASL squad-equivalent); leaders, heroes and weapons add nothing.
-    A side with no HIP unit gets no dummy HIP counter.
-
-    >>> s = new_scenario()
-    >>> s = s.with_units([Unit(f"F{i}", "french", UnitKind.SQUAD, Hex(1, 1), unit_class=UnitClass.FIRST_LINE, hidden=HiddenStatus.HIP) for i in range(5)])
-    >>> dummy_allotment(s, "french").dummy_hip_allowed   # O'Leary's example: five HIP squads, six dummies
-    6
-    """
-    cap = 0.0
-    for u in s.units_of(side):
-        if u.hidden is HiddenStatus.HIP:
-            cap += 1.0 if u.kind is UnitKind.SQUAD else 0.5 if u.kind in (UnitKind.HALF_SQUAD, UnitKind.CREW) else 0.0
-    has_hip = any(u.hidden is HiddenStatus.HIP for u in s.units_of(side))
-    allowed = math.ceil(cap) + 1 if has_hip else 0
-    ds = [d for d in s.dummies if d.side == side]
-    return DummyAllotment(
-        side,
-        cap,
-        allowed,
-        sum(1 for d in ds if d.kind is DummyKind.DUMMY_HIP),
-        sum(1 for d in ds if d.kind is DummyKind.DUMMY_STACK),
-        sum(d.counters or 0 for d in ds if d.kind is DummyKind.DUMMY_STACK),
-        sum(1 for d in ds if d.kind is DummyKind.DUMMY_MINEFIELD),
-    )

@@ -1,0 +1,116 @@
+"""What a viewer knows of a game in play, and the LOS the game uses.
+
+Everything that decides a legal action, an odds figure or a policy's choice
+is computed from one of these, never from the whole truth:
+
+* :func:`known_scenario`: the scenario with the units a viewer knows (all of
+  the sides whose secrets it sees, the others' units only when neither
+  concealed nor hidden);
+* :func:`piles`: the "?" counters of a side grouped as an enemy sees them
+  (one pile per hex, position and kind of counter, O'Leary 2.2 and
+  docs/rules-notes.md);
+* :func:`known_enemy_ranges`: the ranges of the enemy units a side knows of
+  that see a location (A12.14, ASLGW 1.7.2);
+* :func:`side_knowledge`: the fog layer as a side knows it, for its policy
+  (:func:`gwasl.rules.fog.knowledge.known_state`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+
+from gwasl.games.aslgw.state import PileKey
+from gwasl.model.hexgrid import Hex
+from gwasl.model.scenario import Position, Scenario, Unit, UnitKind
+from gwasl.rules.fog.env import FogEnv, SeesFn, sees_from_index
+from gwasl.rules.fog.knowledge import known_state
+from gwasl.rules.fog.state import ConcealStack, FogState, FogStatus
+from gwasl.rules.los import LosIndex
+from gwasl.rules.movement import map_key
+
+__all__ = ["env", "is_hidden", "known_enemy_ranges", "known_scenario", "pile_key", "piles", "side_knowledge"]
+
+_CACHE_LIMIT = 16
+_LOS: dict[str, SeesFn] = {}
+
+
+def _sees_factory(scenario: Scenario) -> SeesFn:
+    """The rules' exact LOS of a map (``gwasl.rules.los.LosIndex``), kept by the map's content,
+    so that a replay or a new game on the same map does not prepare it again."""
+    key = map_key(scenario.map)
+    got = _LOS.get(key)
+    if got is None:
+        if len(_LOS) > _CACHE_LIMIT:
+            _LOS.clear()
+        got = _LOS[key] = sees_from_index(LosIndex(scenario))
+    return got
+
+
+_ENV = FogEnv(sees_factory=_sees_factory)
+
+
+def env() -> FogEnv:
+    """The one fog environment (exact LOS per map, fog table); its per-map cache is kept small."""
+    cache = _ENV._cache
+    if len(cache) > 4 * _CACHE_LIMIT:
+        cache.clear()
+    return _ENV
+
+
+def is_hidden(fog: FogState, unit_id: str) -> bool:
+    """A unit its enemy cannot see: concealed, potential dummy, cloaked or HIP."""
+    return fog.status_of(unit_id) is not FogStatus.NONE
+
+
+def known_scenario(fog: FogState, knows: frozenset[str]) -> Scenario:
+    """The scenario as a viewer who sees the secrets of ``knows`` knows it: every unit
+    of those sides, and of the others only units neither concealed nor hidden."""
+    sc = fog.scenario
+    units = tuple(u for u in sc.units if u.side in knows or not is_hidden(fog, u.id))
+    if len(units) == len(sc.units):
+        return sc
+    return sc.with_units(units)
+
+
+def pile_key(s: ConcealStack) -> PileKey:
+    return (s.side, s.hex, s.position, s.cloaked)
+
+
+def piles(fog: FogState, side: str) -> dict[PileKey, list[ConcealStack]]:
+    """``side``'s "?" stacks grouped as its enemy sees them, in map order."""
+    out: dict[PileKey, list[ConcealStack]] = {}
+    for s in sorted(fog.stacks, key=lambda x: (x.hex.column, x.hex.row, x.position.value, x.cloaked, x.id)):
+        if s.side == side:
+            out.setdefault(pile_key(s), []).append(s)
+    return out
+
+
+def known_enemy_ranges(fog: FogState, side: str, h: Hex, position: Position, exclude: Iterable[str] = ()) -> tuple[int, ...]:
+    """Ranges from ``(h, position)`` to each Good Order enemy ground unit that ``side``
+    knows of (neither concealed nor hidden) and that has LOS to it (A12.14).
+
+    gwasl counts only enemy units the moving side can see, so a hidden enemy
+    never shows itself by what happens to a mover (docs/rules-notes.md).
+    """
+    sc = fog.scenario
+    sees = env().sees(sc)
+    skip = set(exclude)
+    out = []
+    for u in sc.units:
+        if u.side == side or u.id in skip or u.broken or not u.is_infantry or is_hidden(fog, u.id):
+            continue
+        if sc.map.contains(u.hex) and sees(u.hex, h, u.position, position):
+            out.append(u.hex.distance(h))
+    return tuple(sorted(out))
+
+
+def side_knowledge(fog: FogState, side: str) -> FogState:
+    """The fog layer as ``side`` knows it (own layer in full, the enemy as it sees it,
+    a notional squad under each enemy "?"): what its policy decides from, and the
+    state its shift DRM is judged on (docs/rules-notes.md)."""
+    return replace(known_state(fog, side), log=())
+
+
+def infantry(units: Iterable[Unit]) -> list[Unit]:
+    return [u for u in units if u.kind is not UnitKind.SUPPORT_WEAPON]

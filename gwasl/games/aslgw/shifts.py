@@ -1,0 +1,272 @@
+"""The fog layer in play: O'Leary's shift attempts as actions at their windows
+(2.3, 3.3.2, 5.1), gwasl's policy for a side whose hidden layer it keeps, and
+the minefield shift on entry (4.6.2).
+
+Every shift is planned on the shifting side's knowledge
+(:func:`~gwasl.games.aslgw.knowledge.side_knowledge`): the +1 "in the LOS of
+an enemy unit" counts the enemy units that side knows of and every enemy
+"?" pile, never a hidden enemy (docs/rules-notes.md), and is rolled with
+that DRM on the truth (:func:`gwasl.rules.fog.shift.resolve_shift`).  The
+game's reduce replays each result from its recorded dice, so the ledgers,
+the phase closed on 8+, TI, eliminated dummies and lost status follow from
+the events.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+from gwasl.engine.dice import GameDice
+from gwasl.engine.record import Record
+from gwasl.games.aslgw.knowledge import env, side_knowledge
+from gwasl.games.aslgw.moves import private_dice, secret_roll
+from gwasl.games.aslgw.records import (
+    Attempt,
+    MinefieldChoice,
+    MinefieldShifted,
+    Shift,
+    ShiftResolved,
+    ShiftSeen,
+    ShiftWindow,
+    WindowEnded,
+)
+from gwasl.games.aslgw.state import AslgwState
+from gwasl.model.hexgrid import Hex
+from gwasl.model.phases import Phase
+from gwasl.rules.dice import ScriptedDice
+from gwasl.rules.fog.odds import shift_band_odds
+from gwasl.rules.fog.policy import choose_minefield_shift, choose_shift
+from gwasl.rules.fog.shift import (
+    ShiftError,
+    ShiftPlan,
+    is_phase_closed,
+    plan_cloaked_shift,
+    plan_dummy_shift,
+    plan_hip_shift,
+    plan_minefield_shift,
+    resolve_shift,
+    shift_window,
+)
+from gwasl.rules.fog.state import FogState, LedgerKind
+
+__all__ = [
+    "LEDGERS",
+    "MAX_POLICY_ATTEMPTS",
+    "apply_minefield",
+    "apply_shift",
+    "has_window",
+    "minefield_decision",
+    "minefield_options",
+    "plan_for",
+    "resolve_minefield",
+    "resolve_player_shift",
+    "run_window",
+    "shift_odds",
+    "shift_options",
+    "side_view",
+    "SideKnowledge",
+]
+
+LEDGERS = {"dummy": LedgerKind.DUMMY, "hip": LedgerKind.HIP, "cloaked": LedgerKind.CLOAKED}
+#: shift attempts gwasl's policy may make in one window (as gwasl.rules.fog.policy.run_policy)
+MAX_POLICY_ATTEMPTS = 6
+
+
+def clean(fog: FogState) -> FogState:
+    """The fog state without the rule functions' English log (the game's log is its events)."""
+    return replace(fog, log=()) if fog.log else fog
+
+
+def plan_for(fog: FogState, ledger: str, side: str, a: str, b: str) -> ShiftPlan:
+    """The plan of a shift named as the :class:`Shift` action names it.  HIP: the real
+    units at ``a`` shift (all its pieces if it holds none), as the policy plans them."""
+    if ledger == "dummy":
+        return plan_dummy_shift(fog, a, b, env())
+    if ledger == "cloaked":
+        return plan_cloaked_shift(fog, a, b, env())
+    if ledger == "hip":
+        ha, hb = Hex.from_label(a), Hex.from_label(b)
+        real = tuple(u.id for u in fog.hip_units_at(ha, side))
+        return plan_hip_shift(fog, side, ha, hb, env(), movers_a=real or None)
+    raise ShiftError(f"no {ledger!r} shifts: use one of {', '.join(LEDGERS)}")
+
+
+def _ident(p: ShiftPlan) -> tuple[str, str, str]:
+    if p.kind is LedgerKind.HIP:
+        return "hip", p.hex_a.label, p.hex_b.label
+    return p.kind.value, str(p.a), str(p.b)
+
+
+def has_window(state: AslgwState, side: str) -> bool:
+    """Whether a shift window of ``side`` is open now (O'Leary 2.3, 3.3.2, 5.1)."""
+    c = state.fog.clock
+    return c is not None and any(shift_window(c, side, k) is None for k in LEDGERS.values())
+
+
+def shift_options(state: AslgwState, side: str) -> list[Record]:
+    """Every eligible shift attempt of ``side`` now, planned on its knowledge."""
+    fog = state.fog
+    c = fog.clock
+    if c is None:
+        return []
+    known = side_knowledge(fog, side)
+    out: list[Record] = []
+
+    def open_(k: LedgerKind) -> bool:
+        return shift_window(c, side, k) is None and not is_phase_closed(fog, side, k)
+
+    own = sorted((s for s in fog.stacks if s.side == side), key=lambda s: (s.hex.column, s.hex.row, s.position.value, s.id))
+    if open_(LedgerKind.HIP):
+        hexes = sorted({h for h in fog.hidden_hexes(side) if fog.hip_pieces_at(h, side)}, key=lambda h: (h.column, h.row))
+        for a in hexes:
+            for b in hexes:
+                if a != b and _eligible(known, "hip", side, a.label, b.label):
+                    out.append(Shift("hip", side, a.label, b.label))
+    if open_(LedgerKind.DUMMY):
+        for sa in own:
+            if sa.potential_dummy and not sa.cloaked:
+                for sb in own:
+                    if sb.id != sa.id and not sb.cloaked and _eligible(known, "dummy", side, sa.id, sb.id):
+                        out.append(Shift("dummy", side, sa.id, sb.id))
+    if open_(LedgerKind.CLOAKED):
+        for sa in own:
+            if sa.cloaked and not sa.is_dummy:
+                for sb in own:
+                    if sb.id != sa.id and sb.cloaked and _eligible(known, "cloaked", side, sa.id, sb.id):
+                        out.append(Shift("cloaked", side, sa.id, sb.id))
+    return out
+
+
+def _eligible(known: FogState, ledger: str, side: str, a: str, b: str) -> bool:
+    try:
+        return plan_for(known, ledger, side, a, b).eligible
+    except ShiftError:
+        return False
+
+
+def shift_odds(state: AslgwState, action: Shift) -> dict[str, Fraction]:
+    """Exact odds of each band of the 2.5 table for the attempt (DRM as the side knows it)."""
+    plan = plan_for(side_knowledge(state.fog, action.side), action.ledger, action.side, action.a, action.b)
+    return dict(shift_band_odds(plan.drm, env().table))
+
+
+def resolve_player_shift(state: AslgwState, action: Shift, dice: GameDice) -> list[Record]:
+    """A shift attempt the player asked for: rolled on the shared stream, the roll and
+    result private to the shifting side, what the enemy sees of it public."""
+    fog = state.fog
+    plan = plan_for(side_knowledge(fog, action.side), action.ledger, action.side, action.a, action.b)
+    r = resolve_shift(fog, plan, dice, env())
+    events: list[Record] = [dice.event(r.roll, action.side),
+                            ShiftResolved(action.side, action.ledger, action.a, action.b, tuple(r.roll.dice), r.roll.final,
+                                          r.band, tuple(r.consequences))]
+    public = r.state.log[-1].public if r.state.log else None
+    if public:
+        events.append(ShiftSeen(action.side, tuple(public.split("; "))))
+    return events
+
+
+def apply_shift(fog: FogState, side: str, ledger: str, a: str, b: str, dice: tuple[int, ...]) -> FogState:
+    """Replay a shift result from its dice (the game's reduce)."""
+    plan = plan_for(side_knowledge(fog, side), ledger, side, a, b)
+    return clean(resolve_shift(fog, plan, ScriptedDice(list(dice)), env()).state)
+
+
+def run_window(state: AslgwState, side: str, seed: int) -> list[Record]:
+    """gwasl's shift policy at ``side``'s window: it decides from the side's knowledge
+    (:func:`gwasl.rules.fog.policy.choose_shift`), attempt after attempt, each roll
+    from ``side``'s private stream; one private event holds every decision and
+    roll, so the events the enemy sees do not depend on what was tried."""
+    fog = state.fog
+    dice = private_dice(state, side, seed)
+    attempts: list[Attempt] = []
+    explained: list[str] = []
+    seen: list[Record] = []
+    for _ in range(MAX_POLICY_ATTEMPTS):
+        known = side_knowledge(fog, side)
+        d = choose_shift(known, side, env(), seed)
+        explained.append(d.explain())
+        if d.chosen is None:
+            break
+        ledger, a, b = _ident(d.chosen.plan)
+        r = resolve_shift(fog, d.chosen.plan, dice, env())
+        attempts.append(Attempt(ledger, a, b, secret_roll(dice, r.roll), r.band, d.reason, tuple(r.consequences)))
+        public = r.state.log[-1].public if r.state.log else None
+        if public:
+            seen.append(ShiftSeen(side, tuple(public.split("; "))))
+        fog = clean(r.state)
+    return [ShiftWindow(side, state.phase.value, tuple(attempts), tuple(explained)), *seen, WindowEnded(side)]
+
+
+def minefield_options(state: AslgwState) -> list[Record]:
+    """O'Leary 4.6.2: the owner's choices for the minefield just entered."""
+    if state.minefield is None:
+        return []
+    mid, owner = state.minefield
+    known = side_knowledge(state.fog, owner)
+    out: list[Record] = [MinefieldChoice(mid, None)]
+    for o in sorted(state.fog.minefields, key=lambda m: (m.hex.column, m.hex.row, m.id)):
+        if o.side == owner and o.id != mid and plan_minefield_shift(known, mid, o.id, env()).eligible:
+            out.append(MinefieldChoice(mid, o.id))
+    return out
+
+
+def minefield_odds(state: AslgwState, action: MinefieldChoice) -> dict[str, Fraction]:
+    if action.other is None or state.minefield is None:
+        return {}
+    known = side_knowledge(state.fog, state.minefield[1])
+    return dict(shift_band_odds(plan_minefield_shift(known, action.minefield, action.other, env()).drm, env().table))
+
+
+def resolve_minefield(state: AslgwState, action: MinefieldChoice, dice: GameDice) -> list[Record]:
+    assert state.minefield is not None
+    mid, owner = state.minefield
+    fog = state.fog
+    m = fog.minefield(mid)
+    if action.other is None:
+        line = (f"dummy minefield at {m.hex} revealed and removed" if m.dummy
+                else f"minefield at {m.hex}: its owner keeps it there; {m.ap} AP, {m.at} AT (O'Leary 4.6.2)")
+        return [MinefieldShifted(owner, mid, None, lines=(line,))]
+    plan = plan_minefield_shift(side_knowledge(fog, owner), mid, action.other, env())
+    r = resolve_shift(fog, plan, dice, env())
+    public = r.state.log[-1].public if r.state.log else None
+    return [dice.event(r.roll, owner),
+            MinefieldShifted(owner, mid, action.other, tuple(r.roll.dice), r.roll.final, r.band,
+                             tuple(public.split("; ")) if public else ())]
+
+
+def apply_minefield(fog: FogState, owner: str, mid: str, other: str | None, dice: tuple[int, ...]) -> FogState:
+    if other is None:
+        m = fog.minefield(mid)
+        if m.dummy:
+            return replace(fog, minefields=tuple(x for x in fog.minefields if x.id != mid))
+        return replace(fog, minefields=tuple(replace(x, revealed=True) if x.id == mid else x for x in fog.minefields))
+    plan = plan_minefield_shift(side_knowledge(fog, owner), mid, other, env())
+    return clean(resolve_shift(fog, plan, ScriptedDice(list(dice)), env()).state)
+
+
+@dataclass(frozen=True, slots=True)
+class SideKnowledge:
+    """What a side's policy reads (``Game.policy_view``): the turn, the phase, a pending
+    minefield choice, and the fog layer as that side knows it
+    (:func:`~gwasl.games.aslgw.knowledge.side_knowledge`), nothing else of the state."""
+
+    side: str
+    turn: int
+    phase: Phase
+    minefield: tuple[str, str] | None
+    fog: FogState
+
+
+def side_view(state: AslgwState, side: str) -> SideKnowledge:
+    return SideKnowledge(side, state.turn, state.phase, state.minefield, side_knowledge(state.fog, side))
+
+
+def minefield_decision(view: SideKnowledge, seed: int) -> tuple[MinefieldChoice, str, dict[str, object]]:
+    """gwasl's choice for a minefield of a side whose hidden layer it keeps (O'Leary 4.6.2),
+    from that side's knowledge only."""
+    assert view.minefield is not None
+    mid, _owner = view.minefield
+    d = choose_minefield_shift(view.fog, mid, env(), seed)
+    other = d.chosen.plan.b if d.chosen is not None else None
+    return MinefieldChoice(mid, other), d.reason, {"candidates": [c.explain() for c in d.candidates]}

@@ -1,0 +1,148 @@
+"""The state of a Great War scenario in play: an immutable value.
+
+:class:`AslgwState` wraps the fog layer's :class:`~gwasl.rules.fog.state.FogState`
+(the scenario with every unit where it truly is, and each side's hidden
+layer) and adds what play needs: the turn record and the phase (A3), the
+shift windows pending at the start of a phase, each unit's movement this
+phase (:class:`UnitPlay`: MF spent, CX, Double Time, NTC...), the impulse of
+a moving platoon (ASLGW 1.4.1), the public MF of "?" piles, the position of
+each secret side's private dice stream, and a pending minefield decision
+(O'Leary 4.6.2).  Fire and close combat (issue 12) slot in through
+:class:`UnitPlay`'s ``pinned``/``dm`` and the scenario units' ``broken``.
+
+The game's :meth:`~gwasl.games.aslgw.game.AslgwGame.reduce` is the only way it
+changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Any
+
+from gwasl.games.aslgw.settings import GameSettings
+from gwasl.model.hexgrid import Hex
+from gwasl.model.phases import Phase
+from gwasl.model.scenario import Position
+from gwasl.rules.fog.state import FogState
+
+__all__ = ["AslgwState", "Impulse", "ImpulseMember", "PileKey", "UnitPlay", "ro"]
+
+
+def ro(d: Mapping[Any, Any]) -> Mapping[Any, Any]:
+    return MappingProxyType(dict(d))
+
+
+def _empty() -> Mapping[Any, Any]:
+    return MappingProxyType({})
+
+
+@dataclass(frozen=True, slots=True)
+class UnitPlay:
+    """A unit's state in play beyond the scenario's :class:`~gwasl.model.scenario.Unit`.
+
+    Per phase: ``mf_spent``, ``allowance`` (fixed when it starts moving),
+    ``moved`` (it has begun), ``done`` (its movement is over, A4.3),
+    ``double_time``, ``no_double_time`` (left a deep trench without a ladder,
+    ASLGW 2.1.3), ``cx_pending`` (CX at the end of the MPh, 2.1.3),
+    ``ntc_failed``.  Per player turn: ``ntc_passed`` (ASLGW 1.3.2: it acts
+    normally for the rest of the player turn).  Lasting: ``cx`` (A4.51),
+    ``detached`` (a free squad by choice, ASLGW 1.4.13), ``pinned`` and ``dm``
+    (set by fire, issue 12).
+    """
+
+    mf_spent: float = 0.0
+    allowance: float | None = None
+    moved: bool = False
+    done: bool = False
+    double_time: bool = False
+    no_double_time: bool = False
+    cx_pending: bool = False
+    ntc_failed: bool = False
+    ntc_passed: bool = False
+    cx: bool = False
+    detached: bool = False
+    pinned: bool = False
+    dm: bool = False
+
+    def new_phase(self) -> UnitPlay:
+        """What stays when a phase begins (the CX of 2.1.3 lands at the end of the MPh)."""
+        return UnitPlay(cx=self.cx or self.cx_pending, ntc_passed=self.ntc_passed, detached=self.detached,
+                        pinned=self.pinned, dm=self.dm)
+
+
+@dataclass(frozen=True, slots=True)
+class ImpulseMember:
+    """A platoon member's step in the current impulse."""
+
+    start: Hex
+    start_in: Position
+    to: Hex
+    to_in: Position
+    mf: float
+
+
+@dataclass(frozen=True, slots=True)
+class Impulse:
+    """The impulse a platoon is moving (ASLGW 1.4.1): each member's step so far."""
+
+    platoon: str
+    steps: Mapping[str, ImpulseMember] = field(default_factory=_empty)
+    detached: frozenset[str] = frozenset()
+
+
+#: a "?" pile as every viewer may name it: side, hex, position, cloaking counters or not
+PileKey = tuple[str, Hex, Position, bool]
+
+
+@dataclass(frozen=True, slots=True)
+class AslgwState:
+    """The whole truth of a game in play (see the module docstring)."""
+
+    settings: GameSettings
+    secret: frozenset[str]
+    practice: bool
+    fog: FogState
+    hip_sides: frozenset[str] = frozenset()  # sides given HIP pieces at set-up (the enemy MPh window, O'Leary 3.3.2)
+    layer_sides: frozenset[str] = frozenset()  # sides with any hidden piece at set-up
+    turn: int = 1
+    phasing: str = ""
+    phase: Phase = Phase.RPh
+    started: bool = False
+    windows: tuple[str, ...] = ()
+    play: Mapping[str, UnitPlay] = field(default_factory=_empty)
+    impulse: Impulse | None = None
+    platoons: frozenset[str] = frozenset()  # platoons moving by impulses this MPh (ASLGW 1.4.1, 1.4.15)
+    platoons_done: frozenset[str] = frozenset()
+    piles: Mapping[PileKey, float] = field(default_factory=_empty)  # public MF spent by "?" piles this phase
+    private_dice: Mapping[str, int] = field(default_factory=_empty)
+    minefield: tuple[str, str] | None = None  # (minefield id, owner) awaiting the owner's 4.6.2 choice
+    over: bool = False
+    why_over: str = ""
+
+    @property
+    def scenario(self):
+        return self.fog.scenario
+
+    @property
+    def defender(self) -> str:
+        return self.settings.other(self.phasing)
+
+    def unit_play(self, unit_id: str) -> UnitPlay:
+        return self.play.get(unit_id, _DEFAULT)
+
+    def with_play(self, changes: Mapping[str, UnitPlay]) -> AslgwState:
+        p = dict(self.play)
+        for k, v in changes.items():
+            if v == _DEFAULT:
+                p.pop(k, None)
+            else:
+                p[k] = v
+        return replace(self, play=ro(p))
+
+    def private_position(self, side: str) -> int:
+        return self.private_dice.get(side, 0)
+
+
+_DEFAULT = UnitPlay()

@@ -1,0 +1,417 @@
+"""What each viewer sees of a Great War scenario in play: the state
+(CONTRACTS 5 ``show``), every log line, every legal action's wording.
+
+Built by whitelist.  What a side may see of the map and its units is decided
+in one place, :func:`gwasl.rules.fog.view.view`; this module composes those
+side views for the viewer (``omniscient``, a side, or ``player``, who sees
+every side's secrets but those gwasl keeps) and adds what play shows: the
+turn record, MF spent, CX, the public MF of "?" piles.  A log line shows the
+truth only to viewers who know the secrets of the side it concerns.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gwasl.engine.game import Shown, Status, Viewer
+from gwasl.engine.record import Record
+from gwasl.games.aslgw.records import (
+    ConcealmentLost,
+    Detach,
+    Detached,
+    DoubleTime,
+    DoubleTimed,
+    DummyRemoved,
+    EndImpulse,
+    EndPhase,
+    EndPlatoon,
+    EndWindow,
+    HipRevealed,
+    ImpulseEnded,
+    ImpulseStep,
+    MinefieldChoice,
+    MinefieldEntered,
+    MinefieldShifted,
+    Move,
+    Moved,
+    MovePile,
+    NtcTaken,
+    Opened,
+    Over,
+    PhaseBegan,
+    PlatoonDone,
+    Resolved,
+    RunWindow,
+    Shift,
+    ShiftResolved,
+    ShiftSeen,
+    ShiftWindow,
+    Stopped,
+    WindowEnded,
+)
+from gwasl.games.aslgw.state import AslgwState
+from gwasl.model.hexgrid import Hex
+from gwasl.model.phases import Phase
+from gwasl.model.scenario import Position, Unit
+from gwasl.rules.fog.view import OMNISCIENT, ConcealedStack, SideView
+from gwasl.rules.fog.view import view as fog_view
+from gwasl.rules.movement import StepError, cached_step_cost
+from gwasl.rules.trenches import LocationError
+
+__all__ = ["action_view", "event_view", "state_view"]
+
+PHASE_NAMES = {
+    Phase.RPh: "Rally Phase", Phase.PFPh: "Prep Fire Phase", Phase.MPh: "Movement Phase",
+    Phase.DFPh: "Defensive Fire Phase", Phase.AFPh: "Advancing Fire Phase", Phase.RtPh: "Rout Phase",
+    Phase.APh: "Advance Phase", Phase.CCPh: "Close Combat Phase",
+}
+
+
+def _where(h: str, pos: str) -> str:
+    return h if pos == Position.GROUND.value else f"{h} ({pos.replace('_', ' ')})"
+
+
+def _hk(h: Hex) -> tuple[int, int]:
+    return (h.column, h.row)
+
+
+# ---------------------------------------------------------------------------
+# The state
+# ---------------------------------------------------------------------------
+def _side_views(state: AslgwState, viewer: Viewer) -> tuple[list[Unit], list[ConcealedStack], SideView | None, list[SideView]]:
+    """The fog layer's own views composed for ``viewer``: each side's part as that
+    side sees itself when the viewer knows its secrets, else as its enemy sees it."""
+    sides = state.settings.order
+    fog = state.fog
+    knows = [s for s in sides if viewer.sees_secrets_of(s)]
+    if len(knows) == len(sides):
+        v = fog_view(fog, OMNISCIENT)
+        return list(v.units), list(v.concealed_stacks), v, [v]
+    if len(knows) == 1:
+        v = fog_view(fog, knows[0])
+        return list(v.units), list(v.concealed_stacks), v, [v]
+    va, vb = fog_view(fog, sides[0]), fog_view(fog, sides[1])
+    units = [u for u in va.units if u.side == sides[1]] + [u for u in vb.units if u.side == sides[0]]
+    conc = [c for c in va.concealed_stacks if c.side == sides[1]] + [c for c in vb.concealed_stacks if c.side == sides[0]]
+    return units, conc, None, [va, vb]
+
+
+def state_view(state: AslgwState, viewer: Viewer, status: Status) -> dict[str, Any]:
+    """CONTRACTS 5 ``show``: ruleset, turn, phase, side, over, result, control, vp, and the
+    map as ``viewer`` may know it."""
+    units, conc, whole, parts = _side_views(state, viewer)
+    sides = state.settings.order
+    known_sides = {s for s in sides if viewer.sees_secrets_of(s)}
+    out_units = []
+    for u in sorted(units, key=lambda u: (u.side, _hk(u.hex), u.id)):
+        up = state.unit_play(u.id)
+        d: dict[str, Any] = {"id": u.id, "side": u.side, "kind": u.kind.value, "hex": u.hex.label, "in": u.position.value}
+        for k, v in (("class", u.unit_class.value if u.unit_class else None), ("rating", str(u.rating) if u.rating else None),
+                     ("weapon", u.weapon), ("platoon", u.platoon)):
+            if v is not None:
+                d[k] = v
+        d.update(broken=u.broken, trench_armour=u.trench_armour, cx=up.cx, mf_spent=up.mf_spent,
+                 moved=up.moved, done=up.done)
+        if u.side in known_sides:
+            d.update(hidden=u.hidden.value, allowance=up.allowance, double_time=up.double_time,
+                     ntc_passed=up.ntc_passed, ntc_failed=up.ntc_failed, free=up.detached, cx_pending=up.cx_pending)
+        out_units.append(d)
+    piles = []
+    for c in conc:
+        pkey = (c.side, c.hex, c.position, c.cloaked)
+        d = {"side": c.side, "hex": c.hex.label, "in": c.position.value, "counters": c.counters, "cloaked": c.cloaked,
+             "mf_spent": state.piles.get(pkey, 0.0)}
+        if c.side in known_sides and c.unit_ids is not None:
+            d.update(dummy=c.dummy, potential_dummy=c.potential_dummy, units=list(c.unit_ids))
+        piles.append(d)
+    hidden: dict[str, Any] = {}
+    for ks in sorted(known_sides):
+        layer = whole.own_hidden if whole is not None else None
+        if layer is None:
+            continue
+        stacks = [s for s in state.fog.stacks if s.side == ks]
+        hidden[ks] = {
+            "stacks": [{"id": s.id, "hex": s.hex.label, "in": s.position.value, "counters": s.height,
+                        "units": sorted(s.unit_ids), "dummy": s.is_dummy, "potential_dummy": s.potential_dummy,
+                        "cloaked": s.cloaked, "mf_spent": state.unit_play(s.id).mf_spent}
+                       for s in sorted(stacks, key=lambda s: (_hk(s.hex), s.position.value, s.id))],
+            "hip_units": [u for u in layer.hip_units if state.scenario.unit(u).side == ks],
+            "dummy_hip": [d.hex.label for d in layer.dummy_hip if d.side == ks],
+            "fortifications": [{"kind": f.kind.value, "hexes": [h.label for h in f.hexes]} for f in layer.fortifications
+                               if f.owner == ks],
+            "minefields": [{"hex": m.hex.label, "ap": m.ap, "at": m.at, "dummy": m.dummy, "known": m.known,
+                            "revealed": m.revealed} for m in layer.minefields if m.side == ks],
+            "ledger": [{"turn": r.turn, "phasing": r.phasing, "phase": r.phase.value, "kind": r.kind.value,
+                        "final": r.final, "band": r.band, "counted": r.counted, "closes": r.closes}
+                       for r in layer.ledger if r.side == ks],
+        }
+    forts: dict[tuple[Any, ...], dict[str, Any]] = {}
+    mines: dict[tuple[Any, ...], dict[str, Any]] = {}
+    ti: set[str] = set()
+    visible = {u["id"] for u in out_units}
+    for part in parts:
+        for f in part.fortifications:
+            if f.hidden and f.owner not in known_sides:
+                continue
+            fkey = (f.kind.value, tuple(h.label for h in f.hexes), f.owner, f.hidden)
+            forts[fkey] = {"kind": f.kind.value, "hexes": [h.label for h in f.hexes], "owner": f.owner, "hidden": f.hidden}
+        for m in part.minefields:
+            own_view = part.viewer == OMNISCIENT or part.viewer == m.side
+            if (m.side in known_sides) != own_view:
+                continue
+            mines[(m.side, m.hex.label)] = {"side": m.side, "hex": m.hex.label, "ap": m.ap, "at": m.at, "known": m.known,
+                                            "revealed": m.revealed}
+        ti |= {i for i in part.ti if i in visible}
+    out: dict[str, Any] = {
+        "ruleset": "aslgw",
+        "turn": status.turn,
+        "phase": status.phase,
+        "side": status.side,
+        "over": status.over,
+        "result": dict(status.result) if status.result else None,
+        "viewer": viewer.name,
+        "scenario": state.scenario.title,
+        "turns": state.settings.turns,
+        "order": list(sides),
+        "first_setup": state.settings.first_setup,
+        "phasing": state.phasing,
+        "windows": list(state.windows),
+        "secret": sorted(state.secret),
+        "units": out_units,
+        "concealed": piles,
+        "hidden": hidden,
+        "fortifications": sorted(forts.values(), key=lambda f: (f["hexes"], f["kind"])),
+        "minefields": sorted(mines.values(), key=lambda m: (m["side"], m["hex"])),
+        "ti": sorted(ti),
+        # A26 control and victory points come with issue 13; nothing is computed yet.
+        "control": None,
+        "vp": None,
+    }
+    out["summary"] = _summary(out)
+    imp = state.impulse
+    if imp is not None:
+        owner = next((u.side for u in state.scenario.units if u.platoon == imp.platoon), None)
+        if owner in known_sides or all(u in visible for u in imp.steps):
+            out["impulse"] = {"platoon": imp.platoon, "steps": {k: {"from": m.start.label, "to": m.to.label, "mf": m.mf}
+                                                                for k, m in sorted(imp.steps.items())}}
+    if state.minefield is not None:
+        entered = state.fog.minefield(state.minefield[0])
+        out["minefield_entered"] = {"owner": state.minefield[1], "hex": entered.hex.label}
+    return out
+
+
+def _summary(v: dict[str, Any]) -> list[str]:
+    """The readable lines of ``gwasl game show`` (text mode): the map by side, as seen."""
+    lines = [f"{v['scenario']}: turn {v['turn']} of {v['turns']}, {v['phasing']}'s player turn, {v['phase']}"]
+    for side in v["order"]:
+        units = [u for u in v["units"] if u["side"] == side]
+        piles = [c for c in v["concealed"] if c["side"] == side]
+        parts = [f"{u['id']} {_where(u['hex'], u['in'])}" + (" (broken)" if u["broken"] else "") + (" CX" if u["cx"] else "")
+                 + (f" [{u['hidden']}]" if u.get("hidden", "none") != "none" else "") for u in units]
+        parts += [f"? x{c['counters']} {_where(c['hex'], c['in'])}" for c in piles
+                  if not (side in v["hidden"] and c.get("units"))]
+        lines.append(f"{side}: " + ("; ".join(parts) if parts else "nothing in view"))
+    if v["over"]:
+        lines.append(f"over: {(v['result'] or {}).get('why', '')}")
+    return lines
+
+
+# ---------------------------------------------------------------------------
+# Log lines
+# ---------------------------------------------------------------------------
+def _names(units: tuple[str, ...], counters: int, *, full: bool, dummies: tuple[str, ...] = ()) -> str:
+    parts = list(units)
+    if full and dummies:
+        parts += [f"dummy stack {d}" for d in dummies]
+    if counters and not full:
+        parts.append(f"a \"?\" of {counters} counter{'s' if counters != 1 else ''}")
+    return ", ".join(parts) if parts else "nothing"
+
+
+def event_view(event: Record, viewer: Viewer) -> Shown | None:
+    """What ``viewer`` reads of ``event`` (engine events are the game's)."""
+    if isinstance(event, Opened):
+        secret = f"; gwasl keeps {', '.join(event.secret)}'s hidden layer" if event.secret else ""
+        return Shown("opened", f"{event.title}: {event.turns} turns, {event.order[0]} moves first, "
+                               f"{event.first_setup} set up first{secret}",
+                     {"turns": event.turns, "order": list(event.order)})
+    if isinstance(event, PhaseBegan):
+        ph = Phase(event.phase)
+        extra = f"; shift window of {', '.join(event.windows)} first" if event.windows else ""
+        return Shown("phase", f"Turn {event.turn}, {event.phasing}'s player turn: {PHASE_NAMES[ph]} ({ph.value}){extra}",
+                     {"turn": event.turn, "phasing": event.phasing, "phase": event.phase})
+    if isinstance(event, WindowEnded):
+        return Shown("window_closed", f"{event.side}'s shift window closes")
+    if isinstance(event, Over):
+        return Shown("over", event.why)
+    if isinstance(event, NtcTaken):
+        if event.private_to is not None and not viewer.sees_secrets_of(event.private_to):
+            return None
+        verb = "passes" if event.passed else "fails"
+        return Shown("ntc", f"{event.unit} {verb} its NTC to move ({event.rule}): final {event.final} "
+                            f"{'<=' if event.passed else '>'} morale {event.morale}",
+                     {"unit": event.unit, "passed": event.passed})
+    if isinstance(event, Resolved):
+        if not viewer.sees_secrets_of(event.side):
+            return None
+        rolls = [{"cause": r.cause, "dice": list(r.dice), "modifiers": [{"cause": m.cause, "value": m.value} for m in r.modifiers],
+                  "final": r.final} for r in event.rolls]
+        text = f"gwasl resolves an order to {event.side}: " + ("; ".join(event.notes) if event.notes else "nothing to roll")
+        return Shown("hidden_order", text, {"rolls": rolls})
+    if isinstance(event, Moved):
+        full = viewer.sees_secrets_of(event.side)
+        who = _names(event.units if full else event.shown, 0 if full else event.counters, full=full, dummies=event.dummies)
+        how = {"assault": " by Assault Movement (A4.61)", "advance": " advancing (A4.7)"}.get(event.mode, "")
+        imp = f" in an impulse of platoon {event.platoon}" if event.platoon and (full or not event.counters) else ""
+        tail = "; movement ends" if event.ends else ""
+        cx = "; CX at the end of the MPh (ASLGW 2.1.3)" if event.cx else ""
+        return Shown("moved", f"{event.side}: {who} move{how}{imp} {_where(event.frm, event.frm_in)} -> "
+                              f"{_where(event.to, event.to_in)}, {event.mf:g} MF ({'; '.join(event.why)}){cx}{tail}",
+                     {"from": event.frm, "to": event.to, "mf": event.mf})
+    if isinstance(event, Stopped):
+        full = viewer.sees_secrets_of(event.side)
+        if not full and not event.shown and not event.counters:
+            return None
+        who = _names(event.units if full else event.shown, 0 if full else event.counters, full=full, dummies=event.dummies)
+        return Shown("stopped", f"{event.side}: {who} at {_where(event.at, event.at_in)} do(es) not enter "
+                                f"{_where(event.to, event.to_in)}: {event.why}")
+    if isinstance(event, DoubleTimed):
+        full = viewer.sees_secrets_of(event.side)
+        who = _names(event.units if full else event.shown, 0 if full else event.counters, full=full)
+        return Shown("double_time", f"{event.side}: {who} at {event.at} Double Time: +2 MF, CX (A4.5)")
+    if isinstance(event, ConcealmentLost):
+        return Shown("concealment_lost", f"{event.side}: {', '.join(event.units)} at {event.at} lose concealment: {event.why}",
+                     {"units": list(event.units), "at": event.at})
+    if isinstance(event, DummyRemoved):
+        return Shown("dummy_removed", f"{event.side}: the \"?\" of {event.counters} counter(s) at "
+                                      f"{_where(event.at, event.at_in)} was a dummy, removed: {event.why}")
+    if isinstance(event, HipRevealed):
+        parts = []
+        if event.units:
+            parts.append(", ".join(event.units))
+        if event.dummies:
+            parts.append(f"{event.dummies} dummy HIP counter(s), removed")
+        if event.fortifications:
+            parts.append(", ".join(event.fortifications))
+        return Shown("hip_revealed", f"{event.side}: hidden at {event.at} and now revealed: {'; '.join(parts)} ({event.why})")
+    if isinstance(event, ImpulseEnded):
+        if not event.public and not viewer.sees_secrets_of(event.side):
+            return None
+        return Shown("impulse", f"{event.side}: impulse of platoon {event.platoon} ends; "
+                                f"{', '.join(event.units) or 'no one'} pay {event.mf:g} MF (ASLGW 1.4.1)")
+    if isinstance(event, Detached):
+        if not event.public and not viewer.sees_secrets_of(event.side):
+            return None
+        return Shown("detached", f"{event.side}: {event.unit} leaves platoon {event.platoon}'s movement as a free squad (ASLGW 1.4.13)")
+    if isinstance(event, PlatoonDone):
+        if not event.public and not viewer.sees_secrets_of(event.side):
+            return None
+        return Shown("platoon_done", f"{event.side}: platoon {event.platoon} ends its movement (ASLGW 1.4.13)")
+    if isinstance(event, ShiftResolved):
+        if not viewer.sees_secrets_of(event.side):
+            return None
+        return Shown("shift", f"{event.side}: {event.ledger} shift {event.a}-{event.b}: final DR {event.final} -> "
+                              f"{event.band}: {'; '.join(event.notes)} (O'Leary 2.5)",
+                     {"final": event.final, "band": event.band})
+    if isinstance(event, ShiftWindow):
+        if not viewer.sees_secrets_of(event.side):
+            return None
+        tries = "; ".join(f"{a.ledger} {a.a}-{a.b}: {a.roll.explain()} -> {a.band}" for a in event.attempts) or "no attempt"
+        return Shown("shift_window", f"{event.side}'s shift policy in the {event.phase}: {tries}",
+                     {"explanation": list(event.explanation),
+                      "attempts": [{"ledger": a.ledger, "a": a.a, "b": a.b, "dice": list(a.roll.dice),
+                                    "modifiers": [{"cause": m.cause, "value": m.value} for m in a.roll.modifiers],
+                                    "final": a.roll.final, "band": a.band, "notes": list(a.notes)} for a in event.attempts]})
+    if isinstance(event, ShiftSeen):
+        return Shown("shift_seen", f"{event.side}: " + "; ".join(event.lines))
+    if isinstance(event, MinefieldEntered):
+        what = "a hidden minefield" if event.was_hidden else "a minefield"
+        return Shown("minefield", f"{event.by} enters {what} of {event.owner} at {event.at} (O'Leary 4.6.2)")
+    if isinstance(event, MinefieldShifted):
+        if event.other is None:
+            return Shown("minefield_shift", f"{event.owner}: " + "; ".join(event.lines))
+        return Shown("minefield_shift", f"{event.owner}: minefield shift: " + ("; ".join(event.lines) or "done") + " (O'Leary 4.6.2)")
+    return None
+
+
+# ---------------------------------------------------------------------------
+# Legal actions
+# ---------------------------------------------------------------------------
+def action_view(state: AslgwState, action: Record, viewer: Viewer) -> Shown:
+    """An action as ``viewer`` reads it in a legal list."""
+    fog = state.fog
+    if isinstance(action, EndPhase):
+        return Shown("end_phase", f"End the {PHASE_NAMES[state.phase]} ({state.phase.value})")
+    if isinstance(action, EndWindow):
+        return Shown("end_window", f"End {action.side}'s shift window (O'Leary 3.3.2)")
+    if isinstance(action, RunWindow):
+        return Shown("shift_policy", f"gwasl's shift policy acts for {action.side}")
+    if isinstance(action, Move):
+        names = []
+        for p in action.pieces:
+            s = next((x for x in fog.stacks if x.id == p), None)
+            names.append(f"dummy stack {p} ({s.height} counters)" if s is not None else p)
+        frm = _from_of(state, action.pieces)
+        cost = _cost(state, frm, action.to, action.to_in)
+        how = {"assault": "Assault Move", "advance": "Advance"}.get(action.mode, "Move")
+        return Shown("move", f"{how} {', '.join(names)}{' ' + frm[2] if frm else ''} -> {_where(action.to, action.to_in)}{cost}")
+    if isinstance(action, MovePile):
+        how = {"assault": "Assault Move", "advance": "Advance"}.get(action.mode, "Move")
+        n = sum(s.height for s in fog.stacks if s.side == action.side and s.hex.label == action.at
+                and s.position.value == action.at_in and s.cloaked == action.cloaked)
+        cost = _cost(state, (Hex.from_label(action.at), Position(action.at_in), ""), action.to, action.to_in)
+        return Shown("move_pile", f"{how} {action.side}'s \"?\" ({n} counters) {_where(action.at, action.at_in)} -> "
+                                  f"{_where(action.to, action.to_in)}{cost}; gwasl resolves it")
+    if isinstance(action, DoubleTime):
+        return Shown("double_time", f"Double Time for {', '.join(action.pieces)}: +2 MF, CX now (A4.5)")
+    if isinstance(action, ImpulseStep):
+        u = fog.scenario.unit(action.unit)
+        cost = _cost(state, (u.hex, u.position, ""), action.to, action.to_in)
+        return Shown("impulse_step", f"Impulse of {action.platoon}: {action.unit} {_where(u.hex.label, u.position.value)} -> "
+                                     f"{_where(action.to, action.to_in)}{cost}")
+    if isinstance(action, EndImpulse):
+        return Shown("end_impulse", f"End the impulse of platoon {action.platoon} (ASLGW 1.4.1)")
+    if isinstance(action, Detach):
+        return Shown("detach", f"Set {action.unit} free of platoon {action.platoon} (ASLGW 1.4.13)")
+    if isinstance(action, EndPlatoon):
+        return Shown("end_platoon", f"End the movement of platoon {action.platoon} (ASLGW 1.4.13)")
+    if isinstance(action, Shift):
+        return Shown("shift", f"{action.side}: attempt a {action.ledger} shift {_piece(state, action.a)} <-> "
+                              f"{_piece(state, action.b)} (O'Leary 2.3, 2.5)")
+    if isinstance(action, MinefieldChoice):
+        if action.other is None:
+            return Shown("minefield_shift", f"Keep the minefield {action.minefield} where it is (O'Leary 4.6.2)")
+        m = fog.minefield(action.other)
+        return Shown("minefield_shift", f"Try to exchange the entered minefield with the one at {m.hex} (O'Leary 4.6.2)")
+    return Shown(action.kind, action.kind)
+
+
+def _piece(state: AslgwState, ref: str) -> str:
+    for s in state.fog.stacks:
+        if s.id == ref:
+            what = "dummy" if s.is_dummy else ", ".join(sorted(s.unit_ids))
+            return f"? at {_where(s.hex.label, s.position.value)} ({what})"
+    return ref
+
+
+def _from_of(state: AslgwState, pieces: tuple[str, ...]) -> tuple[Hex, Position, str] | None:
+    fog = state.fog
+    for p in pieces:
+        try:
+            u = fog.scenario.unit(p)
+            return u.hex, u.position, _where(u.hex.label, u.position.value)
+        except KeyError:
+            for s in fog.stacks:
+                if s.id == p:
+                    return s.hex, s.position, _where(s.hex.label, s.position.value)
+    return None
+
+
+def _cost(state: AslgwState, frm: tuple[Hex, Position, str] | None, to: str, to_in: str) -> str:
+    if frm is None:
+        return ""
+    try:
+        c = cached_step_cost(state.scenario, frm[0], frm[1], Hex.from_label(to), Position(to_in))
+    except (StepError, LocationError, ValueError):
+        return ""
+    return f" ({c.mf:g} MF)"

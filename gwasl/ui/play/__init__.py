@@ -1,0 +1,1 @@
+"""The player window: games in play, drawn from their views (any ruleset)."""

@@ -1,0 +1,57 @@
+"""Helpers for the aslgw game tests: bundled scenarios as sources, sessions, and a
+random player that picks among the legal actions of one viewer."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from gwasl.engine.game import GameOptions
+from gwasl.engine.session import LegalAction, Session
+from gwasl.games.aslgw.game import AslgwGame
+from testsupport import bundled_scenarios
+
+GAME = AslgwGame()
+#: the actions that move the game on; a random player picks one of them now and then
+ENDERS = ("end_phase", "end_window", "end_impulse", "end_platoon")
+
+
+def source(path: Path | str) -> dict[str, Any]:
+    return json.loads(Path(path).read_text(encoding="utf-8"))
+
+
+def scenario_paths() -> list[Path]:
+    return bundled_scenarios()
+
+
+def new_session(src: dict[str, Any], seed: int = 1, secret: tuple[str, ...] = (), practice: bool = False) -> Session[Any]:
+    return Session.new(GAME, src, seed, GameOptions(frozenset(secret), practice))
+
+
+def pick(legal: list[LegalAction], rng: random.Random, end_bias: float = 0.15) -> LegalAction:
+    """A random legal action; one that ends a phase, window or impulse with probability
+    ``end_bias`` when there is one, so that whole games end in a few hundred actions."""
+    enders = [a for a in legal if a.action.kind in ENDERS]
+    if enders and rng.random() < end_bias:
+        return rng.choice(enders)
+    return rng.choice(legal)
+
+
+def play(session: Session[Any], rng: random.Random, viewer: str = "player", limit: int = 5000,
+         on_step: Callable[[Session[Any], LegalAction], None] | None = None) -> int:
+    """Play random legal actions (as ``viewer`` knows them) until the game is over; the
+    number of actions taken."""
+    n = 0
+    while not session.status().over:
+        legal = session.legal(viewer)
+        assert legal, f"no legal action for {viewer} at {session.status()}"
+        a = pick(legal, rng)
+        session.act(a.action, viewer)
+        if on_step is not None:
+            on_step(session, a)
+        n += 1
+        assert n < limit, "the game does not end"
+    return n

@@ -1,0 +1,88 @@
+"""The type and lint gates, run by ``make test`` (issue 10 item 14).
+
+ruff with the rule set of pyproject.toml ([tool.ruff]) over the whole tree,
+mypy strict on gwasl/model and gwasl/rules and clean on the rest of gwasl
+([tool.mypy]).  Each runs as a subprocess from the test venv, so CI's
+``make test`` runs exactly what a developer runs by hand.  Each gate is also
+run on a planted defect, so it cannot pass by checking nothing.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from testsupport import ROOT
+
+BIN = Path(sys.executable).parent
+
+
+def _tool(name: str) -> str:
+    exe = BIN / name
+    if not exe.exists():  # a venv made another way: fall back to PATH, but say so if absent
+        found = shutil.which(name)
+        assert found, f"{name} is not installed: it is in the test extras (pip install -e '.[test]')"
+        return found
+    return str(exe)
+
+
+def _run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(list(args), cwd=cwd, capture_output=True, text=True, timeout=600)
+
+
+def test_ruff_is_clean() -> None:
+    r = _run(_tool("ruff"), "check", "--no-cache", "--output-format", "concise", ".")
+    assert r.returncode == 0, f"ruff check (rules in pyproject.toml [tool.ruff]):\n{r.stdout}{r.stderr}"
+
+
+def test_ruff_gate_catches_a_planted_defect(tmp_path: Path) -> None:
+    bad = tmp_path / "planted.py"
+    bad.write_text("import os\nfrom typing import List\n\nx: List[int] = []\n", encoding="utf-8")
+    r = _run(_tool("ruff"), "check", "--no-cache", "--output-format", "concise", "--config", str(ROOT / "pyproject.toml"), str(bad))
+    assert r.returncode == 1
+    assert "F401" in r.stdout and "UP035" in r.stdout
+
+
+@pytest.mark.parametrize("package", ["gwasl"])
+def test_mypy_is_clean(package: str) -> None:
+    """Strict on gwasl.model and gwasl.rules, the default checks on every other package ([tool.mypy])."""
+    r = _run(sys.executable, "-m", "mypy", "--no-incremental", "-p", package)
+    assert r.returncode == 0, f"mypy (settings in pyproject.toml [tool.mypy]):\n{r.stdout}{r.stderr}"
+
+
+@pytest.mark.parametrize(
+    ("module", "code"),
+    [
+        # strict packages: an unannotated function is an error
+        ("gwasl.rules._planted", "def f(x):\n    return x\n"),
+        ("gwasl.model._planted", "def f(x):\n    return x\n"),
+        # every other package: a type error is an error
+        ("gwasl.ui._planted", "def f() -> int:\n    return 'x'\n"),
+        ("gwasl.commands._planted", "def f() -> int:\n    return 'x'\n"),
+    ],
+)
+def test_mypy_gate_catches_a_planted_defect(tmp_path: Path, module: str, code: str) -> None:
+    """The same settings on a copy of the package with one planted module (the source tree is untouched)."""
+    shutil.copytree(ROOT / "gwasl", tmp_path / "gwasl", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    (tmp_path / Path(*module.split("."))).with_suffix(".py").write_text(code, encoding="utf-8")
+    r = _run(sys.executable, "-m", "mypy", "--no-incremental", "--cache-dir", str(tmp_path / ".mypy_cache"), "-m", module, cwd=tmp_path)
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "_planted.py" in r.stdout
+
+
+def test_make_test_runs_the_slow_tests_too() -> None:
+    """Tests marked ``slow`` (the longest hypothesis runs, the wheel install, the benchmark smoke runs)
+    are marked to be found, not skipped: neither ``make test`` nor pytest's defaults deselect them."""
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    recipe = makefile.split("\ntest:", 1)[1].split("\n\n", 1)[0]
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    addopts = next(line for line in pyproject.splitlines() if line.startswith("addopts"))
+    for text in (recipe.replace("python -m pytest", "python"), addopts):
+        assert "-m " not in text and "not slow" not in text and "slow" not in text, text
+    marked = [p for p in (ROOT / "tests").rglob("test_*.py") if "pytest.mark.slow" in p.read_text(encoding="utf-8")]
+    assert len(marked) >= 4
