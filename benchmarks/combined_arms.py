@@ -11,7 +11,7 @@ Prints figures and ratios against a plain reference measured in the same run
 * one line-of-fire query, tables against the plain computation;
 * a batch of games on 2 processes against 1 (same figures, wall time).
 
-Run: python -m benchmarks.combined_arms [N]
+Run: python -m benchmarks.combined_arms [N | --quick]
 """
 
 from __future__ import annotations
@@ -80,7 +80,8 @@ def games(n: int) -> tuple[float, float, int]:
 
 
 def main() -> None:
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 400
+    arg = sys.argv[1] if len(sys.argv) > 1 else "400"
+    n = 40 if arg == "--quick" else int(arg)
     cpu, wall, steps = games(n)
     print(f"random games: {n} in {cpu:.2f} s CPU ({wall:.2f} s wall): {n / cpu:7.1f} games/s per core, "
           f"{steps / n:.0f} steps/game, {cpu / steps * 1e6:.0f} us/step")

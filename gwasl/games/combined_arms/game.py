@@ -158,6 +158,10 @@ class CombinedArmsGame(Game[State]):
     def __init__(self) -> None:
         self._memo: dict[int, tuple[State, Record, State]] = {}
 
+    def __reduce__(self) -> tuple[type, tuple[()]]:
+        """Pickled without its reduce memo (batch play sends the game to worker processes)."""
+        return (CombinedArmsGame, ())
+
     # -- set-up -------------------------------------------------------------------
     def setup(self, source: Mapping[str, Any] | None, options: GameOptions) -> State:
         """The state before the board is diced.  ``options.extra["easier"]`` drops the

@@ -44,3 +44,12 @@ def test_planner_games_replay_from_the_seed():
     a = play_out(GAME, GAME.policies()["planner"], 7, GameOptions())
     b = play_out(GAME, GAME.policies()["planner"], 7, GameOptions())
     assert a == b and a.steps > 20
+
+
+def test_the_game_pickles_after_play():
+    """Batch play sends the game object to worker processes (gwasl.engine.batch)."""
+    import pickle
+
+    play_out(GAME, GAME.policies()["random"], 2)
+    again = pickle.loads(pickle.dumps(GAME))
+    assert play_out(again, again.policies()["random"], 2) == play_out(GAME, GAME.policies()["random"], 2)
