@@ -41,7 +41,6 @@ from gwasl.games.combined_arms.records import (
     EndGame,
     EndPhase,
     EnemyBroken,
-    EnemyChoice,
     EnemyFire,
     EnemyMortar,
     EnemyRecovered,
@@ -1126,7 +1125,7 @@ _REDUCERS: dict[type, Callable[[State, Any], State]] = {
     AttackDone: _r_attack_done, EnemySpent: _r_enemy_spent, EnemyRecovered: _r_enemy_recovered, Activated: _r_activated,
     Revealed: _r_revealed, EnemyBroken: _r_enemy_broken, TrackMoved: _r_track, UnitBroken: _r_broken,
     MortarTarget: _r_mortar_target, MortarFell: _r_nothing, SmokeChanged: _r_smoke, RollsPending: _r_rolls,
-    HexRolled: _r_hex_rolled, BreakPending: _r_break_pending, GameOver: _r_game_over, EnemyChoice: _r_nothing,
+    HexRolled: _r_hex_rolled, BreakPending: _r_break_pending, GameOver: _r_game_over,
     Rolled: _r_nothing, Decided: _r_nothing,
 }
 

@@ -5,8 +5,7 @@ every ``kind``).  Hexes are labels (``1a`` .. ``9g``), platoons their ids
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from types import MappingProxyType
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from gwasl.engine.events import ENGINE_EVENTS
@@ -375,17 +374,6 @@ class BreakPending(Record):
     kind: ClassVar[str] = "break_pending"
     hex: str
     count: int
-
-
-@EVENTS.register
-@dataclass(frozen=True)
-class EnemyChoice(Record):
-    """A choice the enemy made by the text's Enemy Decisions while resolving an
-    action (a reveal test's reason), with its explanation."""
-
-    kind: ClassVar[str] = "enemy_choice"
-    why: str
-    details: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
 
 
 @EVENTS.register

@@ -177,8 +177,6 @@ def event_shown(e: Record) -> Shown | None:
         if not e.count:
             return None
         return Shown("break_pending", f"choose the platoon in {e.hex} that breaks", {"hex": e.hex, "count": e.count})
-    if isinstance(e, E.EnemyChoice):
-        return Shown("enemy_choice", e.why, {"details": dict(e.details)})
     if isinstance(e, E.GameOver):
         return Shown("game_over", f"game over: {e.result.get('why', '')}", {"result": dict(e.result)})
     return None
