@@ -52,6 +52,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # Every line a command prints, errors included, has its control characters
+    # escaped and is cut when endless: text from a file never drives the terminal (issue 17.2).
+    from gwasl.commands.common import safe_output
+
+    with safe_output():
+        return _main(argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

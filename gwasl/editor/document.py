@@ -31,6 +31,7 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any
 
+from gwasl.model.files import FileIdentity
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import (
     Dummy,
@@ -52,7 +53,7 @@ from gwasl.model.scenario import (
     UnitClass,
     UnitKind,
 )
-from gwasl.model.scenario_io import load_scenario, save_scenario
+from gwasl.model.scenario_io import Saved, ScenarioError, ScenarioReadError, open_scenario, save_scenario
 from gwasl.model.terrain import terrain_table
 
 __all__ = [
@@ -156,9 +157,16 @@ Listener = Callable[[Change], None]
 class EditorDocument:
     """The scenario being edited: current value, undo/redo stacks, dirty state, path."""
 
-    def __init__(self, scenario: Scenario, path: str | os.PathLike[str] | None = None) -> None:
+    def __init__(
+        self, scenario: Scenario, path: str | os.PathLike[str] | None = None, identity: FileIdentity | None = None
+    ) -> None:
         self._scenario = scenario
         self.path: str | None = os.fspath(path) if path is not None else None
+        # The file as it was when opened or last saved: a save refuses to replace
+        # a file someone else changed since (issue 18.3).
+        if identity is None and self.path is not None:
+            identity = _identity_if_same(self.path, scenario)
+        self.identity: FileIdentity | None = identity
         self._undo: list[Command] = []
         self._redo: list[Command] = []
         self._clean_index: int | None = 0  # len(undo) at the last save/open; None: unreachable
@@ -170,22 +178,37 @@ class EditorDocument:
     @classmethod
     def open(cls, path: str | os.PathLike[str]) -> EditorDocument:
         """Load a scenario file (raises :class:`~gwasl.model.scenario_io.ScenarioError`)."""
-        return cls(load_scenario(path), path)
+        scenario, identity = open_scenario(path)
+        return cls(scenario, path, identity)
 
-    def save(self, path: str | os.PathLike[str] | None = None) -> None:
-        """Write the scenario (atomically); the document becomes clean."""
+    def save(
+        self, path: str | os.PathLike[str] | None = None, *, overwrite_changed: bool = False, allow_read_only: bool = False
+    ) -> Saved:
+        """Write the scenario (atomically, checked by reading it back); the document becomes clean.
+
+        Saving to the document's own file refuses to replace it when it changed
+        on disk since it was opened or saved (:class:`~gwasl.model.scenario_io.ScenarioChangedError`)
+        unless ``overwrite_changed``, and refuses a read-only file
+        (:class:`~gwasl.model.scenario_io.ScenarioReadOnlyError`) unless
+        ``allow_read_only``: the UI asks the user and calls again.
+        """
         target = os.fspath(path) if path is not None else self.path
         if target is None:
             raise EditError("this scenario has no file yet; choose one with Save As")
-        save_scenario(self._scenario, target)
+        own_file = self.path is not None and os.path.abspath(target) == os.path.abspath(self.path)
+        expect = self.identity if own_file and not overwrite_changed else None
+        saved = save_scenario(self._scenario, target, expect=expect, allow_read_only=allow_read_only)
         self.path = target
+        self.identity = saved.identity
         self._clean_index = len(self._undo)
         self._emit(Change(properties=True))
+        return saved
 
-    def replace_all(self, scenario: Scenario, path: str | os.PathLike[str] | None) -> None:
+    def replace_all(self, scenario: Scenario, path: str | os.PathLike[str] | None, identity: FileIdentity | None = None) -> None:
         """Start over on another scenario (New/Open): history cleared, clean."""
         self._scenario = scenario
         self.path = os.fspath(path) if path is not None else None
+        self.identity = identity
         self._undo.clear()
         self._redo.clear()
         self._clean_index = 0
@@ -301,6 +324,23 @@ class EditorDocument:
 # ---------------------------------------------------------------------------
 # New scenarios
 # ---------------------------------------------------------------------------
+#: The identity of a file that no longer holds what the document was made from.
+_CHANGED = FileIdentity(0, -1, "")
+
+
+def _identity_if_same(path: str, scenario: Scenario) -> FileIdentity | None:
+    """The file's identity if it still holds ``scenario`` (a document made from an
+    already-loaded scenario), a never-matching one if it holds something else,
+    None if there is no file."""
+    try:
+        again, identity = open_scenario(path)
+    except ScenarioReadError:
+        return None if not os.path.lexists(path) else _CHANGED
+    except ScenarioError:
+        return _CHANGED
+    return identity if again == scenario else _CHANGED
+
+
 def new_scenario(
     columns: int = 12,
     rows: int = 8,

@@ -17,13 +17,21 @@ import json
 import math
 import os
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, TypeVar
 
-from gwasl.model.files import atomic_target
+from gwasl.model.files import (
+    MAX_FILE_BYTES,
+    FileChangedError,
+    FileError,
+    FileIdentity,
+    ReadOnlyFileError,
+    atomic_target,
+    read_regular_file,
+)
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import (
     FORMAT_ID,
@@ -56,15 +64,21 @@ __all__ = [
     "ScenarioReadError",
     "ScenarioFormatError",
     "ScenarioWriteError",
+    "ScenarioReadOnlyError",
+    "ScenarioChangedError",
+    "Saved",
+    "escape_controls",
+    "quote",
+    "quote_list",
+    "shorten",
     "load_scenario",
+    "open_scenario",
     "parse_scenario",
     "scenario_from_text",
     "scenario_to_dict",
     "scenario_to_json",
     "save_scenario",
 ]
-
-MAX_FILE_BYTES = 64 * 1024 * 1024  # a scenario is kilobytes; refuse absurd files early
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +132,95 @@ class ScenarioWriteError(ScenarioError):
     """Saving failed; the original file is untouched."""
 
 
+class ScenarioReadOnlyError(ScenarioWriteError):
+    """The file to save over is read-only; save again with ``allow_read_only`` if the user agrees."""
+
+
+class ScenarioChangedError(ScenarioWriteError):
+    """The file changed on disk since it was opened or saved; reload, overwrite (``expect=None``) or save elsewhere."""
+
+
+@dataclass(frozen=True, slots=True)
+class Saved:
+    """What a save wrote: the file (a symlink's target), its new identity, and notes for the user."""
+
+    path: Path
+    identity: FileIdentity | None
+    notes: tuple[str, ...] = ()
+
+
+# ---------------------------------------------------------------------------
+# Text from a file, shown safely (issue 17.2, 17.3)
+# ---------------------------------------------------------------------------
+# C0/C1 controls and DEL, bidi overrides and isolates, line/paragraph
+# separators, and lone surrogates: characters that steer a terminal or
+# reorder what is shown, or cannot be encoded at all.
+_CONTROL_RE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]")
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _escape_one(m: re.Match[str]) -> str:
+    ch = m.group()
+    if ch in _NAMED:
+        return _NAMED[ch]
+    n = ord(ch)
+    return f"\\x{n:02x}" if n < 0x100 else f"\\u{n:04x}"
+
+
+def escape_controls(text: str) -> str:
+    r"""``text`` with every control character written as an escape, so it can be shown anywhere.
+
+    >>> escape_controls("\x1b]0;pwned\x07 title\u202e")
+    '\\x1b]0;pwned\\x07 title\\u202e'
+    >>> escape_controls("Bois des Caures, 21 février")
+    'Bois des Caures, 21 février'
+    """
+    return _CONTROL_RE.sub(_escape_one, text)
+
+
+#: Longest value quoted whole in a message; longer ones are cut and their length given.
+QUOTE_LIMIT = 40
+
+
+def quote(value: Any, limit: int = QUOTE_LIMIT) -> str:
+    """A value from a file, quoted for a message: escaped, and cut with its length when long.
+
+    >>> quote("K10"), quote(12)
+    ("'K10'", '12')
+    >>> quote("S" * 10_000_000)
+    "'SSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSS...' (10,000,000 characters)"
+    """
+    if not isinstance(value, str):
+        return shorten(repr(value), limit)
+    if len(value) <= limit:
+        return f"'{escape_controls(value)}'"
+    return f"'{escape_controls(value[:limit])}...' ({len(value):,} characters)"
+
+
+def shorten(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """Text from a file for a message, unquoted (an id): escaped, cut with its length when long.
+
+    >>> shorten("G1-L"), shorten("x" * 100, 5)
+    ('G1-L', 'xxxxx... (100 characters)')
+    """
+    if len(text) <= limit:
+        return escape_controls(text)
+    return f"{escape_controls(text[:limit])}... ({len(text):,} characters)"
+
+
+def quote_list(values: Iterable[str], most: int = 10) -> str:
+    """Values from a file for a message, each quoted (:func:`quote`), at most ``most`` of them.
+
+    >>> quote_list(["german", "french"]), quote_list([])
+    ("'german', 'french'", 'none defined')
+    """
+    vals = list(values)
+    if not vals:
+        return "none defined"
+    shown = ", ".join(quote(v) for v in vals[:most])
+    return shown + (f" and {len(vals) - most} more" if len(vals) > most else "")
+
+
 # ---------------------------------------------------------------------------
 # Reading
 # ---------------------------------------------------------------------------
@@ -125,24 +228,20 @@ def load_scenario(path: str | os.PathLike[str]) -> Scenario:
     """Read and parse a scenario file.
 
     Raises :class:`ScenarioReadError` or :class:`ScenarioFormatError`, never
-    anything else for bad input.
+    anything else for bad input.  Only a regular file of at most
+    :data:`~gwasl.model.files.MAX_FILE_BYTES` is read (issue 17.4).
     """
-    p = Path(path)
+    return open_scenario(path)[0]
+
+
+def open_scenario(path: str | os.PathLike[str]) -> tuple[Scenario, FileIdentity]:
+    """:func:`load_scenario`, with the identity of the bytes read (a later save checks it)."""
     source = str(path)
     try:
-        if p.is_dir():
-            raise ScenarioReadError(source, "is a folder, not a scenario file")
-        size = p.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise ScenarioReadError(source, f"is {size} bytes; a scenario file is at most {MAX_FILE_BYTES}")
-        raw = p.read_bytes()
-    except FileNotFoundError:
-        raise ScenarioReadError(source, "no such file") from None
-    except PermissionError:
-        raise ScenarioReadError(source, "permission denied") from None
-    except OSError as e:
-        raise ScenarioReadError(source, f"cannot be read ({e.strerror or e})") from None
-    return scenario_from_bytes(raw, source)
+        content = read_regular_file(path, MAX_FILE_BYTES)
+    except FileError as e:
+        raise ScenarioReadError(source, e.reason) from None
+    return scenario_from_bytes(content.data, source), content.identity
 
 
 def scenario_from_bytes(raw: bytes, source: str = "<scenario>") -> Scenario:
@@ -153,20 +252,47 @@ def scenario_from_bytes(raw: bytes, source: str = "<scenario>") -> Scenario:
     return scenario_from_text(text, source)
 
 
+class _Overflow(float):
+    """A number literal too large for a float (1e400): infinity, remembering how it was written."""
+
+    text: str
+
+
+def _parse_float(literal: str) -> float:
+    v = float(literal)
+    if math.isfinite(v):
+        return v
+    o = _Overflow(v)
+    o.text = literal
+    return o
+
+
 def scenario_from_text(text: str, source: str = "<scenario>") -> Scenario:
     if not text.strip():
         raise ScenarioReadError(source, "is empty")
     if "\x00" in text:
         raise ScenarioReadError(source, "contains NUL bytes; it is not a JSON text file")
+    # Duplicate keys (issue 17.10): json keeps the last silently; we note each
+    # object that had some, by identity, and name its path after the walk.
+    dups: dict[int, tuple[dict[str, Any], list[str]]] = {}
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        d: dict[str, Any] = {}
+        for k, v in items:
+            if k in d:
+                dups.setdefault(id(d), (d, []))[1].append(k)
+            d[k] = v
+        return d
+
     try:
-        doc = json.loads(text, parse_constant=_reject_constant)
+        doc = json.loads(text, parse_constant=_reject_constant, parse_float=_parse_float, object_pairs_hook=pairs)
     except json.JSONDecodeError as e:
         raise ScenarioReadError(source, f"is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
     except RecursionError:
         raise ScenarioReadError(source, "is nested too deeply to be a scenario") from None
     except ValueError as e:  # NaN/Infinity, huge integer literals
         raise ScenarioReadError(source, f"is not valid JSON ({e})") from None
-    return parse_scenario(doc, source)
+    return _parse_checked(doc, source, {k: v[1] for k, v in dups.items()})
 
 
 def _reject_constant(name: str) -> Any:
@@ -181,6 +307,7 @@ class _Reader:
 
     def __init__(self) -> None:
         self.findings: list[Finding] = []
+        self._hexes: dict[str, Hex] = {}
 
     def error(self, path: str, message: str) -> None:
         self.findings.append(Finding(path, message))
@@ -192,11 +319,11 @@ class _Reader:
             return None
         if isinstance(v, float):
             if not math.isfinite(v) or not v.is_integer():
-                self.error(path, f"must be a whole number, not {v!r}")
+                self.error(path, f"must be a whole number, not {quote(v)}")
                 return None
             v = int(v)
         if (lo is not None and v < lo) or (hi is not None and v > hi):
-            self.error(path, f"must be between {lo} and {hi}, not {_short(v)}")
+            self.error(path, f"must be between {lo} and {hi}, not {quote(v)}")
             return None
         return v
 
@@ -226,10 +353,13 @@ class _Reader:
         return None
 
     def hexlabel(self, v: Any, path: str) -> Hex | None:
+        if isinstance(v, str) and (h := self._hexes.get(v)) is not None:
+            return h  # labels repeat (fortification lists): parsed once each
         if not isinstance(v, str) or not _HEXLABEL_RE.fullmatch(v):
             self.error(path, f"must be a hex label such as 'K10' (column letters A-Z, row number from 1), not {_describe(v)}")
             return None
-        return Hex.from_label(v)
+        h = self._hexes[v] = Hex.from_label(v)
+        return h
 
     def obj(self, v: Any, path: str) -> dict[str, Any] | None:
         if not isinstance(v, dict):
@@ -262,9 +392,9 @@ def _describe(v: Any) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, (int, float)):
-        return f"the number {_short(v)}"
+        return f"the number {quote(v)}"
     if isinstance(v, str):
-        return f"the text {_short(v)!r}" if len(v) < 40 else f"a text of {len(v)} characters"
+        return f"the text {quote(v)}"
     if isinstance(v, list):
         return "a list"
     if isinstance(v, dict):
@@ -272,17 +402,17 @@ def _describe(v: Any) -> str:
     return type(v).__name__
 
 
-def _short(v: Any) -> str:
-    s = v if isinstance(v, str) else repr(v)
-    return s if len(s) <= 30 else s[:27] + "..."
-
-
 def _extra(d: Mapping[str, Any], known: tuple[str, ...]) -> Mapping[str, Any]:
     return MappingProxyType({k: v for k, v in d.items() if k not in known})
 
 
 def _key(path: str, k: str) -> str:
-    return f"{path}.{k}" if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", k) else f"{path}[{json.dumps(k)}]"
+    """The path of key ``k`` under ``path``; a long key is cut, with its length (issue 17.3)."""
+    if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", k) and len(k) <= QUOTE_LIMIT:
+        return f"{path}.{k}"
+    if len(k) <= QUOTE_LIMIT:
+        return f"{path}[{json.dumps(k)}]"
+    return f"{path}[{json.dumps(k[:QUOTE_LIMIT])[:-1]}...\" ({len(k):,} characters)]"
 
 
 _TOP_KEYS = ("format", "id", "title", "date", "front", "weather", "winter", "night", "map", "sides", "units", "formations", "dummies")
@@ -299,15 +429,91 @@ def parse_scenario(doc: Any, source: str = "<scenario>") -> Scenario:
     """Turn a decoded JSON document into a :class:`Scenario`.
 
     Raises :class:`ScenarioFormatError` with every finding when ``doc`` is
-    not valid under spec/scenario-v1.schema.json.
+    not valid under spec/scenario-v1.schema.json, or holds a value that could
+    not be written back (a non-finite number, a lone surrogate).
     """
+    return _parse_checked(doc, source, {})
+
+
+#: At most this many findings about unwritable values are listed (a hostile file can hold millions).
+MAX_VALUE_FINDINGS = 50
+
+
+def unwritable_values(doc: Any, dups: Mapping[int, list[str]] | None = None) -> list[Finding]:
+    r"""Values of ``doc`` that JSON cannot carry back exactly, each with its path (issue 17.10, 18.4).
+
+    Non-finite numbers (``1e400`` reads as infinity, which JSON cannot write),
+    lone surrogates (no UTF-8 encoding) and, from :func:`scenario_from_text`,
+    keys given twice in one object (all but the last would be lost).
+
+    >>> for f in unwritable_values({"a": [1, float("inf")], "b\ud800": "x"}):
+    ...     print(f)
+    $.a[1]: is the number inf, which has no JSON form (too large or not a number)
+    $["b\ud800"]: the key has a lone surrogate \ud800, which is not a character
+    """
+    dups = dups or {}
+    out: list[Finding] = []
+    more = 0
+    # Iterative walk; a path is built only for a finding (node, parent link, key).
+    stack: list[tuple[Any, Any]] = [(doc, None)]
+
+    def path_of(link: Any) -> str:
+        parts: list[Any] = []
+        while link is not None:
+            link, k = link
+            parts.append(k)
+        p = "$"
+        for k in reversed(parts):
+            p = f"{p}[{k}]" if isinstance(k, int) else _key(p, k)
+        return p
+
+    def add(link: Any, message: str) -> None:
+        nonlocal more
+        if len(out) < MAX_VALUE_FINDINGS:
+            out.append(Finding(path_of(link), message))
+        else:
+            more += 1
+
+    while stack:
+        v, link = stack.pop()
+        if link is not None and isinstance(link[1], str) and _SURROGATE_RE.search(link[1]):
+            add(link, f"the key has a lone surrogate {_first_surrogate(link[1])}, which is not a character")
+        if isinstance(v, dict):
+            for k in dups.get(id(v), ()):
+                add(link, f"gives the key {quote(k)} more than once; each key may appear once in an object")
+            stack.extend((x, (link, k)) for k, x in reversed(v.items()))
+        elif isinstance(v, list):
+            stack.extend((x, (link, i)) for i, x in reversed(list(enumerate(v))))
+        elif isinstance(v, float):
+            if not math.isfinite(v):
+                written = getattr(v, "text", None) or repr(v)
+                add(link, f"is the number {shorten(written)}, which has no JSON form (too large or not a number)")
+        elif isinstance(v, str) and _SURROGATE_RE.search(v):
+            add(link, f"has a lone surrogate {_first_surrogate(v)}, which is not a character")
+    if more:
+        out.append(Finding("$", f"and {more:,} more values that cannot be written back"))
+    return out
+
+
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
+
+
+def _first_surrogate(text: str) -> str:
+    m = _SURROGATE_RE.search(text)
+    return escape_controls(m.group()) if m else ""
+
+
+def _parse_checked(doc: Any, source: str, dups: Mapping[int, list[str]]) -> Scenario:
+    bad = unwritable_values(doc, dups)
     rd = _Reader()
     try:
         scenario = _parse(rd, doc)
     except RecursionError:
         raise ScenarioFormatError(source, [Finding("$", "is nested too deeply to be a scenario")]) from None
-    if rd.findings or scenario is None:
-        raise ScenarioFormatError(source, rd.findings or [Finding("$", "is not a scenario")])
+    if bad or rd.findings or scenario is None:
+        seen = {f.path for f in bad}  # 1e400 in a known field: one finding, not two
+        findings = bad + [f for f in rd.findings if f.path not in seen]
+        raise ScenarioFormatError(source, findings or [Finding("$", "is not a scenario")])
     return scenario
 
 
@@ -319,7 +525,7 @@ def _parse(rd: _Reader, doc: Any) -> Scenario | None:
     if "format" in d and d["format"] != FORMAT_ID:
         fmt = d["format"]
         if isinstance(fmt, str) and fmt.startswith("gwasl-scenario/"):
-            rd.error("$.format", f"is {fmt!r}, a format this version of gwasl does not know (it reads {FORMAT_ID!r}); use a newer gwasl")
+            rd.error("$.format", f"is {quote(fmt)}, a format this version of gwasl does not know (it reads {FORMAT_ID!r}); use a newer gwasl")
         else:
             rd.error("$.format", f"must be {FORMAT_ID!r}, not {_describe(fmt)}")
     sid = rd.string(d["id"], "$.id") if "id" in d else None
@@ -367,7 +573,7 @@ def _parse_date(rd: _Reader, s: str) -> _dt.date | None:
             return _dt.date.fromisoformat(s)
         except ValueError:
             pass
-    rd.error("$.date", f"must be a calendar date written YYYY-MM-DD, e.g. '1916-02-21', not {_short(s)!r}")
+    rd.error("$.date", f"must be a calendar date written YYYY-MM-DD, e.g. '1916-02-21', not {quote(s)}")
     return None
 
 
@@ -398,7 +604,7 @@ def _parse_map(rd: _Reader, v: Any) -> MapData | None:
         for label, hv in (hd or {}).items():
             hp = _key(f"{path}.hexes", label)
             if not _HEXLABEL_RE.fullmatch(label):
-                rd.error(hp, f"{label!r} is not a hex label such as 'K10'")
+                rd.error(hp, f"{quote(label)} is not a hex label such as 'K10'")
                 continue
             ho = rd.obj(hv, hp)
             if ho is None:
@@ -419,7 +625,9 @@ def _parse_hex_list(rd: _Reader, v: Any, path: str, min_items: int) -> tuple[Hex
         return ()
     if len(arr) < min_items:
         rd.error(path, "must list at least one hex")
-    return tuple(h for i, x in enumerate(arr) if (h := rd.hexlabel(x, f"{path}[{i}]")) is not None)
+    # A hex listed again is the same hex: merged here, in the order first listed, so
+    # nothing downstream pays for repeats (issue 17.6; docs/format/files.md).
+    return tuple(dict.fromkeys(h for i, x in enumerate(arr) if (h := rd.hexlabel(x, f"{path}[{i}]")) is not None))
 
 
 def _parse_fortification(rd: _Reader, v: Any, path: str) -> Fortification | None:
@@ -475,7 +683,7 @@ def _parse_unit(rd: _Reader, v: Any, path: str) -> Unit | None:
             if _RATING_RE.fullmatch(rs):
                 rating = LeaderRating.parse(rs)
             else:
-                rd.error(f"{path}.rating", f"{_short(rs)!r} is not a leader rating: morale 5-10 then a modifier -3..+3, e.g. '8-1', '9-0', '6+1'")
+                rd.error(f"{path}.rating", f"{quote(rs)} is not a leader rating: morale 5-10 then a modifier -3..+3, e.g. '8-1', '9-0', '6+1'")
     weapon = rd.string(d["weapon"], f"{path}.weapon") if "weapon" in d else None
     pos = rd.enum(d["in"], f"{path}.in", Position) if "in" in d else Position.GROUND
     platoon = rd.string(d["platoon"], f"{path}.platoon") if "platoon" in d else None
@@ -521,6 +729,15 @@ def _parse_dummy(rd: _Reader, v: Any, path: str) -> Dummy | None:
 # ---------------------------------------------------------------------------
 # Writing
 # ---------------------------------------------------------------------------
+def _add_extra(out: dict[str, Any], extra: Mapping[str, Any], known: tuple[str, ...], what: str) -> None:
+    """Fields gwasl does not know, written back as read; one named like a known field
+    would change the value on reading back, so it is refused (issue 18.4)."""
+    for k, v in extra.items():
+        if k in known:
+            raise ScenarioWriteError(f"{what}: the extra field {quote(k)} has the name of one of the format's own fields")
+        out[k] = v
+
+
 def scenario_to_dict(s: Scenario) -> dict[str, Any]:
     """The JSON form of a scenario; valid under spec/scenario-v1.schema.json."""
     out: dict[str, Any] = {"format": FORMAT_ID}
@@ -539,7 +756,7 @@ def scenario_to_dict(s: Scenario) -> dict[str, Any]:
     out["units"] = [_unit_to_dict(u) for u in s.units]
     if s.dummies:
         out["dummies"] = [_dummy_to_dict(x) for x in s.dummies]
-    out.update(s.extra)
+    _add_extra(out, s.extra, _TOP_KEYS, "the scenario")
     return out
 
 
@@ -558,12 +775,12 @@ def _map_to_dict(m: MapData) -> dict[str, Any]:
                 e["level"] = hd.level
             if hd.building is not None:
                 e["building"] = hd.building
-            e.update(hd.extra)
+            _add_extra(e, hd.extra, _HEX_KEYS, f"hex {h.label}")
             hexes[h.label] = e
         out["hexes"] = hexes
     if m.fortifications:
         out["fortifications"] = [_fort_to_dict(f) for f in m.fortifications]
-    out.update(m.extra)
+    _add_extra(out, m.extra, _MAP_KEYS, "the map")
     return out
 
 
@@ -573,7 +790,7 @@ def _fort_to_dict(f: Fortification) -> dict[str, Any]:
         out["owner"] = f.owner
     if f.ladders:
         out["ladders"] = [h.label for h in f.ladders]
-    out.update(f.extra)
+    _add_extra(out, f.extra, _FORT_KEYS, f"a {f.kind.value}")
     return out
 
 
@@ -583,7 +800,7 @@ def _side_to_dict(s: Side) -> dict[str, Any]:
         out["gas_protection"] = s.gas_protection.value
     if s.hand_grenades is not None:
         out["hand_grenades"] = s.hand_grenades
-    out.update(s.extra)
+    _add_extra(out, s.extra, _SIDE_KEYS, f"side {quote(s.id)}")
     return out
 
 
@@ -606,7 +823,7 @@ def _unit_to_dict(u: Unit) -> dict[str, Any]:
         out["trench_armour"] = True
     if u.hidden is not HiddenStatus.NONE:
         out["hidden"] = u.hidden.value
-    out.update(u.extra)
+    _add_extra(out, u.extra, _UNIT_KEYS, f"unit {quote(u.id)}")
     return out
 
 
@@ -614,7 +831,7 @@ def _formation_to_dict(f: Formation) -> dict[str, Any]:
     out: dict[str, Any] = {"id": f.id, "kind": f.kind.value}
     if f.leader is not None:
         out["leader"] = f.leader
-    out.update(f.extra)
+    _add_extra(out, f.extra, _FORMATION_KEYS, f"formation {quote(f.id)}")
     return out
 
 
@@ -622,29 +839,66 @@ def _dummy_to_dict(x: Dummy) -> dict[str, Any]:
     out: dict[str, Any] = {"side": x.side, "kind": x.kind.value, "hex": x.hex.label}
     if x.counters is not None:
         out["counters"] = x.counters
-    out.update(x.extra)
+    _add_extra(out, x.extra, _DUMMY_KEYS, "a dummy")
     return out
 
 
 def scenario_to_json(s: Scenario) -> str:
-    return json.dumps(scenario_to_dict(s), indent=2, ensure_ascii=False) + "\n"
+    """The file text of ``s``.  Raises :class:`ScenarioWriteError` naming the path of a
+    value JSON cannot write back exactly (a non-finite number, a lone surrogate)."""
+    doc = scenario_to_dict(s)
+    bad = unwritable_values(doc)
+    if bad:
+        more = f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""
+        raise ScenarioWriteError(f"cannot be written: {bad[0]}{more}")
+    return json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
-def save_scenario(s: Scenario, path: str | os.PathLike[str]) -> None:
-    """Write ``s`` to ``path`` atomically: a temporary file, fsync, then rename.
+def save_scenario(
+    s: Scenario,
+    path: str | os.PathLike[str],
+    *,
+    expect: FileIdentity | None = None,
+    allow_read_only: bool = False,
+) -> Saved:
+    """Write ``s`` to ``path`` so that the user's file is never lost or left unopenable.
 
-    If anything fails the old file is left exactly as it was and
-    :class:`ScenarioWriteError` says why.
+    The text goes to a temporary file beside the target (a symlink's target)
+    which is read back and parsed, and replaces the file only if it gives
+    ``s`` again exactly (issue 18.4).  With ``expect`` (the identity of the
+    file when it was opened or last saved), a file changed on disk since is
+    not replaced: :class:`ScenarioChangedError` (issue 18.3).  A read-only
+    file is not replaced unless ``allow_read_only``: :class:`ScenarioReadOnlyError`
+    (issue 18.2).  If anything fails the old file is left exactly as it was
+    and a :class:`ScenarioWriteError` says why.  See :class:`~gwasl.model.files.atomic_target`
+    for modes, stale temporary files and hard links.
     """
     target = Path(path)
-    text = scenario_to_json(s)
     try:
-        with atomic_target(target) as tmp:
-            with open(tmp, "w", encoding="utf-8") as fh:
-                fh.write(text)
-                fh.flush()
-                os.fsync(fh.fileno())
-            if target.exists():  # keep the file's permissions
-                os.chmod(tmp, target.stat().st_mode & 0o7777)
+        text = scenario_to_json(s)
+    except ScenarioWriteError as e:
+        raise ScenarioWriteError(f"{target}: {e}; the existing file is unchanged") from None
+    data = text.encode("utf-8")
+
+    def verify(tmp: Path) -> None:
+        try:
+            again = scenario_from_bytes(read_regular_file(tmp).data, str(target))
+        except (ScenarioError, FileError) as e:
+            raise ScenarioWriteError(f"{target}: the saved text would not open again ({e}); the existing file is unchanged") from None
+        if scenario_to_json(again) != text:
+            raise ScenarioWriteError(f"{target}: the saved text does not read back as this scenario; the existing file is unchanged")
+
+    w = atomic_target(target, expect=expect, allow_read_only=allow_read_only, verify=verify)
+    try:
+        with w as tmp, open(tmp, "wb") as fh:
+            fh.write(data)
+    except ReadOnlyFileError:
+        raise ScenarioReadOnlyError(f"{target}: the file is read-only; it was not replaced") from None
+    except FileChangedError:
+        raise ScenarioChangedError(f"{target}: the file was changed on disk since it was opened or last saved; it was not replaced") from None
+    except FileError as e:
+        raise ScenarioWriteError(f"{target}: could not save: {e.reason}") from None
     except OSError as e:
         raise ScenarioWriteError(f"{target}: could not save ({e.strerror or e}); the existing file is unchanged") from None
+    assert w.written is not None
+    return Saved(w.written, w.identity, tuple(w.notes))

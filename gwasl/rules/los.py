@@ -284,6 +284,11 @@ class LosIndex:
             lv = 2 * d.level
             level2[i] = lv
             at_top[i] = 0
+            # The map's default terrain is replaced, hindrance included: a woods,
+            # building or rubble hex (the rest of an outlined hex is open ground,
+            # docs/format/los.md) never keeps a default brush/grain/orchard hindrance.
+            hind[i] = 0
+            hind_top[i] = _NEVER
             outline_value = d.extra.get("outline") if d.extra else None
             if info.obstacle_height is not None:
                 top = lv + _half(info.obstacle_height, "terrain table")
@@ -593,16 +598,33 @@ class LosIndex:
         dcol = np.arange(-ca, C - ca, dtype=np.int64)
         drow = np.arange(-ra, R - ra, dtype=np.int64)
         targets = ((dcol[:, None] + ca + 1) * self.stride + (drow[None, :] + ra + 1)).reshape(-1)
-        if keeps_map_templates(C, R):
-            mt = map_templates(C, R, ca & 1)
-            O = ((dcol[:, None] + C - 1) * (2 * R - 1) + (drow[None, :] + R - 1)).reshape(-1)
-            mt.ensure(O)  # only this hex's offsets not built before (lazily per offset)
-        else:  # a huge map: only this observer's offsets, not kept
-            mt = templates_for(C, R, ca & 1, np.repeat(dcol, R), np.tile(drow, C))
-            O = np.arange(len(targets))
+        if not keeps_map_templates(C, R):
+            return np.asarray(targets[~self._blocked_huge(fa, ca & 1, dcol, drow, targets)])
+        mt = map_templates(C, R, ca & 1)
+        O = ((dcol[:, None] + C - 1) * (2 * R - 1) + (drow[None, :] + R - 1)).reshape(-1)
+        mt.ensure(O)  # only this hex's offsets not built before (lazily per offset)
         nq = len(O)
         blocked = self._blocked(mt, O, np.full(nq, fa, dtype=np.int64), targets)
         return np.asarray(targets[~blocked])
+
+    #: Targets per batch of a one-to-all query on a huge map: the templates of a
+    #: batch take about 40 KB per target while built (issue 17.8: 1.6 GB at once
+    #: on the largest legal map).
+    _HUGE_MAP_BATCH = 2048
+
+    def _blocked_huge(self, fa: int, parity: int, dcol: np.ndarray, drow: np.ndarray, targets: np.ndarray) -> np.ndarray:
+        """Blocked flags of one observer's targets on a map too big to keep its templates:
+        this observer's offsets only, not kept, built a band of columns at a time."""
+        R = len(drow)
+        blocked = np.empty(len(targets), dtype=bool)
+        step = max(1, self._HUGE_MAP_BATCH // R)
+        for c0 in range(0, len(dcol), step):
+            cols = dcol[c0 : c0 + step]
+            band = slice(c0 * R, (c0 + len(cols)) * R)
+            mt = templates_for(self.columns, self.rows, parity, np.repeat(cols, R), np.tile(drow, len(cols)))
+            n = len(cols) * R
+            blocked[band] = self._blocked(mt, np.arange(n), np.full(n, fa, dtype=np.int64), targets[band])
+        return blocked
 
     def clear_many(self, a_hexes: Sequence[Hex], b_hexes: Sequence[Hex]) -> np.ndarray:
         """Clear flags of many ground-level LOS checks ``a[i] -> b[i]`` at once."""

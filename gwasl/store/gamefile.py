@@ -26,7 +26,7 @@ from sqlalchemy import event as sa_event
 from sqlalchemy import insert, select, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
-from sqlalchemy.pool import NullPool
+from sqlalchemy.pool import StaticPool
 from sqlmodel import Field, SQLModel, create_engine
 
 from gwasl import __version__
@@ -111,7 +111,9 @@ def _dumps(obj: Any) -> str:
 
 
 def _engine(path: Path) -> Engine:
-    eng = create_engine(f"sqlite:///{path}", poolclass=NullPool, connect_args={"timeout": 10})
+    # one connection for the file's whole time open: opening and closing one per entry
+    # would checkpoint the WAL every time (tens of ms per action)
+    eng = create_engine(f"sqlite:///{path}", poolclass=StaticPool, connect_args={"timeout": 10})
 
     @sa_event.listens_for(eng, "connect")
     def _pragmas(dbapi_conn: Any, _record: Any) -> None:

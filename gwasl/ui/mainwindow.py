@@ -62,7 +62,7 @@ from gwasl.model.scenario import (
     UnitKind,
     Weather,
 )
-from gwasl.model.scenario_io import Finding, ScenarioError, ScenarioFormatError
+from gwasl.model.scenario_io import Finding, ScenarioChangedError, ScenarioError, ScenarioFormatError, ScenarioReadOnlyError
 from gwasl.rules.validate import validate_scenario
 from gwasl.ui import plain
 from gwasl.ui.checks import Checks
@@ -673,7 +673,7 @@ class MainWindow(QMainWindow):
             self.show_message(str(e), error=True)
             return False
         self.forget_selection()
-        self.document.replace_all(doc.scenario, path)
+        self.document.replace_all(doc.scenario, path, doc.identity)
         self._remember(path)
         self.view_home()
         return True
@@ -691,16 +691,58 @@ class MainWindow(QMainWindow):
             path += ".json"
         return self._save_to(path)
 
+    def ask_read_only(self, path: str) -> bool:
+        """Whether to replace a read-only file (issue 18.2; tests replace this)."""
+        answer = plain.message(
+            self, QMessageBox.Icon.Question, "Read-only file", f"{path} is read-only.\n\nReplace it anyway?",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No,
+        )
+        return answer == QMessageBox.StandardButton.Yes
+
+    def ask_changed_on_disk(self, path: str) -> str:
+        """What to do with a file another program changed since it was opened or saved
+        (issue 18.3): "reload", "overwrite", "save_as" or "cancel" (tests replace this)."""
+        box = QMessageBox(QMessageBox.Icon.Warning, "File changed on disk",
+                          f"{path} was changed on disk since it was opened or last saved.", QMessageBox.StandardButton.NoButton, self)
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        box.setInformativeText("Reload it (your changes are dropped), overwrite it with your version, or save yours under another name?")
+        buttons: dict[object, str] = {
+            box.addButton("Reload", QMessageBox.ButtonRole.DestructiveRole): "reload",
+            box.addButton("Overwrite", QMessageBox.ButtonRole.AcceptRole): "overwrite",
+            box.addButton("Save As...", QMessageBox.ButtonRole.ActionRole): "save_as",
+            box.addButton(QMessageBox.StandardButton.Cancel): "cancel",
+        }
+        box.exec()
+        return buttons.get(box.clickedButton(), "cancel")
+
     def _save_to(self, path: str) -> bool:
-        try:
-            self.document.save(path)
-        except (ScenarioError, ed.EditError) as e:
-            self.warn("Cannot save", user_text(str(e)))
-            self.show_message(str(e), error=True)
-            return False
+        overwrite_changed = allow_read_only = False
+        while True:
+            try:
+                saved = self.document.save(path, overwrite_changed=overwrite_changed, allow_read_only=allow_read_only)
+                break
+            except ScenarioReadOnlyError:
+                if not self.ask_read_only(path):
+                    return False
+                allow_read_only = True
+            except ScenarioChangedError:
+                choice = self.ask_changed_on_disk(path)
+                if choice == "overwrite":
+                    overwrite_changed = True
+                elif choice == "reload":  # the user drops their changes for the file's
+                    self.open_path(path, ask=False)
+                    return False
+                elif choice == "save_as":
+                    return self.save_as()
+                else:
+                    return False
+            except (ScenarioError, ed.EditError) as e:
+                self.warn("Cannot save", user_text(str(e)))
+                self.show_message(str(e), error=True)
+                return False
         self._remember(path)
         self._update_title()
-        self.show_message(f"Saved {path}")
+        self.show_message(" ".join((f"Saved {path}.", *saved.notes)))
         return True
 
     def export_png_dialog(self) -> None:

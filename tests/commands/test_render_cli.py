@@ -3,6 +3,7 @@ of the asked size that is not blank; bad input is one line and exit 2."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -89,3 +90,70 @@ def test_render_as_a_side_uses_the_fog_view(qapp, tmp_path):
     assert main(["render", str(EXAMPLE_PATH), "--out", str(a), "--width", "500"]) == 0
     assert main(["render", str(EXAMPLE_PATH), "--out", str(b), "--width", "500", "--view", "german"]) == 0
     assert QImage(str(a)) != QImage(str(b))
+
+
+# -- issue 18.1: --out never destroys what is there ---------------------------------------------
+def test_out_never_replaces_a_file_that_is_not_a_png_unless_forced(qapp, capsys, tmp_path):
+    """Issue 18.1: `--out scenario.json` turned the scenario into a PNG."""
+    scenario = tmp_path / "scenario.json"
+    scenario.write_bytes(EXAMPLE_PATH.read_bytes())
+    assert main(["render", str(scenario), "--out", str(scenario), "--width", "100"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is a JSON file, not a PNG picture; it was not replaced (--force replaces it)" in err
+    assert scenario.read_bytes() == EXAMPLE_PATH.read_bytes()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["scenario.json"]
+    picture = tmp_path / "map.png"
+    assert main(["render", str(EXAMPLE_PATH), "--out", str(picture), "--width", "100"]) == 0
+    assert main(["render", str(EXAMPLE_PATH), "--out", str(picture), "--width", "120"]) == 0  # a PNG is replaced
+    assert QImage(str(picture)).width() == 120
+    assert main(["render", str(scenario), "--out", str(scenario), "--width", "100", "--force"]) == 0
+    assert QImage(str(scenario)).width() == 100
+
+
+def test_out_never_replaces_a_device_a_fifo_or_a_folder(capsys, tmp_path):
+    """Issue 18.1: a device node was replaced (as root, `--out /dev/null` would replace /dev/null)."""
+    fifo = tmp_path / "pipe.png"
+    os.mkfifo(fifo)
+    for out, what in (("/dev/null", "character device"), (str(fifo), "FIFO"), (str(tmp_path), "folder")):
+        assert main(["render", str(EXAMPLE_PATH), "--out", out, "--force"]) == 2
+        err = capsys.readouterr().err
+        assert f"is a {what}" in err and "gwasl never replaces it" in err and err.count("\n") == 1
+    assert os.path.exists("/dev/null") and not os.path.isfile("/dev/null")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe.png"]
+
+
+def test_out_writes_through_a_symlink(qapp, tmp_path):
+    real = tmp_path / "pictures" / "map.png"
+    real.parent.mkdir()
+    link = tmp_path / "map.png"
+    link.symlink_to(real)
+    assert main(["render", str(EXAMPLE_PATH), "--out", str(link), "--width", "200"]) == 0
+    assert link.is_symlink() and QImage(str(real)).width() == 200
+
+
+# -- issue 17.8: the picture is bounded ----------------------------------------------------------
+def test_a_too_wide_picture_is_refused_in_one_line(capsys, tmp_path):
+    """Issue 17.8: `render --width 5000` of a 1 x 200 map was killed at 8 GB."""
+    doc = json.loads(EXAMPLE_PATH.read_text(encoding="utf-8"))
+    doc["map"].update(columns=1, rows=200, hexes={}, fortifications=[])
+    doc["units"], doc["dummies"], doc["formations"] = [], [], []
+    tall = tmp_path / "tall.json"
+    tall.write_text(json.dumps(doc), encoding="utf-8")
+    assert main(["render", str(tall), "--out", str(tmp_path / "t.png"), "--width", "5000"]) == 2
+    err = capsys.readouterr().err
+    assert "would be 5,000 x" in err and "at most 132 pixels wide for this map" in err and err.count("\n") == 1
+    assert not (tmp_path / "t.png").exists()
+
+
+def test_the_largest_map_renders_within_the_default_bound(qapp, tmp_path):
+    """Issue 17.8: the largest legal map (208 x 200) drew a 390-megapixel picture (3 GB)."""
+    from gwasl.ui.render import DEFAULT_MAX_PIXELS
+
+    doc = json.loads(EXAMPLE_PATH.read_text(encoding="utf-8"))
+    doc["map"].update(columns=208, rows=200)
+    big = tmp_path / "big.json"
+    big.write_text(json.dumps(doc), encoding="utf-8")
+    out = tmp_path / "big.png"
+    assert main(["render", str(big), "--out", str(out)]) == 0
+    img = QImage(str(out))
+    assert 0.9 * DEFAULT_MAX_PIXELS < img.width() * img.height() <= DEFAULT_MAX_PIXELS

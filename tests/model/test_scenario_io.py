@@ -27,6 +27,7 @@ from gwasl.model.scenario_io import (
     ScenarioReadError,
     ScenarioWriteError,
     load_scenario,
+    open_scenario,
     parse_scenario,
     save_scenario,
     scenario_from_text,
@@ -198,7 +199,8 @@ def test_missing_file_and_folder(tmp_path):
 @pytest.mark.parametrize(
     "mutate,path,needle",
     [
-        (lambda d: d["map"].__setitem__("columns", 1e400), "$.map.columns", "whole number"),
+        (lambda d: d["map"].__setitem__("columns", 1e400), "$.map.columns", "no JSON form"),
+        (lambda d: d["map"].__setitem__("columns", 8.5), "$.map.columns", "whole number"),
         (lambda d: d["map"].__setitem__("columns", 10**30), "$.map.columns", "between 1 and 208"),
         (lambda d: d["map"].__setitem__("rows", "8"), "$.map.rows", "whole number"),
         (lambda d: d["units"][0].__setitem__("hex", "c2"), "$.units[0].hex", "hex label"),
@@ -236,3 +238,141 @@ def test_save_into_a_missing_folder_is_a_clean_error(tmp_path):
     s = load_scenario(EXAMPLE_PATH)
     with pytest.raises(ScenarioWriteError):
         save_scenario(s, tmp_path / "no" / "such" / "dir" / "s.json")
+
+
+# -- issue 17.10: nothing is read that could not be written back ------------------------------
+def test_duplicate_keys_are_refused_with_their_path(example_doc):
+    """Issue 17.10: a key given twice was accepted silently (the last won)."""
+    text = json.dumps(example_doc).replace('"title":', '"title": "first", "title":', 1)
+    text = text.replace('"nationality": "french"', '"nationality": "french", "nationality": "german"', 1)
+    with pytest.raises(ScenarioFormatError) as ei:
+        scenario_from_text(text, "dup.json")
+    found = [(f.path, f.message) for f in ei.value.findings]
+    assert ("$", "gives the key 'title' more than once; each key may appear once in an object") in found
+    assert any(p == "$.sides.french" and "'nationality' more than once" in m for p, m in found)
+    assert str(ei.value).startswith("dup.json: $: gives the key 'title' more than once")
+
+
+@pytest.mark.parametrize("literal", ["1e400", "-1e400", "1" + "0" * 400 + ".5"])
+def test_a_number_too_large_for_json_is_refused_with_its_path(example_doc, literal):
+    """Issue 17.10, 18.4: 1e400 in an extra field read as infinity and saved as Infinity,
+    a file gwasl could not open again."""
+    example_doc["units"][2]["counter_art"] = {"scale": 12345}
+    text = json.dumps(example_doc).replace("12345", literal)
+    with pytest.raises(ScenarioFormatError) as ei:
+        scenario_from_text(text, "inf.json")
+    (f,) = ei.value.findings
+    assert f.path == "$.units[2].counter_art.scale" and "no JSON form" in f.message
+    assert literal[:20] in f.message
+
+
+def test_a_lone_surrogate_is_refused_with_its_path(example_doc):
+    """Issue 17.9/17.10: a lone surrogate in the title made `command` fail inside."""
+    text = json.dumps(example_doc).replace('"title": "', '"title": "\\ud800', 1)
+    with pytest.raises(ScenarioFormatError) as ei:
+        scenario_from_text(text, "s.json")
+    assert [(f.path, f.message) for f in ei.value.findings] == [("$.title", "has a lone surrogate \\ud800, which is not a character")]
+
+
+def test_many_unwritable_values_are_counted_not_listed(example_doc):
+    example_doc["junk"] = [float("inf")] * 10_000
+    with pytest.raises(ScenarioFormatError) as ei:
+        parse_scenario(example_doc, "x.json")
+    assert len(ei.value.findings) == 51 and ei.value.findings[-1].message == "and 9,950 more values that cannot be written back"
+
+
+def test_long_values_and_keys_are_quoted_shortened_with_their_length(example_doc):
+    """Issue 17.3: a 10 MB value was quoted in full."""
+    big = "S" * 10_000_000
+    example_doc["sides"][big] = example_doc["sides"].pop("french")
+    example_doc["sides"][big]["nationality"] = "x" * 1_000_000
+    example_doc["date"] = "1" * 1_000_000
+    with pytest.raises(ScenarioFormatError) as ei:
+        parse_scenario(example_doc, "x.json")
+    assert sum(len(str(f)) for f in ei.value.findings) < 2000
+    shown = {f.path: f.message for f in ei.value.findings}
+    key = '$.sides["' + "S" * 40 + '..." (10,000,000 characters)]'
+    assert shown[key + ".nationality"].endswith("not the text '" + "x" * 40 + "...' (1,000,000 characters)")
+    assert "(1,000,000 characters)" in shown["$.date"]
+
+
+# -- issue 17.4: only regular files -----------------------------------------------------------
+def test_a_fifo_or_a_device_is_refused_in_one_line(tmp_path):
+    fifo = tmp_path / "s.json"
+    os.mkfifo(fifo)
+    with pytest.raises(ScenarioReadError, match=r"s\.json: is a FIFO \(named pipe\), not a regular file"):
+        load_scenario(fifo)
+    with pytest.raises(ScenarioReadError, match="/dev/zero: is a character device"):
+        load_scenario("/dev/zero")
+
+
+# -- issue 18: saves ---------------------------------------------------------------------------
+def test_a_value_that_cannot_be_written_is_never_saved(tmp_path):
+    """Issue 18.4: an extra field holding 1e400 was saved as `Infinity` and the file no longer opened."""
+    from dataclasses import replace
+    from types import MappingProxyType
+
+    target = tmp_path / "s.json"
+    target.write_bytes(EXAMPLE_PATH.read_bytes())
+    s = load_scenario(target)
+    bad = replace(s, extra=MappingProxyType({"weights": [1.0, float("inf")]}))
+    with pytest.raises(ScenarioWriteError, match=r"\$\.weights\[1\]: is the number inf.*unchanged"):
+        save_scenario(bad, target)
+    assert target.read_bytes() == EXAMPLE_PATH.read_bytes()
+    assert [p.name for p in tmp_path.iterdir()] == ["s.json"]
+
+
+def test_a_save_that_would_not_read_back_is_refused(tmp_path):
+    """Issue 18.4: the saved text is read back before it replaces anything; a file
+    gwasl would refuse to open (here: over the 64 MB limit) never replaces the old one."""
+    from dataclasses import replace
+    from types import MappingProxyType
+
+    target = tmp_path / "s.json"
+    target.write_bytes(EXAMPLE_PATH.read_bytes())
+    s = load_scenario(target)
+    huge = replace(s, extra=MappingProxyType({"notes": "x" * (64 * 1024 * 1024)}))
+    with pytest.raises(ScenarioWriteError, match="would not open again.*at most 67,108,864 bytes"):
+        save_scenario(huge, target)
+    assert target.read_bytes() == EXAMPLE_PATH.read_bytes()
+    assert [p.name for p in tmp_path.iterdir()] == ["s.json"]
+
+
+def test_an_extra_field_named_like_a_known_field_is_never_written(tmp_path):
+    """Issue 18.4: written, it would change the unit on reading back."""
+    from dataclasses import replace
+    from types import MappingProxyType
+
+    s = load_scenario(EXAMPLE_PATH)
+    u = replace(s.units[0], extra=MappingProxyType({"hex": "A1"}))
+    target = tmp_path / "s.json"
+    with pytest.raises(ScenarioWriteError, match="unit 'G1-L': the extra field 'hex' has the name of one of the format's own fields"):
+        save_scenario(replace(s, units=(u, *s.units[1:])), target)
+    assert not target.exists()
+
+
+def test_save_keeps_a_symlink_and_reports_identity(tmp_path):
+    real = tmp_path / "real.json"
+    real.write_bytes(EXAMPLE_PATH.read_bytes())
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+    s, ident = open_scenario(link)
+    saved = save_scenario(s, link, expect=ident)
+    assert link.is_symlink() and saved.path == real and saved.identity == open_scenario(real)[1]
+
+
+def test_save_refuses_a_read_only_or_changed_file(tmp_path):
+    from gwasl.model.scenario_io import ScenarioChangedError, ScenarioReadOnlyError
+
+    target = tmp_path / "s.json"
+    target.write_bytes(EXAMPLE_PATH.read_bytes())
+    s, ident = open_scenario(target)
+    target.chmod(0o444)
+    with pytest.raises(ScenarioReadOnlyError, match="read-only"):
+        save_scenario(s, target)
+    save_scenario(s, target, allow_read_only=True)
+    target.chmod(0o644)
+    target.write_text(target.read_text().replace("Bois des Caures", "Bois des Caures (edited elsewhere)"))
+    with pytest.raises(ScenarioChangedError, match="changed on disk"):
+        save_scenario(s, target, expect=ident)
+    assert "edited elsewhere" in target.read_text()

@@ -16,7 +16,7 @@ from types import MappingProxyType
 from typing import Any
 
 from PySide6.QtCore import QPointF, Qt
-from PySide6.QtGui import QAction, QColor, QCursor
+from PySide6.QtGui import QAction, QCursor
 from PySide6.QtWidgets import QMenu, QVBoxLayout, QWidget
 
 from gwasl.engine.session import LegalAction
@@ -24,7 +24,7 @@ from gwasl.model.hexgrid import Hex, HexLabelError
 from gwasl.model.scenario import FortificationKind, LeaderRating, Nationality, Position, Scenario, Unit, UnitClass, UnitKind
 from gwasl.model.scenario_io import ScenarioError, parse_scenario
 from gwasl.ui.drawable import CounterFace, FortDrawing, MapDrawing, StackDrawing, counter_face
-from gwasl.ui.mapscene import HexOverlay, MapScene
+from gwasl.ui.mapscene import MapScene
 from gwasl.ui.mapview import MapView
 from gwasl.ui.play.boards import Board
 
@@ -56,7 +56,7 @@ def _unit(d: dict[str, Any]) -> Unit | None:
         return None
     try:
         return Unit(
-            id=str(d.get("id")), side=str(d.get("side")), kind=UnitKind(d.get("kind")), hex=h,
+            id=str(d.get("id")), side=str(d.get("side")), kind=UnitKind(str(d.get("kind"))), hex=h,
             unit_class=UnitClass(d["class"]) if d.get("class") else None,
             rating=LeaderRating.parse(d["rating"]) if d.get("rating") else None,
             weapon=d.get("weapon"), position=Position(d.get("in", "ground")), platoon=d.get("platoon"),
@@ -140,6 +140,15 @@ def action_hexes(action: dict[str, Any], view: dict[str, Any]) -> tuple[Hex | No
     return None, None
 
 
+def _pieces(action: dict[str, Any]) -> tuple[str, ...]:
+    """The counters an action names (a move's pieces, an impulse step's unit)."""
+    pieces = action.get("pieces")
+    if isinstance(pieces, list):
+        return tuple(str(p) for p in pieces)
+    unit = action.get("unit")
+    return (str(unit),) if unit is not None else ()
+
+
 class _PlayTool:
     """The board's mouse: press on a stack, release on another hex to move there;
     press and release on one hex for the menu of that hex's actions."""
@@ -149,6 +158,7 @@ class _PlayTool:
     def __init__(self, board: AslgwBoard) -> None:
         self.board = board
         self.source: Hex | None = None
+        self.counter: str | None = None  # the counter pressed on, when one was
 
     def activate(self) -> None:
         pass
@@ -158,6 +168,8 @@ class _PlayTool:
 
     def press(self, h: Hex, pos: QPointF, mods: Any, button: Any) -> None:
         self.source = h
+        _, face = self.board.scene.counter_at(pos)
+        self.counter = face.key if face is not None and face.kind != "concealed" else None
         self.board.show_targets(h)
 
     def drag(self, h: Hex | None, pos: QPointF) -> None:
@@ -174,7 +186,7 @@ class _PlayTool:
         if h == src:
             self.board.menu_for(h)
         else:
-            self.board.move(src, h)
+            self.board.move_stack(src, h, self.counter)
         self.board.show_targets(None)
 
 
@@ -187,8 +199,7 @@ class AslgwBoard(Board):
         self.view = MapView(self.scene)
         self.tool = _PlayTool(self)
         self.view.set_tool(self.tool)
-        self.targets = HexOverlay(self.scene, QColor(40, 160, 60, 70))
-        self.scene.addItem(self.targets)
+        self.targets = self.scene.highlight  # where the pressed stack may go
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.view)
@@ -236,13 +247,18 @@ class AslgwBoard(Board):
                     hexes.add(b)
         self.targets.set_hexes(hexes)
 
-    def move(self, src: Hex, dst: Hex) -> None:
-        """The actions that take something from ``src`` to ``dst``: one is sent, several are offered."""
+    def move_stack(self, src: Hex, dst: Hex, counter: str | None = None) -> None:
+        """The actions that take something from ``src`` to ``dst`` (those that move ``counter``
+        first, when a counter was dragged): one is sent, several are offered."""
         found = []
         for la in self._legal:
-            a, b = action_hexes(la.action.to_json(), self._view)
+            data = la.action.to_json()
+            a, b = action_hexes(data, self._view)
             if a == src and b == dst:
                 found.append(la)
+        if counter is not None:
+            own = [la for la in found if counter in _pieces(la.action.to_json())]
+            found = own or found
         if len(found) == 1:
             self.action_requested.emit(found[0].action)
         elif found:
