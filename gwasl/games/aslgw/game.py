@@ -32,6 +32,8 @@ from gwasl.engine.game import (
     Viewer,
 )
 from gwasl.engine.record import Record
+from gwasl.games.aslgw import combat as cb
+from gwasl.games.aslgw import combat_records as _combat_records  # noqa: F401 (registers the fire and CC records)
 from gwasl.games.aslgw import moves as mv
 from gwasl.games.aslgw import shifts as sh
 from gwasl.games.aslgw import views
@@ -226,7 +228,7 @@ class AslgwGame(Game[AslgwState]):
             return {side: _minefield_policy}
         if state.windows and state.windows[0] == side:
             return {side: _window_policy}
-        return {}
+        return cb.automated(state, side)
 
     def policy_view(self, state: AslgwState, viewer: Viewer) -> Any:
         """A side's policy reads that side's knowledge (:class:`~gwasl.games.aslgw.shifts.SideKnowledge`)."""
@@ -259,11 +261,13 @@ class AslgwGame(Game[AslgwState]):
             return [*(sh.shift_options(state, w) if knows else []), EndWindow(w)]
         out: list[Record] = []
         if state.impulse is None:
-            out.append(EndPhase())
+            if cb.blocks_end(state) is None:
+                out.append(EndPhase())
             if knows:
                 out += sh.shift_options(state, side)
-        if state.phase in (Phase.MPh, Phase.APh):
+        if state.phase in (Phase.MPh, Phase.APh) and not cb.movement_paused(state):
             out += self._movement_actions(state, side, viewer, knows)
+        out += cb.legal(self, state, viewer, side)  # fire and close combat (issue 12)
         return out
 
     def _movement_actions(self, state: AslgwState, side: str, viewer: Viewer, knows: bool) -> list[Record]:
@@ -421,6 +425,11 @@ class AslgwGame(Game[AslgwState]):
             return "the game is over"
         if isinstance(action, EndPhase) and state.impulse is not None:
             return f"platoon {state.impulse.platoon} is in the middle of an impulse: end it first (ASLGW 1.4.1)"
+        if isinstance(action, EndPhase) and cb.blocks_end(state):
+            return str(cb.blocks_end(state))
+        combat_why = cb.why_illegal(self, state, action, viewer)
+        if combat_why:
+            return combat_why
         if isinstance(action, (Move, MovePile, ImpulseStep)) and state.phase not in mv.MOVE_MODES:
             return f"no movement in the {state.phase.value} (units move in the MPh and advance in the APh, A3, A4.7)"
         if isinstance(action, Move):
@@ -457,8 +466,17 @@ class AslgwGame(Game[AslgwState]):
     def apply(self, state: AslgwState, action: Record, dice: GameDice) -> list[Record]:
         if state.over:
             raise IllegalAction("the game is over")
+        combat = cb.apply(self, state, action, dice)  # fire and close combat (issue 12)
+        if combat is not None:
+            return combat
+        if isinstance(action, (Move, MovePile, EndImpulse)):
+            events = self._apply_move(state, action, dice)
+            return events + cb.after_move(self, state, events, dice)
+        return self._apply_move(state, action, dice)
+
+    def _apply_move(self, state: AslgwState, action: Record, dice: GameDice) -> list[Record]:
         if isinstance(action, EndPhase):
-            return self._end_phase(state)
+            return self._end_phase(state, dice)
         if isinstance(action, EndWindow):
             return [WindowEnded(action.side)]
         if isinstance(action, RunWindow):
@@ -525,19 +543,20 @@ class AslgwGame(Game[AslgwState]):
                 side = s.side
         return mv.Group(side, tuple(units), tuple(dummies))
 
-    def _end_phase(self, state: AslgwState) -> list[Record]:
+    def _end_phase(self, state: AslgwState, dice: GameDice) -> list[Record]:
         nxt = _next_phase(state)
         if nxt is None:
             return [Over(f"turn {state.settings.turns} is over: the scenario has ended (victory conditions are A26's, to come)")]
         turn, phasing, phase = nxt
-        return [PhaseBegan(turn, phasing, phase.value, _windows(state, turn, phasing, phase))]
+        began = PhaseBegan(turn, phasing, phase.value, _windows(state, turn, phasing, phase))
+        return [began, *cb.phase_events(self, self.reduce(state, began), dice)]
 
     # -- reduce --------------------------------------------------------------------
     def reduce(self, state: AslgwState, event: Record) -> AslgwState:
         if isinstance(event, (Rolled, Decided, Opened, ShiftSeen)):
             return state
         if isinstance(event, PhaseBegan):
-            return self._begin_phase(state, event)
+            return cb.reduce_phase(state, self._begin_phase(state, event), event)
         if isinstance(event, WindowEnded):
             w = list(state.windows)
             if event.side in w:
@@ -546,7 +565,7 @@ class AslgwGame(Game[AslgwState]):
         if isinstance(event, Over):
             return replace(state, over=True, why_over=event.why)
         if isinstance(event, Moved):
-            return self._moved(state, event)
+            return cb.reduce_moved(state, self._moved(state, event), event)
         if isinstance(event, NtcTaken):
             up = state.unit_play(event.unit)
             up = replace(up, ntc_passed=True) if event.passed else replace(up, ntc_failed=True)
@@ -595,7 +614,7 @@ class AslgwGame(Game[AslgwState]):
             for uid in event.units:
                 up = state.unit_play(uid)
                 ch[uid] = replace(up, mf_spent=up.mf_spent + event.mf, moved=True)
-            return replace(state.with_play(ch), impulse=None)
+            return cb.reduce_moved(state, replace(state.with_play(ch), impulse=None), event)
         if isinstance(event, Detached):
             st = state
             up = st.unit_play(event.unit)
@@ -627,6 +646,9 @@ class AslgwGame(Game[AslgwState]):
         if isinstance(event, MinefieldShifted):
             fog = sh.apply_minefield(state.fog, event.owner, event.minefield, event.other, event.dice)
             return replace(state, fog=fog, minefield=None)
+        combat = cb.reduce(state, event)  # fire and close combat (issue 12)
+        if combat is not None:
+            return combat
         raise GameError(f"{self.ruleset} cannot replay an event of kind {event.kind!r}")
 
     def _begin_phase(self, state: AslgwState, e: PhaseBegan) -> AslgwState:
@@ -736,6 +758,9 @@ class AslgwGame(Game[AslgwState]):
         return super().irreversible(event) or isinstance(event, (Resolved, ShiftWindow, NtcTaken, ShiftResolved))
 
     def odds(self, state: AslgwState, action: Record, viewer: Viewer) -> list[Outcome]:
+        combat = cb.odds(state, action, viewer)  # fire and close combat (issue 12)
+        if combat is not None:
+            return combat
         if isinstance(action, Shift):
             return [Outcome(k, float(v)) for k, v in sh.shift_odds(state, action).items()]
         if isinstance(action, MinefieldChoice):

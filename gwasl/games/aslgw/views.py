@@ -15,6 +15,7 @@ from typing import Any
 
 from gwasl.engine.game import Shown, Status, Viewer
 from gwasl.engine.record import Record
+from gwasl.games.aslgw import combat_views as cv
 from gwasl.games.aslgw.records import (
     ConcealmentLost,
     Detach,
@@ -115,6 +116,7 @@ def state_view(state: AslgwState, viewer: Viewer, status: Status) -> dict[str, A
         if u.side in known_sides:
             d.update(hidden=u.hidden.value, allowance=up.allowance, double_time=up.double_time,
                      ntc_passed=up.ntc_passed, ntc_failed=up.ntc_failed, free=up.detached, cx_pending=up.cx_pending)
+        d.update(cv.unit_extra(state, u.id, u.side in known_sides))  # fire and close combat (issue 12)
         out_units.append(d)
     piles = []
     for c in conc:
@@ -191,6 +193,7 @@ def state_view(state: AslgwState, viewer: Viewer, status: Status) -> dict[str, A
         "control": None,
         "vp": None,
     }
+    out.update(cv.state_extra(state, viewer))  # fire and close combat (issue 12)
     out["summary"] = _summary(out)
     imp = state.impulse
     if imp is not None:
@@ -335,7 +338,7 @@ def event_view(event: Record, viewer: Viewer) -> Shown | None:
         if event.other is None:
             return Shown("minefield_shift", f"{event.owner}: " + "; ".join(event.lines))
         return Shown("minefield_shift", f"{event.owner}: minefield shift: " + ("; ".join(event.lines) or "done") + " (O'Leary 4.6.2)")
-    return None
+    return cv.event_view(event, viewer)  # fire and close combat (issue 12)
 
 
 # ---------------------------------------------------------------------------
@@ -387,6 +390,9 @@ def action_view(state: AslgwState, action: Record, viewer: Viewer) -> Shown:
             return Shown("minefield_shift", f"Keep the minefield {action.minefield} where it is (O'Leary 4.6.2)")
         m = fog.minefield(action.other)
         return Shown("minefield_shift", f"Try to exchange the entered minefield with the one at {m.hex} (O'Leary 4.6.2)")
+    combat = cv.action_view(state, action, viewer)  # fire and close combat (issue 12)
+    if combat is not None:
+        return combat
     return Shown(action.kind, action.kind)
 
 
