@@ -22,6 +22,7 @@ from types import MappingProxyType
 from typing import Any
 
 from gwasl.games.aslgw.settings import GameSettings
+from gwasl.games.aslgw.victory import VictoryState
 from gwasl.model.hexgrid import Hex
 from gwasl.model.phases import Phase
 from gwasl.model.scenario import Position
@@ -120,6 +121,7 @@ class AslgwState:
     minefield: tuple[str, str] | None = None  # (minefield id, owner) awaiting the owner's 4.6.2 choice
     over: bool = False
     why_over: str = ""
+    victory: VictoryState = field(default_factory=VictoryState)  # Control, losses, the card's conditions (A26)
 
     @property
     def scenario(self):
