@@ -166,6 +166,9 @@ _SERVER = textwrap.dedent(
     from gwasl.editor.document import EditorDocument
     from gwasl.model.scenario_io import ScenarioError
     import gwasl.ui.render  # Qt's modules load once here; each child makes its own QApplication
+    from gwasl.games import game_for
+    game_for("aslgw")  # the Great War ruleset a scenario file starts a game of
+    import gwasl.store.gamefile  # SQLAlchemy: loaded once
     _parser = cli.build_parser()  # argparse with every command: built once, not per child
     cli.build_parser = lambda: _parser
 
@@ -305,6 +308,7 @@ def commands_for(path: Path, out_png: Path) -> list[list[str]]:
         ["los-map", f, "C2"],
         ["shift-preview", f, "F4", "J7", "--phase", "MPh", "--phasing", "french"],
         ["render", f, "--out", str(out_png), "--force"],
+        ["game", "new", f, "--out", str(out_png.with_suffix(".game")), "--seed", "1"],
         ["editor-open", f],
     ]
 

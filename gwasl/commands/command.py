@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from gwasl.cli import UsageError
 from gwasl.commands.common import load_or_fail, parse_side, print_json
+from gwasl.model.scenario import Unit
 from gwasl.rules.command import CommandError, command_status
 
 
@@ -31,17 +33,22 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(report.as_json())
         return 0
-    print(f"{s.title} ({s.date.isoformat()}): command radius")
+    by_id: dict[str, Unit] = {}
+    for u in s.units:
+        by_id.setdefault(u.id, u)
+    lines = [f"{s.title} ({s.date.isoformat()}): command radius"]
     for lid, r in report.radius.items():
-        u = s.unit(lid)
-        print(f"  {lid:<12} {u.kind.value:<7} {u.hex.label:<5} radius {r}")
-    print("units:")
+        u = by_id[lid]
+        lines.append(f"  {lid:<12} {u.kind.value:<7} {u.hex.label:<5} radius {r}")
+    lines.append("units:")
     for uid, st in report.units.items():
-        u = s.unit(uid)
+        u = by_id[uid]
         flag = "In Command" if st.in_command else "Out of Command"
         by = f" by {st.commanded_by}" if st.commanded_by else ""
         pen = ", No Leader Penalty" if st.no_leader_penalty else ""
         drm = f", free: NTC +{st.ntc_drm}" if st.ntc_drm else ""
-        print(f"  {uid:<12} {u.kind.value:<10} {u.hex.label:<5} {flag}{by}{pen}{drm}")
-        print(f"      {st.reason}")
+        lines.append(f"  {uid:<12} {u.kind.value:<10} {u.hex.label:<5} {flag}{by}{pen}{drm}")
+        lines.append(f"      {st.reason}")
+    # One write, built in one pass (a dict of units, not a search per unit: linear in the units).
+    sys.stdout.write("\n".join(lines) + "\n")
     return 0

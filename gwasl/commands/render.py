@@ -18,9 +18,11 @@ from gwasl.rules.fog.fields import FogFormatError, require_fog_fields
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("render", help="draw the map to a PNG (headless)", description="Draw a scenario's map as the editor shows it, headless, to a PNG file.")
-    p.add_argument("file", help="scenario JSON file")
+    p.add_argument("file", help="scenario JSON file, or a game file (CONTRACTS 5: its current position)")
     p.add_argument("--out", required=True, metavar="PNG", help="PNG file to write")
-    p.add_argument("--view", default="omniscient", metavar="VIEWER", help="'omniscient' (default) or a side id: the map as that side may see it")
+    p.add_argument("--view", metavar="VIEWER",
+                   help="'omniscient' (a scenario's default) or a side id: the map as that side may see it; "
+                        "for a game also 'player' (its default): what the person at the desk may see")
     p.add_argument("--width", type=int, metavar="PX",
                    help="image width in pixels (default: twice the map's natural size, at most 16 megapixels)")
     p.add_argument("--force", action="store_true",
@@ -28,7 +30,36 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
+def _is_game_file(path: str) -> bool:
+    try:
+        with open(path, "rb") as f:
+            return f.read(16) == b"SQLite format 3\x00"
+    except OSError:
+        return False
+
+
+def _run_game(args: argparse.Namespace) -> int:
+    from gwasl.engine.game import PLAYER, GameError
+    from gwasl.store.gamefile import GameFileError
+    from gwasl.ui.play.render import render_game_png
+    from gwasl.ui.render import RenderError
+
+    if args.width is not None and args.width < 16:
+        raise UsageError(f"--width {args.width}: choose 16 pixels or more")
+    try:
+        render_game_png(args.file, args.out, args.view or PLAYER, args.width, force=args.force)
+    except (GameFileError, GameError) as e:
+        raise UsageError(str(e)) from None
+    except RenderError as e:
+        hint = " (--force replaces it)" if isinstance(e.file_error, WrongFormatError) else ""
+        raise UsageError(f"{e}{hint}") from None
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
+    if _is_game_file(args.file):
+        return _run_game(args)
+    args.view = args.view or "omniscient"
     scenario = load_or_fail(args.file)
     try:
         require_fog_fields(scenario, args.file)  # a malformed hidden value is a format error, never drawn

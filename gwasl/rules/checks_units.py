@@ -15,9 +15,12 @@ from collections import defaultdict
 from collections.abc import Iterator
 from typing import Any
 
-from gwasl.model.scenario import FormationKind, Scenario, UnitKind
+from gwasl.model.hexgrid import Hex
+from gwasl.model.scenario import FormationKind, HiddenStatus, Position, Scenario, UnitKind
 from gwasl.model.scenario_io import Finding as _Finding
+from gwasl.rules.garance import garance_concealment_loss, in_open_ground, wears_garance
 from gwasl.rules.ignored import ignored_rule, ignored_rule_for_item, rule_label, ssr_allowed
+from gwasl.rules.los import LosError, LosIndex, OutlineError
 from gwasl.rules.organisation import (
     combat_group_problems,
     composition_problems,
@@ -44,6 +47,7 @@ __all__ = [
     "check_support_weapons",
     "check_ignored_rules",
     "check_formations",
+    "check_garance_concealment",
     "HALF_PLATOON_ORIGINS",
 ]
 
@@ -274,4 +278,54 @@ def check_formations(s: Scenario) -> Iterator[_Finding]:
                 f"({len(idx)} half-platoons); at most 25%, i.e. {allowed}. Half-platoons from casualties take "
                 f"\"origin\": \"casualties\"; SSR-created ones \"origin\": \"ssr\" or ssr.half_platoons",
                 "ASLGW 1.1",
+            )
+
+
+@scenario_check
+def check_garance_concealment(s: Scenario) -> Iterator[_Finding]:
+    """ASLGW 1.7.2: a unit in garance trousers cannot remain concealed in an enemy
+    LOS in Open Ground, at any range, so it cannot set up concealed (or HIP, or as
+    a potential dummy) there.  Who wears garance and 1.7.3's exceptions:
+    :func:`gwasl.rules.garance.wears_garance`; the decision:
+    :func:`gwasl.rules.garance.garance_concealment_loss`; the LOS: the rules' own
+    (:class:`gwasl.rules.los.LosIndex`), from every enemy unit's hex and position."""
+    suspects = [
+        (i, u) for i, u in enumerate(s.units)
+        if u.hidden is not HiddenStatus.NONE and s.map.contains(u.hex) and in_open_ground(s, u.hex, u.position) and wears_garance(s, u)
+    ]
+    if not suspects:
+        return
+    try:
+        index = LosIndex(s)
+    except (LosError, OutlineError):  # a malformed outline: check_outlines reports it
+        return
+    # One observer per side, hex and position (the first unit there names it).
+    observers: dict[tuple[str, Hex, Position], str] = {}
+    for e in s.units:
+        if e.side in s.sides and e.is_infantry and s.map.contains(e.hex):
+            observers.setdefault((e.side, e.hex, e.position), e.id)
+    seen: dict[tuple[str, Hex, Position], frozenset[Hex]] = {}
+
+    def enemy_sees(side: str, h: Hex) -> str | None:
+        for key, eid in observers.items():
+            if key[0] == side:
+                continue
+            if key not in seen:
+                try:
+                    seen[key] = index.visible_from(key[1], key[2])
+                except LosError:  # a position its hex does not offer: check_positions reports it
+                    seen[key] = index.visible_from(key[1])
+            if h in seen[key]:
+                return eid
+        return None
+
+    for i, u in suspects:
+        enemy = enemy_sees(u.side, u.hex)
+        verdict = garance_concealment_loss(s, u, in_enemy_los=enemy is not None, in_open_ground=True)
+        if verdict.loses_concealment:
+            yield Finding(
+                f"$.units[{i}].hidden",
+                f"{u.kind.value} {u.id} sets up {u.hidden.value.replace('_', ' ')} in Open Ground at {u.hex.label} in the LOS of "
+                f"enemy {enemy}: {verdict.reason}, so it cannot start hidden there",
+                verdict.rule,
             )

@@ -284,6 +284,11 @@ class LosIndex:
             lv = 2 * d.level
             level2[i] = lv
             at_top[i] = 0
+            # The map's default terrain is replaced, hindrance included: a woods,
+            # building or rubble hex (the rest of an outlined hex is open ground,
+            # docs/format/los.md) never keeps a default brush/grain/orchard hindrance.
+            hind[i] = 0
+            hind_top[i] = _NEVER
             outline_value = d.extra.get("outline") if d.extra else None
             if info.obstacle_height is not None:
                 top = lv + _half(info.obstacle_height, "terrain table")

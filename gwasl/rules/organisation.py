@@ -22,6 +22,8 @@ the functions here take them as arguments.
 from __future__ import annotations
 
 import math
+import threading
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -47,7 +49,11 @@ __all__ = [
     "squad_equivalents",
     "is_entrenched",
     "active_members",
+    "find_unit",
+    "formation_members",
     "platoon_leader",
+    "platoon_leaders",
+    "led_platoons",
     "is_leaderless",
     "formation_gaps",
     "setup_formation_gaps",
@@ -148,10 +154,72 @@ def is_entrenched(unit: Unit) -> bool:
     return unit.position in ENTRENCHED_POSITIONS
 
 
+class _OrgIndex:
+    """Look-ups over one (immutable) scenario, built once, so the batch callers
+    (command status of every unit, the validator) stay linear in the units."""
+
+    def __init__(self, scenario: Scenario):
+        self.units: dict[str, Unit] = {}
+        self.members: dict[str, list[Unit]] = {}
+        self.leader_locations: set[tuple[str, Hex, Position]] = set()
+        self.led: dict[str, list[str]] = {}
+        for u in scenario.units:
+            self.units.setdefault(u.id, u)  # duplicate ids: the first, as Scenario.unit finds it
+            if u.platoon is not None:
+                self.members.setdefault(u.platoon, []).append(u)
+            if u.kind is UnitKind.LEADER:
+                if not u.broken:
+                    self.leader_locations.add((u.side, u.hex, u.position))
+                if u.platoon is not None:
+                    self.led.setdefault(u.id, []).append(u.platoon)
+        self.formations: dict[str, Formation] = {}
+        for f in scenario.formations:
+            self.formations.setdefault(f.id, f)
+            if f.leader is not None:
+                ids = self.led.setdefault(f.leader, [])
+                if f.id not in ids:
+                    ids.append(f.id)
+        self.gaps: dict[str, tuple[str, ...]] = {}
+
+    def platoon_leaders(self, formation_id: str) -> tuple[Unit, ...]:
+        f = self.formations.get(formation_id)
+        named = self.units.get(f.leader) if f is not None and f.leader is not None else None
+        out = [named] if named is not None and named.kind is UnitKind.LEADER and not named.broken else []
+        out += [u for u in self.members.get(formation_id, ()) if u.kind is UnitKind.LEADER and not u.broken and u is not named]
+        return tuple(out)
+
+
+_INDEX_LOCK = threading.Lock()
+_INDEX: list[tuple[Scenario, _OrgIndex]] = []
+
+
+def _index(scenario: Scenario) -> _OrgIndex:
+    """The cached :class:`_OrgIndex` of this scenario object (scenarios are immutable)."""
+    with _INDEX_LOCK:
+        for s, idx in _INDEX:
+            if s is scenario:
+                return idx
+    idx = _OrgIndex(scenario)
+    with _INDEX_LOCK:
+        _INDEX.insert(0, (scenario, idx))
+        del _INDEX[4:]
+    return idx
+
+
+def find_unit(scenario: Scenario, unit_id: str) -> Unit | None:
+    """The unit with this id (the first, if ids repeat), or ``None``; a dict look-up."""
+    return _index(scenario).units.get(unit_id)
+
+
+def formation_members(scenario: Scenario, formation_id: str) -> tuple[Unit, ...]:
+    """Every unit whose ``platoon`` is ``formation_id`` (:meth:`Scenario.members`, indexed)."""
+    return tuple(_index(scenario).members.get(formation_id, ()))
+
+
 def active_members(scenario: Scenario, formation_id: str) -> tuple[Unit, ...]:
     """The squads and half-squads still part of a formation: broken ones have left
     it (ASLGW 1.4.11, second paragraph); destroyed ones are off the map."""
-    return tuple(u for u in scenario.members(formation_id) if u.kind in _SQUADS and not u.broken)
+    return tuple(u for u in _index(scenario).members.get(formation_id, ()) if u.kind in _SQUADS and not u.broken)
 
 
 def platoon_leader(scenario: Scenario, formation: Formation) -> Unit | None:
@@ -165,10 +233,24 @@ def platoon_leader(scenario: Scenario, formation: Formation) -> Unit | None:
     return None
 
 
+def platoon_leaders(scenario: Scenario, formation_id: str) -> tuple[Unit, ...]:
+    """The Good Order leaders of a formation: the one named in its ``leader``
+    field first, then every leader whose ``platoon`` field names it (ASLGW 1.3:
+    "each platoon normally comes with a leader"; a scenario may say so either
+    way, docs/rules-notes.md "Who leads a platoon")."""
+    return _index(scenario).platoon_leaders(formation_id)
+
+
+def led_platoons(scenario: Scenario, leader: Unit) -> tuple[str, ...]:
+    """The formations a leader leads: his own ``platoon`` and every formation
+    naming him as its ``leader`` (ASLGW 1.3; see :func:`platoon_leaders`)."""
+    return tuple(_index(scenario).led.get(leader.id, ()))
+
+
 def is_leaderless(scenario: Scenario, formation: Formation) -> bool:
     """ASLGW 1.3.4: a platoon without a (Good Order) leader SMC, as given in the OB or
-    after a Leader Loss."""
-    return platoon_leader(scenario, formation) is None
+    after a Leader Loss (:func:`platoon_leaders`)."""
+    return not platoon_leaders(scenario, formation.id)
 
 
 def formation_gaps(squads: Mapping[str, Hex], leader: Hex | None = None, extra_anchors: Iterable[Hex] = ()) -> tuple[str, ...]:
@@ -185,31 +267,51 @@ def formation_gaps(squads: Mapping[str, Hex], leader: Hex | None = None, extra_a
     ('a',)
     """
     reach = organisation().formation_distance
-    anchors = list(extra_anchors) + ([leader] if leader is not None else [])
+    anchors = {(h.q, h.r) for h in extra_anchors}
+    if leader is not None:
+        anchors.add((leader.q, leader.r))
+    # Hexes holding squads, counted, so each squad looks only at the hexes
+    # within reach of its own (linear in the squads, not quadratic).
+    held = Counter((h.q, h.r) for h in squads.values())
+    around = _offsets(reach)
     out = []
     for uid, h in squads.items():
-        others = [x for k, x in squads.items() if k != uid] + anchors
-        if not any(h.distance(o) <= reach for o in others):
+        q, r = h.q, h.r
+        if not any((x := (q + dq, r + dr)) in anchors or held[x] > (dq == dr == 0) for dq, dr in around):
             out.append(uid)
     return tuple(out)
+
+
+@lru_cache(maxsize=8)
+def _offsets(radius: int) -> tuple[tuple[int, int], ...]:
+    """(dq, dr) of every hex within ``radius`` of a hex, itself first."""
+    return tuple((h.q, h.r) for h in Hex(0, 0).within(radius))
 
 
 def setup_formation_gaps(scenario: Scenario, formation_id: str) -> tuple[str, ...]:
     """Squads of a platoon that do not set up in formation (ASLGW 1.4.11).
 
-    Broken squads are no longer members (1.4.11); entrenched squads are exempt
-    (1.4.15: no platoon formation while entrenched) but still anchor the
-    others.  A formation with a single active squad is in formation if its
-    leader is adjacent or there is no leader (nothing to keep formation with).
+    "A leader" is any Good Order leader of the platoon (:func:`platoon_leaders`:
+    the named one or one whose ``platoon`` names it).  Broken squads are no
+    longer members (1.4.11); entrenched squads are exempt (1.4.15: no platoon
+    formation while entrenched) but still anchor the others.  A formation with
+    a single active squad is in formation if a leader of it is adjacent or it
+    has none (nothing to keep formation with).  Raises ``KeyError`` for a
+    formation the scenario does not define.
     """
+    idx = _index(scenario)
+    if formation_id not in idx.formations:
+        raise KeyError(formation_id)
+    done = idx.gaps.get(formation_id)
+    if done is not None:
+        return done
     members = active_members(scenario, formation_id)
-    f = scenario.formation(formation_id)
-    leader = platoon_leader(scenario, f)
+    leaders = idx.platoon_leaders(formation_id)
     free = {u.id: u.hex for u in members if not is_entrenched(u)}
-    anchors = [u.hex for u in members if is_entrenched(u)]
-    if len(free) + len(anchors) <= 1 and leader is None:
-        return ()
-    return formation_gaps(free, leader.hex if leader is not None else None, anchors)
+    anchors = [u.hex for u in members if is_entrenched(u)] + [ld.hex for ld in leaders]
+    gaps = () if len(members) <= 1 and not leaders else formation_gaps(free, None, anchors)
+    idx.gaps[formation_id] = gaps
+    return gaps
 
 
 def uses_platoon_movement(members: Sequence[Unit]) -> bool:
@@ -388,14 +490,12 @@ def unit_mf_allowance(scenario: Scenario, unit_id: str) -> MfAllowance:
     :func:`setup_formation_gaps` does not list it.  Stacked with a leader means
     a Good Order leader of its side in the same hex and position.
     """
-    u = scenario.unit(unit_id)
-    stacked = any(
-        o.kind is UnitKind.LEADER and not o.broken and o.side == u.side and o.hex == u.hex and o.position is u.position and o.id != u.id
-        for o in scenario.units
-    )
+    idx = _index(scenario)
+    u = idx.units[unit_id]
+    stacked = u.kind is not UnitKind.LEADER and (u.side, u.hex, u.position) in idx.leader_locations
     has_leader = in_formation = False
-    if u.platoon is not None and u.kind in _SQUADS and not u.broken:
-        f = scenario.formation(u.platoon)
+    f = idx.formations.get(u.platoon) if u.platoon is not None else None
+    if f is not None and u.kind in _SQUADS and not u.broken:
         has_leader = not is_leaderless(scenario, f)
         in_formation = u.id not in setup_formation_gaps(scenario, f.id)
     return mf_allowance(u.kind, platoon_has_leader=has_leader, in_platoon_formation=in_formation, stacked_with_leader=stacked,
@@ -557,20 +657,23 @@ def leader_control_problems(scenario: Scenario) -> tuple[RuleViolation, ...]:
     return tuple(out)
 
 
-def is_free_squad(scenario: Scenario, unit_id: str) -> bool:
+def is_free_squad(scenario: Scenario, unit_id: str, *, stacked_leader_commands: bool) -> bool:
     """Whether a squad or half-squad is free (ASLGW 1.4.13-1.4.15): Good Order,
     not in a combat group, and either in no platoon or out of its platoon's
-    formation -- but not when stacked with a friendly leader (ASLGW 1.4.14:
-    then it is not free) nor while entrenched (ASLGW 1.4.15: 1.4.13 does not
-    apply in trenches)."""
-    u = scenario.unit(unit_id)
-    if u.kind not in _SQUADS or u.broken or is_entrenched(u):
+    formation -- but not when a leader stacked with it has it under his command
+    (``stacked_leader_commands``, ASLGW 1.4.14: then it is not free; whether he
+    has room for it is the command rules' answer, ASLGW 1.3, 1.3.3, see
+    :func:`gwasl.rules.command.command_status`) nor while entrenched (ASLGW
+    1.4.15: 1.4.13 does not apply in trenches).  A ``platoon`` naming no
+    formation is no platoon to keep formation with (the validator reports the
+    reference)."""
+    idx = _index(scenario)
+    u = idx.units[unit_id]
+    if u.kind not in _SQUADS or u.broken or is_entrenched(u) or stacked_leader_commands:
         return False
-    if any(o.kind is UnitKind.LEADER and not o.broken and o.side == u.side and o.hex == u.hex and o.position is u.position for o in scenario.units):
-        return False
-    if u.platoon is None:
+    f = idx.formations.get(u.platoon) if u.platoon is not None else None
+    if f is None:
         return True
-    f = scenario.formation(u.platoon)
     if f.kind is FormationKind.COMBAT_GROUP:
         return False
     return u.id in setup_formation_gaps(scenario, f.id)

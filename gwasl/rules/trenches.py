@@ -251,7 +251,10 @@ def location_tem_explained(s: Scenario, h: Hex, position: Position, fire_kind: F
     """The TEM of the location ``(h, position)`` against ``fire_kind``, with its cause.
 
     - deep trench IN: +3 direct, +5 OBA (ASLGW 2.1.6); OVR, not given by the
-      text, is +5 (rules-notes);
+      text, is +5 (rules-notes); direct fire from another hex cannot see in
+      (2.1.5: LOS into a deep trench only from its own hex) and raises
+      :class:`LocationError`, as for a dugout (without ``firer_hex`` it is
+      taken to come from the trench's own hex);
     - deep trench crest: +3 direct, +4 OVR and OBA (ASLGW 2.1.6);
     - dugout: +6 OBA; +2 direct fire from its own hex; direct fire from any
       other hex cannot see in (2.2.2) and an OVR cannot reach it (2.2.1):
@@ -271,6 +274,8 @@ def location_tem_explained(s: Scenario, h: Hex, position: Position, fire_kind: F
         else:
             key = "crest_tem_ovr_oba" if crest else "tem_oba"
         where = "crest status of a deep trench" if crest else "IN a deep trench"
+        if not crest and fire_kind is FireKind.DIRECT and firer_hex is not None and firer_hex != h:
+            raise LocationError(f"no direct fire into the deep trench of {h} from {firer_hex}: LOS into it only from its own hex (ASLGW 2.1.5)")
         return TEM(_fort(FortificationKind.DEEP_TRENCH, key), f"{where} vs {fire_kind.value}", rule)
     if position is Position.DUGOUT:
         if fire_kind is FireKind.OBA:

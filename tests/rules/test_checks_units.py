@@ -179,6 +179,15 @@ def test_aslgw_1_4_11_setup_formation_flagged():
     assert (f.rule, f.path) == ("ASLGW 1.4.11", "$.units[6].hex")
 
 
+def test_aslgw_1_4_11_squad_next_to_a_second_leader_of_its_platoon_is_in_formation():
+    """ASLGW 1.4.11: "adjacent ... to a leader" -- a second leader of the platoon (its
+    ``platoon`` field names G1; formations[].leader names G1-L) anchors G1-6."""
+    d = doc()
+    unit(d, "G1-6")["hex"] = "B6"
+    d["units"].append({"id": "G1-L2", "side": "german", "kind": "leader", "rating": "8-0", "hex": "B7", "platoon": "G1"})
+    assert report(d).valid
+
+
 def test_aslgw_1_4_11_broken_squad_out_of_formation_is_fine():
     d = doc()
     unit(d, "G1-6")["hex"] = "B6"
@@ -392,3 +401,52 @@ def test_aslgw_1_6_2_leader_may_carry_an_mmg():
     d["units"].append({"id": "G-MG2", "side": "german", "kind": "support_weapon", "weapon": "Vickers", "hex": "E8", "captured": True})
     (f,) = report(d).errors
     assert f.rule == "ASLGW 1.6.2" and "half_squad G-HS" in f.message
+
+
+# -- garance trousers at set-up (ASLGW 1.7.2) -----------------------------------------
+def _marne(french_unit, date="1914-09-06", **top):
+    d = {
+        "format": "gwasl-scenario/1", "title": "Marne", "date": date, "map": {"columns": 12, "rows": 8, "hexes": {"F4": {"terrain": "woods"}}},
+        "sides": {"german": {"nationality": "german"}, "french": {"nationality": "french"}},
+        "units": [{"id": "G1", "side": "german", "kind": "squad", "class": "first_line", "hex": "B4"}, french_unit],
+    }
+    d.update(top)
+    return d
+
+
+def test_aslgw_1_7_2_concealed_french_in_open_ground_in_enemy_los_is_an_error():
+    """ASLGW 1.7.2: the garance trouser prevents a unit from remaining concealed in an
+    enemy LOS in Open Ground, even more than 16 hexes away: a 1914 French squad set
+    up concealed in the open, seen by a German squad, is reported."""
+    fr = {"id": "F1", "side": "french", "kind": "squad", "class": "first_line", "hex": "J6", "hidden": "concealed"}
+    (f,) = [x for x in report(_marne(fr)).errors if x.rule == "ASLGW 1.7.2"]
+    assert f.path == "$.units[1].hidden" and "F1" in f.message and "G1" in f.message and "Open Ground" in f.message
+    for status in ("hip", "potential_dummy"):  # every hidden status (rules-notes, "Garance concealment")
+        assert [x.rule for x in report(_marne({**fr, "hidden": status})).errors] == ["ASLGW 1.7.2"]
+
+
+@pytest.mark.parametrize("change", [
+    {"date": "1915-06-01"},  # no garance after May 1915 (ASLGW 1.7, rules-notes)
+    {"winter": True},  # ASLGW 1.7.3
+    {"hex": "J4"},  # behind the woods in F4: no enemy LOS
+    {"hex": "J6", "terrain": "brush"},  # not Open Ground
+    {"hidden": "none"},  # not concealed
+    {"in": "trench"},  # inside a fortification: not Open Ground
+])
+def test_aslgw_1_7_2_no_finding_outside_its_conditions(change):
+    """ASLGW 1.7.2 and 1.7.3: only concealed garance wearers, in Open Ground, in an enemy
+    LOS, with no winter, mud, mist, fog or night."""
+    fr = {"id": "F1", "side": "french", "kind": "squad", "class": "first_line", "hex": "J6", "hidden": "concealed"}
+    top = {}
+    if "date" in change or "winter" in change:
+        top = change
+    elif "terrain" in change:
+        fr["hex"] = change["hex"]
+    else:
+        fr.update(change)
+    d = _marne(fr, **top)
+    if "terrain" in change:
+        d["map"]["hexes"][change["hex"]] = {"terrain": change["terrain"]}
+    if change.get("in") == "trench":
+        d["map"]["fortifications"] = [{"kind": "trench", "hexes": ["J6"], "owner": "french"}]
+    assert [x for x in report(d).errors if x.rule == "ASLGW 1.7.2"] == []

@@ -26,7 +26,7 @@ from gwasl.rules.validate import validate_scenario
 H = Hex.from_label
 
 
-def scen(hexes=None, forts=None, date="1916-07-01", columns=8, rows=8, **top):
+def scen(hexes=None, forts=None, date="1916-07-01", columns=8, rows=8, default_terrain=None, **top):
     doc = {
         "format": "gwasl-scenario/1",
         "title": "LOS test",
@@ -35,6 +35,8 @@ def scen(hexes=None, forts=None, date="1916-07-01", columns=8, rows=8, **top):
         "sides": {"german": {"nationality": "german"}, "french": {"nationality": "french"}},
         "units": [],
     }
+    if default_terrain is not None:
+        doc["map"]["default_terrain"] = default_terrain
     doc.update(top)
     return parse_scenario(copy.deepcopy(doc))
 
@@ -520,3 +522,47 @@ def test_aslgw_1_7_1_garance_for_a_target_unit():
 def test_unknown_position_is_a_los_error():
     with pytest.raises(LosError, match="'roof' is not one of ground"):
         los(scen(), A, B, from_in="roof")
+
+
+# ---------------------------------------------------------------------------
+# The map's default terrain (issue 10, item 5): an obstacle hex replaces it
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("default", ["brush", "grain", "orchard"])
+def test_contracts3_obstacle_hex_on_a_hindrance_default_map_adds_no_hindrance(default):
+    """CONTRACTS 3: each brush/grain/orchard hex on the line is one hindrance; a
+    rubble hex (and the open rest of an outlined woods hex, docs/format/los.md)
+    is not one, even when the map's default terrain is a hindrance."""
+    # Level-1 ends over level-0 wooden rubble (top 0.5): not blocked, not hindered.
+    s = scen({"C1": {"level": 1}, "C5": {"level": 1}, "C3": {"terrain": "wooden_rubble"}}, default_terrain=default)
+    r = los(s, A, B)
+    assert r.clear and [h.hex for h in r.hindrance_hexes] == [H("C2"), H("C4")]
+    assert fire_hindrance(r, s, "german") == 2
+    # A woods outline the line misses: C3 is open ground there.
+    s = scen({"C3": {"terrain": "woods", "outline": SMALL_NE}}, default_terrain=default)
+    r = los(s, A, B)
+    assert r.clear and [h.hex for h in r.hindrance_hexes] == [H("C2"), H("C4")]
+    # Sloping line (C1 level 2 -> C5 level 0) passing above the near-half outline.
+    near = [[-0.4, -0.8], [0.4, -0.8], [0.4, -0.1], [-0.4, -0.1]]
+    s = scen({"C1": {"level": 2}, "C3": {"terrain": "woods", "outline": near}}, default_terrain=default)
+    r = los(s, A, B)
+    assert r.clear and [h.hex for h in r.hindrance_hexes] == [H("C4")]
+
+
+@pytest.mark.parametrize("default", ["brush", "grain", "orchard"])
+def test_hexside_line_between_obstacle_hexes_on_a_hindrance_default_map_is_not_hindered(default):
+    """rules-notes "Lines along hexsides": the stretch is hindered when either hex
+    hinders; two rubble hexes (or a woods outline not covering the side) do not,
+    whatever the map's default terrain."""
+    a, c = H("A1"), H("C1")
+    s = scen({"A1": {"level": 1}, "C1": {"level": 1}, "B1": {"terrain": "stone_rubble"}, "B2": {"terrain": "wooden_rubble"}}, default_terrain=default)
+    r = los(s, a, c)
+    assert r.clear and r.hindrances == 0 and r.hindrance_drm == 0
+    y = 3**0.5 / 2
+    half = [[0.0, y], [0.5, y], [0.3, 0.2], [0.0, 0.2]]
+    s = scen({"B1": {"terrain": "woods", "outline": half}, "B2": {"terrain": "woods"}}, default_terrain=default)
+    r = los(s, a, c)
+    assert r.clear and r.hindrances == 0
+    # One hex of the pair at the default terrain still hinders once.
+    s = scen({"A1": {"level": 1}, "C1": {"level": 1}, "B1": {"terrain": "stone_rubble"}}, default_terrain=default)
+    r = los(s, a, c)
+    assert r.clear and r.hindrances == 1 and r.hindrance_hexes[0].hex == H("B2")

@@ -133,6 +133,36 @@ def test_aslgw_1_4_11_setup_formation_gap_and_leader_anchor():
     assert setup_formation_gaps(s2, "P") == ()
 
 
+def test_aslgw_1_4_11_any_leader_of_the_platoon_anchors_its_squads():
+    """ASLGW 1.4.11: adjacent to "a leader" -- a leader whose ``platoon`` names the
+    formation counts as well as the one named in formations[].leader: s3 is in
+    formation, keeps the +2 MF of ASLGW 1.3 and is not free (1.4.13)."""
+    f = [{"id": "P", "kind": "half_platoon", "leader": "L"}]
+    s = scn([sq("s1", "C2"), sq("s2", "C3"), sq("s3", "C6"), leader("L", "A1"), leader("M", "C7")], f)
+    assert setup_formation_gaps(s, "P") == ()
+    assert unit_mf_allowance(s, "s3").total == 6
+    assert not org.is_free_squad(s, "s3", stacked_leader_commands=False)
+    # A leader named only in formations[].leader, with no platoon field, leads it too.
+    s = scn([sq("s1", "C2"), sq("s2", "C3"), sq("s3", "C6"), leader("L", "C7", platoon=None)], f)
+    assert setup_formation_gaps(s, "P") == () and not is_leaderless(s, s.formations[0])
+    # A leader of another platoon does not.
+    s = scn([sq("s1", "C2"), sq("s2", "C3"), sq("s3", "C6"), leader("L", "A1"), leader("M", "C7", platoon="Q")],
+            f + [{"id": "Q", "kind": "half_platoon"}])
+    assert setup_formation_gaps(s, "P") == ("s3",) and unit_mf_allowance(s, "s3").total == 4
+
+
+def test_aslgw_1_4_11_formation_gaps_linear_matches_pairwise():
+    """ASLGW 1.4.11: the hex-bucket formation test gives the pairwise answer."""
+    import random
+
+    rng = random.Random(7)
+    for _ in range(200):
+        sqs = {f"s{i}": Hex.from_offset(rng.randrange(6), rng.randrange(6)) for i in range(rng.randrange(1, 8))}
+        anchors = [Hex.from_offset(rng.randrange(6), rng.randrange(6)) for _ in range(rng.randrange(3))]
+        want = tuple(k for k, h in sqs.items() if not any(h.distance(o) <= 1 for o in [x for j, x in sqs.items() if j != k] + anchors))
+        assert formation_gaps(sqs, None, anchors) == want
+
+
 def test_aslgw_1_4_11_broken_squads_leave_the_platoon():
     """ASLGW 1.4.11 second paragraph: a broken squad is no longer part of the platoon."""
     f = [{"id": "P", "kind": "half_platoon"}]
@@ -286,8 +316,10 @@ def test_aslgw_1_4_13_to_1_4_15_is_free_squad():
     s = scn([sq("s1", "C2"), sq("s2", "C3"), sq("s3", "H8"), sq("lone", "A1", platoon=None),
              sq("t", "J2", platoon=None, **{"in": "trench"}), sq("w", "E8", platoon=None), leader("L", "E8", platoon=None),
              sq("b", "A8", platoon=None, broken=True), sq("c1", "K1", cls="elite", platoon="C"), sq("c2", "K9", cls="elite", platoon="C")], f)
-    free = {u.id for u in s.units if org.is_free_squad(s, u.id)}
+    free = {u.id for u in s.units if org.is_free_squad(s, u.id, stacked_leader_commands=u.id == "w")}
     assert free == {"s3", "lone"}
+    # 1.4.14 needs the stacked leader to take it (ASLGW 1.3.3: room for it); if he has none, it is free.
+    assert org.is_free_squad(s, "w", stacked_leader_commands=False)
 
 
 def test_aslgw_1_1_platoon_reduced_to_half_platoon_by_casualties():

@@ -104,6 +104,20 @@ def test_deep_trench_tem_aslgw_2_1_6(position, kind, expected):
     assert t.location_tem_explained(scenario(), H("B2"), position, t.FireKind(kind)).rule == "ASLGW 2.1.6"
 
 
+def test_deep_trench_tem_direct_fire_only_from_its_own_hex_aslgw_2_1_5():
+    """ASLGW 2.1.5: LOS into a deep trench only from its own hex, so the +3 of 2.1.6
+    applies to direct fire from that hex; from another hex the fire cannot happen
+    (refused, as for a dugout, 2.2.2).  At crest status (2.1.1) the unit is seen
+    like any unit of its hex: +3 from anywhere."""
+    s = scenario()
+    assert t.location_tem(s, H("B2"), Position.DEEP_TRENCH, "direct", firer_hex=H("B2")) == 3
+    assert t.location_tem(s, H("B2"), Position.DEEP_TRENCH, "direct") == 3  # only its own hex can fire in
+    with pytest.raises(t.LocationError, match=r"2\.1\.5"):
+        t.location_tem(s, H("B2"), Position.DEEP_TRENCH, "direct", firer_hex=H("B5"))
+    assert t.location_tem(s, H("B2"), Position.DEEP_TRENCH_CREST, "direct", firer_hex=H("B5")) == 3
+    assert t.location_tem(s, H("B2"), Position.DEEP_TRENCH, "oba", firer_hex=H("B5")) == 5  # OBA needs no LOS from the firer
+
+
 def test_dugout_tem_aslgw_2_2_3_2_2_2():
     """ASLGW 2.2.3: +6 OBA, +2 direct from its own hex; 2.2.2: no direct fire in from another hex."""
     s = scenario()

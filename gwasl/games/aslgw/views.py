@@ -158,7 +158,11 @@ def state_view(state: AslgwState, viewer: Viewer, status: Status) -> dict[str, A
             if f.hidden and f.owner not in known_sides:
                 continue
             fkey = (f.kind.value, tuple(h.label for h in f.hexes), f.owner, f.hidden)
-            forts[fkey] = {"kind": f.kind.value, "hexes": [h.label for h in f.hexes], "owner": f.owner, "hidden": f.hidden}
+            # Ladders (ASLGW 2.1.3) come from the side view's whitelisted map, as printed on the board.
+            drawn = next((x for x in part.scenario.map.fortifications
+                          if x.kind is f.kind and x.hexes == f.hexes and x.owner == f.owner), None)
+            forts[fkey] = {"kind": f.kind.value, "hexes": [h.label for h in f.hexes], "owner": f.owner, "hidden": f.hidden,
+                           "ladders": [h.label for h in drawn.ladders] if drawn is not None else []}
         for m in part.minefields:
             own_view = part.viewer == OMNISCIENT or part.viewer == m.side
             if (m.side in known_sides) != own_view:

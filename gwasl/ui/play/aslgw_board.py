@@ -56,7 +56,7 @@ def _unit(d: dict[str, Any]) -> Unit | None:
         return None
     try:
         return Unit(
-            id=str(d.get("id")), side=str(d.get("side")), kind=UnitKind(d.get("kind")), hex=h,
+            id=str(d.get("id")), side=str(d.get("side")), kind=UnitKind(str(d.get("kind"))), hex=h,
             unit_class=UnitClass(d["class"]) if d.get("class") else None,
             rating=LeaderRating.parse(d["rating"]) if d.get("rating") else None,
             weapon=d.get("weapon"), position=Position(d.get("in", "ground")), platoon=d.get("platoon"),
@@ -186,7 +186,7 @@ class _PlayTool:
         if h == src:
             self.board.menu_for(h)
         else:
-            self.board.move(src, h, self.counter)
+            self.board.move_stack(src, h, self.counter)
         self.board.show_targets(None)
 
 
@@ -247,7 +247,7 @@ class AslgwBoard(Board):
                     hexes.add(b)
         self.targets.set_hexes(hexes)
 
-    def move(self, src: Hex, dst: Hex, counter: str | None = None) -> None:
+    def move_stack(self, src: Hex, dst: Hex, counter: str | None = None) -> None:
         """The actions that take something from ``src`` to ``dst`` (those that move ``counter``
         first, when a counter was dragged): one is sent, several are offered."""
         found = []

@@ -1,0 +1,66 @@
+"""Combat: the Depth Combat Table (105.4.12), anti-submarine attacks, torpedo hits, gunfire,
+the prolonged attack of mode 7.  Harmon's table is exact; the rest are stand-in tables."""
+
+from __future__ import annotations
+
+from gwasl.games.on_patrol.tables import Band, Tables
+
+__all__ = ["attack_drms", "attack_result", "band", "depth_combat", "gun_target", "prolonged_result", "torpedo_status"]
+
+
+def d66(dice: tuple[int, ...]) -> int:
+    """A d66 roll read as tens and units (11..66)."""
+    return dice[0] * 10 + dice[1]
+
+
+def band(bands: tuple[Band, ...], value: int) -> Band:
+    for b in bands:
+        if b.low <= value <= b.high:
+            return b
+    raise ValueError(f"{value} falls in no band")
+
+
+def depth_combat(t: Tables, dice: tuple[int, int]) -> Band:
+    """105.4.12: the Submarine Depth Combat Table, rolled first for every depth charge,
+    K-gun and squid attack: 11-23 miss, 24-36 within 50 feet, 41-53 within 25 feet,
+    54-66 at the submarine's depth.  ``value`` is the distance in feet (-1 for a miss)."""
+    return band(t.depth_combat, d66(dice))
+
+
+def attack_drms(t: Tables, dct: Band, weapon: str, count: int, mk_x: int) -> list[tuple[str, int]]:
+    """The stand-in attack's DRMs: how close the detonation was (from the Depth Combat Table),
+    further charges in the hex, a one-ton Mk X, a squid."""
+    d = t.attack_drm
+    mods = [(f"detonation {dct.result} (105.4.12)", d[dct.result if dct.result != 'same depth' else 'same depth'])]
+    extra = min(count - 1, d["most further charges"])
+    if extra > 0:
+        mods.append((f"{extra} further charges in the hex (105.4.6)", extra * d["each further charge in the hex"]))
+    if mk_x:
+        mods.append(("one-ton Mk X (102.5)", d["one-ton Mk X"]))
+    if weapon == "squid":
+        mods.append(("squid", d["squid"]))
+    return mods
+
+
+def attack_result(t: Tables, final: int) -> Band:
+    return band(t.attack, final)
+
+
+def torpedo_status(hit_points: int, total: int) -> str:
+    """A ship's state after ``total`` damage: sinking at its hit points, dead in the water
+    at half (104.3.3 needs ships dead in the water), else still under way."""
+    if total >= hit_points:
+        return "sinking"
+    if 2 * total >= hit_points:
+        return "diw"
+    return "afloat"
+
+
+def gun_target(t: Tables, rng: int, guns: int) -> int:
+    """The 2d6 number a ship's gunfire at a surfaced submarine must not exceed (stand-in)."""
+    base = next((tg for mx, tg in t.gunfire if rng <= mx), 0)
+    return base + guns - 1 if base else 0
+
+
+def prolonged_result(t: Tables, total: int) -> Band:
+    return band(t.prolonged_attack, total)
