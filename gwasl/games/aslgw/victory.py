@@ -68,6 +68,7 @@ class VictoryState:
     losses: tuple[Loss, ...] = ()
     balance: str | None = None
     result: Mapping[str, Any] | None = None
+    seen: tuple[Occupant, ...] = ()  # the units Control was last judged from (judging again would change nothing)
 
 
 def _locations(s: Scenario, hexes: Iterable[Hex]) -> list[Location]:
@@ -101,9 +102,11 @@ def settle(fog: FogState, v: VictoryState) -> VictoryState:
     """Control once the units set up have had their chance to gain it (A26.11): so that later
     re-judging depends only on the units, never on when an event made gwasl look."""
     units = occupants(fog)
+    if tuple(units) == v.seen and v.seen:
+        return v  # Control is a function of the units: nothing changed (ControlMap.update is idempotent)
     b = _buildings(fog.scenario)
     believed = {k: cm.update([u for u in units if not u.hidden or u.side == k], b)[0] for k, cm in v.believed.items()}
-    return replace(v, truth=v.truth.update(units, b)[0], believed=_ro(believed))
+    return replace(v, truth=v.truth.update(units, b)[0], believed=_ro(believed), seen=tuple(units))
 
 
 def occupants(fog: FogState) -> list[Occupant]:
