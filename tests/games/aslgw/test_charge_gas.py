@@ -39,7 +39,8 @@ def acts(s, kind, viewer="player"):
 def _charge_doc(**kw):
     units = [leader("FL", "D7", "french"), squad("F1", "D7", "french", hidden="concealed"), squad("F2", "E7", "french"),
              squad("G", "D2"), leader("GL", "D2")]
-    return doc(units, date="1914-09-06", game={"first_moves": "french"}, **kw)
+    # after garance (ASLGW 1.7.2, to May 1915), so F1 may set up concealed in the open
+    return doc(units, date="1915-09-06", game={"first_moves": "french"}, **kw)
 
 
 def test_a_french_bch_is_declared_with_every_condition_checked_and_moves_by_impulses_aslgw_1_5():
