@@ -224,14 +224,27 @@ def cc_pair_distribution(first: CCAttack | None, second: Mapping[str, CCAttack |
     >>> d[("eliminated", "none")]
     Fraction(7, 12)
     """
+    def by_total(attack: CCAttack | None) -> dict[str, Fraction]:
+        # the outcome depends on the DR's total only: each of the 36 outcomes through its total
+        dist: dict[str, Fraction] = {}
+        for total, ways in _TOTALS.items():
+            o = cc_attack_outcome(attack, total) if attack is not None else "none"
+            dist[o] = dist.get(o, Fraction(0)) + Fraction(ways, 36)
+        return dist
+
     out: dict[tuple[str, str], Fraction] = {}
-    for d1 in two_dice():
-        o1 = cc_attack_outcome(first, d1[0] + d1[1]) if first is not None else "none"
-        nxt = second.get(o1) if isinstance(second, Mapping) else second
-        for d2 in two_dice():
-            o2 = cc_attack_outcome(nxt, d2[0] + d2[1]) if nxt is not None else "none"
-            out[(o1, o2)] = out.get((o1, o2), Fraction(0)) + Fraction(1, 1296)
+    replies = {o: by_total(a) for o, a in second.items()} if isinstance(second, Mapping) else None
+    fixed = by_total(second) if not isinstance(second, Mapping) else None
+    for o1, p1 in by_total(first).items():
+        nxt = replies.get(o1, {"none": Fraction(1)}) if replies is not None else fixed
+        assert nxt is not None
+        for o2, p2 in nxt.items():
+            out[(o1, o2)] = out.get((o1, o2), Fraction(0)) + p1 * p2
     return out
+
+
+#: the number of the 36 DR outcomes giving each total
+_TOTALS = {t: sum(1 for a, b in two_dice() if a + b == t) for t in range(2, 13)}
 
 
 # ---------------------------------------------------------------------------

@@ -301,10 +301,14 @@ def attack_outcome(attack: FireAttack, dice: tuple[int, int]) -> AttackOutcome:
     >>> attack_outcome(a, (2, 3)).label, attack_outcome(a, (3, 3)).label
     ('1MC', 'NMC')
     """
+    return _outcome(attack, dice, tuple(attack.fp * f for _, f in attack.groups))
+
+
+def _outcome(attack: FireAttack, dice: tuple[int, int], group_fp: tuple[Fraction, ...]) -> AttackOutcome:
     final = dice[0] + dice[1] + attack.drm
     shift = cowering_shift(dice, leader_directed=not attack.cowers, inexperienced=attack.inexperienced,
                            exempt=not attack.cowers)
-    results = tuple((g, ift_result(attack.fp * f, final, shift)) for g, f in attack.groups)
+    results = tuple((g, ift_result(fp, final, shift)) for (g, _), fp in zip(attack.groups, group_fp, strict=True))
     original = dice[0] + dice[1]
     rof = tuple(p.id for p in attack.parts if p.rof is not None and dice[0] <= p.rof
                 and not (p.breakdown is not None and original >= p.breakdown))
@@ -318,8 +322,9 @@ def fire_distribution(attack: FireAttack) -> dict[str, Fraction]:
     from all 36 DR through :func:`attack_outcome`, most harmful first."""
     out: dict[str, Fraction] = {}
     sev: dict[str, int] = {}
+    group_fp = tuple(attack.fp * f for _, f in attack.groups)
     for d in two_dice():
-        o = attack_outcome(attack, d)
+        o = _outcome(attack, d, group_fp)
         out[o.label] = out.get(o.label, Fraction(0)) + Fraction(1, 36)
         sev[o.label] = max(r.severity for _, r in o.results)
     return dict(sorted(out.items(), key=lambda kv: (-sev[kv[0]], kv[0])))

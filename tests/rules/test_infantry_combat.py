@@ -352,3 +352,15 @@ def test_every_new_rule_function_cites_its_rule():
             if inspect.isfunction(obj) and not attr.startswith("parse_") and attr != "combat_table" and not cite.search(obj.__doc__ or ""):
                 missing.append(f"{name}.{attr}")
     assert not missing
+
+
+def test_the_cc_pair_distribution_is_all_1296_dr_pairs_a11_11():
+    """The exact odds count each of the 36 x 36 DR pairs once (summed by total for speed)."""
+    a = CCAttack(Fraction(5), Fraction(4), CCKind.HTH, (Modifier("French HtH", -1),))
+    b = CCAttack(Fraction(2), Fraction(5), CCKind.NORMAL)
+    brute: dict[tuple[str, str], Fraction] = {}
+    for d1 in two_dice():
+        for d2 in two_dice():
+            k = (cc_attack_outcome(a, d1[0] + d1[1]), cc_attack_outcome(b, d2[0] + d2[1]))
+            brute[k] = brute.get(k, Fraction(0)) + Fraction(1, 1296)
+    assert cc_pair_distribution(a, b) == brute

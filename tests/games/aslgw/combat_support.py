@@ -98,3 +98,61 @@ def fight(s: Session[Any], rng: Any, limit: int = 3000) -> int:
         n += 1
         assert n < limit, "the game does not end"
     return n
+
+
+# ---------------------------------------------------------------------------
+# The metamorphic check (CONTRACTS 5) in contact: fire and close combat
+
+
+def contact_doc(date: str = "1917-04-09") -> dict[str, Any]:
+    """Germans close to a French position whose hidden layer varies: a "?" of real units
+    and a dummy "?" with as many counters, HIP squads and a dummy HIP, a hidden leader."""
+    from games.aslgw.builders import doc, leader, squad
+
+    units = [squad("G1", "C3"), squad("G2", "C3"), leader("GL", "C3"), squad("G3", "D3"), squad("G4", "E3"),
+             leader("GL2", "E3"), squad("F1", "C5", "french", hidden="concealed"), squad("F2", "C5", "french", hidden="concealed"),
+             leader("FL", "C5", "french", hidden="concealed"), squad("F3", "E5", "french", hidden="hip"),
+             squad("F4", "F6", "french")]
+    dummies = [{"side": "french", "kind": "dummy_stack", "hex": "D6", "counters": 4},
+               {"side": "french", "kind": "dummy_hip", "hex": "B6"}]
+    return doc(units, dummies=dummies, date=date, hexes={"C5": {"terrain": "woods"}, "D6": {"terrain": "woods"}},
+               game={"turns": 2})
+
+
+def compare(a_doc: dict[str, Any], b_doc: dict[str, Any], hidden_side: str, secret: bool, seed: int, play_seed: int,
+            max_steps: int = 80) -> dict[str, int]:
+    """Play the two games side by side with the same fight-seeking choices (made in game A)
+    and compare all the viewer is shown, until a reveal; the kinds of events compared."""
+    from games.aslgw.metamorphic import _same
+    from gwasl.engine.game import GameOptions
+
+    sides = list(a_doc["sides"])
+    other = sides[1] if sides[0] == hidden_side else sides[0]
+    opts = GameOptions(frozenset({hidden_side}) if secret else frozenset())
+    a, b = Session.new(GAME, a_doc, seed, opts), Session.new(GAME, b_doc, seed, opts)
+    viewer = "player" if secret else other
+    rng = __import__("random").Random(play_seed)
+    kinds: dict[str, int] = {}
+    steps = 0
+    for step in range(max_steps):
+        _same("status", a.status(), b.status(), step)
+        la, lb = a.legal(viewer), b.legal(viewer)
+        _same("legal", [(x.id, x.shown.kind, x.shown.text) for x in la], [(x.id, x.shown.kind, x.shown.text) for x in lb], step)
+        _same("show", a.view(viewer), b.view(viewer), step)
+        if a.status().over or not la:
+            break
+        choice = aggressive(a, rng, viewer)
+        i = la.index(choice)
+        _same("odds", a.odds(la[i].action, viewer), b.odds(lb[i].action, viewer), step)
+        ea, eb = a.act(la[i].action, viewer), b.act(lb[i].action, viewer)
+        if any(getattr(ev, "reveals", False) for e in (*ea, *eb) for ev in e.events):
+            break
+        _same("act", a.shown(ea, viewer), b.shown(eb, viewer), step)
+        for e in a.shown(ea, viewer):
+            kinds[e["kind"]] = kinds.get(e["kind"], 0) + 1
+        steps = step + 1
+    else:
+        _same("log", a.log(viewer), b.log(viewer), steps)
+    assert a.replay_check().identical and b.replay_check().identical
+    kinds["_steps"] = steps
+    return kinds
