@@ -31,6 +31,7 @@ CHECK_MODULES: tuple[str, ...] = (
     "gwasl.rules.los",
     "gwasl.rules.turn_record",
     "gwasl.rules.sniper",
+    "gwasl.rules.card",
 )
 
 

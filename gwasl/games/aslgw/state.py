@@ -23,6 +23,7 @@ from typing import Any
 
 from gwasl.games.aslgw.combat_state import CombatState
 from gwasl.games.aslgw.settings import GameSettings
+from gwasl.games.aslgw.victory import VictoryState
 from gwasl.model.hexgrid import Hex
 from gwasl.model.phases import Phase
 from gwasl.model.scenario import Position
@@ -122,6 +123,7 @@ class AslgwState:
     over: bool = False
     why_over: str = ""
     combat: CombatState = field(default_factory=CombatState)  # fire and close combat (issue 12)
+    victory: VictoryState = field(default_factory=VictoryState)  # Control, losses, the card's conditions (A26)
 
     @property
     def scenario(self):
