@@ -64,7 +64,7 @@ ELR_RANGE = (0, 5)
 SAN_RANGE = (0, 7)
 #: the scenario fields an SSR may name as the machine-readable flag it sets
 SSR_FIELDS = ("$.night", "$.winter", "$.weather", "$.front", "$.extensions.fog")
-SSR_SIDE_FIELDS = ("gas_protection", "hand_grenades", "nationality")
+SSR_SIDE_FIELDS = ("gas_protection", "hand_grenades", "nationality", "gas")
 _SIDE_VICTORY_FIELDS = ("conditions", "immediate", "avoid", "text")
 
 

@@ -1,19 +1,18 @@
-"""Snipers (classic A14; O'Leary 3.2.1) and the side fields play reads from a
-scenario: SAN, ELR and gas releases (docs/format/aslgw.md).
+"""Snipers (classic A14; O'Leary 3.2.1), the SAN and ELR play reads from a scenario
+card, and the gas attacks a side may release (docs/format/aslgw.md).
 
-A side's optional fields, beside ``nationality``::
+SAN (A14.1) and ELR (A19.12) are the scenario card's (``"game": {"san": {...},
+"elr": {...}}``, :func:`gwasl.rules.card.scenario_card`); a side the card does
+not rate takes the defaults of gwasl/resources/infantry_combat.json.  A side's
+optional ``gas`` field, beside ``nationality``, lists the gas attacks it may
+release in its PFPh (ASLGW 1.9: "by SSR")::
 
-    "german": {"nationality": "german", "san": 3, "elr": 4,
+    "german": {"nationality": "german",
                "gas": [{"agents": ["chlorine"], "hexes": ["E4", "E5"], "turn": 1, "turns": 2}]}
 
-* ``san`` 0-7: the Sniper Activation Number (A14.1); 0 means no sniper;
-* ``elr`` 0-5: the Experience Level Rating (A19.12);
-* ``gas``: gas attacks the side may release in its PFPh from turn ``turn``
-  (ASLGW 1.9: "by SSR"), over ``hexes``, lasting ``turns`` game turns (the
-  rest of the scenario when absent).
-
-Absent, SAN and ELR take the defaults of gwasl/resources/infantry_combat.json.
-:func:`check_side_fields` reports malformed fields in ``gwasl validate``.
+each from turn ``turn``, over ``hexes``, lasting ``turns`` game turns (the rest
+of the scenario when absent).  :func:`check_side_fields` reports a malformed
+``gas`` in ``gwasl validate``.
 
 >>> sniper_activated(3, 3), sniper_activated(3, 0), sniper_effect(1), sniper_effect(4)
 (True, False, 'casualty_reduction', None)
@@ -21,13 +20,14 @@ Absent, SAN and ELR take the defaults of gwasl/resources/infantry_combat.json.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from gwasl.model.hexgrid import Hex, HexLabelError
 from gwasl.model.scenario import Scenario
 from gwasl.model.scenario_io import Finding
+from gwasl.rules.card import CardError, scenario_card
 from gwasl.rules.combat_table import combat_table
 from gwasl.rules.gas import GasAttack, GasError
 from gwasl.rules.validate import scenario_check
@@ -35,22 +35,36 @@ from gwasl.rules.validate import scenario_check
 __all__ = ["GasRelease", "check_side_fields", "gas_releases", "side_elr", "side_san", "sniper_activated", "sniper_effect"]
 
 
-def _int_field(scenario: Scenario, side: str, key: str, lo: int, hi: int) -> int | None:
-    v = scenario.sides[side].extra.get(key)
-    if isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi:
-        return v
-    return None
+_CARDS: dict[int, tuple[object, Mapping[str, int], Mapping[str, int]]] = {}
+
+
+def _ratings(scenario: Scenario) -> tuple[Mapping[str, int], Mapping[str, int]]:
+    """The card's SAN and ELR per side, read once per ``"game"`` object (a scenario in
+    play keeps the same one while its units change)."""
+    raw = scenario.extra.get("game")
+    got = _CARDS.get(id(raw))
+    if got is not None and got[0] is raw:
+        return got[1], got[2]
+    try:
+        card = scenario_card(scenario)
+        san, elr = dict(card.san), dict(card.elr)
+    except CardError:  # refused by gwasl validate before any play
+        san, elr = {}, {}
+    if len(_CARDS) > 32:
+        _CARDS.clear()
+    _CARDS[id(raw)] = (raw, san, elr)
+    return san, elr
 
 
 def side_san(scenario: Scenario, side: str) -> int:
-    """The side's SAN (A14.1): its ``san`` field, else the default."""
-    v = _int_field(scenario, side, "san", 0, 7)
+    """The side's SAN (A14.1): the scenario card's, else the default."""
+    v = _ratings(scenario)[0].get(side)
     return combat_table().sniper.default_san if v is None else v
 
 
 def side_elr(scenario: Scenario, side: str) -> int:
-    """The side's ELR (A19.12): its ``elr`` field, else the default."""
-    v = _int_field(scenario, side, "elr", 0, 5)
+    """The side's ELR (A19.12): the scenario card's, else the default."""
+    v = _ratings(scenario)[1].get(side)
     return combat_table().elr_default if v is None else v
 
 
@@ -129,11 +143,8 @@ def gas_releases(scenario: Scenario, side: str) -> tuple[GasRelease, ...]:
 
 @scenario_check
 def check_side_fields(s: Scenario) -> Iterator[Finding]:
-    """``san``, ``elr`` and ``gas`` of each side (A14.1, A19.12, ASLGW 1.9)."""
+    """The ``gas`` field of each side (ASLGW 1.9)."""
     for sid, side in s.sides.items():
-        for key, lo, hi, rule in (("san", 0, 7, "A14.1"), ("elr", 0, 5, "A19.12")):
-            if key in side.extra and _int_field(s, sid, key, lo, hi) is None:
-                yield Finding(f"$.sides.{sid}.{key}", f"must be a whole number {lo}-{hi}, not {side.extra[key]!r} ({rule})", rule)
         if "gas" in side.extra:
             raw = side.extra["gas"]
             if not isinstance(raw, list):

@@ -266,16 +266,17 @@ def test_sniper_activation_and_effects_a14():
     assert sniper_effect(1) == "casualty_reduction" and sniper_effect(2) == "pin" and sniper_effect(3) is None
 
 
-def test_san_and_elr_come_from_the_side_or_the_defaults_a14_1_a19_12():
-    s = scen(san=4, elr=1)
+def test_san_and_elr_come_from_the_scenario_card_or_the_defaults_a14_1_a19_12():
+    from dataclasses import replace
+
+    s = replace(scen(), extra={"game": {"san": {"a": 4}, "elr": {"a": 1}}})
     assert side_san(s, "a") == 4 and side_elr(s, "a") == 1
     assert side_san(s, "b") == combat_table().sniper.default_san and side_elr(s, "b") == combat_table().elr_default
 
 
-def test_malformed_side_fields_are_validation_errors_naming_the_field():
-    s = scen(san=9, elr="high", gas=[{"agents": ["mustard"], "hexes": ["A1"]}, {"agents": ["chlorine"], "hexes": ["Z9"]}])
+def test_a_malformed_gas_release_is_a_validation_error_naming_the_field_aslgw_1_9():
+    s = scen(gas=[{"agents": ["mustard"], "hexes": ["A1"]}, {"agents": ["chlorine"], "hexes": ["Z9"]}])
     msgs = {f.path: f.message for f in validate_scenario(s).errors}
-    assert "A14.1" in msgs["$.sides.a.san"] and "A19.12" in msgs["$.sides.a.elr"]
     assert "mustard" in msgs["$.sides.a.gas[0]"] and "outside the map" in msgs["$.sides.a.gas[1]"]
     ok = scen(gas=[{"agents": ["irritant", "phosgene"], "hexes": ["C3", "C4"], "turn": 2, "turns": 1}])
     (r,) = gas_releases(ok, "a")

@@ -132,8 +132,7 @@ def test_a_failed_gas_ntc_in_a_poison_cloud_breaks_and_takes_the_mc_aslgw_1_9_23
 
 
 def test_an_original_dr_equal_to_the_enemy_san_activates_its_sniper_a14():
-    d = doc([squad("G", "B2"), leader("GL", "B2"), squad("F", "E4", "french")],
-            sides={"german": {"nationality": "german"}, "french": {"nationality": "french", "san": 5}})
+    d = doc([squad("G", "B2"), leader("GL", "B2"), squad("F", "E4", "french")], game={"san": {"french": 5}})
     s = session(d)
     to_phase(s, "PFPh")
     em = emitter(s, [2, 3, 4, 4] + [2, 5, 1] + [3, 4] * 4)

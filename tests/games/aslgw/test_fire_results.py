@@ -85,7 +85,7 @@ def test_a_leader_casualty_is_wounded_and_worse_after_a17_2():
 
 def test_elr_failure_replaces_stosstruppen_by_first_line_aslgw_1_11_1_a19_13():
     s = _s([squad("S", "C3", "german", **{"class": "stosstruppen"}), squad("F", "J9", "french")],
-           sides={"german": {"nationality": "german", "elr": 1}, "french": {"nationality": "french"}})
+           game={"elr": {"german": 1}})
     em = emitter(s, [6, 5])  # 1MC final 12 against morale 8: failed by 4 > ELR 1
     fx.apply_ift(em, ["S"], IftResult("MC", 1), "test")
     got = hits(em.events)
