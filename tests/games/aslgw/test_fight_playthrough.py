@@ -14,7 +14,8 @@ import pytest
 from games.aslgw.combat_support import fight
 from games.aslgw.playout import new_session, play, scenario_paths, source
 
-CASES = [(p, which) for p in scenario_paths() for which in ("open", "first", "second")]
+# each scenario once, open or with one side or the other kept secret, in turn
+CASES = [(p, ("open", "first", "second")[i % 3]) for i, p in enumerate(scenario_paths())]
 
 
 def _secret(src: dict, which: str) -> tuple[str, ...]:
@@ -47,7 +48,7 @@ def test_every_step_of_an_infantry_turn_happens_in_the_bundled_scenarios():
     modes: Counter[str] = Counter()
     seeds = {"bois-des-caures-1916": (0, 4), "schwaben-redoubt-1916": (0, 2)}  # games where a BCh is declared
     for p in scenario_paths():
-        for seed in seeds.get(p.stem, (0, 1)):
+        for seed in seeds.get(p.stem, ()):
             s = new_session(source(p), seed)
             fight(s, random.Random(seed))
             for e in s.log("omniscient"):
