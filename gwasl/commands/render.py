@@ -9,6 +9,8 @@ replaced only with ``--force`` (issue 18.1); a symlink is written through.
 from __future__ import annotations
 
 import argparse
+import os
+import stat
 
 from gwasl.cli import UsageError
 from gwasl.commands.common import load_or_fail, parse_side
@@ -31,7 +33,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _is_game_file(path: str) -> bool:
+    """A saved game (an SQLite file); only a regular file is ever opened to look (never a FIFO)."""
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return False
         with open(path, "rb") as f:
             return f.read(16) == b"SQLite format 3\x00"
     except OSError:
