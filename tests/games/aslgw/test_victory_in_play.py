@@ -164,3 +164,20 @@ def test_initial_control_from_set_up_areas_a26_11():
     assert truth.hexes[Hex.from_label("U4")].side == "german"
     assert truth.hexes[Hex.from_label("W2")].side == "french"
     assert Hex.from_label("A1") not in truth.hexes
+
+
+def test_a_unit_eliminated_by_combat_gives_cvp_and_control_a26_221():
+    """Fire and close combat (gwasl/games/aslgw/effects.py) eliminate with a ``unit`` event; the
+    victory hook notices the unit gone: CVP to the enemy (A26.221) and, with the last armed enemy
+    gone, Control to the side still there (A26.15 EX: "would then immediately gain Control")."""
+    from gwasl.games.aslgw.combat_records import UnitHit
+
+    s = session(_22u3(), seed=9)
+    to_phase(s, "MPh", "french")
+    _move(s, "R447", "V2")
+    to_phase(s, "MPh", "german")
+    _move(s, "G548", "U3", "german")
+    st = GAME.reduce(s.state, UnitHit("french", "R447", "eliminated", "test: eliminated by fire"))
+    assert [(x.unit, x.how, x.vp) for x in st.victory.losses] == [("R447", "eliminated", 2)]
+    assert vic.vp_json(st)["cvp"] == {"french": 0, "german": 2}
+    assert st.victory.truth.buildings["22U3"].side == "german"
