@@ -190,7 +190,7 @@ def after_move(game: AslgwGame, state: AslgwState, events: Sequence[Record], dic
 
 def _after_move_em(game: AslgwGame, em: fx.Emitter, events: Sequence[Record]) -> None:
     for ev in events:
-        if isinstance(ev, Moved) and ev.platoon is None and ev.units:
+        if isinstance(ev, Moved) and ev.units:  # a platoon's members too, as each enters (A8.2)
             fr.residual_attack(em, ev.side, ev.units, Hex.from_label(ev.to), Position(ev.to_in), ev.mode == "assault")
         if isinstance(ev, ChargeImpulse):
             for cm in ev.moves:

@@ -515,7 +515,7 @@ class AslgwGame(Game[AslgwState]):
             return combat
         if isinstance(action, Exit):  # leaving the map through the card's exit area (A26.23)
             return self._exit(state, action)
-        if isinstance(action, (Move, MovePile, EndImpulse)):
+        if isinstance(action, (Move, MovePile, ImpulseStep, EndImpulse)):
             events = self._apply_move(state, action, dice)
             return events + cb.after_move(self, state, events, dice)
         return self._apply_move(state, action, dice)

@@ -352,3 +352,20 @@ def test_hip_units_are_immune_and_no_target_o_leary_3_2_1():
     s2 = session(d2)
     to_phase(s2, "PFPh")
     assert not fires(s2)
+
+
+def test_residual_fp_attacks_a_platoon_member_entering_it_in_an_impulse_a8_2_aslgw_1_4_1():
+    from games.aslgw.builders import actions
+    from gwasl.games.aslgw.records import ImpulseStep
+
+    units = [leader("PL", "B3", platoon="P")] + [squad(f"P{i}", "B3" if i < 3 else "B4", platoon="P") for i in range(6)]
+    d = doc(units + [squad("F", "B6", "french"), leader("FL", "B6", "french"), squad("H", "C2"), leader("HL", "C2")],
+            formations=[{"id": "P", "kind": "platoon", "leader": "PL"}])
+    s = session(d, seed=2)
+    to_phase(s, "MPh")
+    s.act(Move(("H", "HL"), "C3", "ground"))
+    s.act(Fire(("F", "FL"), "C3", "ground", "first"))
+    assert s.state.combat.residual.get(("C3", "ground"))
+    step = next(a for a in actions(s) if isinstance(a, ImpulseStep) and a.to == "C3")
+    events = flat(s.act(step))
+    assert any(f.mode == "residual" for f in of(events, FireResolved))
