@@ -428,6 +428,8 @@ def reduce(state: AslgwState, ev: Record) -> AslgwState | None:
 
 
 def _unit_hit(state: AslgwState, ev: UnitHit) -> AslgwState:
+    if ev.change in ("broken", "eliminated", "left_platoon"):
+        state = _out_of_impulse(state, ev.unit)
     sc = state.scenario
     if ev.change == "eliminated":
         play = {k: v for k, v in state.play.items() if k != ev.unit}
@@ -469,6 +471,16 @@ def _unit_hit(state: AslgwState, ev: UnitHit) -> AslgwState:
         st = state.with_play({ev.unit: replace(up, mf_spent=up.mf_spent + gas_table().removal_mp)})
         return replace(st, combat=with_mark(c, ev.unit, gas_worn=False, gas_removed=True))
     raise ValueError(f"unknown unit change {ev.change!r}")
+
+
+def _out_of_impulse(state: AslgwState, uid: str) -> AslgwState:
+    """A unit broken or eliminated in the middle of its platoon's impulse (Residual FP,
+    A8.2) is no longer one of its movers (ASLGW 1.4.11); an impulse left with none is over."""
+    imp = state.impulse
+    if imp is None or uid not in imp.steps:
+        return state
+    steps = {k: v for k, v in imp.steps.items() if k != uid}
+    return replace(state, impulse=replace(imp, steps=ro(steps)) if steps else None)
 
 
 def new_player_turn(state: AslgwState) -> AslgwState:

@@ -369,3 +369,24 @@ def test_residual_fp_attacks_a_platoon_member_entering_it_in_an_impulse_a8_2_asl
     step = next(a for a in actions(s) if isinstance(a, ImpulseStep) and a.to == "C3")
     events = flat(s.act(step))
     assert any(f.mode == "residual" for f in of(events, FireResolved))
+
+
+def test_a_platoon_member_broken_in_its_impulse_leaves_the_impulse_aslgw_1_4_11_a8_2():
+    """Found by benchmarks/aslgw_fire.py: a member broken by Residual FP as it entered
+    stayed among the impulse's movers, and the MPh could neither end nor go on."""
+    from games.aslgw.builders import actions
+    from gwasl.games.aslgw import effects as fx
+    from gwasl.games.aslgw.records import ImpulseStep
+
+    units = [leader("PL", "B3", platoon="P")] + [squad(f"P{i}", "B3" if i < 3 else "B4", platoon="P") for i in range(6)]
+    d = doc(units + [squad("F", "J9", "french")], formations=[{"id": "P", "kind": "platoon", "leader": "PL"}])
+    s = session(d)
+    to_phase(s, "MPh")
+    s.act(next(a for a in actions(s) if isinstance(a, ImpulseStep) and a.unit == "P0"))
+    assert "P0" in s.state.impulse.steps
+    em = emitter(s, [])
+    fx.break_unit(em, "P0", "Residual FP (test)")
+    assert em.state.impulse is None  # its only mover gone, the impulse is over
+    for ev in em.events:
+        s.state = s.game.reduce(s.state, ev)
+    assert any(a.kind == "end_phase" for a in actions(s))
