@@ -13,18 +13,22 @@ weapons module) and the nationality's HtH DRM (1.11.2, the units module).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from fractions import Fraction
 
 from gwasl.model.scenario import Unit
 from gwasl.rules.armour import armour_cc_modifier
-from gwasl.rules.dice import Modifier
+from gwasl.rules.combat_table import combat_table
+from gwasl.rules.dice import Dice, Modifier, Roll
+from gwasl.rules.ift import CCOdds, cc_result, cct_odds, two_dice
 from gwasl.rules.morale import cx_attack_modifier
 from gwasl.rules.trenches import DEEP_TRENCH_POSITIONS
 
-__all__ = ["CCKind", "CCDecision", "CloseCombatError", "Separation", "cc_modifiers", "close_combat_kind",
-           "locations_separation", "melee_kind"]
+__all__ = ["AmbushSide", "CCAttack", "CCKind", "CCDecision", "CloseCombatError", "Separation", "ambush_modifiers",
+           "ambush_outcome", "ambush_distribution", "cc_attack_outcome", "cc_modifiers", "cc_pair_distribution",
+           "cc_unit_fp", "close_combat_kind", "locations_separation", "melee_kind", "resolve_cc_attack"]
 
 
 class CloseCombatError(ValueError):
@@ -118,13 +122,16 @@ def melee_kind(separation: Separation, all_attackers_have_grenades: bool) -> CCD
     return close_combat_kind(separation, all_attackers_have_grenades)
 
 
-def cc_modifiers(kind: CCKind, hth_drm: int, defenders: Iterable[Unit], attacker_cx: bool = False) -> tuple[Modifier, ...]:
+def cc_modifiers(kind: CCKind, hth_drm: int, defenders: Iterable[Unit], attacker_cx: bool = False,
+                 leader_modifier: int | None = None, leader_id: str = "leader") -> tuple[Modifier, ...]:
     """The CC DRMs these rules add to an attack (ASLGW 1.10, 1.11.2, 1.8; A4.51).
 
     - ``hth_drm``: the attacking nationality's HtH DRM (French -1, ASLGW
       1.11.2), applied only to a Hand-to-Hand attack;
     - +1 when the attacked units include armoured infantry (ASLGW 1.8);
-    - +1 when the attacker is CX (A4.51).
+    - +1 when the attacker is CX (A4.51);
+    - the leadership of a Good Order leader among the attackers (A11.14;
+      ASLGW 1.3: he is stacked with them), ``leader_modifier``.
 
     >>> from gwasl.model.hexgrid import Hex
     >>> from gwasl.model.scenario import UnitKind
@@ -141,4 +148,167 @@ def cc_modifiers(kind: CCKind, hth_drm: int, defenders: Iterable[Unit], attacker
     cx = cx_attack_modifier(attacker_cx)
     if cx is not None:
         out.append(cx)
+    if leader_modifier:
+        out.append(Modifier(f"leadership of {leader_id} (A11.14, ASLGW 1.3)", leader_modifier))
     return tuple(out)
+
+
+# ---------------------------------------------------------------------------
+# An attack on the CCT (A11.11; HtH J2.31 as ASLGW 1.10 uses it)
+
+
+def cc_unit_fp(base_fp: int, *, smc: bool, pinned: bool) -> Fraction:
+    """A unit's FP in CC (A11.12): an SMC counts 1, a pinned unit half (A7.8).
+
+    >>> cc_unit_fp(4, smc=False, pinned=True), cc_unit_fp(0, smc=True, pinned=False)
+    (Fraction(2, 1), Fraction(1, 1))
+    """
+    t = combat_table()
+    fp = Fraction(t.cc_smc_fp) if smc else Fraction(base_fp)
+    return fp * t.cc_pinned_fp if pinned else fp
+
+
+@dataclass(frozen=True, slots=True)
+class CCAttack:
+    """One side's CC attack: its FP against the attacked units' FP, normal CC or
+    HtH, and its DRMs."""
+
+    attack_fp: Fraction
+    defence_fp: Fraction
+    kind: CCKind
+    modifiers: tuple[Modifier, ...] = ()
+
+    @property
+    def odds(self) -> CCOdds:
+        return cct_odds(self.attack_fp, self.defence_fp)
+
+    @property
+    def drm(self) -> int:
+        return sum(m.value for m in self.modifiers)
+
+
+def cc_attack_outcome(attack: CCAttack, original: int) -> str:
+    """``eliminated``, ``casualty_reduction`` or ``none`` for an original DR (A11.11).
+
+    HtH (ASLGW 1.10, classic J2.31) is one step more lethal: the Kill Number
+    counts as ``hth_kill_number_shift`` (infantry_combat.json) higher.
+
+    >>> a = CCAttack(Fraction(4), Fraction(4), CCKind.NORMAL)
+    >>> cc_attack_outcome(a, 5), cc_attack_outcome(a, 6), cc_attack_outcome(CCAttack(Fraction(4), Fraction(4), CCKind.HTH), 6)
+    ('eliminated', 'casualty_reduction', 'eliminated')
+    """
+    if attack.attack_fp <= 0 or attack.defence_fp <= 0:
+        return "none"
+    kn = attack.odds.kill_number
+    if attack.kind is CCKind.HTH:
+        kn += combat_table().hth_kill_number_shift
+    return cc_result(kn, original + attack.drm)
+
+
+def resolve_cc_attack(dice: Dice, attack: CCAttack, cause: str) -> tuple[Roll, str]:
+    """Roll one CC attack (A11.11; logged with its DRMs) and read it with :func:`cc_attack_outcome`."""
+    roll = dice.DR(cause, attack.modifiers)
+    return roll, cc_attack_outcome(attack, roll.total)
+
+
+def cc_pair_distribution(first: CCAttack | None, second: Mapping[str, CCAttack | None] | CCAttack | None,
+                         ) -> dict[tuple[str, str], Fraction]:
+    """The exact chance of each pair of outcomes of a CC in one Location (A11.11,
+    all 36 x 36 DR): the first side's attack and the other's.  ``second`` is
+    either the other side's attack (simultaneous CC, A11.11) or, after an ambush
+    (A11.4, sequential), its attack as it stands after each outcome of the first
+    (None: nothing left to attack with).  A missing attack reads ``none``.
+
+    >>> a = CCAttack(Fraction(8), Fraction(4), CCKind.NORMAL)
+    >>> d = cc_pair_distribution(a, None)
+    >>> d[("eliminated", "none")]
+    Fraction(7, 12)
+    """
+    def by_total(attack: CCAttack | None) -> dict[str, Fraction]:
+        # the outcome depends on the DR's total only: each of the 36 outcomes through its total
+        dist: dict[str, Fraction] = {}
+        for total, ways in _TOTALS.items():
+            o = cc_attack_outcome(attack, total) if attack is not None else "none"
+            dist[o] = dist.get(o, Fraction(0)) + Fraction(ways, 36)
+        return dist
+
+    out: dict[tuple[str, str], Fraction] = {}
+    replies = {o: by_total(a) for o, a in second.items()} if isinstance(second, Mapping) else None
+    fixed = by_total(second) if not isinstance(second, Mapping) else None
+    for o1, p1 in by_total(first).items():
+        nxt = replies.get(o1, {"none": Fraction(1)}) if replies is not None else fixed
+        assert nxt is not None
+        for o2, p2 in nxt.items():
+            out[(o1, o2)] = out.get((o1, o2), Fraction(0)) + p1 * p2
+    return out
+
+
+#: the number of the 36 DR outcomes giving each total
+_TOTALS = {t: sum(1 for a, b in two_dice() if a + b == t) for t in range(2, 13)}
+
+
+# ---------------------------------------------------------------------------
+# Ambush (A11.4)
+
+
+@dataclass(frozen=True, slots=True)
+class AmbushSide:
+    """One side's ambush dr DRMs (A11.4)."""
+
+    side: str
+    modifiers: tuple[Modifier, ...]
+
+    @property
+    def drm(self) -> int:
+        return sum(m.value for m in self.modifiers)
+
+
+def ambush_modifiers(*, concealed: bool, cx: bool, pinned: bool, lax: bool, leader_modifier: int | None) -> tuple[Modifier, ...]:
+    """A11.4 ambush dr DRMs: -1 concealed, +1 CX, +1 pinned, +1 Lax (a BCh unit,
+    ASLGW 1.5), the best Good Order leader's leadership.
+
+    >>> [m.value for m in ambush_modifiers(concealed=True, cx=False, pinned=False, lax=True, leader_modifier=-1)]
+    [-1, 1, -1]
+    """
+    t = combat_table().ambush
+    out = []
+    if concealed:
+        out.append(Modifier("concealed at the start of the CCPh (A11.4)", t.concealed_drm))
+    if cx:
+        out.append(Modifier("CX (A11.4)", t.cx_drm))
+    if pinned:
+        out.append(Modifier("pinned (A11.4)", t.pinned_drm))
+    if lax:
+        out.append(Modifier("Lax: BCh units (ASLGW 1.5, A11.4)", t.lax_drm))
+    if leader_modifier:
+        out.append(Modifier("leadership (A11.4)", leader_modifier))
+    return tuple(out)
+
+
+def ambush_outcome(final_a: int, final_b: int, side_a: str, side_b: str) -> str | None:
+    """The side that ambushes (its final dr at least 3 below the other's, A11.4), or None.
+
+    >>> ambush_outcome(1, 4, "a", "b"), ambush_outcome(2, 4, "a", "b"), ambush_outcome(6, 2, "a", "b")
+    ('a', None, 'b')
+    """
+    diff = combat_table().ambush.difference
+    if final_a <= final_b - diff:
+        return side_a
+    if final_b <= final_a - diff:
+        return side_b
+    return None
+
+
+def ambush_distribution(a: AmbushSide, b: AmbushSide) -> dict[str, Fraction]:
+    """The exact chance that ``a`` ambushes, ``b`` does, or neither (A11.4; all 36 dr pairs).
+
+    >>> ambush_distribution(AmbushSide("a", ()), AmbushSide("b", ()))["no ambush"]
+    Fraction(2, 3)
+    """
+    out: dict[str, Fraction] = {}
+    for da in range(1, 7):
+        for db in range(1, 7):
+            w = ambush_outcome(da + a.drm, db + b.drm, a.side, b.side)
+            key = f"{w} ambushes" if w else "no ambush"
+            out[key] = out.get(key, Fraction(0)) + Fraction(1, 36)
+    return out

@@ -31,10 +31,12 @@ from dataclasses import dataclass, replace
 
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import HiddenStatus, Position, Scenario, Terrain, Unit
+from gwasl.model.terrain import terrain_table
+from gwasl.rules.combat_table import combat_table
 from gwasl.rules.garance import garance_concealment_loss
 from gwasl.rules.movement import movement_table
 
-__all__ = ["ConcealmentLoss", "in_open_ground", "moving_concealment_loss"]
+__all__ = ["ConcealmentLoss", "concealment_terrain", "gains_concealment", "in_open_ground", "moving_concealment_loss"]
 
 _OPEN = (Terrain.OPEN, Terrain.ROAD)
 
@@ -75,3 +77,42 @@ def moving_concealment_loss(s: Scenario, unit: Unit, h: Hex, position: Position,
     if ranges[0] > t.concealment_loss_range:
         return ConcealmentLoss(False, f"the nearest enemy that sees {h} is {ranges[0]} hexes away, beyond {t.concealment_loss_range}", "A12.14")
     return ConcealmentLoss(True, f"moved in Open Ground at {h} in the LOS of an enemy unit {ranges[0]} hex(es) away", "A12.14")
+
+
+def concealment_terrain(s: Scenario, h: Hex, position: Position) -> bool:
+    """A12.12 concealment terrain: a terrain with a positive TEM or a LOS
+    hindrance, or a position IN a fortification (trench, deep trench, dugout,
+    foxhole, pillbox); the thresholds are infantry_combat.json ``concealment``.
+
+    >>> import datetime
+    >>> from gwasl.model.scenario import MapData, HexData
+    >>> s = Scenario("t", datetime.date(1916, 7, 1), MapData(3, 3, hexes={Hex(1, 1): HexData(Terrain.GRAIN)}), {})
+    >>> concealment_terrain(s, Hex(1, 1), Position.GROUND), concealment_terrain(s, Hex(0, 0), Position.GROUND)
+    (True, False)
+    """
+    t = combat_table()
+    info = terrain_table()[s.map.terrain_at(h)]
+    if t.gain_in_fortification and position is not Position.GROUND:
+        return True
+    return info.tem >= t.gain_tem_at_least > 0 or (t.gain_in_hindrance and info.hindrance > 0)
+
+
+def gains_concealment(s: Scenario, unit: Unit, *, broken: bool, in_melee: bool, seen: bool) -> ConcealmentLoss:
+    """A12.12: whether ``unit`` gains concealment at the end of a player turn: Good
+    Order, not in Melee, in concealment terrain, and out of the LOS of every
+    Known Good Order enemy unit (``seen``: the caller's answer, from what the
+    unit's side knows).  ASLGW 1.7.2 keeps a unit in garance trousers from
+    concealment only in Open Ground, which is never concealment terrain.
+    ``lost`` here reads "gains".
+    """
+    if broken:
+        return ConcealmentLoss(False, f"{unit.id} is broken", "A12.12")
+    if in_melee:
+        return ConcealmentLoss(False, f"{unit.id} is in Melee", "A12.12")
+    if not unit.is_infantry:
+        return ConcealmentLoss(False, f"{unit.id} is not infantry", "A12.12")
+    if not concealment_terrain(s, unit.hex, unit.position):
+        return ConcealmentLoss(False, f"{unit.hex} is not concealment terrain", "A12.12")
+    if seen:
+        return ConcealmentLoss(False, f"{unit.id} is in the LOS of a Known Good Order enemy unit", "A12.12")
+    return ConcealmentLoss(True, f"{unit.id} is in concealment terrain out of every known enemy LOS", "A12.12")

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
-__all__ = ["Dice", "Modifier", "Modifiers", "Roll", "ScriptedDice", "DiceError", "as_modifiers"]
+__all__ = ["Dice", "Modifier", "Modifiers", "Roll", "ScriptedDice", "DiceError", "as_modifiers", "random_selection"]
 
 
 class DiceError(Exception):
@@ -145,3 +145,25 @@ class ScriptedDice(Dice):
         if not self._values:
             raise DiceError("scripted dice ran out of values")
         return self._values.pop(0)
+
+
+def random_selection(dice: Dice, candidates: Sequence[str], cause: str) -> tuple[str, tuple[Roll, ...]]:
+    """Random Selection (ASL Index; used by A7.301, A7.302 and snipers A14.2): each
+    candidate rolls a dr, the highest is selected, ties roll again among
+    themselves.  Returns the selected id and every roll made, in order.
+
+    >>> random_selection(ScriptedDice([2, 5, 5, 1, 4]), ["a", "b", "c"], "KIA")[0]
+    'c'
+    >>> random_selection(ScriptedDice([]), ["only"], "K/1")
+    ('only', ())
+    """
+    if not candidates:
+        raise ValueError("Random Selection among no candidates")
+    pool = list(candidates)
+    rolls: list[Roll] = []
+    while len(pool) > 1:
+        got = [(dice.dr(f"{cause}: Random Selection, {c}"), c) for c in pool]
+        rolls.extend(r for r, _ in got)
+        best = max(r.total for r, _ in got)
+        pool = [c for r, c in got if r.total == best]
+    return pool[0], tuple(rolls)

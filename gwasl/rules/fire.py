@@ -1,5 +1,7 @@
-"""Point Blank Fire multipliers with and without hand grenades (A7.21, A7.212,
-ASLGW 1.6.62).
+"""Infantry fire attacks (A7; ASLGW 1.3, 1.6, 1.6.62): Point Blank Fire with and
+without hand grenades, each firer's FP after range, pin and phase, the fire
+group's DRMs, and the one function that turns two dice into the attack's
+results, used both to resolve a roll and to give its exact odds.
 
 Infantry firing at a target within one hex has its FP doubled (PBF); at a
 target in its own Location, tripled (TPBF).  Units without hand grenades
@@ -17,6 +19,7 @@ Fraction(1, 1)
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -24,9 +27,28 @@ from typing import Any
 
 from gwasl.model.scenario import Scenario
 from gwasl.model.terrain import TableError, load_resource
+from gwasl.rules.combat_table import combat_table
+from gwasl.rules.dice import Dice, Modifier, Roll
 from gwasl.rules.grenades import has_hand_grenades
+from gwasl.rules.ift import IftResult, cowering_shift, ift_column, ift_result, two_dice
 
-__all__ = ["PointBlank", "point_blank_multiplier", "point_blank_for", "parse_point_blank"]
+__all__ = [
+    "AttackOutcome",
+    "FireAttack",
+    "FireError",
+    "FirePart",
+    "PointBlank",
+    "attack_outcome",
+    "fire_distribution",
+    "fire_leadership",
+    "fire_part",
+    "first_fire_modifiers",
+    "parse_point_blank",
+    "point_blank_for",
+    "point_blank_multiplier",
+    "residual_fp",
+    "resolve_fire",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,3 +120,234 @@ def point_blank_for(scenario: Scenario, side: str, range_hexes: int, *, same_loc
     """:func:`point_blank_multiplier` for a firer of ``side``, whose hand
     grenades come from the scenario (ASLGW 1.6.61-1.6.62)."""
     return point_blank_multiplier(range_hexes, same_location=same_location, has_hand_grenades=has_hand_grenades(scenario, side))
+
+
+# ---------------------------------------------------------------------------
+# The attack (A7, A8; ASLGW 1.3, 1.6)
+
+
+class FireError(ValueError):
+    """A fire attack the rules do not allow (out of range, nothing to fire with)."""
+
+
+@dataclass(frozen=True, slots=True)
+class FirePart:
+    """One contribution to a fire attack: a unit's inherent FP (``kind``
+    ``inherent``) or a support weapon (``mg``, ``ft``, ``sw``), with every
+    factor applied to it and why.  ``rof``, ``breakdown`` and ``x`` are the
+    weapon's RoF, B# and a flamethrower's X# (ASLGW 1.6.1, 1.6.41)."""
+
+    id: str
+    kind: str
+    base_fp: Fraction
+    factors: tuple[tuple[str, Fraction], ...] = ()
+    rof: int | None = None
+    breakdown: int | None = None
+    x: int | None = None
+
+    @property
+    def fp(self) -> Fraction:
+        out = self.base_fp
+        for _, f in self.factors:
+            out *= f
+        return out
+
+    def explain(self) -> str:
+        why = "".join(f" x{f} ({r})" for r, f in self.factors)
+        return f"{self.id} {self.base_fp}{why} = {self.fp}"
+
+
+def fire_part(part_id: str, kind: str, base_fp: int | Fraction, *, range_hexes: int, normal_range: int,
+              max_range: int | None = None, point_blank: PointBlank | None = None, pinned: bool = False,
+              phase_factor: tuple[str, Fraction] | None = None, rof: int | None = None, breakdown: int | None = None,
+              x: int | None = None) -> FirePart:
+    """The FP one firer adds to an attack at ``range_hexes`` (A7.22, A7.8, A7.21).
+
+    * beyond ``normal_range`` and up to ``max_range`` (default: twice the
+      normal range, A7.22) its FP is halved; beyond that it cannot fire
+      (:class:`FireError`);
+    * ``point_blank`` (from :func:`point_blank_multiplier`) multiplies it;
+    * a pinned firer fires at half FP (A7.8);
+    * ``phase_factor``: the phase's own factor and its reason (Advancing Fire
+      after moving A7.25, Subsequent First Fire A8.3, Final Protective Fire
+      A8.31, Final Fire after First Fire A8.4).
+
+    >>> p = fire_part("G1", "inherent", 4, range_hexes=6, normal_range=4)
+    >>> p.fp, p.factors[0][0]
+    (Fraction(2, 1), 'long range (A7.22)')
+    >>> fire_part("G1", "inherent", 4, range_hexes=1, normal_range=4,
+    ...           point_blank=point_blank_multiplier(1, same_location=False, has_hand_grenades=False)).fp
+    Fraction(6, 1)
+    """
+    t = combat_table().fire
+    top = normal_range * t.long_range_multiple if max_range is None else max_range
+    if range_hexes > top:
+        raise FireError(f"{part_id} reaches {top} hexes at most, the target is {range_hexes} away (A7.22)")
+    factors: list[tuple[str, Fraction]] = []
+    if range_hexes > normal_range:
+        factors.append(("long range (A7.22)", t.long_range_fp))
+    if point_blank is not None and point_blank.multiplier != 1:
+        factors.append((f"{point_blank.name} ({point_blank.rule})", point_blank.multiplier))
+    if pinned:
+        factors.append(("pinned (A7.8)", t.pinned_fp))
+    if phase_factor is not None and phase_factor[1] != 1:
+        factors.append(phase_factor)
+    return FirePart(part_id, kind, Fraction(base_fp), tuple(factors), rof, breakdown, x)
+
+
+def fire_leadership(directing: Sequence[int | None]) -> int | None:
+    """The leadership DRM of a fire attack (A7.53; ASLGW 1.3): ``directing`` holds,
+    for each firing Location, the modifier of the Good Order leader there who
+    directs the fire (None: none).  Leadership applies only when every Location
+    has one, and then the worst (highest) of them.
+
+    >>> fire_leadership([-1, -2]), fire_leadership([-1, None]), fire_leadership([])
+    (-1, None, None)
+    """
+    if not directing or any(d is None for d in directing):
+        return None
+    return max(d for d in directing if d is not None)
+
+
+def first_fire_modifiers(*, open_ground: bool, hindered: bool, assault_move: bool) -> tuple[Modifier, ...]:
+    """A4.6: First Fire at a moving target: FFMO -1 in Open Ground along an
+    unhindered LOS, FFNAM -1 unless it Assault Moved.
+
+    >>> [m.value for m in first_fire_modifiers(open_ground=True, hindered=False, assault_move=False)]
+    [-1, -1]
+    >>> first_fire_modifiers(open_ground=True, hindered=True, assault_move=True)
+    ()
+    """
+    t = combat_table().fire
+    out = []
+    if open_ground and not hindered:
+        out.append(Modifier("FFMO: moving in Open Ground (A4.6)", t.ffmo_drm))
+    if not assault_move:
+        out.append(Modifier("FFNAM: not Assault Moving (A4.6)", t.ffnam_drm))
+    return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
+class FireAttack:
+    """A fire attack ready to roll: its parts, its DRMs, and the target groups
+    (``groups``: each label with the factor its FP gets, e.g. area fire x1/2
+    against a concealed group, A7.23).  ``cowers``: original doubles shift it
+    (A7.9), i.e. no leader directs it and not every firer is exempt."""
+
+    parts: tuple[FirePart, ...]
+    modifiers: tuple[Modifier, ...]
+    groups: tuple[tuple[str, Fraction], ...] = (("target", Fraction(1)),)
+    cowers: bool = True
+    inexperienced: bool = False
+
+    @property
+    def fp(self) -> Fraction:
+        return sum((p.fp for p in self.parts), Fraction(0))
+
+    @property
+    def drm(self) -> int:
+        return sum(m.value for m in self.modifiers)
+
+    def group_fp(self, label: str) -> Fraction:
+        for g, f in self.groups:
+            if g == label:
+                return self.fp * f
+        raise KeyError(label)
+
+
+@dataclass(frozen=True, slots=True)
+class AttackOutcome:
+    """What two dice make of a :class:`FireAttack`: the IFT result per target
+    group (A7.3, cowering A7.9), the support weapons that keep their RoF
+    (coloured die <= RoF, A7.35), malfunction (original DR >= B#, A9.7) or, for
+    a flamethrower, are used up (original DR >= X#, A22.3)."""
+
+    dice: tuple[int, int]
+    final: int
+    shift: int
+    results: tuple[tuple[str, IftResult], ...]
+    rof_kept: tuple[str, ...] = ()
+    malfunctioned: tuple[str, ...] = ()
+    eliminated: tuple[str, ...] = ()
+
+    def result(self, label: str) -> IftResult:
+        return dict(self.results)[label]
+
+    @property
+    def label(self) -> str:
+        """The outcome as one line (the odds' key)."""
+        if len(self.results) == 1:
+            text = _effect(self.results[0][1])
+        else:
+            text = "; ".join(f"{g}: {_effect(r)}" for g, r in self.results)
+        if self.malfunctioned:
+            text += f"; {', '.join(self.malfunctioned)} malfunctions (A9.7)"
+        if self.eliminated:
+            text += f"; {', '.join(self.eliminated)} used up (A22.3)"
+        return text
+
+
+def _effect(r: IftResult) -> str:
+    return "no effect" if r.kind == "none" else r.text
+
+
+def attack_outcome(attack: FireAttack, dice: tuple[int, int]) -> AttackOutcome:
+    """The outcome of ``attack`` when the dice show ``dice`` (coloured die first):
+    the IFT (A7.3) with cowering (A7.9), RoF (A7.35), B# (A9.7), X# (A22.3).
+
+    The one function both :func:`resolve_fire` and :func:`fire_distribution` use.
+
+    >>> a = FireAttack((FirePart("G", "inherent", Fraction(8)),), (Modifier("TEM", 1),))
+    >>> attack_outcome(a, (2, 3)).label, attack_outcome(a, (3, 3)).label
+    ('1MC', 'NMC')
+    """
+    return _outcome(attack, dice, tuple(attack.fp * f for _, f in attack.groups))
+
+
+def _outcome(attack: FireAttack, dice: tuple[int, int], group_fp: tuple[Fraction, ...]) -> AttackOutcome:
+    final = dice[0] + dice[1] + attack.drm
+    shift = cowering_shift(dice, leader_directed=not attack.cowers, inexperienced=attack.inexperienced,
+                           exempt=not attack.cowers)
+    results = tuple((g, ift_result(fp, final, shift)) for (g, _), fp in zip(attack.groups, group_fp, strict=True))
+    original = dice[0] + dice[1]
+    rof = tuple(p.id for p in attack.parts if p.rof is not None and dice[0] <= p.rof
+                and not (p.breakdown is not None and original >= p.breakdown))
+    mal = tuple(p.id for p in attack.parts if p.breakdown is not None and original >= p.breakdown)
+    gone = tuple(p.id for p in attack.parts if p.x is not None and original >= p.x)
+    return AttackOutcome(dice, final, shift, results, rof, mal, gone)
+
+
+def fire_distribution(attack: FireAttack) -> dict[str, Fraction]:
+    """The exact chance of each outcome of ``attack`` on the IFT (A7.3; its :attr:`AttackOutcome.label`),
+    from all 36 DR through :func:`attack_outcome`, most harmful first."""
+    out: dict[str, Fraction] = {}
+    sev: dict[str, int] = {}
+    group_fp = tuple(attack.fp * f for _, f in attack.groups)
+    for d in two_dice():
+        o = _outcome(attack, d, group_fp)
+        out[o.label] = out.get(o.label, Fraction(0)) + Fraction(1, 36)
+        sev[o.label] = max(r.severity for _, r in o.results)
+    return dict(sorted(out.items(), key=lambda kv: (-sev[kv[0]], kv[0])))
+
+
+def resolve_fire(dice: Dice, attack: FireAttack, cause: str) -> tuple[Roll, AttackOutcome]:
+    """Roll the attack's DR (A7.3; logged with every DRM) and read it with :func:`attack_outcome`."""
+    roll = dice.DR(cause, attack.modifiers)
+    return roll, attack_outcome(attack, (roll.dice[0], roll.dice[1]))
+
+
+def residual_fp(attack_fp: int | Fraction, shift: int = 0) -> int | None:
+    """Residual FP an attack leaves in its target Location (A8.2): half the IFT
+    column the attack used, read down to a column; ``None`` below the 1 column.
+
+    >>> residual_fp(12), residual_fp(8), residual_fp(Fraction(3, 2)), residual_fp(6, shift=1)
+    (6, 4, None, 2)
+    """
+    col = ift_column(attack_fp, shift)
+    if col is None:
+        return None
+    return ift_column(Fraction(col) * combat_table().fire.area_fire_fp)
+
+
+def total_fp(parts: Iterable[FirePart]) -> Fraction:
+    return sum((p.fp for p in parts), Fraction(0))

@@ -42,6 +42,8 @@ __all__ = [
     "cx_attack_modifier",
     "dm_rally_modifier",
     "double_time_mf",
+    "elr_failure",
+    "leader_loss_modifier",
     "heat_of_battle_triggered",
     "morale_check",
     "normal_task_check",
@@ -444,3 +446,29 @@ def stacking_equivalents(units: Iterable[Unit]) -> float:
     """
     eq = asl_core().squad_equivalent
     return sum(eq[u.kind.value] for u in units)
+
+
+# ---------------------------------------------------------------------------
+# Leader loss and ELR (A10.2, A19.13)
+
+
+def leader_loss_modifier(leader_modifier: int, leader_id: str) -> Modifier:
+    """The DRM of a Leader Loss MC or Task Check (A10.2): the lost leader's
+    leadership reversed (a -1 leader lost gives +1; a leader with no or an
+    adverse modifier gives +0).  The number comes from the leader's rating;
+    whether LLMC apply is gwasl/resources/infantry_combat.json ``leader_loss``.
+
+    >>> leader_loss_modifier(-2, "L").value, leader_loss_modifier(1, "L").value
+    (2, 0)
+    """
+    return Modifier(f"leader {leader_id} lost: LLMC/LLTC (A10.2)", max(0, -leader_modifier))
+
+
+def elr_failure(final_dr: int, morale: int, elr: int) -> bool:
+    """A19.13: a Good Order MMC that fails an MC by more than its side's ELR is
+    replaced by a lower-quality unit (ASLGW 1.11.1 for Stosstruppen).
+
+    >>> elr_failure(11, 7, 3), elr_failure(12, 8, 3), elr_failure(10, 7, 3)
+    (True, True, False)
+    """
+    return final_dr - morale > elr

@@ -28,6 +28,7 @@ from typing import Any
 
 from gwasl.model.scenario import Scenario
 from gwasl.model.scenario_io import Finding
+from gwasl.rules.card import CARD_FIELDS
 from gwasl.rules.fog.state import fog_extension
 from gwasl.rules.validate import scenario_check
 
@@ -36,7 +37,7 @@ __all__ = ["DEFAULT_TURNS", "TurnRecord", "TurnRecordError", "check_turn_record"
 #: turns of a scenario whose file does not say (docs/format/aslgw.md)
 DEFAULT_TURNS = 5
 _MAX_TURNS = 99
-_FIELDS = ("turns", "first_moves", "first_setup")
+_FIELDS = ("turns", "first_moves", "first_setup", *CARD_FIELDS)  # the card's fields: gwasl/rules/card.py
 
 
 class TurnRecordError(ValueError):

@@ -30,6 +30,8 @@ CHECK_MODULES: tuple[str, ...] = (
     "gwasl.rules.checks_combat",
     "gwasl.rules.los",
     "gwasl.rules.turn_record",
+    "gwasl.rules.sniper",
+    "gwasl.rules.card",
 )
 
 

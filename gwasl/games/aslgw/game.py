@@ -32,8 +32,11 @@ from gwasl.engine.game import (
     Viewer,
 )
 from gwasl.engine.record import Record
+from gwasl.games.aslgw import combat as cb
+from gwasl.games.aslgw import combat_records as _combat_records  # noqa: F401 (registers the fire and CC records)
 from gwasl.games.aslgw import moves as mv
 from gwasl.games.aslgw import shifts as sh
+from gwasl.games.aslgw import victory as vic
 from gwasl.games.aslgw import views
 from gwasl.games.aslgw.knowledge import (
     is_hidden,
@@ -53,9 +56,12 @@ from gwasl.games.aslgw.records import (
     EndPhase,
     EndPlatoon,
     EndWindow,
+    Exit,
+    Exited,
     HipRevealed,
     ImpulseEnded,
     ImpulseStep,
+    Judged,
     MinefieldChoice,
     MinefieldEntered,
     MinefieldShifted,
@@ -82,6 +88,7 @@ from gwasl.model.hexgrid import Hex, HexLabelError
 from gwasl.model.phases import Phase
 from gwasl.model.scenario import Position, Scenario, Unit, UnitKind
 from gwasl.model.scenario_io import ScenarioError, parse_scenario
+from gwasl.rules.card import CardError, scenario_card
 from gwasl.rules.fog.state import FogState, FogStatus
 from gwasl.rules.fog.status import (
     advance_clock,
@@ -195,8 +202,16 @@ class AslgwGame(Game[AslgwState]):
         hip = frozenset(s for s in sc.sides if fog.hidden_hexes(s) - {st.hex for st in fog.stacks if st.side == s}
                         or any(fog.status_of(u.id) is FogStatus.HIP for u in sc.units if u.side == s))
         layer = frozenset(s for s in sc.sides if fog.hidden_hexes(s))
+        try:
+            card = scenario_card(sc)
+        except CardError as e:
+            raise GameError(f"the scenario card: {e}") from None
+        balance = options.extra.get("balance")  # A26.4: the side taking its Balance provision
+        victory = vic.settle(fog, vic.initial(sc, card, settings.order, balance))
+        if balance is not None and card.balance[balance].turns:
+            settings = replace(settings, turns=max(1, settings.turns + card.balance[balance].turns))
         return AslgwState(settings, frozenset(options.secret), options.practice, fog, hip, layer,
-                          phasing=settings.first)
+                          phasing=settings.first, victory=victory)
 
     def begin(self, state: AslgwState, dice: GameDice) -> list[Record]:
         st = state.settings
@@ -216,7 +231,7 @@ class AslgwGame(Game[AslgwState]):
         return Status(state.turn, state.phase.value, to_act(state))
 
     def _result(self, state: AslgwState) -> dict[str, Any]:
-        return {"winner": None, "why": state.why_over, "turns": state.settings.turns}
+        return vic.result_json(state, state.why_over)
 
     def automated(self, state: AslgwState) -> Mapping[str, Policy]:
         side = to_act(state)
@@ -226,7 +241,7 @@ class AslgwGame(Game[AslgwState]):
             return {side: _minefield_policy}
         if state.windows and state.windows[0] == side:
             return {side: _window_policy}
-        return {}
+        return cb.automated(state, side)
 
     def policy_view(self, state: AslgwState, viewer: Viewer) -> Any:
         """A side's policy reads that side's knowledge (:class:`~gwasl.games.aslgw.shifts.SideKnowledge`)."""
@@ -259,11 +274,13 @@ class AslgwGame(Game[AslgwState]):
             return [*(sh.shift_options(state, w) if knows else []), EndWindow(w)]
         out: list[Record] = []
         if state.impulse is None:
-            out.append(EndPhase())
+            if cb.blocks_end(state) is None:
+                out.append(EndPhase())
             if knows:
                 out += sh.shift_options(state, side)
-        if state.phase in (Phase.MPh, Phase.APh):
+        if state.phase in (Phase.MPh, Phase.APh) and not cb.movement_paused(state):
             out += self._movement_actions(state, side, viewer, knows)
+        out += cb.legal(self, state, viewer, side)  # fire and close combat (issue 12)
         return out
 
     def _movement_actions(self, state: AslgwState, side: str, viewer: Viewer, knows: bool) -> list[Record]:
@@ -316,6 +333,9 @@ class AslgwGame(Game[AslgwState]):
                         out.append(Move(g.ids, step.to_hex.label, step.to_pos.value, mode, not knows))
             if state.phase is Phase.MPh and g.units and not g.dummies and self._may_double_time(state, g):
                 out.append(DoubleTime(g.ids))
+        if state.phase is Phase.MPh and state.impulse is None:
+            can_exit = set(vic.exit_candidates(state, side))
+            out += [Exit(g.ids) for g in groups if g.units and not g.dummies and set(g.ids) <= can_exit]
         if not knows:
             out += self._pile_actions(state, sc, side)
         if state.phase is Phase.MPh:
@@ -421,6 +441,11 @@ class AslgwGame(Game[AslgwState]):
             return "the game is over"
         if isinstance(action, EndPhase) and state.impulse is not None:
             return f"platoon {state.impulse.platoon} is in the middle of an impulse: end it first (ASLGW 1.4.1)"
+        if isinstance(action, EndPhase) and cb.blocks_end(state):
+            return str(cb.blocks_end(state))
+        combat_why = cb.why_illegal(self, state, action, viewer)
+        if combat_why:
+            return combat_why
         if isinstance(action, (Move, MovePile, ImpulseStep)) and state.phase not in mv.MOVE_MODES:
             return f"no movement in the {state.phase.value} (units move in the MPh and advance in the APh, A3, A4.7)"
         if isinstance(action, Move):
@@ -455,10 +480,49 @@ class AslgwGame(Game[AslgwState]):
 
     # -- apply -------------------------------------------------------------------
     def apply(self, state: AslgwState, action: Record, dice: GameDice) -> list[Record]:
+        events = self._apply(state, action, dice)
+        return events + self._immediate_victory(state, events)
+
+    def _immediate_victory(self, state: AslgwState, events: list[Record]) -> list[Record]:
+        """A26: a side whose conditions the card calls immediate wins as soon as they hold."""
+        card = state.victory.card
+        if not any(v.immediate for v in card.victory.values()) or any(isinstance(e, Over) for e in events):
+            return []
+        st = state
+        for e in events:
+            st = self.reduce(st, e)
+        v = vic.verdict(st, over=False)
+        return self._verdict_events(st, v, immediate=True) if v is not None else []
+
+    def _verdict_events(self, state: AslgwState, v: vic.Verdict, immediate: bool) -> list[Record]:
+        r = vic.verdict_record(v, state)
+        return [Judged(v.winner, v.why, immediate,
+                       tuple(sorted(s for s, ok in v.met.items() if ok)), v.details, r["cvp"], r["exit_vp"],
+                       r["control"]["hexes"], r["control"]["buildings"]),
+                Over(v.why)]
+
+    def _exit(self, state: AslgwState, action: Exit) -> list[Record]:
+        sc: Scenario = state.scenario
+        units = tuple(sorted(action.pieces))
+        return [Exited(sc.unit(units[0]).side, units, tuple(sc.unit(u).hex.label for u in units),
+                       sum(vic.exit_loss(sc, u).vp for u in units))]
+
+    def _apply(self, state: AslgwState, action: Record, dice: GameDice) -> list[Record]:
         if state.over:
             raise IllegalAction("the game is over")
+        combat = cb.apply(self, state, action, dice)  # fire and close combat (issue 12)
+        if combat is not None:
+            return combat
+        if isinstance(action, Exit):  # leaving the map through the card's exit area (A26.23)
+            return self._exit(state, action)
+        if isinstance(action, (Move, MovePile, EndImpulse)):
+            events = self._apply_move(state, action, dice)
+            return events + cb.after_move(self, state, events, dice)
+        return self._apply_move(state, action, dice)
+
+    def _apply_move(self, state: AslgwState, action: Record, dice: GameDice) -> list[Record]:
         if isinstance(action, EndPhase):
-            return self._end_phase(state)
+            return self._end_phase(state, dice)
         if isinstance(action, EndWindow):
             return [WindowEnded(action.side)]
         if isinstance(action, RunWindow):
@@ -525,19 +589,38 @@ class AslgwGame(Game[AslgwState]):
                 side = s.side
         return mv.Group(side, tuple(units), tuple(dummies))
 
-    def _end_phase(self, state: AslgwState) -> list[Record]:
+    def _end_phase(self, state: AslgwState, dice: GameDice) -> list[Record]:
         nxt = _next_phase(state)
         if nxt is None:
-            return [Over(f"turn {state.settings.turns} is over: the scenario has ended (victory conditions are A26's, to come)")]
+            v = vic.verdict(state, over=True)
+            if v is not None:
+                return self._verdict_events(state, v, immediate=False)
+            return [Over(f"turn {state.settings.turns} is over: the scenario has ended (its card gives no victory conditions)")]
         turn, phasing, phase = nxt
-        return [PhaseBegan(turn, phasing, phase.value, _windows(state, turn, phasing, phase))]
+        began = PhaseBegan(turn, phasing, phase.value, _windows(state, turn, phasing, phase))
+        return [began, *cb.phase_events(self, self.reduce(state, began), dice)]
 
     # -- reduce --------------------------------------------------------------------
     def reduce(self, state: AslgwState, event: Record) -> AslgwState:
+        new = self._reduce(state, event)
+        # A26.11: Control is re-judged after every event that moves, breaks, reveals or removes a unit
+        return new if vic.is_quiet(event) else vic.track(state, new)
+
+    def _reduce(self, state: AslgwState, event: Record) -> AslgwState:
+        if isinstance(event, Exited):
+            fog = vic.remove_units(state.fog, event.units)
+            losses = tuple(vic.exit_loss(state.scenario, u) for u in event.units)
+            return replace(state, fog=fog, victory=replace(state.victory, losses=state.victory.losses + losses))
+        if isinstance(event, Judged):
+            r = {"winner": event.winner, "why": event.why, "immediate": event.immediate, "met": list(event.met),
+                 "details": list(event.details), "cvp": dict(event.cvp), "exit_vp": dict(event.exit_vp),
+                 "control": {"hexes": dict(event.control_hexes), "buildings": dict(event.control_buildings)},
+                 "turn": state.turn, "turns": state.settings.turns}
+            return replace(state, victory=replace(state.victory, result=r))
         if isinstance(event, (Rolled, Decided, Opened, ShiftSeen)):
             return state
         if isinstance(event, PhaseBegan):
-            return self._begin_phase(state, event)
+            return cb.reduce_phase(state, self._begin_phase(state, event), event)
         if isinstance(event, WindowEnded):
             w = list(state.windows)
             if event.side in w:
@@ -546,7 +629,7 @@ class AslgwGame(Game[AslgwState]):
         if isinstance(event, Over):
             return replace(state, over=True, why_over=event.why)
         if isinstance(event, Moved):
-            return self._moved(state, event)
+            return cb.reduce_moved(state, self._moved(state, event), event)
         if isinstance(event, NtcTaken):
             up = state.unit_play(event.unit)
             up = replace(up, ntc_passed=True) if event.passed else replace(up, ntc_failed=True)
@@ -595,7 +678,7 @@ class AslgwGame(Game[AslgwState]):
             for uid in event.units:
                 up = state.unit_play(uid)
                 ch[uid] = replace(up, mf_spent=up.mf_spent + event.mf, moved=True)
-            return replace(state.with_play(ch), impulse=None)
+            return cb.reduce_moved(state, replace(state.with_play(ch), impulse=None), event)
         if isinstance(event, Detached):
             st = state
             up = st.unit_play(event.unit)
@@ -627,6 +710,9 @@ class AslgwGame(Game[AslgwState]):
         if isinstance(event, MinefieldShifted):
             fog = sh.apply_minefield(state.fog, event.owner, event.minefield, event.other, event.dice)
             return replace(state, fog=fog, minefield=None)
+        combat = cb.reduce(state, event)  # fire and close combat (issue 12)
+        if combat is not None:
+            return combat
         raise GameError(f"{self.ruleset} cannot replay an event of kind {event.kind!r}")
 
     def _begin_phase(self, state: AslgwState, e: PhaseBegan) -> AslgwState:
@@ -736,6 +822,9 @@ class AslgwGame(Game[AslgwState]):
         return super().irreversible(event) or isinstance(event, (Resolved, ShiftWindow, NtcTaken, ShiftResolved))
 
     def odds(self, state: AslgwState, action: Record, viewer: Viewer) -> list[Outcome]:
+        combat = cb.odds(state, action, viewer)  # fire and close combat (issue 12)
+        if combat is not None:
+            return combat
         if isinstance(action, Shift):
             return [Outcome(k, float(v)) for k, v in sh.shift_odds(state, action).items()]
         if isinstance(action, MinefieldChoice):

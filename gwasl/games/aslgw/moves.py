@@ -22,6 +22,7 @@ from gwasl.engine.dice import GameDice
 from gwasl.engine.events import Drm
 from gwasl.engine.record import Record
 from gwasl.games.aslgw.knowledge import is_hidden, known_enemy_ranges, piles
+from gwasl.games.aslgw.marks import move_blocker
 from gwasl.games.aslgw.records import (
     ConcealmentLost,
     DummyRemoved,
@@ -245,6 +246,9 @@ def unit_blocker(state: AslgwState, fog: FogState, u: Unit, *, impulse: bool = F
     up = state.unit_play(u.id)
     if up.pinned:
         return f"{u.id} is pinned (A7.8)"
+    marked = move_blocker(state, u)  # fire and close combat marks (issue 12)
+    if marked:
+        return marked
     if up.done:
         return f"{u.id} has finished its movement this phase (A4.3)"
     if up.ntc_failed:

@@ -15,6 +15,7 @@ event numbers and every later public die, does not depend on what is hidden
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -35,9 +36,12 @@ __all__ = [
     "EndPhase",
     "EndPlatoon",
     "EndWindow",
+    "Exit",
+    "Exited",
     "HipRevealed",
     "ImpulseEnded",
     "ImpulseStep",
+    "Judged",
     "MinefieldChoice",
     "MinefieldEntered",
     "MinefieldShifted",
@@ -524,3 +528,48 @@ class MinefieldShifted(Record):
     band: str = ""
     lines: tuple[str, ...] = ()
     reveals: bool = True
+
+
+# ---------------------------------------------------------------------------
+# Victory (A26): gwasl/games/aslgw/victory.py
+# ---------------------------------------------------------------------------
+@ACTIONS.register
+@dataclass(frozen=True)
+class Exit(Record):
+    """Units leave the map through their side's exit area in the MPh (A26.23: exit VP)."""
+
+    kind: ClassVar[str] = "exit"
+    pieces: tuple[str, ...]
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class Exited(Record):
+    """Units left the map through the exit area (A26.23): ``vp`` the exit VP they give;
+    exiting shows them (a unit leaving the map is seen going)."""
+
+    kind: ClassVar[str] = "exited"
+    side: str
+    units: tuple[str, ...]
+    at: tuple[str, ...]
+    vp: int
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class Judged(Record):
+    """The scenario's victory conditions judged (A26): at game end, or at once where the
+    card says so.  ``met``: the sides whose conditions hold; ``details``: each condition's
+    tally, every VP with its source; ``control_*``: Control at the end, all of it declared
+    (A26.15)."""
+
+    kind: ClassVar[str] = "victory"
+    winner: str | None
+    why: str
+    immediate: bool
+    met: tuple[str, ...]
+    details: tuple[str, ...]
+    cvp: Mapping[str, int]
+    exit_vp: Mapping[str, int]
+    control_hexes: Mapping[str, str]
+    control_buildings: Mapping[str, str]

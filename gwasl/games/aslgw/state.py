@@ -21,7 +21,9 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
+from gwasl.games.aslgw.combat_state import CombatState
 from gwasl.games.aslgw.settings import GameSettings
+from gwasl.games.aslgw.victory import VictoryState
 from gwasl.model.hexgrid import Hex
 from gwasl.model.phases import Phase
 from gwasl.model.scenario import Position
@@ -120,6 +122,8 @@ class AslgwState:
     minefield: tuple[str, str] | None = None  # (minefield id, owner) awaiting the owner's 4.6.2 choice
     over: bool = False
     why_over: str = ""
+    combat: CombatState = field(default_factory=CombatState)  # fire and close combat (issue 12)
+    victory: VictoryState = field(default_factory=VictoryState)  # Control, losses, the card's conditions (A26)
 
     @property
     def scenario(self):

@@ -15,6 +15,8 @@ from typing import Any
 
 from gwasl.engine.game import Shown, Status, Viewer
 from gwasl.engine.record import Record
+from gwasl.games.aslgw import combat_views as cv
+from gwasl.games.aslgw import victory as vic
 from gwasl.games.aslgw.records import (
     ConcealmentLost,
     Detach,
@@ -26,9 +28,12 @@ from gwasl.games.aslgw.records import (
     EndPhase,
     EndPlatoon,
     EndWindow,
+    Exit,
+    Exited,
     HipRevealed,
     ImpulseEnded,
     ImpulseStep,
+    Judged,
     MinefieldChoice,
     MinefieldEntered,
     MinefieldShifted,
@@ -115,6 +120,7 @@ def state_view(state: AslgwState, viewer: Viewer, status: Status) -> dict[str, A
         if u.side in known_sides:
             d.update(hidden=u.hidden.value, allowance=up.allowance, double_time=up.double_time,
                      ntc_passed=up.ntc_passed, ntc_failed=up.ntc_failed, free=up.detached, cx_pending=up.cx_pending)
+        d.update(cv.unit_extra(state, u.id, u.side in known_sides))  # fire and close combat (issue 12)
         out_units.append(d)
     piles = []
     for c in conc:
@@ -187,10 +193,11 @@ def state_view(state: AslgwState, viewer: Viewer, status: Status) -> dict[str, A
         "fortifications": sorted(forts.values(), key=lambda f: (f["hexes"], f["kind"])),
         "minefields": sorted(mines.values(), key=lambda m: (m["side"], m["hex"])),
         "ti": sorted(ti),
-        # A26 control and victory points come with issue 13; nothing is computed yet.
-        "control": None,
-        "vp": None,
+        # A26: Control as this viewer may know it (A26.15), VP from losses everyone saw
+        "control": vic.control_json(vic.known_control(state, viewer)),
+        "vp": vic.vp_json(state),
     }
+    out.update(cv.state_extra(state, viewer))  # fire and close combat (issue 12)
     out["summary"] = _summary(out)
     imp = state.impulse
     if imp is not None:
@@ -248,6 +255,14 @@ def event_view(event: Record, viewer: Viewer) -> Shown | None:
         return Shown("window_closed", f"{event.side}'s shift window closes")
     if isinstance(event, Over):
         return Shown("over", event.why)
+    if isinstance(event, Exited):
+        return Shown("exited", f"{event.side} exits {', '.join(event.units)} off the map from {', '.join(event.at)}: "
+                               f"{event.vp} exit VP (A26.23)", {"units": list(event.units), "vp": event.vp})
+    if isinstance(event, Judged):
+        return Shown("victory", ("At once: " if event.immediate else "Game end: ") + event.why,
+                     {"winner": event.winner, "met": list(event.met), "details": list(event.details),
+                      "cvp": dict(event.cvp), "exit_vp": dict(event.exit_vp),
+                      "control": {"hexes": dict(event.control_hexes), "buildings": dict(event.control_buildings)}})
     if isinstance(event, NtcTaken):
         if event.private_to is not None and not viewer.sees_secrets_of(event.private_to):
             return None
@@ -335,7 +350,7 @@ def event_view(event: Record, viewer: Viewer) -> Shown | None:
         if event.other is None:
             return Shown("minefield_shift", f"{event.owner}: " + "; ".join(event.lines))
         return Shown("minefield_shift", f"{event.owner}: minefield shift: " + ("; ".join(event.lines) or "done") + " (O'Leary 4.6.2)")
-    return None
+    return cv.event_view(event, viewer)  # fire and close combat (issue 12)
 
 
 # ---------------------------------------------------------------------------
@@ -346,6 +361,9 @@ def action_view(state: AslgwState, action: Record, viewer: Viewer) -> Shown:
     fog = state.fog
     if isinstance(action, EndPhase):
         return Shown("end_phase", f"End the {PHASE_NAMES[state.phase]} ({state.phase.value})")
+    if isinstance(action, Exit):
+        vp = sum(vic.exit_loss(state.scenario, u).vp for u in action.pieces)
+        return Shown("exit", f"Exit {', '.join(action.pieces)} off the map ({vp} exit VP, A26.23)")
     if isinstance(action, EndWindow):
         return Shown("end_window", f"End {action.side}'s shift window (O'Leary 3.3.2)")
     if isinstance(action, RunWindow):
@@ -387,6 +405,9 @@ def action_view(state: AslgwState, action: Record, viewer: Viewer) -> Shown:
             return Shown("minefield_shift", f"Keep the minefield {action.minefield} where it is (O'Leary 4.6.2)")
         m = fog.minefield(action.other)
         return Shown("minefield_shift", f"Try to exchange the entered minefield with the one at {m.hex} (O'Leary 4.6.2)")
+    combat = cv.action_view(state, action, viewer)  # fire and close combat (issue 12)
+    if combat is not None:
+        return combat
     return Shown(action.kind, action.kind)
 
 

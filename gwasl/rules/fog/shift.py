@@ -907,10 +907,11 @@ def _lose_status(st: FogState, plan: ShiftPlan, env: FogEnv, revealed: bool, not
         st = reveal_fortification(st, f.id)
         notes.append(f"{f.kind.value} at {f.hex} revealed")
         public.append(f"hidden {f.kind.value} revealed at {f.hex} (O'Leary 2.5, 4.2)")
-    by_hex: dict[Hex, list[str]] = {}
+    # one "?" per Location: units IN a dugout or a deep trench do not share the stack of the ground (A12.1)
+    by_loc: dict[tuple[Hex, Position], list[str]] = {}
     for u in units:
-        by_hex.setdefault(st.unit(u).hex, []).append(u)
-    for h, ids in sorted(by_hex.items(), key=lambda kv: (kv[0].column, kv[0].row)):
+        by_loc.setdefault((st.unit(u).hex, st.unit(u).position), []).append(u)
+    for (h, _pos), ids in sorted(by_loc.items(), key=lambda kv: (kv[0][0].column, kv[0][0].row, kv[0][1].value)):
         if revealed:
             st = st.with_status({u: FogStatus.NONE for u in ids})
             st = replace(st, ti=st.ti | set(ids))

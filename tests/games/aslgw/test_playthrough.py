@@ -34,18 +34,26 @@ def test_a_bundled_scenario_plays_through_all_its_turns_and_replays_identically(
         assert report.identical, report
         st = s.status()
         assert st.over and st.result is not None
-        assert st.result["winner"] is None and "turn 5 is over" in st.result["why"]
+        turns = src.get("game", {}).get("turns", 5)
+        if "victory" in src.get("game", {}):  # A26: the card's verdict (gwasl/games/aslgw/victory.py)
+            assert st.result["winner"] in (*src["sides"], None) and st.result["why"] and st.result["details"]
+            if st.result["immediate"]:
+                continue  # won at once: not every phase was played
+        else:
+            assert st.result["winner"] is None and f"turn {turns} is over" in st.result["why"]
         for e in s.log("omniscient"):
             kinds[e["kind"]] += 1
             if e["kind"] == "phase":
                 phases.add((e["turn"], e["phasing"], e["phase"]))
     sides = list(src["sides"])
-    assert len(phases) == 5 * 2 * 8, "every phase of every player turn of the 5 turns"
+    turns = src.get("game", {}).get("turns", 5)
+    assert len(phases) == turns * 2 * 8, "every phase of every player turn of every turn"
     assert {p[1] for p in phases} == set(sides)
     assert {p[2] for p in phases} == {ph.value for ph in Phase}
     assert kinds["moved"] > 10 and kinds["over"] == 2
-    # the fog layer is in play: shifts attempted (by the player, or by gwasl for its secret side)
-    assert kinds["shift"] + kinds["shift_window"] > 0
+    # the fog layer is in play: shifts attempted (by the player, or by gwasl for its secret side);
+    # the small 10x6 card scenarios need not see one in two random games
+    assert kinds["shift"] + kinds["shift_window"] > 0 or "victory" in src.get("game", {})
 
 
 def test_the_same_seed_and_actions_give_the_same_game_byte_for_byte():

@@ -143,7 +143,8 @@ def test_garance_trousers_cannot_stay_concealed_aslgw_1_7_2():
     enemy LOS, even by Assault Move."""
     units = [squad("F", "B2", "french", hidden="concealed"), leader("FL", "B2", "french", hidden="concealed"),
              squad("G", "H2")]
-    s = session(doc(units, date="1914-09-06", game={"first_moves": "french"}))
+    # set up concealed in woods (1.7.2 forbids it in Open Ground in enemy LOS), then step into the open
+    s = session(doc(units, date="1914-09-06", game={"first_moves": "french"}, hexes={"B2": {"terrain": "woods"}}))
     to_phase(s, "MPh")
     entries = s.act(Move(("F", "FL"), "C2", "ground", "assault"))
     lost = events_of(entries, ConcealmentLost)

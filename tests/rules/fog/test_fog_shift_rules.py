@@ -559,3 +559,18 @@ def test_4_4_a_shifted_pillbox_chooses_its_ca(kit):
     r = resolve_shift(st, plan_hip_shift(st, "french", kit.hx("C3"), kit.hx("F5"), env), ScriptedDice([1, 1]), env,
                       ShiftChoices(ca={pill: 4}))
     assert r.state.fortifications_at(kit.hx("F5"), "french")[0].extra["ca"] == 4
+
+
+def test_status_lost_gives_one_concealed_stack_per_location_of_the_hex(kit):
+    """O'Leary 2.5 (11-12) with A12.1: HIP units that lose HIP but stay concealed form a
+    "?" per Location: those IN a dugout do not share the ground's stack (ASLGW 2.2.1).
+    (Found by scripts/aslgw_fight.py: a "?" over two Locations could not be moved.)"""
+    s = kit.build(units=[ENEMY, unit("a", "H2", "hip"), unit("b", "H2", "hip", **{"in": "dugout"})],
+                  dummies=[{"side": "french", "kind": "dummy_hip", "hex": "J4"}],
+                  forts=[{"kind": "dugout", "hexes": ["H2"], "owner": "french"}], hexes={"H2": {"terrain": "woods"}})
+    st = kit.at(s, "french", Phase.PFPh)
+    env = kit.env(["H2"])
+    r = resolve_shift(st, plan_hip_shift(st, "french", kit.hx("H2"), kit.hx("J4"), env), ScriptedDice([6, 6]), env)
+    assert r.band == "status_lost"
+    stacks = {(x.position, x.unit_ids) for x in r.state.stacks if x.unit_ids}
+    assert stacks == {(Position.GROUND, ("a",)), (Position.DUGOUT, ("b",))}

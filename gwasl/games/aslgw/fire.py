@@ -1,0 +1,707 @@
+"""Fire in play (issue 12): Prep Fire (PFPh), Defensive First Fire at units that just
+moved with Subsequent First Fire and Final Protective Fire (MPh, A8.1-A8.31),
+Final Fire (DFPh, A8.4) and Advancing Fire (AFPh, A7.25); fire groups and
+leadership (A7.5, ASLGW 1.3), range, LOS hindrance with garance (ASLGW 1.7.1),
+TEM of deep trenches and dugouts (ASLGW 2.1.6, 2.2.2-2.2.4), PBF/TPBF/DPBF with
+or without hand grenades (ASLGW 1.6.62), support weapons with RoF, breakdown
+and the weapon tables (ASLGW 1.6, 1.6.2 crews only, 1.6.4 flamethrowers),
+cowering (A7.9), residual FP (A8.2), the NTC of ASLGW 1.3.2, snipers (A14) and
+the fog layer (area fire at "?", A7.23; HIP units immune, O'Leary 3.2.1).
+
+Legal fire and its odds are worked out from what the viewer knows (its own
+units if it knows the firing side, the enemy as every side sees it); the
+roll is resolved on the truth with the same rule functions
+(:func:`gwasl.rules.fire.attack_outcome` both times).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import product
+from typing import Any
+
+from gwasl.engine.game import IllegalAction, Outcome, Viewer
+from gwasl.engine.record import Record
+from gwasl.games.aslgw import effects as fx
+from gwasl.games.aslgw.combat_records import Fire, FireNtc, FireResolved, Marked, ResidualPlaced, SniperStruck, WeaponChanged
+from gwasl.games.aslgw.combat_state import MoverMark
+from gwasl.games.aslgw.knowledge import env, is_hidden, known_scenario
+from gwasl.games.aslgw.records import ConcealmentLost, DummyRemoved
+from gwasl.games.aslgw.state import AslgwState
+from gwasl.model.hexgrid import Hex
+from gwasl.model.phases import Phase
+from gwasl.model.scenario import Position, Scenario, Unit, UnitKind
+from gwasl.rules.combat_table import combat_table
+from gwasl.rules.command import command_status, no_leader_ntc
+from gwasl.rules.concealment import in_open_ground
+from gwasl.rules.dice import Modifier, random_selection
+from gwasl.rules.fire import (
+    FireAttack,
+    FireError,
+    FirePart,
+    fire_distribution,
+    fire_leadership,
+    fire_part,
+    first_fire_modifiers,
+    point_blank_for,
+    residual_fp,
+    resolve_fire,
+)
+from gwasl.rules.fog.state import FogStatus
+from gwasl.rules.ift import two_dice
+from gwasl.rules.los import LosError, fire_hindrance, los
+from gwasl.rules.morale import cx_attack_modifier, normal_task_check
+from gwasl.rules.sniper import side_san, sniper_activated, sniper_effect
+from gwasl.rules.stacking import location_key
+from gwasl.rules.trenches import FireKind, LocationError, dugout_fire_out_drm, location_tem_explained
+from gwasl.rules.weapons import MgClass, WeaponKind, find_weapon, may_operate, sw_holder
+
+__all__ = ["FIRE_MODES", "fire_options", "fire_odds", "firing_side", "harm", "resolve", "why_not"]
+
+FIRE_MODES = ("prep", "first", "subsequent", "fpf", "final", "advancing")
+_SQUADS = (UnitKind.SQUAD, UnitKind.HALF_SQUAD)
+_MARK_AFTER = {"prep": "prep", "first": "first", "subsequent": "final", "fpf": "final", "final": "final", "advancing": "fired"}
+KNOWN, HIDDEN = "units", '"?"'
+
+
+def firing_side(state: AslgwState) -> str | None:
+    """Who may fire now: the phasing side in its PFPh and AFPh, the defender in the
+    DFPh and, in the MPh, at the units that just moved (A3, A8.1)."""
+    ph = state.phase
+    if ph in (Phase.PFPh, Phase.AFPh):
+        return state.phasing
+    if ph is Phase.DFPh or (ph is Phase.MPh and state.combat.window is not None):
+        return state.defender
+    return None
+
+
+# ---------------------------------------------------------------------------
+# Who fires how
+
+
+@dataclass(frozen=True, slots=True)
+class _Spec:
+    """One part a unit could fire with now: its id, kind, base FP, ranges, weapon data,
+    the unit whose location it fires from, and its mode with the mode's factor."""
+
+    id: str
+    kind: str
+    base_fp: int
+    normal_range: int
+    max_range: int | None
+    owner: Unit
+    mode: str
+    factor: tuple[str, Fraction] | None = None
+    limit: str | None = None
+    rof: int | None = None
+    breakdown: int | None = None
+    x: int | None = None
+
+
+def _mode(state: AslgwState, uid: str, moved: bool) -> tuple[str, tuple[str, Fraction] | None, str] | None:
+    """The fire mode of a unit or weapon now, its phase factor, and its range limit
+    (``""`` none, ``normal``, ``adjacent``) -- A3, A7.25, A8.1-A8.4."""
+    t = combat_table().fire
+    mark = state.combat.mark(uid).fire
+    ph = state.phase
+    if ph is Phase.PFPh:
+        return ("prep", None, "") if mark == "" else None
+    if ph is Phase.AFPh:
+        if mark:
+            return None
+        return ("advancing", ("Advancing Fire after moving (A7.25)", t.advancing_fire_moved_fp) if moved else None, "")
+    if ph is Phase.DFPh:
+        if mark == "":
+            return ("final", None, "")
+        if mark == "first":
+            return ("final", ("Final Fire after First Fire (A8.4)", t.final_fire_after_first_fire_fp), "adjacent")
+        return None
+    if ph is Phase.MPh:
+        if mark == "":
+            return ("first", None, "")
+        if mark == "first":
+            return ("subsequent", ("Subsequent First Fire (A8.3)", t.subsequent_first_fire_fp), "normal")
+        if mark == "final":
+            return ("fpf", ("Final Protective Fire (A8.31)", t.final_protective_fire_fp), "adjacent")
+    return None
+
+
+def _in_melee(state: AslgwState, u: Unit) -> bool:
+    return (u.hex.label, "dugout" if u.position is Position.DUGOUT else "hex") in state.combat.melee
+
+
+def _specs(state: AslgwState, sc: Scenario, side: str) -> list[_Spec]:
+    """Every part ``side``'s units in ``sc`` (the viewer's knowledge) could fire with now."""
+    out: list[_Spec] = []
+    units = {u.id: u for u in sc.units if u.side == side}
+    for u in units.values():
+        if u.kind is UnitKind.SUPPORT_WEAPON or u.broken or _in_melee(state, u) or state.unit_play(u.id).ntc_failed:
+            continue
+        if not state.scenario.map.contains(u.hex):
+            continue
+        fp, rng = fx.inherent_factors(state.scenario, u)
+        moved = state.combat.mark(u.id).moved
+        m = _mode(state, u.id, moved)
+        if m is not None and fp > 0 and u.kind is not UnitKind.LEADER:
+            out.append(_Spec(u.id, "inherent", fp, rng, None, u, m[0], m[1], m[2] or None))
+    for w in sc.units:
+        if w.side != side or w.kind is not UnitKind.SUPPORT_WEAPON or w.weapon is None:
+            continue
+        if state.combat.mark(w.id).malfunctioned:
+            continue
+        wp = find_weapon(w.weapon)
+        if wp is None or wp.kind not in (WeaponKind.MG, WeaponKind.FLAMETHROWER) or wp.fp is None:
+            continue  # mortars and the VB tromblon are not fired in play yet (docs/rules-notes.md)
+        holder = sw_holder(state.scenario, w)
+        if holder is None or holder.id not in units or holder.broken or _in_melee(state, holder) \
+                or state.unit_play(holder.id).ntc_failed or not may_operate(wp, holder.kind):
+            continue  # ASLGW 1.6.2: a MMG/HMG is operated only by a crew
+        moved = state.combat.mark(holder.id).moved
+        if state.phase is Phase.AFPh and moved and wp.mg_class in (MgClass.MMG, MgClass.HMG) \
+                and not combat_table().mmg_hmg_af_after_moving:
+            continue
+        m = _mode(state, w.id, moved)
+        if m is None:
+            continue
+        if wp.kind is WeaponKind.FLAMETHROWER:
+            out.append(_Spec(w.id, "ft", wp.fp, wp.range, wp.long_range if wp.long_range is not None else wp.range,
+                             holder, m[0], m[1], m[2] or None, x=wp.x))
+        else:
+            out.append(_Spec(w.id, "mg", wp.fp, wp.range, None, holder, m[0], m[1], m[2] or None, wp.rof, wp.breakdown))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Targets
+
+
+@dataclass(frozen=True, slots=True)
+class _Target:
+    hex: Hex
+    pos: Position
+    side: str
+    known: tuple[str, ...]  # units every side sees there (the truth when resolving)
+    hidden: bool  # a "?" there (as every side sees it)
+    moving: MoverMark | None = None
+
+
+def _public_targets(state: AslgwState, side: str) -> list[_Target]:
+    """The enemy Locations ``side`` may fire at, from what every side sees: units not
+    hidden, and "?" piles (A7.23 area fire); in the MPh only the units that just
+    moved, in the Location they entered (A8.1).  Locations in Melee take no fire."""
+    fog = state.fog
+    sc = fog.scenario
+    enemy = state.settings.other(side)
+    out: list[_Target] = []
+    if state.phase is Phase.MPh:
+        w = state.combat.window
+        if w is None:
+            return []
+        for mk in w.targets:
+            h, pos = Hex.from_label(mk.hex), Position(mk.pos)
+            alive = [i for i in mk.units if _alive(sc, i) and sc.unit(i).hex == h and sc.unit(i).position is pos]
+            known = tuple(i for i in alive if not is_hidden(fog, i))
+            hidden_ids = {s.id for s in fog.stacks}
+            hid = any(is_hidden(fog, i) for i in alive) or any(d in hidden_ids for d in mk.dummies)
+            if known or hid:
+                out.append(_Target(h, pos, enemy, known, hid, mk))
+        return out
+    locs: dict[tuple[Hex, Position], list[str]] = {}
+    for u in sc.units:
+        if u.side == enemy and u.kind is not UnitKind.SUPPORT_WEAPON and not is_hidden(fog, u.id):
+            locs.setdefault((u.hex, u.position), []).append(u.id)
+    piles = {(s.hex, s.position) for s in fog.stacks if s.side == enemy}
+    for key in sorted(set(locs) | piles, key=lambda k: (k[0].column, k[0].row, k[1].value)):
+        if (key[0].label, "dugout" if key[1] is Position.DUGOUT else "hex") in state.combat.melee:
+            continue
+        out.append(_Target(key[0], key[1], enemy, tuple(sorted(locs.get(key, []))), key in piles))
+    return out
+
+
+def _alive(sc: Scenario, uid: str) -> bool:
+    try:
+        sc.unit(uid)
+        return True
+    except KeyError:
+        return False
+
+
+def _reach(spec: _Spec, t: _Target, sc: Scenario) -> bool:
+    """Range and LOS of one part to a target (A7.22, A8.3-A8.4 limits; ASLGW 2.1.5, 2.2.2)."""
+    d = spec.owner.hex.distance(t.hex)
+    top = spec.max_range if spec.max_range is not None else spec.normal_range * combat_table().fire.long_range_multiple
+    if spec.limit == "adjacent":
+        top = min(top, 1)
+    elif spec.limit == "normal":
+        top = min(top, spec.normal_range)
+    if d > top:
+        return False
+    return env().sees(sc)(spec.owner.hex, t.hex, spec.owner.position, t.pos)
+
+
+# ---------------------------------------------------------------------------
+# Legal fire
+
+
+def _knows(viewer: Viewer, side: str) -> bool:
+    return viewer.sees_secrets_of(side)
+
+
+def _directors(state: AslgwState, sc: Scenario, locs: Iterable[tuple[Hex, Position]], side: str, used: set[str]) -> list[str]:
+    """The leader who directs the fire of each firing Location (ASLGW 1.3: stacked with
+    the firers), when he helps: his leadership is not adverse (docs/rules-notes.md)."""
+    out = []
+    for h, pos in locs:
+        best = None
+        for o in sc.units:
+            if o.side != side or o.kind is not UnitKind.LEADER or o.broken or o.hex != h or o.position is not pos \
+                    or o.id in used or _in_melee(state, o) or _mode(state, o.id, False) is None:
+                continue
+            if best is None or fx.leadership(state, o) < fx.leadership(state, best):
+                best = o
+        if best is not None and fx.leadership(state, best) <= 0:
+            out.append(best.id)
+    return out
+
+
+def fire_options(state: AslgwState, viewer: Viewer) -> list[Record]:
+    """Every fire the side that may fire now could make, as ``viewer`` knows it."""
+    side = firing_side(state)
+    if side is None:
+        return []
+    sc = known_scenario(state.fog, frozenset({side}) if _knows(viewer, side) else frozenset())
+    specs = _specs(state, sc, side)
+    if not specs:
+        return []
+    targets = _public_targets(state, side)
+    out: list[Record] = []
+    seen: set[tuple[Any, ...]] = set()
+    for t in targets:
+        by_mode: dict[str, list[_Spec]] = {}
+        for sp in specs:
+            if _reach(sp, t, sc):
+                by_mode.setdefault(sp.mode, []).append(sp)
+        for mode, reach in sorted(by_mode.items()):
+            for group in _groups(reach):
+                firers = tuple(sorted({p.id for p in group}))
+                locs = sorted({(p.owner.hex, p.owner.position) for p in group}, key=lambda k: (k[0].column, k[0].row, k[1].value))
+                leaders = [] if all(p.kind == "ft" for p in group) else _directors(state, sc, locs, side, {p.owner.id for p in group})
+                act = Fire(tuple(sorted(set(firers) | set(leaders))), t.hex.label, t.pos.value, mode)
+                key = (act.firers, act.at, act.at_in, act.mode)
+                if key not in seen:
+                    seen.add(key)
+                    out.append(act)
+    return out
+
+
+def _groups(reach: Sequence[_Spec]) -> list[list[_Spec]]:
+    """The fire options among the parts that reach one target: each unit with its
+    weapons, each flamethrower alone (A22.3), each Location's stack, and each chain
+    of ADJACENT Locations (a fire group, A7.5)."""
+    ft = [p for p in reach if p.kind == "ft"]
+    rest = [p for p in reach if p.kind != "ft"]
+    by_owner: dict[str, list[_Spec]] = {}
+    for p in rest:
+        by_owner.setdefault(p.owner.id, []).append(p)
+    out: list[list[_Spec]] = [[p] for p in ft]
+    out += [ps for _, ps in sorted(by_owner.items())]
+    by_loc: dict[tuple[Hex, Position], list[_Spec]] = {}
+    for p in rest:
+        by_loc.setdefault((p.owner.hex, p.owner.position), []).append(p)
+    stacks = [ps for _, ps in sorted(by_loc.items(), key=lambda kv: (kv[0][0].column, kv[0][0].row, kv[0][1].value))]
+    out += [ps for ps in stacks if len({p.owner.id for p in ps}) > 1]
+    # chains of adjacent (or same-hex) Locations
+    locs = list(by_loc)
+    comp: dict[tuple[Hex, Position], int] = {}
+    for i, loc in enumerate(locs):
+        comp[loc] = i
+    changed = True
+    while changed:
+        changed = False
+        for a in locs:
+            for b in locs:
+                if a[0].distance(b[0]) <= 1 and comp[a] != comp[b]:
+                    lo = min(comp[a], comp[b])
+                    comp[a] = comp[b] = lo
+                    changed = True
+    for c in sorted(set(comp.values())):
+        members = [loc for loc in locs if comp[loc] == c]
+        if len(members) > 1:
+            out.append([p for loc in members for p in by_loc[loc]])
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Building the attack (knowledge for odds and checks, truth for the roll)
+
+
+def _los_result(sc: Scenario, a: Hex, b: Hex, ain: Position, bin_: Position) -> Any:
+    try:
+        return los(sc, a, b, ain, bin_)
+    except LosError:
+        return los(sc, a, b, Position.GROUND, Position.GROUND)
+
+
+def _tem(sc: Scenario, t: _Target, firer_hex: Hex) -> Modifier | None:
+    try:
+        tem = location_tem_explained(sc, t.hex, t.pos, FireKind.DIRECT, firer_hex)
+    except LocationError:
+        tem = location_tem_explained(sc, t.hex, Position.GROUND, FireKind.DIRECT, firer_hex)
+    return Modifier(f"TEM: {tem.cause} ({tem.rule})", tem.value) if tem.value else None
+
+
+@dataclass(frozen=True, slots=True)
+class _Built:
+    attack: FireAttack
+    specs: tuple[_Spec, ...]
+    leaders: tuple[str, ...]
+    notes: tuple[str, ...]
+
+
+def _parse(state: AslgwState, sc: Scenario, act: Fire) -> tuple[list[_Spec], list[Unit], _Target]:
+    """The parts and directing leaders an action names, and its target, judged on ``sc``."""
+    side = firing_side(state)
+    if side is None:
+        raise IllegalAction(f"no fire in the {state.phase.value} now (A3, A8.1)")
+    specs = {p.id: p for p in _specs(state, sc, side) if p.mode == act.mode}
+    parts: list[_Spec] = []
+    leaders: list[Unit] = []
+    for fid in act.firers:
+        if fid in specs:
+            parts.append(specs[fid])
+            continue
+        try:
+            u = sc.unit(fid)
+        except KeyError:
+            raise IllegalAction(f"no unit {fid[:40]!r} of {side} that may fire now") from None
+        if u.kind is UnitKind.LEADER and u.side == side:
+            leaders.append(u)
+        elif not any(p.owner.id == fid for p in specs.values()):
+            raise IllegalAction(f"{fid} may not fire now ({act.mode})")
+    if not parts:
+        raise IllegalAction("nothing in this fire has FP (A7)")
+    tgt = next((t for t in _public_targets(state, side) if t.hex.label == act.at and t.pos.value == act.at_in), None)
+    if tgt is None:
+        raise IllegalAction(f"no enemy unit or \"?\" {side} may fire at in {act.at} ({act.at_in})")
+    return parts, leaders, tgt
+
+
+def _build(state: AslgwState, sc: Scenario, parts: Sequence[_Spec], leaders: Sequence[Unit], t: _Target,
+           side: str, hidden_group: bool, known_group: bool) -> _Built:
+    """The :class:`FireAttack` of ``parts`` at ``t`` (A7; ASLGW 1.3, 1.6, 1.7.1, 2.1.6, 2.2.2-2.2.4)."""
+    full = state.scenario
+    notes: list[str] = []
+    fparts: list[FirePart] = []
+    dugout_out = False
+    hind = 0
+    tem_mod: Modifier | None = None
+    ft_only = all(p.kind == "ft" for p in parts)
+    for p in parts:
+        o = p.owner
+        d = o.hex.distance(t.hex)
+        same_loc = d == 0 and location_key(o.position) == location_key(t.pos) and o.position is t.pos
+        pb = None
+        if p.kind != "ft" or combat_table().ft_pbf:
+            if o.position is Position.DUGOUT and t.pos is not Position.DUGOUT:
+                dugout_out = True
+                pb = point_blank_for(full, side, d, same_location=False)  # ASLGW 2.2.4: never TPBF/DPBF
+            elif t.pos is Position.DUGOUT and o.position is not Position.DUGOUT:
+                pb = point_blank_for(full, side, 0, same_location=True)  # ASLGW 2.2.3: TPBF (DPBF) into a dugout
+            else:
+                pb = point_blank_for(full, side, d, same_location=same_loc)
+        try:
+            fparts.append(fire_part(p.id, p.kind, p.base_fp, range_hexes=d, normal_range=p.normal_range,
+                                    max_range=p.max_range, point_blank=pb, pinned=state.unit_play(o.id).pinned,
+                                    phase_factor=p.factor, rof=p.rof, breakdown=p.breakdown, x=p.x))
+        except FireError as e:
+            raise IllegalAction(str(e)) from None
+        r = _los_result(full, o.hex, t.hex, o.position, t.pos)
+        if not r.clear:
+            raise IllegalAction(f"{p.id} has no LOS to {t.hex} ({r.reason})")
+        target_unit = next((sc.unit(i) for i in t.known if _alive(sc, i)), None)
+        hind = max(hind, fire_hindrance(r, full, target_unit if target_unit is not None else t.side))
+        if p.kind != "ft" or combat_table().ft_tem:
+            m = _tem(full, t, o.hex)
+            if m is not None and (tem_mod is None or m.value > tem_mod.value):
+                tem_mod = m
+    mods: list[Modifier] = []
+    if tem_mod is not None:
+        mods.append(tem_mod)
+    if hind:
+        mods.append(Modifier("LOS hindrance (A6.7; ASLGW 1.7.1 garance: the first is ignored)", hind))
+    if dugout_out:
+        mods.append(Modifier("firing out of a dugout (ASLGW 2.2.4)", dugout_fire_out_drm(True)))
+    if any(state.unit_play(p.owner.id).cx for p in parts):
+        cx = cx_attack_modifier(True)
+        if cx is not None:
+            mods.append(cx)
+    lead = None
+    if leaders and not ft_only:
+        locs = sorted({(p.owner.hex, p.owner.position) for p in parts}, key=lambda k: (k[0].column, k[0].row))
+        per = []
+        for h, pos in locs:
+            here = [ld for ld in leaders if ld.hex == h and ld.position is pos]
+            per.append(min((fx.leadership(state, ld) for ld in here), default=None))
+        lead = fire_leadership(per)
+        if lead is None:
+            notes.append("no leadership: a leader must be stacked with the firers of every Location (ASLGW 1.3, A7.53)")
+        elif lead:
+            mods.append(Modifier(f"leadership of {', '.join(ld.id for ld in leaders)} (ASLGW 1.3, A7.53)", lead))
+    if state.phase is Phase.MPh and t.moving is not None:
+        mods += first_fire_modifiers(open_ground=in_open_ground(full, t.hex, t.pos), hindered=hind > 0,
+                                     assault_move=t.moving.assault)
+    total = sum((fp.fp for fp in fparts), Fraction(0))
+    groups: list[tuple[str, Fraction]] = []
+    if known_group:
+        groups.append((KNOWN, Fraction(1)))
+    if hidden_group:
+        # A7.23 area fire at concealed units, halved once: parts already halved as area fire are not halved again
+        area = combat_table().fire.area_fire_fp
+        adj = sum((fp.fp if (sp.factor is not None and sp.factor[1] != 1) else fp.fp * area for fp, sp in zip(fparts, parts, strict=True)),
+                  Fraction(0))
+        groups.append((HIDDEN, adj / total if total else Fraction(0)))
+    exempt = all(p.owner.kind in (UnitKind.CREW, UnitKind.HERO) for p in parts)
+    attack = FireAttack(tuple(fparts), tuple(mods), tuple(groups), cowers=not (lead is not None or exempt))
+    return _Built(attack, tuple(parts), tuple(ld.id for ld in leaders), tuple(notes))
+
+
+def _view_sc(state: AslgwState, viewer: Viewer, side: str) -> Scenario:
+    return known_scenario(state.fog, frozenset({side}) if _knows(viewer, side) else frozenset())
+
+
+def _ntc_units(state: AslgwState, sc: Scenario, side: str, parts: Sequence[_Spec], enemy_near: Iterable[Hex]) -> list[Unit]:
+    """ASLGW 1.3.2: the firers that must pass an NTC first (Out of Command, in the PFPh or
+    as Defensive First Fire, no enemy ADJACENT), judged on ``sc``."""
+    if state.phase not in (Phase.PFPh, Phase.MPh):
+        return []
+    report = command_status(sc, side)
+    near = list(enemy_near)
+    out: dict[str, Unit] = {}
+    for p in parts:
+        u = p.owner
+        st = report.units.get(u.id)
+        if st is None or state.unit_play(u.id).ntc_passed:
+            continue
+        adjacent = any(h.distance(u.hex) <= 1 for h in near)
+        if no_leader_ntc(st, "fire", state.phase, enemy_adjacent=adjacent):
+            out[u.id] = u
+    return [out[k] for k in sorted(out)]
+
+
+def _enemy_hexes(state: AslgwState, side: str) -> list[Hex]:
+    """Hexes of enemy units ``side`` knows of (for 'enemy ADJACENT', ASLGW 1.3.2)."""
+    fog = state.fog
+    out = [u.hex for u in fog.scenario.units if u.side != side and u.kind is not UnitKind.SUPPORT_WEAPON and not is_hidden(fog, u.id)]
+    out += [s.hex for s in fog.stacks if s.side != side]
+    return out
+
+
+def fire_odds(state: AslgwState, act: Fire, viewer: Viewer) -> list[Outcome]:
+    """The exact chance of each outcome of ``act`` as ``viewer`` knows the game: every
+    pass/fail of the NTCs it needs (ASLGW 1.3.2) and, for each, all 36 DR of the
+    attack (:func:`gwasl.rules.fire.fire_distribution`)."""
+    side = firing_side(state)
+    assert side is not None
+    sc = _view_sc(state, viewer, side)
+    parts, leaders, t = _parse(state, sc, act)
+    needs = _ntc_units(state, sc, side, parts, _enemy_hexes(state, side))
+    probs = {}
+    for u in needs:
+        good, _ = fx.morale_levels(state, u)
+        probs[u.id] = Fraction(sum(1 for a, b in two_dice() if a + b <= good), 36)
+    out: dict[str, Fraction] = {}
+    for combo in product((True, False), repeat=len(needs)):
+        p = Fraction(1)
+        failed = set()
+        for u, ok in zip(needs, combo, strict=True):
+            p *= probs[u.id] if ok else 1 - probs[u.id]
+            if not ok:
+                failed.add(u.id)
+        if p == 0:
+            continue
+        left = [q for q in parts if q.owner.id not in failed]
+        prefix = f"NTC failed by {', '.join(sorted(failed))}: " if failed else ""
+        if not left:
+            out[prefix + "no fire"] = out.get(prefix + "no fire", Fraction(0)) + p
+            continue
+        b = _build(state, sc, left, leaders, t, side, t.hidden, bool(t.known))
+        for k, v in fire_distribution(b.attack).items():
+            out[prefix + k] = out.get(prefix + k, Fraction(0)) + p * v
+    return [Outcome(k, float(v)) for k, v in out.items()]
+
+
+_HARM = re.compile(r"(\dKIA|K/\d|\dMC)")
+
+
+def harm(outcomes: Sequence[Outcome]) -> float:
+    """The chance of at least a 1MC-grade result (#MC, K/# or KIA) in a fire's odds:
+    what gwasl's fire policy weighs (docs/rules-notes.md)."""
+    return sum(o.p for o in outcomes if _HARM.search(o.result))
+
+
+def why_not(state: AslgwState, act: Fire, viewer: Viewer) -> str | None:
+    side = firing_side(state)
+    if side is None:
+        return f"no fire in the {state.phase.value} now (A3, A8.1: in the MPh only at units that just moved)"
+    if act.mode not in FIRE_MODES:
+        return f"{act.mode!r} is not a fire mode ({', '.join(FIRE_MODES)})"
+    try:
+        sc = _view_sc(state, viewer, side)
+        parts, leaders, t = _parse(state, sc, act)
+        _build(state, sc, parts, leaders, t, side, t.hidden, bool(t.known))
+    except IllegalAction as e:
+        return str(e)
+    return None
+
+
+# ---------------------------------------------------------------------------
+# Resolution
+
+
+def resolve(em: fx.Emitter, act: Fire) -> None:
+    """Resolve a legal fire on the truth: NTCs (ASLGW 1.3.2), the firers show themselves
+    (A12.141), the IFT roll, markers, weapons, the target groups' results (a "?" hit
+    by any effect is revealed, a dummy removed), residual FP, FPF's NMC, sniper."""
+    state = em.state
+    side = firing_side(state)
+    assert side is not None
+    full = state.scenario
+    parts, leaders, t = _parse(state, full, act)
+    # ASLGW 1.3.2: Out of Command firers test first; a failure keeps them from firing.
+    failed: set[str] = set()
+    for u in _ntc_units(state, full, side, parts, _enemy_hexes(state, side)):
+        good, _ = fx.morale_levels(state, u)
+        res = normal_task_check(em.dice, good, None, cause=f"NTC to fire {u.id} (ASLGW 1.3.2)")
+        em.roll(res.roll)
+        em.emit(FireNtc(side, u.id, good, res.roll.final, res.passed))
+        if not res.passed:
+            failed.add(u.id)
+    parts = [p for p in parts if p.owner.id not in failed]
+    if not parts:
+        return
+    # A12.141: firing units lose concealment (HIP ones are revealed, O'Leary 3.4)
+    fog = em.state.fog
+    shown: dict[str, list[str]] = {}
+    ids = {p.id for p in parts} | {p.owner.id for p in parts} | {ld.id for ld in leaders}
+    for i in sorted(ids):
+        if _alive(full, i) and fog.status_of(i) is not FogStatus.NONE:
+            shown.setdefault(full.unit(i).hex.label, []).append(i)
+    for h, us in sorted(shown.items()):
+        em.emit(ConcealmentLost(side, tuple(us), h, "it fires (A12.141; O'Leary 3.4)"))
+    state = em.state
+    full = state.scenario
+    # the target groups as they truly are
+    enemy = t.side
+    fog = state.fog
+    if t.moving is not None:
+        cand = [i for i in t.moving.units if _alive(full, i) and full.unit(i).hex == t.hex and full.unit(i).position is t.pos]
+        dummy_ids = [d for d in t.moving.dummies if any(s.id == d for s in fog.stacks)]
+    else:
+        cand = [u.id for u in full.units if u.side == enemy and u.hex == t.hex and u.position is t.pos
+                and u.kind is not UnitKind.SUPPORT_WEAPON]
+        dummy_ids = [s.id for s in fog.stacks if s.side == enemy and s.hex == t.hex and s.position is t.pos and s.is_dummy]
+    known_ids = [i for i in cand if not is_hidden(fog, i)]
+    hidden_ids = [i for i in cand if fog.status_of(i) in (FogStatus.CONCEALED, FogStatus.POTENTIAL_DUMMY, FogStatus.CLOAKED)]
+    b = _build(state, full, parts, leaders, t, side, t.hidden, bool(t.known))
+    firers_txt = tuple(sorted(ids))
+    roll, out = resolve_fire(em.dice, b.attack, f"{act.mode} fire of {', '.join(firers_txt)} at {act.at} "
+                                                f"(A7.3 IFT, {b.attack.fp} FP)")
+    em.roll(roll)
+    em.emit(FireResolved(side, act.mode, firers_txt, act.at, act.at_in, enemy, str(b.attack.fp), b.attack.drm, out.final,
+                         tuple(f"{g}: {r.text if r.kind != 'none' else 'no effect'}" for g, r in out.results),
+                         tuple(p.explain() for p in b.attack.parts), out.rof_kept, out.malfunctioned, out.eliminated,
+                         b.notes + ((f"cowering: {out.shift} column(s) left (A7.9)",) if out.shift else ())))
+    marked = sorted((ids - set(out.rof_kept)) & {i for i in ids if _alive(em.state.scenario, i)})
+    if marked:
+        em.emit(Marked(side, tuple(marked), _MARK_AFTER[act.mode]))
+    for w in out.malfunctioned:
+        em.emit(WeaponChanged(side, w, "malfunctioned", "original DR at least its B# (A9.7)"))
+    for w in out.eliminated:
+        em.emit(WeaponChanged(side, w, "used_up", "original DR at least its X# (A22.3, ASLGW 1.6.41)"))
+    cause = f"fire at {act.at}"
+    for label, r in out.results:
+        if label == KNOWN:
+            fx.apply_ift(em, known_ids, r, cause)
+        elif r.kind != "none":
+            # A12.121, A12.152: an effect on a "?" reveals the units beneath and removes dummies
+            real = [i for i in hidden_ids if em.alive(i) is not None and is_hidden(em.state.fog, i)]
+            if real:
+                em.emit(ConcealmentLost(enemy, tuple(real), act.at, f"hit by fire ({r.text}): concealment lost (A12.121)"))
+            dummies = [s for s in em.state.fog.stacks if s.id in dummy_ids] if t.moving is not None else \
+                [s for s in em.state.fog.stacks if s.side == enemy and s.hex == t.hex and s.position is t.pos and s.is_dummy]
+            if dummies:
+                em.emit(DummyRemoved(enemy, tuple(s.id for s in dummies), act.at, act.at_in, sum(s.height for s in dummies),
+                                     f"a dummy hit by fire ({r.text}) is removed (A12.152)"))
+            fx.apply_ift(em, real, r, cause)
+    if act.mode in ("first", "subsequent", "fpf"):
+        rfp = residual_fp(b.attack.fp, out.shift)
+        key = (act.at, act.at_in)
+        if rfp is not None and rfp > em.state.combat.residual.get(key, 0):
+            em.emit(ResidualPlaced(act.at, act.at_in, rfp))
+    if act.mode == "fpf":
+        for p in parts:
+            if p.kind == "inherent" and em.alive(p.owner.id) is not None:
+                fx.morale_check_unit(em, p.owner.id, "NMC", "Final Protective Fire (A8.31)", lost={})
+    _sniper(em, side, enemy, roll.total, parts)
+
+
+def _sniper(em: fx.Emitter, firer_side: str, enemy: str, original: int, parts: Sequence[_Spec]) -> None:
+    """A14: an original DR equal to the enemy's SAN lets its sniper strike one unit of
+    the firing Locations (Random Selection); HIP and hidden units are not targets."""
+    san = side_san(em.state.scenario, enemy)
+    if not sniper_activated(original, san):
+        return
+    sc = em.state.scenario
+    locs = {(p.owner.hex, p.owner.position) for p in parts}
+    cands = sorted(u.id for u in sc.units if u.side == firer_side and (u.hex, u.position) in locs
+                   and u.kind is not UnitKind.SUPPORT_WEAPON and not is_hidden(em.state.fog, u.id))
+    if not cands:
+        return
+    sel, rolls = random_selection(em.dice, cands, f"sniper of {enemy} (A14.2)")
+    em.rolls(rolls)
+    r = em.dice.dr(f"sniper attack on {sel} (A14.2)")
+    em.roll(r)
+    eff = sniper_effect(r.total)
+    em.emit(SniperStruck(enemy, sel, r.total, eff or "none"))
+    if eff == "casualty_reduction":
+        fx.casualty(em, sel, f"sniper of {enemy} (A14.2)")
+    elif eff == "pin":
+        fx.pin(em, sel, f"pinned by the sniper of {enemy} (A14.2)")
+
+
+def residual_attack(em: fx.Emitter, side: str, movers: Sequence[str], at: Hex, at_in: Position, assault: bool) -> None:
+    """A8.2: units entering a Location with Residual FP are attacked by it (with the
+    Location's TEM and FFMO/FFNAM; no leadership, no cowering)."""
+    rfp = em.state.combat.residual.get((at.label, at_in.value))
+    if not rfp:
+        return
+    sc = em.state.scenario
+    ids = [i for i in movers if _alive(sc, i) and sc.unit(i).kind is not UnitKind.SUPPORT_WEAPON]
+    if not ids:
+        return
+    fog = em.state.fog
+    known = [i for i in ids if not is_hidden(fog, i)]
+    hidden = [i for i in ids if is_hidden(fog, i)]
+    t = _Target(at, at_in, side, tuple(known), bool(hidden))
+    mods: list[Modifier] = []
+    m = _tem(sc, t, at)
+    if m is not None:
+        mods.append(m)
+    mods += first_fire_modifiers(open_ground=in_open_ground(sc, at, at_in), hindered=False, assault_move=assault)
+    groups = ([(KNOWN, Fraction(1))] if known else []) + ([(HIDDEN, combat_table().fire.area_fire_fp)] if hidden else [])
+    attack = FireAttack((FirePart("residual", "residual", Fraction(rfp)),), tuple(mods), tuple(groups), cowers=False)
+    roll, out = resolve_fire(em.dice, attack, f"Residual FP {rfp} at {at} (A8.2)")
+    em.roll(roll)
+    em.emit(FireResolved(em.state.defender, "residual", (), at.label, at_in.value, side, str(rfp), attack.drm, out.final,
+                         tuple(f"{g}: {r.text if r.kind != 'none' else 'no effect'}" for g, r in out.results)))
+    for label, r in out.results:
+        if label == KNOWN:
+            fx.apply_ift(em, known, r, f"Residual FP at {at}")
+        elif r.kind != "none":
+            real = [i for i in hidden if em.alive(i) is not None and is_hidden(em.state.fog, i)]
+            if real:
+                em.emit(ConcealmentLost(side, tuple(real), at.label, f"hit by Residual FP ({r.text}) (A12.121)"))
+            fx.apply_ift(em, real, r, f"Residual FP at {at}")

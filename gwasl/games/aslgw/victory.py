@@ -1,0 +1,251 @@
+"""Control and victory in play (ASL A26): the hook from the aslgw game to
+:mod:`gwasl.rules.control` and :mod:`gwasl.rules.victory`, driven by the scenario
+card (:mod:`gwasl.rules.card`).
+
+* Initial Control from the card's set-up areas (A26.11).
+* After every event that changes the units on the map (moves, breaks, reveals,
+  removes), Control is re-judged (A26.11-26.15) three ways: the truth, each
+  side's belief (its own units and the enemy units it can see: a hidden unit's
+  gain is not declared and a hidden unit's denial is not known, A26.15) and
+  the public one (units nobody hides).  Views show only the Control the viewer
+  may know; at game end all of it is declared.
+* Units that leave play are Losses (A26.221); units that exit through the card's
+  exit area give exit VP (A26.23); the Balance side's CVP (A26.4).
+* At game end (or at once for a side whose conditions the card calls immediate)
+  :func:`verdict_events` judges the card with :func:`gwasl.rules.victory.judge`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+from gwasl.engine.game import GameError, Viewer
+from gwasl.engine.record import Record
+from gwasl.model.hexgrid import Hex
+from gwasl.model.scenario import Scenario, UnitKind
+from gwasl.rules.card import ScenarioCard, location_of
+from gwasl.rules.control import Controller, ControlMap, Location, Occupant
+from gwasl.rules.fog.state import FogState, FogStatus
+from gwasl.rules.victory import Loss, Tally, Verdict, judge, tally, unit_vp
+
+if TYPE_CHECKING:
+    from gwasl.games.aslgw.state import AslgwState
+
+__all__ = [
+    "PUBLIC",
+    "Verdict",
+    "VictoryState",
+    "control_json",
+    "exit_candidates",
+    "initial",
+    "occupants",
+    "remove_units",
+    "track",
+    "verdict",
+    "vp_json",
+]
+
+#: the key of the Control every viewer may know (units no side hides)
+PUBLIC = ""
+_MMC = (UnitKind.SQUAD, UnitKind.HALF_SQUAD, UnitKind.CREW)
+
+
+def _ro(d: Mapping[Any, Any]) -> Mapping[Any, Any]:
+    return MappingProxyType(dict(d))
+
+
+@dataclass(frozen=True, slots=True)
+class VictoryState:
+    """``truth``: Control as it is; ``believed``: as each side (and :data:`PUBLIC`) knows it;
+    ``losses``: units out of play; ``balance``: the side taking its Balance (A26.4)."""
+
+    card: ScenarioCard = field(default_factory=ScenarioCard)
+    truth: ControlMap = field(default_factory=ControlMap)
+    believed: Mapping[str, ControlMap] = field(default_factory=lambda: _ro({}))
+    losses: tuple[Loss, ...] = ()
+    balance: str | None = None
+    result: Mapping[str, Any] | None = None
+    seen: tuple[Occupant, ...] = ()  # the units Control was last judged from (judging again would change nothing)
+
+
+def _locations(s: Scenario, hexes: Iterable[Hex]) -> list[Location]:
+    out = []
+    for h in hexes:
+        out.append(Location(h, 0))
+        for f in s.map.fortifications_at(h):
+            if f.kind.value in ("dugout", "pillbox"):
+                from gwasl.model.scenario import Position
+
+                out.append(location_of(h, Position(f.kind.value)))
+    return out
+
+
+def _buildings(s: Scenario) -> dict[Hex, str]:
+    return {h: d.building for h, d in s.map.hexes.items() if d.building}
+
+
+def initial(s: Scenario, card: ScenarioCard, sides: Sequence[str], balance: str | None) -> VictoryState:
+    """A26.11: each side Controls its set-up area at scenario start; A26.4: the Balance side."""
+    if balance is not None and balance not in sides:
+        raise GameError(f"balance {str(balance)[:40]!r} is not a side of this scenario ({', '.join(sides)})")
+    if balance is not None and balance not in card.balance:
+        raise GameError(f"the scenario card gives {balance} no Balance provision (A26.4)")
+    areas = dict(card.setup)
+    cm = ControlMap.initial(areas, _locations(s, frozenset().union(*areas.values()) if areas else ()), _buildings(s))
+    return VictoryState(card, cm, _ro({k: cm for k in (*sides, PUBLIC)}), (), balance)
+
+
+def settle(fog: FogState, v: VictoryState) -> VictoryState:
+    """Control once the units set up have had their chance to gain it (A26.11): so that later
+    re-judging depends only on the units, never on when an event made gwasl look."""
+    units = occupants(fog)
+    if tuple(units) == v.seen and v.seen:
+        return v  # Control is a function of the units: nothing changed (ControlMap.update is idempotent)
+    b = _buildings(fog.scenario)
+    believed = {k: cm.update([u for u in units if not u.hidden or u.side == k], b)[0] for k, cm in v.believed.items()}
+    return replace(v, truth=v.truth.update(units, b)[0], believed=_ro(believed), seen=tuple(units))
+
+
+def occupants(fog: FogState) -> list[Occupant]:
+    """The units on the map as Control sees them (A26.11, 26.15): support weapons are
+    not units; dummies are not in the scenario's units at all."""
+    out = []
+    for u in fog.scenario.units:
+        if u.kind is UnitKind.SUPPORT_WEAPON:
+            continue
+        out.append(Occupant(u.id, u.side, location_of(u.hex, u.position), mmc=u.kind in _MMC,
+                            good_order=not u.broken, hidden=fog.status_of(u.id) is not FogStatus.NONE))
+    return out
+
+
+def track(before: AslgwState, after: AslgwState) -> AslgwState:
+    """Re-judge Control and note losses after an event (A26.11, 26.221); a no-op when
+    neither the units nor what is hidden changed."""
+    fb, fa = before.fog, after.fog
+    if fb.scenario.units is fa.scenario.units and fb.status is fa.status:
+        return after
+    v = after.victory
+    gone = {u.id for u in fb.scenario.units} - {u.id for u in fa.scenario.units}
+    losses = v.losses
+    done = {x.unit for x in losses}
+    for uid in sorted(gone - done):
+        u = fb.scenario.unit(uid)
+        if u.kind is UnitKind.SUPPORT_WEAPON:
+            continue
+        losses += (Loss(uid, u.side, unit_vp(u.kind.value, u.rating.modifier if u.rating else 0), "eliminated"),)
+    return replace(after, victory=settle(fa, replace(v, losses=losses)))
+
+
+def remove_units(fog: FogState, ids: Iterable[str]) -> FogState:
+    """The fog state without units ``ids`` (exited off the map, A26.23)."""
+    gone = set(ids)
+    sc = fog.scenario.with_units(u for u in fog.scenario.units if u.id not in gone)
+    stacks = []
+    for s in fog.stacks:
+        if set(s.unit_ids) & gone:
+            left = tuple(i for i in s.unit_ids if i not in gone)
+            if not left:
+                continue  # the "?" left with them
+            s = replace(s, unit_ids=left, height=max(len(left) + 1, s.height - (len(s.unit_ids) - len(left))))
+        stacks.append(s)
+    status = {k: st for k, st in fog.status.items() if k not in gone}
+    return replace(fog, scenario=sc, stacks=tuple(stacks), status=_ro(status))
+
+
+def exit_candidates(state: AslgwState, side: str) -> list[str]:
+    """Units of ``side`` that may exit now (A26.23): in the MPh, in Good Order, on a hex of the
+    card's exit area, not done moving.  (Broken units never move in the MPh, so none exits broken.)"""
+    area = state.victory.card.exits.get(side)
+    if not area:
+        return []
+    out = []
+    for u in state.scenario.units:
+        if u.side != side or u.kind is UnitKind.SUPPORT_WEAPON or u.broken or u.hex not in area:
+            continue
+        up = state.unit_play(u.id)
+        if up.done or up.ntc_failed or up.pinned:
+            continue
+        out.append(u.id)
+    return out
+
+
+def exit_loss(s: Scenario, uid: str) -> Loss:
+    u = s.unit(uid)
+    return Loss(uid, u.side, unit_vp(u.kind.value, u.rating.modifier if u.rating else 0), "exited", u.broken)
+
+
+def _tally(state: AslgwState, ended: bool) -> Tally:
+    v = state.victory
+    t = tally(v.losses, state.settings.order)
+    if v.balance is not None and v.card.balance[v.balance].cvp:
+        b = v.card.balance[v.balance]
+        cvp = dict(t.cvp)
+        cvp[b.side] = cvp.get(b.side, 0) + b.cvp
+        t = replace(t, cvp=_ro(cvp), lines=(*t.lines, f"{b.side} +{b.cvp} CVP: Balance, {b.text} (A26.4)"))
+    return t.at_game_end() if ended else t
+
+
+def verdict(state: AslgwState, over: bool) -> Verdict | None:
+    """Who has won (A26, A26.3): at game end with every condition and all Control declared
+    (A26.15) and captures doubled (A26.222); before, only a side whose conditions the card
+    calls immediate and has met."""
+    card = state.victory.card
+    conds = card.conditions()
+    if not conds:
+        return None  # a card without victory conditions: the game just ends
+    if not over:
+        conds = {s: c for s, c in conds.items() if card.victory[s].immediate}
+        if not conds:
+            return None
+    return judge(conds, state.victory.truth.declared(), _tally(state, over), state.settings.order, over)
+
+
+def control_json(cm: ControlMap) -> dict[str, Any]:
+    def side(c: Controller) -> str:
+        return c.side
+
+    return {
+        "hexes": {h.label: side(c) for h, c in sorted(cm.hexes.items(), key=lambda kv: (kv[0].column, kv[0].row))},
+        "buildings": {b: side(c) for b, c in sorted(cm.buildings.items())},
+        "locations": [{"hex": loc.hex.label, "level": loc.level, "in": loc.place or "ground", "side": c.side}
+                      for loc, c in sorted(cm.locations.items()) if loc.place or loc.level],
+    }
+
+
+def known_control(state: AslgwState, viewer: Viewer) -> ControlMap:
+    """Control as ``viewer`` may know it (A26.15): the truth for the omniscient viewer, for a
+    viewer who knows every side's secrets, and for everyone once the game is over; else the
+    belief of the one side it knows, or the public one."""
+    v = state.victory
+    sides = set(state.settings.order)
+    if state.over or sides <= set(viewer.knows):
+        return v.truth.declared()
+    known = sorted(sides & set(viewer.knows))
+    return v.believed[known[0] if len(known) == 1 else PUBLIC].declared()
+
+
+def vp_json(state: AslgwState) -> dict[str, Any]:
+    """CVP and exit VP so far (A26.221-26.23): losses and exits are seen by everyone."""
+    t = _tally(state, state.over)
+    return {"cvp": dict(t.cvp), "exit": dict(t.exit_vp), "lines": list(t.lines)}
+
+
+def result_json(state: AslgwState, why: str) -> dict[str, Any]:
+    """``status().result``: winner, why, and the tallies behind it."""
+    if state.victory.result is not None:
+        return dict(state.victory.result)
+    return {"winner": None, "why": why, "turns": state.settings.turns}
+
+
+def verdict_record(v: Verdict, state: AslgwState) -> dict[str, Any]:
+    t = _tally(state, True)
+    return {"winner": v.winner, "why": v.why, "met": dict(v.met), "details": list(v.details),
+            "cvp": dict(t.cvp), "exit_vp": dict(t.exit_vp), "control": control_json(state.victory.truth.declared()),
+            "turns": state.settings.turns, "turn": state.turn}
+
+
+def is_quiet(event: Record) -> bool:
+    return event.kind in ("roll", "decision", "opened", "shift_seen", "window_closed", "phase")

@@ -1,0 +1,220 @@
+"""The defender: gwasl plays the enemy exactly as the text's "Enemy Decisions" say
+(Sabin, Combined Arms).  Each call decides one step of the enemy phase and
+explains it (candidates, payoffs or chances, tie-breaks and their dice):
+
+* the mortar call: available on a roll of 5-6 (6 when more of your platoons
+  than enemy platoons have been broken), at the hex with most infantry, then
+  most infantry adjacent, then nearest the enemy's edge, then a die;
+* activation, in order (the row nearest you first, each row from the enemy's
+  left): spent counters recover; a potential counter is revealed when
+  adjacent to your platoons, its fresh potential ATGs when they have 2 chances
+  in 6 of breaking an armour platoon, a fresh potential platoon when its best
+  payoff against your infantry is 6 or more;
+* a fresh real platoon fires at the armour it has most chance of breaking and
+  at the cluster of your infantry with the greatest payoff.
+
+Counters whose activation decides nothing (a spent counter recovering, a
+potential one holding its fire) are activated in one step with the next
+counter that does something; the explanation lists each.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gwasl.engine.dice import GameDice
+from gwasl.engine.game import Decision, GameError, Seat
+from gwasl.games.combined_arms import board as B
+from gwasl.games.combined_arms import rules as R
+from gwasl.games.combined_arms.records import Activate, EnemyFire, EnemyMortar
+from gwasl.games.combined_arms.state import ARMOUR, UNIT_IDS, UNIT_KIND, Counter, State
+
+__all__ = ["activation_plan", "armour_choices", "defender_policy", "pick"]
+
+
+def pick(dice: GameDice, n: int, cause: str) -> int:
+    """A uniform choice among ``n`` tied candidates, from logged dice (one die up to 6, two up to 36)."""
+    if n <= 6:
+        return dice.randrange(n, cause)
+    if n > 36:
+        raise GameError(f"{n} tied candidates: more than two dice can split")
+    accepted = 36 - 36 % n
+    while True:
+        a = dice.dr(cause).total
+        b = dice.dr(cause).total
+        v = (a - 1) * 6 + (b - 1)
+        if v < accepted:
+            return v * n // accepted
+
+
+def _best(dice: GameDice, items: list[Any], key: Any, cause: str) -> tuple[Any, dict[str, Any]]:
+    """The item with the greatest key; ties go to hexes nearer the enemy's edge
+    (the key's last part), then a die (CA Enemy Decisions)."""
+    top = max(key(i) for i in items)
+    tied = [i for i in items if key(i) == top]
+    info: dict[str, Any] = {"tied": len(tied)}
+    if len(tied) == 1:
+        return tied[0], info
+    k = pick(dice, len(tied), cause)
+    info["die_picked"] = k + 1
+    return tied[k], info
+
+
+def defender_policy(seat: Seat[Any], dice: GameDice) -> Decision:
+    """The enemy's next step, from its knowledge (the whole state: nothing is hidden)."""
+    s: State = seat.view()
+    if s.stage == "mortar":
+        return mortar_decision(s, dice)
+    if s.stage == "activate":
+        return activation_decision(s, dice)
+    if s.stage == "fire":
+        return fire_decision(s, dice)
+    raise GameError(f"combined-arms: the defender has nothing to decide in stage {s.stage!r}")
+
+
+# -- mortars ---------------------------------------------------------------------------------
+def mortar_decision(s: State, dice: GameDice) -> Decision:
+    """CA Mortars and Enemy Decisions: not in successive turns; available on the die; the
+    hex with most infantry platoons, then most infantry platoons adjacent."""
+    if s.enemy_fired and s.enemy_fired == s.turn - 1:
+        return Decision(EnemyMortar(None), f"enemy mortars fired last turn and may not fire in successive turns ({R.R_MORTARS})",
+                        {"available": False})
+    need = R.enemy_mortar_fires_on(s)
+    why_need = (f"more of your platoons ({R.friendly_broken(s)}) than enemy platoons ({s.enemy_platoons_broken}) broken"
+                if need == 6 else "not more of your platoons than enemy platoons broken")
+    d = dice.dr(f"enemy mortars available on {need}-6: {why_need} ({R.R_DECISIONS})").total
+    if d < need:
+        return Decision(EnemyMortar(None), f"enemy mortars rolled {d}, needing {need}: unavailable", {"die": d, "need": need})
+    targets = R.enemy_mortar_targets(s)
+    if not targets:
+        return Decision(EnemyMortar(None), f"enemy mortars available ({d}) but no spotted hex of your infantry away from enemy counters",
+                        {"die": d, "need": need, "candidates": []})
+    inf = R.unit_masks(s)
+
+    def count(h: int) -> tuple[int, int, int]:
+        here = len(R.infantry_in(s, h))
+        near = sum(len(R.infantry_in(s, n)) for n in B.bits(B.NEIGHBOUR_MASK[h] & inf[2]))
+        return here, near, B.ROW[h]
+
+    cands = [{"hex": B.label(h), "infantry": count(h)[0], "infantry_adjacent": count(h)[1]} for h in targets]
+    h, info = _best(dice, targets, count, f"enemy mortar target tie-break ({R.R_DECISIONS})")
+    here, near, _ = count(h)
+    why = (f"enemy mortars available ({d}, needing {need}): target {B.label(h)} with {here} infantry platoon(s) and {near} adjacent"
+           + (f", a die picking among {info['tied']} tied hexes" if info["tied"] > 1 else ""))
+    return Decision(EnemyMortar(B.label(h)), why, {"die": d, "need": need, "candidates": cands, **info})
+
+
+# -- activation -------------------------------------------------------------------------------
+def armour_choices(s: State, frm: int, with_atg: bool) -> list[tuple[int, int, list[Any]]]:
+    """(armour unit, chances in 6, modifiers) for each armour platoon the enemy in ``frm`` may engage."""
+    out = []
+    for u in range(len(UNIT_IDS)):
+        if UNIT_KIND[u] != ARMOUR:
+            continue
+        att = R.enemy_armour_attack(s, frm, u, with_atg)
+        if att is None:
+            continue
+        mods, need = att
+        out.append((u, R.chances(sum(m.value for m in mods), need), mods))
+    return out
+
+
+def best_payoff(s: State, frm: int) -> tuple[tuple[int, ...], int]:
+    cl = R.clusters(s, frm)
+    if not cl:
+        return (), 0
+    return max(cl, key=lambda c: c[1])
+
+
+def activation_plan(s: State, c: Counter) -> dict[str, Any]:
+    """What the text makes this counter do when activated: the reveal tests and why
+    (CA Enemy Decisions), and whether it will then fire."""
+    h = c.hex
+    adjacent = bool(R.unit_masks(s)[0] & B.NEIGHBOUR_MASK[h])
+    plan: dict[str, Any] = {"hex": B.label(h), "platoon": "real" if c.real else "potential",
+                            "atg": {0: None, 1: "potential", 2: "real"}[c.atg], "fresh": c.fresh,
+                            "platoon_test": False, "atg_test": False}
+    reasons = []
+    if not c.real:
+        if adjacent:
+            plan["platoon_test"] = True
+            reasons.append("adjacent to your platoons: must be revealed")
+        elif c.fresh:
+            cl, pay = best_payoff(s, h)
+            plan["best_payoff"] = pay
+            plan["best_cluster"] = [B.label(x) for x in cl]
+            if pay >= R.REVEAL_PAYOFF:
+                plan["platoon_test"] = True
+                reasons.append(f"payoff {pay} against your infantry reaches {R.REVEAL_PAYOFF}: opens fire")
+            else:
+                reasons.append(f"payoff {pay} < {R.REVEAL_PAYOFF}")
+    if c.fresh and c.atg == 1:
+        arm = armour_choices(s, h, True)
+        best = max((ch for _, ch, _ in arm), default=0)
+        plan["atg_best_chances"] = best
+        if best >= R.REVEAL_ATG_CHANCES:
+            plan["atg_test"] = True
+            reasons.append(f"potential ATGs have {best} chances in 6 against your armour: open fire")
+        else:
+            reasons.append(f"potential ATGs' best chance {best}/6 < {R.REVEAL_ATG_CHANCES}/6")
+    fires = False
+    if c.fresh and c.real:
+        with_atg = c.atg == 2
+        fires = any(ch > 0 for _, ch, _ in armour_choices(s, h, with_atg)) or bool(R.clusters(s, h))
+        reasons.append("real and fresh: fires" if fires else "real and fresh, but nothing to fire at")
+    if not c.fresh:
+        reasons.append("spent: becomes fresh instead of firing")
+    plan["fires"] = fires
+    plan["why"] = "; ".join(reasons) if reasons else "holds"
+    return plan
+
+
+def activation_decision(s: State, dice: GameDice) -> Decision:
+    """Activate counters in order up to the next one that tests or fires."""
+    queue = [c for c in s.enemy if c.hex > s.cursor]
+    if not queue:
+        raise GameError("combined-arms: no enemy counter is left to activate")
+    plans = []
+    for c in queue:
+        plan = activation_plan(s, c)
+        plans.append(plan)
+        if plan["platoon_test"] or plan["atg_test"] or plan["fires"]:
+            break
+    last = plans[-1]
+    why = "; ".join(f"{p['hex']} ({p['platoon']}{', ATGs ' + p['atg'] if p['atg'] else ''}): {p['why']}" for p in plans)
+    return Decision(Activate(tuple(p["hex"] for p in plans), last["platoon_test"], last["atg_test"]),
+                    f"activate in order ({R.R_DECISIONS}): {why}", {"counters": plans})
+
+
+# -- fire ---------------------------------------------------------------------------------------
+def fire_decision(s: State, dice: GameDice) -> Decision:
+    """The armour it has most chance of breaking, then the cluster with the greatest payoff;
+    ties to hexes nearer the enemy's edge, then a die (CA Enemy Decisions)."""
+    c = s.counter_at(s.firing)
+    if c is None:
+        raise GameError("combined-arms: the firing enemy counter is gone")
+    here = B.label(c.hex)
+    details: dict[str, Any] = {}
+    parts = []
+    arm = [a for a in armour_choices(s, c.hex, c.atg == 2) if a[1] > 0]
+    details["armour_candidates"] = [{"unit": UNIT_IDS[u], "chances": ch, "modifiers": [m.value for m in mods]} for u, ch, mods in arm]
+    armour = None
+    if arm:
+        choice, info = _best(dice, arm, lambda a: (a[1], B.ROW[s.units[a[0]].where]), f"enemy armour target tie-break ({R.R_DECISIONS})")
+        armour = UNIT_IDS[choice[0]]
+        details["armour_tie"] = info
+        parts.append(f"at armour {armour} ({choice[1]} chances in 6, the best of {len(arm)})")
+    else:
+        parts.append("no armour it can hurt")
+    cls = R.clusters(s, c.hex)
+    details["clusters"] = [{"hexes": [B.label(h) for h in cl], "payoff": p} for cl, p in cls]
+    cluster: tuple[str, ...] = ()
+    if cls:
+        choice2, info2 = _best(dice, cls, lambda x: (x[1], tuple(sorted((B.ROW[h] for h in x[0]), reverse=True))),
+                               f"enemy infantry target tie-break ({R.R_DECISIONS})")
+        cluster = tuple(B.label(h) for h in choice2[0])
+        details["cluster_tie"] = info2
+        parts.append(f"at your infantry in {', '.join(cluster)} (payoff {choice2[1]}, the best of {len(cls)} clusters)")
+    else:
+        parts.append("no infantry in its line of fire")
+    return Decision(EnemyFire(here, armour, cluster), f"the enemy platoon in {here} fires " + "; ".join(parts), details)

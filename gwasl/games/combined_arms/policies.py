@@ -1,0 +1,137 @@
+"""Policies that play your side in batch play (CONTRACTS 6); the first is the default.
+
+* ``cautious`` (the default: the best measured win rate): stays off the board and
+  ends the game after turn 1, so the final reveals alone score.
+* ``planner``: the fighting heuristic of :mod:`.planner`.
+* ``random``: a random legal action, drawn in two steps: first uniformly among
+  the platoons that can act and the phase's other choices (end the phase, end
+  the game, call the mortars, resolve the attack), then uniformly among that
+  choice's legal actions.  Pending choices (roll order, which platoon breaks)
+  are uniform.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+from gwasl.engine.dice import GameDice
+from gwasl.engine.game import Decision, GameError, Policy, Seat
+from gwasl.engine.record import Record
+from gwasl.games.combined_arms.records import EndGame, EndPhase, Resolve
+from gwasl.games.combined_arms.state import FIRE, MOVE, OFFBOARD, UNIT_IDS, State
+
+__all__ = ["POLICIES", "random_policy"]
+
+
+class _Rng:
+    """Policy randomness from the game's dice stream, so batch games replay from the seed:
+    one logged die per decision, whose stream position seeds a small generator (a 64-bit
+    linear congruential one, plenty for picking among a few dozen choices)."""
+
+    _MUL, _INC, _MASK = 6364136223846793005, 1442695040888963407, (1 << 64) - 1
+
+    def __init__(self, dice: GameDice) -> None:
+        d = dice.dr("random policy").total
+        self._x = (dice.seed * 1_000_003 + dice.position * 7 + d) & self._MASK
+
+    def below(self, n: int) -> int:
+        """A uniform integer in [0, n) (n is small, so the modulo bias is negligible)."""
+        if n <= 1:
+            return 0
+        self._x = (self._x * self._MUL + self._INC) & self._MASK
+        return (self._x >> 33) % n
+
+
+def _game() -> Any:
+    from gwasl.games.combined_arms.game import CombinedArmsGame
+
+    return CombinedArmsGame()
+
+
+_GAME: Any = None
+
+
+def game() -> Any:
+    global _GAME
+    if _GAME is None:
+        _GAME = _game()
+    return _GAME
+
+
+def choices(s: State) -> list[list[Record]]:
+    """The legal actions of the player now, grouped: one group per platoon that can act,
+    the mortar calls, and each other action alone."""
+    g = game()
+    if s.breaks or s.rolls or s.phase not in (MOVE, FIRE):
+        return [[a] for a in g._attacker_actions(s)]
+    groups: list[list[Record]] = []
+    for u in range(len(UNIT_IDS)):
+        acts = g.unit_actions(s, u)
+        if acts:
+            groups.append(acts)
+    if s.phase == FIRE:
+        calls = g.mortar_actions(s)
+        if calls:
+            groups.append(calls)
+        groups.append([Resolve()] if s.group else [EndPhase()])
+    else:
+        groups.append([EndPhase()])
+        if s.turn >= 2 and not s.acted:
+            groups.append([EndGame()])
+    return groups
+
+
+def random_policy(seat: Seat[Any], dice: GameDice) -> Decision:
+    """A random legal action (module docstring).  The choice is drawn by rejection:
+    a choice without a legal action is dropped and the draw repeated, which gives the
+    same distribution as listing every group first, without building every list."""
+    s: State = seat.view()
+    rng = _Rng(dice)
+    g = game()
+    if s.breaks or s.rolls or s.phase not in (MOVE, FIRE):
+        acts = g._attacker_actions(s)
+        return Decision(acts[rng.below(len(acts))], "random")
+    pool: list[Callable[[], list[Record]]] = []
+    for u, unit in enumerate(s.units):
+        if unit.fresh and (unit.where >= 0 or (unit.where == OFFBOARD and s.phase == MOVE)):
+            pool.append(functools.partial(g.unit_actions, s, u))
+    if s.phase == FIRE:
+        pool.append(lambda: g.mortar_actions(s))
+        pool.append(lambda: [Resolve()] if s.group else [EndPhase()])
+    else:
+        pool.append(lambda: [EndPhase()])
+        if s.turn >= 2 and not s.acted:
+            pool.append(lambda: [EndGame()])
+    while pool:
+        k = rng.below(len(pool))
+        acts = pool[k]()
+        if acts:
+            return Decision(acts[rng.below(len(acts))], "random")
+        pool.pop(k)
+    raise GameError("combined-arms: the player has no legal action")
+
+
+def cautious_policy(seat: Seat[Any], dice: GameDice) -> Decision:
+    """Never enters the board and ends the game after turn 1: the final reveals alone
+    score every real enemy platoon and ATG left in play (CA Victory).  A reference for
+    what the other policies add by fighting."""
+    s: State = seat.view()
+    if s.phase == MOVE and s.turn >= 2 and not s.acted:
+        return Decision(EndGame(), "cautious: end the game and let the final reveals score")
+    if s.breaks or s.rolls:
+        acts = game()._attacker_actions(s)
+        return Decision(acts[0], "cautious: the first choice")
+    return Decision(EndPhase(), "cautious: stay off the board")
+
+
+def _planner() -> Policy:
+    from gwasl.games.combined_arms.planner import planner_policy
+
+    return planner_policy
+
+
+#: the batch policies, best first (measured on seeds 0-999: docs/combined-arms.md)
+POLICIES: dict[str, Policy] = {"cautious": cautious_policy, "planner": _planner(), "random": random_policy}
+

@@ -1,0 +1,356 @@
+"""The Combined Arms board in the player window, drawn from ``show --json`` only.
+
+Pointy-topped hexrows as in the printed game, terrain, the road and smoke;
+your platoons and the enemy counters with their fresh (green) or spent (buff)
+sides, ATGs with brown borders (Figure 2); each armour platoon's 60-degree
+forward arc; mortar target counters; and beside the board the game's aids:
+the turn track, the circular loss and ammo track and the smoke ammo.
+
+Click a hex for every legal action that concerns it (moves into it, attacks
+on it, mortar calls, rolls and choices); a fire attack shows its exact odds
+before you commit when the window gives the board an ``odds`` function
+(``board.odds = controller.odds``).  Actions with no hex (end the phase,
+resolve, end the game) are buttons under the aids.  The board never sees the
+game's state: only the view and the legal list.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QAction, QBrush, QColor, QCursor, QFont, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtWidgets import (
+    QGraphicsScene,
+    QGraphicsView,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QPushButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gwasl.engine.game import Outcome
+from gwasl.engine.record import Record
+from gwasl.engine.session import LegalAction
+from gwasl.ui.play.boards import Board
+
+__all__ = ["CombinedArmsBoard", "action_hex"]
+
+SIZE = 34.0  # hex circumradius, pixels
+SQRT3 = math.sqrt(3.0)
+
+TERRAIN_COLOUR = {
+    "open": QColor(214, 226, 170), "road": QColor(200, 190, 160), "poor_going": QColor(170, 170, 110),
+    "crest": QColor(205, 170, 105), "woods": QColor(70, 130, 70), "wooded_crest": QColor(95, 120, 55),
+    "farm": QColor(190, 120, 90), None: QColor(230, 230, 230),
+}
+FRESH = QColor(40, 140, 60)  # green borders and text (Figure 2)
+SPENT = QColor(200, 170, 110)  # buff
+ATG = QColor(140, 90, 40)  # brown borders
+
+
+def hex_centre(x2: int, r: int) -> QPointF:
+    """The centre of a hex from the view's ``x2`` (2q + r) and ``r``: rows 0.75 hex heights apart."""
+    return QPointF(SQRT3 * SIZE * x2 / 2, 1.5 * SIZE * r)
+
+
+def _corner(angle_deg: float, radius: float = SIZE) -> QPointF:
+    a = math.radians(angle_deg)
+    return QPointF(radius * math.cos(a), -radius * math.sin(a))
+
+
+def hex_polygon(c: QPointF) -> QPolygonF:
+    return QPolygonF([c + _corner(30 + 60 * k) for k in range(6)])
+
+
+def action_hex(a: dict[str, Any], units: dict[str, str | None]) -> str | None:
+    """The hex an action concerns: where it goes, what it attacks or rolls, or the hex of its platoon."""
+    for key in ("to", "target", "hex"):
+        if isinstance(a.get(key), str):
+            return str(a[key])
+    unit = a.get("unit")
+    if isinstance(unit, str):
+        return units.get(unit)
+    return None
+
+
+class _Tracks(QWidget):
+    """The play aids: the turn track, the circular loss and ammo track, the smoke ammo."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.view: dict[str, Any] = {}
+        self.setMinimumSize(230, 330)
+        self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Preferred)
+
+    def paintEvent(self, event: Any) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        p.fillRect(self.rect(), QColor(248, 245, 235))
+        tracks = self.view.get("tracks") or {}
+        turn = int(tracks.get("turn") or 0)
+        p.setPen(QPen(QColor(40, 40, 40)))
+        p.setFont(QFont("Sans", 8, QFont.Weight.Bold))
+        p.drawText(QRectF(8, 4, 214, 14), "GAME TURN")
+        for t in range(1, 21):
+            x, y = 8 + ((t - 1) % 10) * 21, 20 + ((t - 1) // 10) * 21
+            box = QRectF(x, y, 19, 19)
+            p.setBrush(QBrush(QColor(250, 215, 120) if t == turn else QColor(255, 255, 255)))
+            p.setPen(QPen(QColor(180, 60, 60) if t > 18 else QColor(90, 90, 90)))
+            p.drawRect(box)
+            p.drawText(box, Qt.AlignmentFlag.AlignCenter, str(t))
+        # the circular loss and ammo track
+        p.setPen(QPen(QColor(40, 40, 40)))
+        p.drawText(QRectF(8, 68, 214, 14), "LOSS & AMMO TRACK")
+        cx, cy, rad = 80.0, 150.0, 52.0
+        losses, ammo = int(tracks.get("losses") or 0), int(tracks.get("ammo") or 0)
+        for k in range(8):
+            a = math.radians(90 - 45 * k)
+            centre = QPointF(cx + rad * math.cos(a), cy - rad * math.sin(a))
+            box = QRectF(centre.x() - 13, centre.y() - 13, 26, 26)
+            p.setBrush(QBrush(QColor(255, 255, 255)))
+            p.setPen(QPen(QColor(90, 90, 90)))
+            p.drawEllipse(box)
+            p.drawText(box, Qt.AlignmentFlag.AlignCenter, str(k))
+            marks = [m for m, v in (("L", losses), ("A", ammo)) if v == k]
+            for i, m in enumerate(marks):
+                chip = QRectF(centre.x() - 8 + 12 * i - 4 * (len(marks) - 1), centre.y() + 9, 12, 12)
+                p.setBrush(QBrush(QColor(200, 40, 40) if m == "L" else QColor(40, 80, 180)))
+                p.setPen(Qt.PenStyle.NoPen)
+                p.drawRect(chip)
+                p.setPen(QPen(QColor(255, 255, 255)))
+                p.drawText(chip, Qt.AlignmentFlag.AlignCenter, m)
+        p.setPen(QPen(QColor(40, 40, 40)))
+        p.drawText(QRectF(148, 120, 80, 40), "L losses\nA ammo fired")
+        # smoke ammo
+        smoke = int(tracks.get("smoke_ammo") or 0)
+        p.drawText(QRectF(8, 222, 214, 14), "SMOKE AMMO")
+        for k in range(5):
+            box = QRectF(8 + 26 * k, 238, 24, 20)
+            p.setBrush(QBrush(QColor(170, 170, 170) if k == smoke else QColor(255, 255, 255)))
+            p.setPen(QPen(QColor(90, 90, 90)))
+            p.drawRect(box)
+            p.drawText(box, Qt.AlignmentFlag.AlignCenter, str(k))
+        broken = self.view.get("enemy_broken") or {}
+        score = (self.view.get("score_now") or {}).get("total")
+        p.drawText(QRectF(8, 266, 220, 60), Qt.TextFlag.TextWordWrap,
+                   f"enemy broken: {broken.get('platoons', 0)} platoons, {broken.get('atgs', 0)} ATGs\n"
+                   f"score if it ended now (before the final reveals): {score if score is not None else '-'}")
+        p.end()
+
+
+class CombinedArmsBoard(Board):
+    """Combined Arms in the player window (see the module docstring)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.scene = QGraphicsScene(self)
+        self.view = QGraphicsView(self.scene)
+        self.view.setRenderHint(QPainter.RenderHint.Antialiasing)
+        self.view.setBackgroundBrush(QBrush(QColor(245, 245, 240)))
+        self.tracks = _Tracks()
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        self.status.setTextFormat(Qt.TextFormat.PlainText)
+        self.buttons = QVBoxLayout()
+        side = QVBoxLayout()
+        side.addWidget(self.tracks)
+        side.addWidget(self.status)
+        side.addLayout(self.buttons)
+        side.addStretch(1)
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(self.view, 1)
+        lay.addLayout(side)
+        #: the exact odds of an action, when the window provides them (controller.odds)
+        self.odds: Callable[[Record], list[Outcome]] | None = None
+        self._view: dict[str, Any] = {}
+        self._legal: Sequence[LegalAction] = ()
+        self._centres: dict[str, QPointF] = {}
+        self.last_menu: list[str] = []  # the texts of the last menu shown (tests read it)
+        self.view.viewport().installEventFilter(self)
+
+    # -- drawing ------------------------------------------------------------------------
+    def show_view(self, view: dict[str, Any], legal: Sequence[LegalAction]) -> None:
+        self._view, self._legal = view, legal
+        self.scene.clear()
+        self._centres = {}
+        board = view.get("board") or {}
+        for h in board.get("hexes", []):
+            c = hex_centre(int(h["x2"]), int(h["r"]))
+            self._centres[str(h["hex"])] = c
+            self._draw_hex(h, c)
+        self._draw_mortars(view)
+        self._draw_enemy(view.get("enemy", []))
+        self._draw_units(view.get("units", []))
+        self.scene.setSceneRect(self.scene.itemsBoundingRect().adjusted(-10, -10, 10, 10))
+        self.view.fitInView(self.scene.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
+        self.tracks.view = view
+        self.tracks.update()
+        self.status.setText(self._status_text(view))
+        self._make_buttons()
+
+    def _draw_hex(self, h: dict[str, Any], c: QPointF) -> None:
+        terrain = h.get("terrain")
+        poly = self.scene.addPolygon(hex_polygon(c), QPen(QColor(120, 120, 100), 1.0), QBrush(TERRAIN_COLOUR.get(terrain, TERRAIN_COLOUR[None])))
+        poly.setData(0, h["hex"])
+        poly.setToolTip(f"{h['hex']}: {str(terrain).replace('_', ' ')}")
+        if terrain in ("crest", "wooded_crest"):  # a ridge line
+            self.scene.addLine(c.x() - SIZE * 0.6, c.y() + SIZE * 0.2, c.x() + SIZE * 0.6, c.y() + SIZE * 0.2, QPen(QColor(120, 80, 30), 2.5))
+        if terrain == "farm":
+            self.scene.addRect(QRectF(c.x() - 7, c.y() - 12, 14, 10), QPen(QColor(90, 40, 20)), QBrush(QColor(150, 60, 40)))
+        if terrain == "poor_going":
+            for dx in (-10, 0, 10):
+                self.scene.addLine(c.x() + dx - 3, c.y() + 14, c.x() + dx + 3, c.y() + 14, QPen(QColor(90, 90, 60), 1.5))
+        if h.get("road"):
+            self.scene.addEllipse(QRectF(c.x() - 5, c.y() - 5, 10, 10), QPen(Qt.PenStyle.NoPen), QBrush(QColor(150, 130, 100)))
+        if h.get("smoke"):
+            self.scene.addPolygon(hex_polygon(c), QPen(Qt.PenStyle.NoPen), QBrush(QColor(150, 150, 150, 150)))
+        label = self.scene.addSimpleText(str(h["hex"]))
+        label.setFont(QFont("Sans", 6))
+        label.setBrush(QBrush(QColor(60, 60, 60)))
+        label.setPos(c.x() - 6, c.y() - SIZE * 0.88)
+
+    def _counter(self, c: QPointF, dx: float, dy: float, text: str, fresh: bool, border: QColor | None = None) -> None:
+        rect = QRectF(c.x() + dx - 11, c.y() + dy - 8, 22, 16)
+        colour = FRESH if fresh else SPENT
+        self.scene.addRect(rect, QPen(border or colour, 2.0), QBrush(QColor(255, 255, 255) if fresh else QColor(250, 240, 215)))
+        t = self.scene.addSimpleText(text)
+        t.setFont(QFont("Sans", 7, QFont.Weight.Bold))
+        t.setBrush(QBrush(colour))
+        br = t.boundingRect()
+        t.setPos(rect.center().x() - br.width() / 2, rect.center().y() - br.height() / 2)
+
+    def _draw_units(self, units: list[dict[str, Any]]) -> None:
+        here: dict[str, list[dict[str, Any]]] = {}
+        for u in units:
+            if u.get("where") == "board" and u.get("hex") in self._centres:
+                here.setdefault(str(u["hex"]), []).append(u)
+        for h, us in here.items():
+            c = self._centres[h]
+            for i, u in enumerate(us):
+                dx, dy = -12 + 24 * (i % 2), -4 + 14 * (i // 2) - 6 * (len(us) > 2)
+                if u.get("kind") == "armour" and isinstance(u.get("facing"), int):
+                    self._arc(c, int(u["facing"]), bool(u.get("fresh")))
+                self._counter(c, dx, dy, str(u["id"]), bool(u.get("fresh")))
+
+    def _arc(self, c: QPointF, facing: int, fresh: bool) -> None:
+        """The forward arc: the 60-degree wedge about the faced corner (Figure 2)."""
+        mid = 30 + 60 * facing
+        path = QPainterPath(c)
+        path.lineTo(c + _corner(mid - 30, SIZE * 1.6))
+        path.arcTo(QRectF(c.x() - SIZE * 1.6, c.y() - SIZE * 1.6, SIZE * 3.2, SIZE * 3.2), mid - 30, 60)
+        path.closeSubpath()
+        colour = QColor(FRESH if fresh else SPENT)
+        colour.setAlpha(70)
+        self.scene.addPath(path, QPen(QColor(40, 40, 40, 120), 1.0), QBrush(colour))
+
+    def _draw_enemy(self, enemy: list[dict[str, Any]]) -> None:
+        for e in enemy:
+            c = self._centres.get(str(e.get("hex")))
+            if c is None:
+                continue
+            fresh = bool(e.get("fresh"))
+            self._counter(c, -12 if e.get("atg") else 0, 6, "?" if e.get("platoon") == "potential" else "Pl", fresh)
+            if e.get("atg"):
+                self._counter(c, 12, 6, "AT?" if e.get("atg") == "potential" else "ATG", fresh, ATG)
+
+    def _draw_mortars(self, view: dict[str, Any]) -> None:
+        m = view.get("mortars") or {}
+        for who, colour in (("yours", QColor(40, 80, 180)), ("enemy", QColor(190, 40, 40))):
+            t = m.get(who)
+            c = self._centres.get(str((t or {}).get("target")))
+            if c is None:
+                continue
+            pen = QPen(colour, 2.0)
+            self.scene.addEllipse(QRectF(c.x() - 20, c.y() - 20, 40, 40), pen)
+            self.scene.addLine(c.x() - 24, c.y(), c.x() + 24, c.y(), pen)
+            self.scene.addLine(c.x(), c.y() - 24, c.x(), c.y() + 24, pen)
+
+    @staticmethod
+    def _status_text(view: dict[str, Any]) -> str:
+        lines = [f"Turn {view.get('turn')}: {view.get('phase')} phase, {view.get('side') or '-'} to act"]
+        pending = view.get("pending") or {}
+        if pending.get("attack"):
+            a = pending["attack"]
+            lines.append(f"attack on {a['target']}: " + ", ".join(f["unit"] for f in a["firers"]))
+        if pending.get("rolls"):
+            lines.append(f"{pending['rolls']['source']}: choose the hex to roll next")
+        if pending.get("break"):
+            lines.append(f"choose the platoon in {pending['break']['hex']} that breaks")
+        if view.get("over") and view.get("result"):
+            lines.append(str(view["result"].get("why", "")))
+        return "\n".join(lines)
+
+    def _make_buttons(self) -> None:
+        while self.buttons.count():
+            item = self.buttons.takeAt(0)
+            w = item.widget() if item is not None else None
+            if w is not None:
+                w.deleteLater()
+        for la in self._legal:
+            a = la.action.to_json()
+            if action_hex(a, self._unit_hexes()) is None:
+                b = QPushButton(la.shown.text)
+                b.clicked.connect(lambda _=False, act=la.action: self.action_requested.emit(act))
+                self.buttons.addWidget(b)
+
+    # -- actions by hex -------------------------------------------------------------------
+    def _unit_hexes(self) -> dict[str, str | None]:
+        return {str(u["id"]): u.get("hex") for u in self._view.get("units", [])}
+
+    def actions_at(self, label: str) -> list[LegalAction]:
+        """Every legal action that concerns the hex ``label``."""
+        units = self._unit_hexes()
+        return [la for la in self._legal if action_hex(la.action.to_json(), units) == label]
+
+    def action_text(self, la: LegalAction) -> str:
+        """The action's words, with the exact odds of a fire attack when they are known."""
+        text = la.shown.text
+        if self.odds is not None and la.action.kind in ("commit", "resolve"):
+            try:
+                outcomes = self.odds(la.action)
+            except Exception:  # the odds are a courtesy: never let them stop a click
+                outcomes = []
+            if outcomes:
+                text += "  [" + ", ".join(f"{o.result} {o.p:.0%}" for o in outcomes) + "]"
+        return text
+
+    def hex_at(self, pos: QPointF) -> str | None:
+        for item in self.scene.items(pos):
+            label = item.data(0)
+            if isinstance(label, str):
+                return label
+        return None
+
+    def click_hex(self, label: str) -> None:
+        """A click on a hex: its actions in a menu (one action is not sent unasked)."""
+        actions = self.actions_at(label)
+        self.last_menu = [self.action_text(la) for la in actions]
+        if not actions:
+            return
+        menu = QMenu(self)
+        for la, text in zip(actions, self.last_menu, strict=True):
+            act = QAction(text.replace("&", "&&"), menu)
+            act.triggered.connect(lambda _=False, a=la.action: self.action_requested.emit(a))
+            menu.addAction(act)
+        menu.popup(QCursor.pos())
+        self._menu = menu
+
+    def eventFilter(self, obj: Any, event: Any) -> bool:
+        from PySide6.QtCore import QEvent
+
+        if obj is self.view.viewport() and event.type() == QEvent.Type.MouseButtonRelease:
+            label = self.hex_at(self.view.mapToScene(event.position().toPoint()))
+            if label is not None:
+                self.click_hex(label)
+                return True
+        return super().eventFilter(obj, event)
+
+    def centre_of(self, label: str) -> QPointF:
+        return self._centres[label]

@@ -1,0 +1,74 @@
+"""A bundled Great War scenario won and lost through ``gwasl game`` (A26.23 exit VP,
+A26.3 avoidance): ``show`` gives ``"over": true`` and the result with its explanation,
+and the log has the ``victory`` event."""
+
+from __future__ import annotations
+
+import json
+
+from gwasl.cli import main
+from gwasl.scenarios import bundled_scenario
+
+
+def run(capsys, *argv: str):
+    rc = main(list(argv))
+    out, err = capsys.readouterr()
+    return rc, (json.loads(out) if out.strip().startswith(("{", "[")) else out), err
+
+
+def _new(tmp_path, capsys, name: str):
+    g = tmp_path / "g.game"
+    rc, _, err = run(capsys, "game", "new", str(bundled_scenario(name)), "--out", str(g), "--seed", "1", "--json")
+    assert rc == 0, err
+    return g
+
+
+def _act(capsys, g, pick) -> None:
+    rc, legal, err = run(capsys, "game", "legal", str(g), "--json")
+    assert rc == 0, err
+    a = pick(legal["actions"])
+    rc, _, err = run(capsys, "game", "act", str(g), a["id"], "--json")
+    assert rc == 0, err
+
+
+def _over(capsys, g):
+    _, show, _ = run(capsys, "game", "show", str(g), "--json")
+    return show if show["over"] else None
+
+
+def test_saint_julien_lost_by_standing_still_a26_3(tmp_path, capsys):
+    g = _new(tmp_path, capsys, "saint-julien-1915.json")
+    while (show := _over(capsys, g)) is None:
+        _act(capsys, g, lambda acts: next(a for a in acts if a["kind"] in ("end_phase", "end_window")))
+    assert show["result"]["winner"] == "british" and "A26.3" in show["result"]["why"]
+    assert show["control"]["hexes"]  # all Control declared at the end
+    _, log, _ = run(capsys, "game", "log", str(g), "--json")
+    entries = log if isinstance(log, list) else log.get("entries", log.get("events", []))
+    assert any(e.get("kind") == "victory" for e in entries)
+
+
+def test_saint_julien_won_by_exit_a26_23(tmp_path, capsys):
+    """The scripted German attack of tests/games/aslgw/test_bundled_victory.py, played through
+    ``gwasl game act`` action id by action id with the same seed: the Germans exit 4 VP and win at once."""
+    from games.aslgw.playout import new_session, source
+    from games.aslgw.test_bundled_victory import _scripted
+
+    s = new_session(source(bundled_scenario("saint-julien-1915.json")), 1)
+    ids: list[str] = []
+    original = s.act
+
+    def recording(action, name="player"):
+        ids.append(next(a.id for a in s.legal(name) if a.action == action))
+        return original(action, name)
+
+    s.act = recording  # type: ignore[method-assign]
+    _scripted(s, "german")
+    assert s.status().result["winner"] == "german"
+    g = _new(tmp_path, capsys, "saint-julien-1915.json")
+    for i in ids:
+        rc, _, err = run(capsys, "game", "act", str(g), i, "--json")
+        assert rc == 0, err
+    show = _over(capsys, g)
+    assert show is not None and show["result"]["winner"] == "german", show
+    assert show["result"]["exit_vp"]["german"] >= 4 and show["result"]["immediate"]
+    assert any("exited (A26.23)" in line for line in show["result"]["details"])

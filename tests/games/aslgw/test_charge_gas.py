@@ -1,0 +1,182 @@
+"""The Bayonet Charge (ASLGW 1.5), gas (ASLGW 1.9), snipers (A14), concealment gain
+(A12.12) and gwasl's fire policy for a side it keeps secret, in play (issue 12)."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.aslgw.builders import doc, leader, session, squad, to_phase
+from games.aslgw.combat_support import emitter, flat, of, rolls
+from gwasl.engine.events import Decided
+from gwasl.engine.game import IllegalAction
+from gwasl.games.aslgw import fire as fr
+from gwasl.games.aslgw.combat_records import (
+    BayonetCharge,
+    ChargeDeclared,
+    ChargeImpulse,
+    ChargeStep,
+    ConcealmentGained,
+    EndChargeImpulse,
+    Fire,
+    FireConsidered,
+    GasHidden,
+    GasReleased,
+    ReleaseGas,
+    SniperStruck,
+    UnitHit,
+)
+from gwasl.games.aslgw.records import ConcealmentLost, EndPhase, Move
+
+
+def acts(s, kind, viewer="player"):
+    return [a.action for a in s.legal(viewer) if isinstance(a.action, kind)]
+
+
+# ---------------------------------------------------------------------------
+# Bayonet Charge
+
+
+def _charge_doc(**kw):
+    units = [leader("FL", "D7", "french"), squad("F1", "D7", "french", hidden="concealed"), squad("F2", "E7", "french"),
+             squad("G", "D2"), leader("GL", "D2")]
+    # after garance (ASLGW 1.7.2, to May 1915), so F1 may set up concealed in the open
+    return doc(units, date="1915-09-06", game={"first_moves": "french"}, **kw)
+
+
+def test_a_french_bch_is_declared_with_every_condition_checked_and_moves_by_impulses_aslgw_1_5():
+    s = session(_charge_doc())
+    to_phase(s, "MPh", "french")
+    decl = [a for a in acts(s, BayonetCharge) if a.direction == 0]
+    assert decl and set(decl[0].units) == {"FL", "F1", "F2"}  # the French need no density (ASLGW 1.11.2)
+    ev = flat(s.act(decl[0]))
+    assert of(ev, ChargeDeclared)[0].mf == 8.0  # A25.231
+    assert "F1" in of(ev, ConcealmentLost)[0].units  # BCh units lose any concealment
+    st = s.state
+    assert all(st.combat.mark(u).bch for u in ("FL", "F1", "F2"))
+    assert not [a for a in s.legal() if isinstance(a.action, Move)]  # only the charge moves now
+    with pytest.raises(IllegalAction, match="ASLGW 1.5"):
+        s.act(EndPhase())
+    for uid in ("FL", "F1", "F2"):
+        step = next(a for a in acts(s, ChargeStep) if a.unit == uid)
+        s.act(step)
+    ev = flat(s.act(EndChargeImpulse()))
+    imp = of(ev, ChargeImpulse)[0]
+    assert len(imp.moves) == 3 and s.state.combat.window is not None  # the German may fire at the chargers (A8.1)
+    assert any(a.mode == "first" for a in acts(s, Fire))
+
+
+def test_bch_units_have_morale_plus_one_and_no_pin_for_the_player_turn_aslgw_1_5():
+    s = session(_charge_doc())
+    to_phase(s, "MPh", "french")
+    from gwasl.games.aslgw import effects as fx
+
+    before = fx.morale_levels(s.state, s.state.scenario.unit("F2"))[0]
+    s.act(next(a for a in acts(s, BayonetCharge) if a.direction == 0))
+    assert fx.morale_levels(s.state, s.state.scenario.unit("F2"))[0] == before + 1
+    em = emitter(s, [])
+    fx.pin(em, "F2", "test")
+    assert not em.events  # exempt from pin results
+
+
+def test_a_german_bch_needs_two_mmc_per_hex_and_a_leader_aslgw_1_5():
+    d = doc([leader("GL", "D2"), squad("G1", "D2"), squad("G2", "E2"), squad("F", "D7", "french")], date="1916-07-01")
+    s = session(d)
+    to_phase(s, "MPh")
+    assert not acts(s, BayonetCharge)
+    with pytest.raises(IllegalAction, match="average of 2 MMC"):
+        s.act(BayonetCharge(("G1", "G2", "GL"), 3))
+
+
+# ---------------------------------------------------------------------------
+# Gas
+
+
+def _gas_doc(**kw):
+    units = [squad("G", "B2"), leader("GL", "B2"), squad("F", "E4", "french"), squad("H", "E5", "french", hidden="concealed"),
+             squad("K", "J9", "french")]
+    sides = {"german": {"nationality": "german", "gas": [{"agents": ["chlorine"], "hexes": ["E4", "E5"], "turn": 1}]},
+             "french": {"nationality": "french"}}
+    return doc(units, date="1916-07-01", sides=sides, **kw)
+
+
+def test_gas_release_makes_every_unit_in_the_area_or_its_los_take_the_gas_ntc_aslgw_1_9_14():
+    s = session(_gas_doc())
+    to_phase(s, "PFPh")
+    assert acts(s, ReleaseGas) == [ReleaseGas("german", 0)]
+    ev = flat(s.act(ReleaseGas("german", 0)))
+    assert of(ev, GasReleased)[0].hexes == ("E4", "E5")
+    ntc = [r for r in rolls(ev) if "gas NTC" in r.cause]
+    assert ntc and any("Chlorine" in m.cause or "chlorine" in m.cause.lower() for r in ntc for m in r.modifiers)
+    # the concealed French squad's NTC is on its side's own dice, in one private event
+    hidden = of(ev, GasHidden)
+    assert hidden and hidden[0].side == "french"
+    assert not acts(s, ReleaseGas)  # released once
+    assert s.view()["gas"][0]["hexes"] == ["E4", "E5"]
+    assert all(e["kind"] != "gas_hidden" for e in s.log("german"))
+
+
+def test_a_failed_gas_ntc_in_a_poison_cloud_breaks_and_takes_the_mc_aslgw_1_9_23():
+    s = session(_gas_doc())
+    to_phase(s, "PFPh")
+    em = emitter(s, [6, 6] * 10)
+    from gwasl.games.aslgw import gas_play as gp
+
+    gp.resolve_release(em, ReleaseGas("german", 0))
+    hits = {(e.unit, e.change) for e in of(em.events, UnitHit)}
+    assert ("F", "broken") in hits
+    assert any("gas 2MC" in r.cause and "ASLGW 1.9.23" in r.cause for r in rolls(em.events))
+
+
+# ---------------------------------------------------------------------------
+# Snipers, concealment gain
+
+
+def test_an_original_dr_equal_to_the_enemy_san_activates_its_sniper_a14():
+    d = doc([squad("G", "B2"), leader("GL", "B2"), squad("F", "E4", "french")],
+            sides={"german": {"nationality": "german"}, "french": {"nationality": "french", "san": 5}})
+    s = session(d)
+    to_phase(s, "PFPh")
+    em = emitter(s, [2, 3, 4, 4] + [2, 5, 1] + [3, 4] * 4)
+    fr.resolve(em, Fire(("G", "GL"), "E4", "ground", "prep"))
+    snip = of(em.events, SniperStruck)
+    assert snip and snip[0].side == "french" and snip[0].unit in ("G", "GL") and snip[0].effect == "casualty_reduction"
+
+
+def test_units_out_of_known_enemy_los_in_concealment_terrain_gain_concealment_at_the_end_of_the_turn_a12_12():
+    forts = [{"kind": "trench", "hexes": ["B2"], "owner": "german"}]
+    d = doc([squad("G", "B2", **{"in": "trench"}), leader("GL", "B2", **{"in": "trench"}), squad("H", "D4"),
+             squad("F", "J9", "french")], forts=forts, hexes={"E5": {"terrain": "woods"}, "F5": {"terrain": "woods"}}, game={"turns": 2})
+    s = session(d)
+    to_phase(s, "RPh", "french")
+    gained = [e for e in s.log() if e["kind"] == "concealment_gained"]
+    assert gained and set(gained[0]["units"]) == {"G", "GL"}
+    assert s.state.fog.status_of("G").value == "concealed" and s.state.fog.status_of("H").value == "none"
+    assert of(flat(s.entries), ConcealmentGained)
+
+
+# ---------------------------------------------------------------------------
+# gwasl's fire policy for a side it keeps secret
+
+
+def test_a_secret_defender_fires_when_its_policy_decides_and_explains_it_privately():
+    """The secret French HIP squad is next to the German moving in: the policy fires
+    (an ADJACENT target) and the firer is revealed; its reasoning is private."""
+    d = doc([squad("G", "C2"), leader("GL", "C2"), squad("F", "C4", "french", hidden="hip"), squad("K", "J9", "french")])
+    s = session(d, secret=("french",))
+    to_phase(s, "MPh")
+    assert not acts(s, Fire)  # nothing of the secret side is ever offered to the player
+    ev = flat(s.act(Move(("G", "GL"), "C3", "ground")))
+    considered = of(ev, FireConsidered)
+    assert len(considered) == 1 and considered[0].side == "french"
+    assert any(c.units == ("F",) for c in of(ev, ConcealmentLost))
+    assert all(e["kind"] != "fire_policy" for e in s.log("player"))
+    assert any(e["kind"] == "fire_policy" for e in s.log("french"))
+
+
+def test_a_secret_side_s_prep_fire_is_decided_by_its_policy_with_its_reasons():
+    d = doc([squad("G", "C5"), squad("F", "C3", "french"), leader("FL", "C3", "french"), squad("F2", "C3", "french")],
+            game={"first_moves": "french"})
+    s = session(d, secret=("french",))
+    to_phase(s, "MPh", "french")
+    decided = [e for e in flat(s.entries) if isinstance(e, Decided)]
+    assert decided and "fire policy" in decided[0].why and decided[0].private_to == "french"

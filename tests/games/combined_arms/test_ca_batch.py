@@ -1,0 +1,56 @@
+"""Batch play of Combined Arms (CONTRACTS 6): the policies, the default, and
+figures independent of the number of processes."""
+
+from __future__ import annotations
+
+import pytest
+
+from gwasl.engine.batch import batch, play_out
+from gwasl.engine.game import GameOptions
+from gwasl.games import game_for
+
+GAME = game_for("combined-arms")
+
+
+def test_policies_best_first():
+    """CONTRACTS 6: the default policy is the best one measured (docs/combined-arms.md)."""
+    assert list(GAME.policies()) == ["cautious", "planner", "random"]
+
+
+@pytest.mark.slow
+def test_jobs_give_the_same_figures():
+    """CONTRACTS 6: the same arguments give the same figures whatever the number of processes."""
+    one = batch(GAME, 12, 40, "planner", jobs=1)
+    two = batch(GAME, 12, 40, "planner", jobs=2)
+    assert (one.games, one.wins, one.win_rate, one.ci95, one.mean_score) == (two.games, two.wins, two.win_rate, two.ci95, two.mean_score)
+
+
+def test_cautious_ends_after_turn_1_and_scores_the_final_reveals():
+    """CA Victory: ending after turn 1 with no platoon entered scores only what the final
+    reveals find in play, and no turn penalty."""
+    from gwasl.engine.dice import GameDice
+    from gwasl.engine.game import Seat
+    from gwasl.engine.session import Session
+
+    s = Session.new(GAME, None, 3)
+    while not s.status().over:
+        s.act(GAME.policies()["cautious"](Seat(GAME, s.state, s.viewer("attacker")), GameDice(0)).action)
+    res = s.status().result
+    parts = res["breakdown"]
+    assert res["turns"] == 1 and parts["total"] == parts["real_atgs_in_play"] + parts["enemy_platoons_in_play"]
+    assert play_out(GAME, GAME.policies()["cautious"], 3).score == res["score"]
+
+
+def test_planner_games_replay_from_the_seed():
+    a = play_out(GAME, GAME.policies()["planner"], 7, GameOptions())
+    b = play_out(GAME, GAME.policies()["planner"], 7, GameOptions())
+    assert a == b and a.steps > 20
+
+
+def test_the_game_pickles_after_play():
+    """Batch play sends the game object to worker processes (gwasl.engine.batch)."""
+    import pickle
+
+    play_out(GAME, GAME.policies()["random"], 2)
+    again = pickle.loads(pickle.dumps(GAME))
+    assert play_out(again, again.policies()["random"], 2) == play_out(GAME, GAME.policies()["random"], 2)

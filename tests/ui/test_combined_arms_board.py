@@ -1,0 +1,113 @@
+"""The Combined Arms board, driven as a user would, offscreen (pytest-qt)."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QPushButton
+
+from gwasl.engine.dice import GameDice
+from gwasl.engine.game import Seat
+from gwasl.engine.session import Session
+from gwasl.games import game_for
+from gwasl.games.combined_arms.records import Commit, EndPhase, Move
+from gwasl.ui.combined_arms_board import CombinedArmsBoard, action_hex
+from gwasl.ui.play.boards import board_for
+
+GAME = game_for("combined-arms")
+
+
+@pytest.fixture()
+def board(qtbot):
+    b = CombinedArmsBoard()
+    qtbot.addWidget(b)
+    b.resize(1000, 640)
+    b.show()
+    return b
+
+
+def _session_in_fire_phase(turn: int = 3) -> Session:
+    s = Session.new(GAME, None, 5)
+    pol = GAME.policies()["planner"]
+    n = 0
+    while (s.status().turn < turn or s.state.phase != "fire") and not s.status().over:
+        s.act(pol(Seat(GAME, s.state, s.viewer("attacker")), GameDice(1, n)).action)
+        n += 1
+    return s
+
+
+def _click(qtbot, board: CombinedArmsBoard, label: str) -> None:
+    pos = board.view.mapFromScene(board.centre_of(label))
+    qtbot.mouseClick(board.view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, QPoint(pos.x(), pos.y()))
+
+
+def test_the_board_is_the_rulesets_board_in_the_player_window(qtbot):
+    b = board_for("combined-arms")
+    qtbot.addWidget(b)
+    assert isinstance(b, CombinedArmsBoard)
+
+
+def test_it_draws_the_view_hexes_counters_and_aids(board):
+    s = Session.new(GAME, None, 5)
+    board.show_view(s.view(), s.legal())
+    assert len(board._centres) == 79
+    texts = {i.text() for i in board.scene.items() if hasattr(i, "text")}
+    assert "?" in texts and "1a" in texts and "9g" in texts
+    assert "Turn 1: move phase, attacker to act" in board.status.text()
+    buttons = [board.buttons.itemAt(i).widget().text() for i in range(board.buttons.count())]
+    assert buttons == ["end your move phase"]
+
+
+def test_clicking_a_rear_edge_hex_offers_the_entries_and_sends_the_choice(qtbot, board):
+    s = Session.new(GAME, None, 5)
+    board.show_view(s.view(), s.legal())
+    _click(qtbot, board, "1c")
+    assert "D1 enters at 1c" in board.last_menu
+    chosen = next(a for a in board._menu.actions() if a.text() == "D1 enters at 1c")
+    with qtbot.waitSignal(board.action_requested) as sig:
+        chosen.trigger()
+    assert sig.args == [Move("D1", "1c")]
+
+
+def test_fire_attacks_show_their_odds_before_you_commit(qtbot, board):
+    s = _session_in_fire_phase()
+    board.odds = lambda a: s.odds(a)
+    board.show_view(s.view(), s.legal())
+    commits = [la for la in s.legal() if isinstance(la.action, Commit)]
+    assert commits, "the position should offer a fire attack"
+    target = commits[0].action.target
+    _click(qtbot, board, target)
+    with_odds = [t for t in board.last_menu if "fires at" in t]
+    assert with_odds and all("%" in t for t in with_odds)
+    p = sum(o.p for o in s.odds(commits[0].action))
+    assert abs(p - 1) < 1e-9
+
+
+def test_hexless_actions_are_buttons(qtbot, board):
+    s = _session_in_fire_phase()
+    board.show_view(s.view(), s.legal())
+    buttons = [board.buttons.itemAt(i).widget() for i in range(board.buttons.count())]
+    end = next(b for b in buttons if isinstance(b, QPushButton) and b.text() == "end your fire phase")
+    with qtbot.waitSignal(board.action_requested) as sig:
+        qtbot.mouseClick(end, Qt.MouseButton.LeftButton)
+    assert sig.args == [EndPhase()]
+
+
+def test_armour_arcs_and_spent_sides_are_drawn(board, tmp_path):
+    s = _session_in_fire_phase(4)
+    view = s.view()
+    board.show_view(view, s.legal())
+    armour = [u for u in view["units"] if u["kind"] == "armour" and u["where"] == "board"]
+    paths = [i for i in board.scene.items() if type(i).__name__ == "QGraphicsPathItem"]
+    assert len(paths) == len(armour) > 0
+    out = tmp_path / "ca.png"
+    assert board.grab().save(str(out)) and out.stat().st_size > 10_000
+
+
+def test_action_hex_reads_moves_attacks_rolls_and_units():
+    units = {"A1": "3c"}
+    assert action_hex({"kind": "move", "unit": "D1", "to": "1c"}, units) == "1c"
+    assert action_hex({"kind": "commit", "unit": "D1", "target": "5f"}, units) == "5f"
+    assert action_hex({"kind": "roll_next", "hex": "4d"}, units) == "4d"
+    assert action_hex({"kind": "pivot", "unit": "A1", "facing": 2}, units) == "3c"
+    assert action_hex({"kind": "end_phase"}, units) is None
