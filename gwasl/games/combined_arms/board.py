@@ -32,6 +32,7 @@ __all__ = [
     "CENTRE",
     "COORDS",
     "DIRECTIONS",
+    "DIST",
     "EXIT_HEXES",
     "FORBIDDEN_EDGE",
     "LOF_INTERIOR",
@@ -95,7 +96,8 @@ CENTRE = _INDEX[(0, 0)]
 
 def index_of(text: str) -> int:
     """The hex a label names; ``KeyError`` when the label is not on the board."""
-    return _BY_LABEL[text.strip().lower()]
+    i = _BY_LABEL.get(text)
+    return i if i is not None else _BY_LABEL[text.strip().lower()]
 
 
 def label(i: int) -> str:
@@ -120,6 +122,8 @@ def _dist(a: tuple[int, int], b: tuple[int, int]) -> int:
 
 
 _DIST: tuple[int, ...] = tuple(_dist(a, b) for a in COORDS for b in COORDS)
+#: range between hexes a and b at index a * N + b (for loops that cannot afford a call)
+DIST = _DIST
 
 
 def distance(a: int, b: int) -> int:

@@ -105,18 +105,17 @@ def mortar_decision(s: State, dice: GameDice) -> Decision:
 
 
 # -- activation -------------------------------------------------------------------------------
-def armour_choices(s: State, frm: int, with_atg: bool) -> list[tuple[int, int, list[Any]]]:
-    """(armour unit, chances in 6, modifiers) for each armour platoon the enemy in ``frm`` may engage."""
+def armour_choices(s: State, frm: int, with_atg: bool) -> list[tuple[int, int]]:
+    """(armour unit, chances in 6) for each armour platoon the enemy in ``frm`` may engage."""
     out = []
-    for u in range(len(UNIT_IDS)):
-        if UNIT_KIND[u] != ARMOUR:
-            continue
-        att = R.enemy_armour_attack(s, frm, u, with_atg)
-        if att is None:
-            continue
-        mods, need = att
-        out.append((u, R.chances(sum(m.value for m in mods), need), mods))
+    for u in _ARMOUR:
+        ch = R.armour_chances(s, frm, u, with_atg)
+        if ch is not None:
+            out.append((u, ch))
     return out
+
+
+_ARMOUR = tuple(u for u in range(len(UNIT_IDS)) if UNIT_KIND[u] == ARMOUR)
 
 
 def best_payoff(s: State, frm: int) -> tuple[tuple[int, ...], int]:
@@ -150,7 +149,7 @@ def activation_plan(s: State, c: Counter) -> dict[str, Any]:
                 reasons.append(f"payoff {pay} < {R.REVEAL_PAYOFF}")
     if c.fresh and c.atg == 1:
         arm = armour_choices(s, h, True)
-        best = max((ch for _, ch, _ in arm), default=0)
+        best = max((ch for _, ch in arm), default=0)
         plan["atg_best_chances"] = best
         if best >= R.REVEAL_ATG_CHANCES:
             plan["atg_test"] = True
@@ -160,7 +159,7 @@ def activation_plan(s: State, c: Counter) -> dict[str, Any]:
     fires = False
     if c.fresh and c.real:
         with_atg = c.atg == 2
-        fires = any(ch > 0 for _, ch, _ in armour_choices(s, h, with_atg)) or bool(R.clusters(s, h))
+        fires = any(ch > 0 for _, ch in armour_choices(s, h, with_atg)) or bool(R.clusters(s, h))
         reasons.append("real and fresh: fires" if fires else "real and fresh, but nothing to fire at")
     if not c.fresh:
         reasons.append("spent: becomes fresh instead of firing")
@@ -197,7 +196,7 @@ def fire_decision(s: State, dice: GameDice) -> Decision:
     details: dict[str, Any] = {}
     parts = []
     arm = [a for a in armour_choices(s, c.hex, c.atg == 2) if a[1] > 0]
-    details["armour_candidates"] = [{"unit": UNIT_IDS[u], "chances": ch, "modifiers": [m.value for m in mods]} for u, ch, mods in arm]
+    details["armour_candidates"] = [{"unit": UNIT_IDS[u], "chances": ch} for u, ch in arm]
     armour = None
     if arm:
         choice, info = _best(dice, arm, lambda a: (a[1], B.ROW[s.units[a[0]].where]), f"enemy armour target tie-break ({R.R_DECISIONS})")

@@ -52,6 +52,7 @@ __all__ = [
     "R_UNITS",
     "R_VICTORY",
     "UnitMove",
+    "armour_chances",
     "atg_placed",
     "can_enter",
     "chances",
@@ -95,6 +96,7 @@ R_MORTARS = "CA Mortars"
 R_DECISIONS = "CA Enemy Decisions"
 
 CLEAR, PARTIAL, BLOCKED = 0, 1, 2
+_DIST = B.DIST
 
 #: a reveal roll succeeds on a modified 5 or more (CA Enemy Decisions)
 REVEAL_NEED = 5
@@ -189,9 +191,9 @@ def line_of_fire(s: State, a: int, b: int, own: bool = False, rifle_mask: int | 
     with one of your rifle platoons blocks too, unless the firer or target is in
     a crest hex.  Range is checked by the caller.
     """
-    if B.distance(a, b) <= 1:
-        return CLEAR
     key = a * B.N + b
+    if _DIST[key] <= 1:
+        return CLEAR
     blockers = s.blocks | s.smoke_mask
     if own and not (s.crest >> a & 1 or s.crest >> b & 1):
         blockers |= unit_masks(s)[1] if rifle_mask is None else rifle_mask
@@ -409,37 +411,58 @@ def own_fire_effect(final: int, all_adjacent: bool, infantry: bool) -> tuple[boo
 
 
 # -- enemy fire ---------------------------------------------------------------------
+def _armour_terms(s: State, frm: int, u: int, with_atg: bool) -> tuple[bool, bool, bool, int] | None:
+    """(outside the forward arc, rifle platoon with it or partly blocked, hull down, range) of
+    enemy fire from ``frm`` at armour platoon ``u``, or ``None`` when it may not engage it:
+    the numbers behind :func:`enemy_armour_attack`."""
+    unit = s.units[u]
+    ah = unit.where
+    if ah < 0 or UNIT_KIND[u] != ARMOUR:
+        return None
+    d = B.distance(frm, ah)
+    outside = not B.ARC[ah][unit.facing] >> frm & 1
+    if not with_atg:
+        if d != 1:
+            return None
+        return outside, bool(s.m_rifle >> ah & 1), False, 1
+    if d > 5:
+        return None
+    lof = line_of_fire(s, frm, ah)
+    if lof == BLOCKED:
+        return None
+    return outside, lof == PARTIAL, bool(s.hull >> ah & 1), d
+
+
+def armour_chances(s: State, frm: int, u: int, with_atg: bool) -> int | None:
+    """Chances in 6 that the enemy in ``frm`` breaks armour platoon ``u`` (None: it may not engage it)."""
+    t = _armour_terms(s, frm, u, with_atg)
+    if t is None:
+        return None
+    if not with_atg:
+        return chances(t[0] - t[1], NO_ATG_NEED)
+    return chances(t[0] - t[1] - t[2] - t[3], ATG_NEED)
+
+
 def enemy_armour_attack(s: State, frm: int, u: int, with_atg: bool) -> tuple[list[Modifier], int] | None:
     """The modifiers and the score needed for the enemy in ``frm`` to break armour
     platoon ``u``, or ``None`` when it may not engage it (CA Enemy Fire): without
     ATGs only adjacent armour, 5+ (+1 outside its forward arc, -1 with a rifle
     platoon in its hex); with ATGs up to 5 hexes along a line of fire, 2+ (+1
     outside the arc, -1 partly blocked, -1 hull down in a crest or farm, -1 per hex)."""
-    unit = s.units[u]
-    ah = unit.where
-    if ah < 0 or UNIT_KIND[u] != ARMOUR:
+    t = _armour_terms(s, frm, u, with_atg)
+    if t is None:
         return None
-    d = B.distance(frm, ah)
+    outside, minus, hull, d = t
     mods: list[Modifier] = []
-    outside = not B.ARC[ah][unit.facing] >> frm & 1
-    if not with_atg:
-        if d != 1:
-            return None
-        if outside:
-            mods.append(Modifier(f"+1 outside the armour's forward arc ({R_ENEMY_FIRE})", 1))
-        if unit_masks(s)[1] >> ah & 1:
-            mods.append(Modifier(f"-1 rifle platoon in the armour's hex ({R_ENEMY_FIRE})", -1))
-        return mods, NO_ATG_NEED
-    if d > 5:
-        return None
-    lof = line_of_fire(s, frm, ah)
-    if lof == BLOCKED:
-        return None
     if outside:
         mods.append(Modifier(f"+1 outside the armour's forward arc ({R_ENEMY_FIRE})", 1))
-    if lof == PARTIAL:
+    if not with_atg:
+        if minus:
+            mods.append(Modifier(f"-1 rifle platoon in the armour's hex ({R_ENEMY_FIRE})", -1))
+        return mods, NO_ATG_NEED
+    if minus:
         mods.append(Modifier(f"-1 line of fire partly blocked ({R_ENEMY_FIRE})", -1))
-    if s.hull >> ah & 1:
+    if hull:
         mods.append(Modifier(f"-1 armour hull down in a crest or farm hex ({R_ENEMY_FIRE})", -1))
     mods.append(Modifier(f"-{d} range {d} ({R_ENEMY_FIRE})", -d))
     return mods, ATG_NEED
@@ -448,7 +471,7 @@ def enemy_armour_attack(s: State, frm: int, u: int, with_atg: bool) -> tuple[lis
 def _infantry_terms(s: State, frm: int, h: int) -> tuple[bool, bool, int] | None:
     """(no cover, partly blocked, range) of enemy infantry fire from ``frm`` at ``h``, or
     ``None`` when it may not engage it: the numbers behind :func:`enemy_infantry_attack`."""
-    d = B.distance(frm, h)
+    d = _DIST[frm * B.N + h]
     if not 1 <= d <= 5:
         return None
     lof = line_of_fire(s, frm, h)

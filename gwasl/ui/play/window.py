@@ -157,6 +157,8 @@ class PlayerWindow(QMainWindow):
         controller.changed.connect(self._refresh)
         self.board = board_for(controller.file.ruleset, self)
         self.board.set_source(controller.file.meta.get("source"))
+        if hasattr(self.board, "odds"):  # a board that shows an action's exact odds before it is committed
+            self.board.odds = controller.odds
         self.board.action_requested.connect(self.request)
         self.setCentralWidget(self.board)
         self._fill_view_menu()

@@ -77,3 +77,14 @@ def test_show_lists_the_board_and_every_counter():
     assert len(show["units"]) == 14 and all(u["where"] == "off" for u in show["units"])
     assert show["enemy"] and all(c["platoon"] == "potential" for c in show["enemy"])
     assert show["tracks"] == {"turn": 1, "losses": 0, "ammo": 0, "smoke_ammo": 4}
+
+
+def test_every_viewer_sees_the_same_game():
+    """Nothing is secret (a potential counter is unknown to everyone until its reveal roll):
+    the player, the omniscient viewer and each side see the same view, log and legal list."""
+    s = Session.new(GAME, None, 9, GameOptions(secret=frozenset({"defender"})))
+    assert GAME.secret_sides(s.state) == frozenset()
+    views = [s.view(v) for v in ("player", "omniscient", "attacker", "defender")]
+    assert all(v == views[0] for v in views)
+    assert s.log("player") == s.log("defender")
+    assert [la.id for la in s.legal("player")] == [la.id for la in s.legal("omniscient")]
