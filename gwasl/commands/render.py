@@ -9,12 +9,10 @@ replaced only with ``--force`` (issue 18.1); a symlink is written through.
 from __future__ import annotations
 
 import argparse
-import os
-import stat
 
 from gwasl.cli import UsageError
 from gwasl.commands.common import load_or_fail, parse_side
-from gwasl.model.files import WrongFormatError
+from gwasl.model.files import WrongFormatError, file_head
 from gwasl.rules.fog.fields import FogFormatError, require_fog_fields
 
 
@@ -33,14 +31,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _is_game_file(path: str) -> bool:
-    """A saved game (an SQLite file); only a regular file is ever opened to look (never a FIFO)."""
-    try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            return False
-        with open(path, "rb") as f:
-            return f.read(16) == b"SQLite format 3\x00"
-    except OSError:
-        return False
+    # Never open() the path here: a FIFO would block (issue 17.4); the loaders say what is wrong.
+    return file_head(path) == b"SQLite format 3\x00"
 
 
 def _run_game(args: argparse.Namespace) -> int:

@@ -61,9 +61,12 @@ __all__ = [
     "file_identity",
     "identity_of_bytes",
     "content_kind",
+    "file_head",
     "check_output_path",
     "atomic_target",
 ]
+
+_SNIFF_HEAD = 16
 
 #: Largest file gwasl reads: a scenario is kilobytes, the largest legal map
 #: with every hex described is a few megabytes.
@@ -239,6 +242,31 @@ def file_identity(path: str | os.PathLike[str]) -> FileIdentity | None:
     except OSError as e:
         raise FileReadError(path, f"cannot be read ({e.strerror or e})") from None
     return FileIdentity(st.st_mtime_ns, size, h.hexdigest())
+
+
+def file_head(path: str | os.PathLike[str], size: int = _SNIFF_HEAD) -> bytes | None:
+    """The first ``size`` bytes of ``path`` if it is a readable regular file, else None.
+
+    For telling file kinds apart (a game file from a scenario) without ever
+    blocking on a FIFO or reading a device.
+
+    >>> file_head("/dev/zero") is None
+    True
+    """
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0))
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        return os.read(fd, size)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
 
 
 # ---------------------------------------------------------------------------

@@ -157,3 +157,12 @@ def test_the_largest_map_renders_within_the_default_bound(qapp, tmp_path):
     assert main(["render", str(big), "--out", str(out)]) == 0
     img = QImage(str(out))
     assert 0.9 * DEFAULT_MAX_PIXELS < img.width() * img.height() <= DEFAULT_MAX_PIXELS
+
+
+def test_render_of_a_fifo_is_one_line_not_a_hang(tmp_path):
+    """Issue 17.4: `render` first tells a game file from a scenario; a FIFO there must not block it."""
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    r = subprocess.run([sys.executable, "-m", "gwasl", "render", str(fifo), "--out", str(tmp_path / "x.png")],
+                       cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "is a FIFO (named pipe), not a regular file" in r.stderr

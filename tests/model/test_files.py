@@ -337,3 +337,18 @@ def test_a_failing_verify_leaves_the_target(tmp_path):
     with atomic_target(f, verify=verify) as tmp:
         tmp.write_text("good")
     assert f.read_text() == "good"
+
+
+def test_file_head_never_blocks_on_a_fifo(tmp_path):
+    """Issue 17.4: telling a game file from a scenario must not open a FIFO (it would wait for a writer)."""
+    from gwasl.model.files import file_head
+
+    fifo = tmp_path / "x.game"
+    os.mkfifo(fifo)
+    t = time.monotonic()
+    assert file_head(fifo) is None and file_head("/dev/zero") is None and file_head(tmp_path) is None
+    assert file_head(tmp_path / "missing") is None
+    assert time.monotonic() - t < 5
+    f = tmp_path / "g.game"
+    f.write_bytes(b"SQLite format 3\x00rest")
+    assert file_head(f) == b"SQLite format 3\x00"
