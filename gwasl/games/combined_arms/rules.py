@@ -505,12 +505,26 @@ def payoff(s: State, frm: int, h: int) -> tuple[int, int, int]:
     terms = _infantry_terms(s, frm, h)
     if terms is None:
         return 0, 0, 0
-    weight = 0
-    for i, u in enumerate(s.units):
-        if u.where == h and UNIT_KIND[i] != ARMOUR:
-            weight += 2 if u.fresh else 1
+    weight = infantry_weights(s).get(h, 0)
     ch = chances(terms[0] - terms[1] - terms[2], INFANTRY_NEED)
     return weight * ch * (3 if terms[2] == 1 else 1), weight, ch
+
+
+#: the platoons tuple the weights below were counted for (kept, so its id is never reused), and them
+_WEIGHTS: list[object] = [None, {}]
+
+
+def infantry_weights(s: State) -> dict[int, int]:
+    """Each hex's infantry platoons counted 2 fresh, 1 spent (CA Enemy Decisions).  The
+    enemy weighs them for every counter and hex in a state: counted once per set of platoons."""
+    if _WEIGHTS[0] is s.units:
+        return _WEIGHTS[1]  # type: ignore[return-value]
+    w: dict[int, int] = {}
+    for i, u in enumerate(s.units):
+        if u.where >= 0 and UNIT_KIND[i] != ARMOUR:
+            w[u.where] = w.get(u.where, 0) + (2 if u.fresh else 1)
+    _WEIGHTS[0], _WEIGHTS[1] = s.units, w
+    return w
 
 
 def clusters(s: State, frm: int) -> list[tuple[tuple[int, ...], int]]:
@@ -606,13 +620,15 @@ def enemy_mortar_fires_on(s: State) -> int:
 
 
 # -- victory ------------------------------------------------------------------------------
-def score(s: State, last_turn: int) -> dict[str, int]:
+def score(s: State, last_turn: int, more_platoons: int = 0, more_atgs: int = 0) -> dict[str, int]:
     """The score (CA Victory): 1 per real ATG counter in play, 2 per enemy platoon in
     play or ATG counter broken, 4 per enemy platoon broken, 2 per exploiting platoon
     (beyond the broken enemy platoons only if no real enemy platoon remains), -2 per
-    platoon of yours broken, and -1 per turn after 18 unless the game is the easier one."""
-    atgs = sum(1 for c in s.enemy if c.atg == 2)
-    platoons = sum(1 for c in s.enemy if c.real)
+    platoon of yours broken, and -1 per turn after 18 unless the game is the easier one.
+    ``more_platoons`` and ``more_atgs`` are real counters that reveals not yet made
+    would add (:mod:`.outlook` weighs the final reveals with them)."""
+    atgs = more_atgs + sum(1 for c in s.enemy if c.atg == 2)
+    platoons = more_platoons + sum(1 for c in s.enemy if c.real)
     exploited = sum(1 for u in s.units if u.where == EXPLOITED)
     counted = exploited if platoons == 0 else min(exploited, s.enemy_platoons_broken)
     broken = friendly_broken(s)
