@@ -140,7 +140,10 @@ class _Builder:
 
     def roll(self, cause: str, mods: Sequence[Modifier] = (), two: bool = False) -> int:
         r = self.dice.DR(cause, mods) if two else self.dice.dr(cause, mods)
-        self.emit(self.dice.event(r))
+        ev = self.dice.event(r)
+        # a roll changes nothing in the state (its effects are the events after it)
+        self.events.append(ev)
+        self.game._memo[id(ev)] = (self.state, ev, self.state)
         return r.final
 
     def die(self, cause: str) -> int:
@@ -197,7 +200,7 @@ class CombinedArmsGame(Game[State]):
                 if B.ROAD_MASK >> i & 1:
                     terrain.append("road")
                 else:
-                    total = b.roll(f"terrain of {B.label(i)} ({R.R_BOARD})", two=True)
+                    total = b.roll(_TERRAIN_CAUSE[i], two=True)
                     terrain.append(TERRAIN_BY_DICE[total])
         top, middle, bottom = R.defensive_counts(terrain)
         if top == bottom:
@@ -938,6 +941,8 @@ class CombinedArmsGame(Game[State]):
 
         return action_shown(state, action)
 
+
+_TERRAIN_CAUSE = tuple(f"terrain of {B.label(i)} ({R.R_BOARD})" for i in range(B.N))
 
 #: the action of each kind :meth:`CombinedArmsGame.unit_options` names
 _OPTION: dict[str, Callable[..., Record]] = {"move": Move, "pivot": Pivot, "withdraw": Withdraw, "exploit": Exploit,

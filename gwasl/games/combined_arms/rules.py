@@ -79,6 +79,7 @@ __all__ = [
     "platoon_reveal_mods",
     "score",
     "spotted",
+    "spotted_mask",
     "terrain_masks",
     "unit_masks",
     "unit_moves",
@@ -126,12 +127,14 @@ _FLAGS = {tid: (t.blocks_fire, t.cover, t.hull_down, not t.armour_may_enter, t.c
 
 def terrain_masks(terrain: Sequence[str]) -> dict[str, int]:
     """Bitmasks of the hexes whose terrain has each effect of terrain.json."""
-    masks = [0] * len(_MASK_NAMES)
+    by_kind: dict[str, int] = {}
     for i, tid in enumerate(terrain):
-        bit = 1 << i
+        by_kind[tid] = by_kind.get(tid, 0) | 1 << i
+    masks = [0] * len(_MASK_NAMES)
+    for tid, hexes in by_kind.items():
         for k, flag in enumerate(_FLAGS[tid]):
             if flag:
-                masks[k] |= bit
+                masks[k] |= hexes
     return dict(zip(_MASK_NAMES, masks))
 
 
@@ -206,7 +209,30 @@ def line_of_fire(s: State, a: int, b: int, own: bool = False, rifle_mask: int | 
 def spotted(s: State, spotter: int, target: int) -> bool:
     """Within a 1-5 hex line of fire of the spotter; intervening platoons and a
     single partial block are no hindrance (CA Mortars)."""
-    return 1 <= B.distance(spotter, target) <= 5 and line_of_fire(s, spotter, target) != BLOCKED
+    return bool(spotted_mask(s, spotter) >> target & 1)
+
+
+#: spotted_mask's answers by (blocking hexes, spotter): they change only with smoke
+_SPOTTED: dict[tuple[int, int], int] = {}
+
+
+def spotted_mask(s: State, spotter: int) -> int:
+    """The hexes :func:`spotted` from ``spotter``: within 1-5 hexes, the line of fire
+    not blocked by terrain or smoke (CA Mortars)."""
+    blockers = s.blocks | s.smoke_mask
+    key = (blockers, spotter)
+    m = _SPOTTED.get(key)
+    if m is None:
+        m = 0
+        base = spotter * B.N
+        for h in B.bits(B.WITHIN5[spotter]):
+            k = base + h
+            if _DIST[k] <= 1 or not (B.LOF_INTERIOR[k] & blockers or (B.LOF_PARTIAL[k] & blockers).bit_count() >= 2):
+                m |= 1 << h
+        if len(_SPOTTED) > 20_000:
+            _SPOTTED.clear()
+        _SPOTTED[key] = m
+    return m
 
 
 def own_spotters(s: State) -> list[int]:
@@ -598,7 +624,10 @@ def own_mortar_targets(s: State, smoke: bool) -> list[int]:
     if s.own_fired == s.turn - 1 and s.own_target >= 0:
         near = B.NEIGHBOUR_MASK[s.own_target] | 1 << s.own_target
         cands = (h for h in cands if near >> h & 1)
-    return [h for h in cands if any(spotted(s, sp, h) for sp in spotters)]
+    seen = 0
+    for sp in spotters:
+        seen |= spotted_mask(s, sp)
+    return [h for h in cands if seen >> h & 1]
 
 
 def enemy_mortar_targets(s: State) -> list[int]:
@@ -610,7 +639,10 @@ def enemy_mortar_targets(s: State) -> list[int]:
         return []
     inf = unit_masks(s)[2]
     em = s.enemy_mask
-    return [h for h in B.bits(inf) if not B.NEIGHBOUR_MASK[h] & em and any(spotted(s, sp, h) for sp in spotters)]
+    seen = 0
+    for sp in spotters:
+        seen |= spotted_mask(s, sp)
+    return [h for h in B.bits(inf & seen) if not B.NEIGHBOUR_MASK[h] & em]
 
 
 def enemy_mortar_fires_on(s: State) -> int:
