@@ -13,7 +13,7 @@ from gwasl.games.combined_arms import rules as R
 from gwasl.games.combined_arms.records import EndGame
 from gwasl.games.combined_arms.state import Counter
 
-from .ca_support import GAME, position
+from games.combined_arms.ca_support import GAME, position
 
 
 def hx(label):
