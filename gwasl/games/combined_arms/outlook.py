@@ -22,38 +22,46 @@ from __future__ import annotations
 
 from gwasl.games.combined_arms import rules as R
 from gwasl.games.combined_arms.state import State, put
+from gwasl.rules.dice import Modifier
 
 __all__ = ["end_now", "win_chance", "mean_score"]
+
+
+def _chance(mods: list[Modifier]) -> float:
+    return R.chances(sum(m.value for m in mods), R.REVEAL_NEED) / 6
 
 
 def end_now(s: State, last_turn: int) -> dict[int, float]:
     """The chance of each total score if the game ended now, after turn ``last_turn``
     (CA Victory; the reveal rolls of CA Enemy Decisions)."""
-    # (platoons revealed, ATGs revealed) capped where the -1 switches on, and the real
-    # platoons and ATGs the reveals add -> chance
+    # the reveal counts matter to a roll only through the -1, so they are capped where it
+    # switches on; the rolls are read in a state with each capped count
+    cp, ca = R.PENALTY_PLATOONS, R.PENALTY_ATGS
+    at = {(p, a): put(s, real_platoons_revealed=p, real_atgs_revealed=a) for p in range(cp + 1) for a in range(ca + 1)}
+    # (platoons revealed, ATGs revealed) capped, and the real platoons and ATGs the
+    # reveals add -> chance
     dist: dict[tuple[int, int, int, int], float] = {
-        (min(s.real_platoons_revealed, 3), min(s.real_atgs_revealed, 2), 0, 0): 1.0}
+        (min(s.real_platoons_revealed, cp), min(s.real_atgs_revealed, ca), 0, 0): 1.0}
     for c in s.enemy:
         if c.real and c.atg != 1:
             continue  # nothing left to reveal: the score counts it already
+        real = c._replace(real=True)
+        q_platoon = {k: _chance(R.platoon_reveal_mods(x, c)) for k, x in at.items()}
+        q_atg = {k: _chance(R.atg_reveal_mods(x, real)) for k, x in at.items()}
         nxt: dict[tuple[int, int, int, int], float] = {}
         for (p, a, more_p, more_a), pr in dist.items():
-            here = put(s, real_platoons_revealed=p, real_atgs_revealed=a)
-            cc = c
             if not c.real:
-                q = R.chances(sum(m.value for m in R.platoon_reveal_mods(here, c)), R.REVEAL_NEED) / 6
+                q = q_platoon[p, a]
                 if q < 1:  # unreal: both counters removed
                     key = (p, a, more_p, more_a)
                     nxt[key] = nxt.get(key, 0.0) + pr * (1 - q)
                 if q == 0:
                     continue
                 pr *= q
-                p, more_p = min(p + 1, 3), more_p + 1
-                cc = c._replace(real=True)
-                here = put(s, real_platoons_revealed=p, real_atgs_revealed=a)
-            if cc.atg == 1:
-                qa = R.chances(sum(m.value for m in R.atg_reveal_mods(here, cc)), R.REVEAL_NEED) / 6
-                for key, w in (((p, min(a + 1, 2), more_p, more_a + 1), qa), ((p, a, more_p, more_a), 1 - qa)):
+                p, more_p = min(p + 1, cp), more_p + 1
+            if c.atg == 1:
+                qa = q_atg[p, a]
+                for key, w in (((p, min(a + 1, ca), more_p, more_a + 1), qa), ((p, a, more_p, more_a), 1 - qa)):
                     if w:
                         nxt[key] = nxt.get(key, 0.0) + pr * w
             else:

@@ -577,9 +577,13 @@ def clusters(s: State, frm: int) -> list[tuple[tuple[int, ...], int]]:
 
 
 # -- revealing ----------------------------------------------------------------------
+#: the reveal counts from which both reveal rolls take -1 (CA Enemy Decisions)
+PENALTY_PLATOONS, PENALTY_ATGS = 3, 2
+
+
 def global_reveal_penalty(s: State) -> bool:
     """At least 2 real ATGs or 3 real platoons revealed so far (CA Enemy Decisions)."""
-    return s.real_atgs_revealed >= 2 or s.real_platoons_revealed >= 3
+    return s.real_atgs_revealed >= PENALTY_ATGS or s.real_platoons_revealed >= PENALTY_PLATOONS
 
 
 def platoon_reveal_mods(s: State, c: Counter) -> list[Modifier]:
