@@ -14,7 +14,10 @@ move and fire phases.  The planner therefore:
   2-3 hexes from the objective; armour out of reach of possible ATGs;
 * exploits from turn 14 while an exploiting platoon still scores, and ends the
   game when nothing more is to be gained (each turn after 18 costs a point),
-  or at once when the battalion has been cut down.
+  or at once when the battalion has been cut down;
+* ends the game (on turn 1: stays off the board) once ending now would win 30%
+  of the time, the final reveals weighed exactly by :mod:`.outlook` (CA Design
+  Notes: "You can even win if you stop attacking an unexpectedly strong defence").
 
 Each call returns one action from the state alone (a pure function).
 """
