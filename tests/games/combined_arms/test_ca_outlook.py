@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import pytest
 
+from games.combined_arms.ca_support import GAME, position
 from gwasl.engine.dice import GameDice
 from gwasl.games.combined_arms import board as B
 from gwasl.games.combined_arms import outlook as O
 from gwasl.games.combined_arms import rules as R
 from gwasl.games.combined_arms.records import EndGame
 from gwasl.games.combined_arms.state import Counter
-
-from games.combined_arms.ca_support import GAME, position
 
 
 def hx(label):
