@@ -76,9 +76,9 @@ def play_out(game: Game[Any], policy: Policy, seed: int, options: GameOptions | 
             raise GameError(f"{game.ruleset} seed {seed}: no side to act and not over")
         auto = game.automated(state).get(st.side)
         decide = auto or policy
-        decision = decide(Seat(game, state, game.viewer(state, st.side)), dice)
-        for ev in game.apply(state, decision.action, dice):
-            state = game.reduce(state, ev)
+        # nobody reads a batch decision's why, nor the events: only the state after them
+        decision = decide(Seat(game, state, game.viewer(state, st.side), quiet=True), dice)
+        state = game.step(state, decision.action, dice)
     raise GameError(f"{game.ruleset} seed {seed}: no end after {STEP_LIMIT} actions")
 
 

@@ -162,10 +162,13 @@ class Seat(Generic[S]):
     """What a policy may look at: one viewer's knowledge of the state, and the
     legal actions as that viewer knows them.  Nothing else of the state."""
 
-    __slots__ = ("_game", "_state", "_view", "viewer")
+    __slots__ = ("_game", "_state", "_view", "quiet", "viewer")
 
-    def __init__(self, game: Game[S], state: S, viewer: Viewer) -> None:
+    def __init__(self, game: Game[S], state: S, viewer: Viewer, quiet: bool = False) -> None:
         self._game, self._state, self.viewer = game, state, viewer
+        #: nobody will read the decision's ``why`` and ``details`` (batch play): a policy may
+        #: leave them short, but must choose exactly the same action
+        self.quiet = quiet
         self._view: Any = None
 
     def view(self) -> Any:
@@ -241,6 +244,14 @@ class Game(abc.ABC, Generic[S]):
     @abc.abstractmethod
     def reduce(self, state: S, event: Record) -> S:
         """The state after ``event``."""
+
+    def step(self, state: S, action: Record, dice: GameDice) -> S:
+        """The state after ``action``: its events from :meth:`apply`, reduced in order.
+        Batch play needs only this state, so a game may compute it without building
+        the events; it must then equal this default exactly (same dice drawn too)."""
+        for ev in self.apply(state, action, dice):
+            state = self.reduce(state, ev)
+        return state
 
     def irreversible(self, event: Record) -> bool:
         """Whether taking back past ``event`` is refused outside practice mode
