@@ -150,6 +150,19 @@ class _Builder:
         return self.roll(cause)
 
 
+class _Stepper(_Builder):
+    """A builder for :meth:`CombinedArmsGame.step`: the same steps and dice, each event
+    reduced as it comes and then dropped (nobody reads them), no roll events built."""
+
+    __slots__ = ()
+
+    def emit(self, ev: Record) -> None:
+        self.state = _REDUCERS[type(ev)](self.state, ev)
+
+    def roll(self, cause: str, mods: Sequence[Modifier] = (), two: bool = False) -> int:
+        return (self.dice.DR(cause, mods) if two else self.dice.dr(cause, mods)).final
+
+
 class CombinedArmsGame(Game[State]):
     """Sabin's Combined Arms: the board diced from the seed, your battalion against gwasl's defender."""
 
@@ -357,6 +370,21 @@ class CombinedArmsGame(Game[State]):
 
     # -- applying actions ------------------------------------------------------------------
     def apply(self, state: State, action: Record, dice: GameDice) -> list[Record]:
+        self._memo.clear()
+        b = _Builder(self, state, dice)
+        self._run(b, action)
+        return b.events
+
+    def step(self, state: State, action: Record, dice: GameDice) -> State:
+        """The state :meth:`apply`'s events lead to, computed by the same code without
+        keeping the events (batch play; tests/games/combined_arms/test_ca_batch.py checks
+        it against apply and reduce)."""
+        b = _Stepper(self, state, dice)
+        self._run(b, action)
+        return b.state
+
+    def _run(self, b: _Builder, action: Record) -> None:
+        state = b.state
         st = self.status(state)
         if st.over:
             raise IllegalAction("the game is over", R.R_VICTORY)
@@ -366,11 +394,8 @@ class CombinedArmsGame(Game[State]):
         side = DEFENDER_SIDE if type(action) in _DEFENDER_ACTIONS else PLAYER_SIDE
         if st.side != side:
             raise IllegalAction(f"it is the {st.side}'s turn to act, not the {side}'s", R.R_SEQ)
-        self._memo.clear()
-        b = _Builder(self, state, dice)
         handler(self, b, action)
         self._advance(b)
-        return b.events
 
     # your move phase
     def _move(self, b: _Builder, a: Move) -> None:

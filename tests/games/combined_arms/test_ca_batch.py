@@ -54,3 +54,30 @@ def test_the_game_pickles_after_play():
     play_out(GAME, GAME.policies()["random"], 2)
     again = pickle.loads(pickle.dumps(GAME))
     assert play_out(again, again.policies()["random"], 2) == play_out(GAME, GAME.policies()["random"], 2)
+
+
+@pytest.mark.parametrize("policy", ["random", "planner"])
+def test_step_and_quiet_decisions_match_apply_and_reduce(policy):
+    """Batch play's fast path (Game.step without events, quiet seats) reaches the same state
+    after every action, drawing the same dice, as apply's events reduced one by one with
+    every decision explained in full."""
+    from gwasl.engine.dice import GameDice
+    from gwasl.engine.game import Seat
+
+    P = GAME.policies()[policy]
+    for seed in range(6):
+        s = GAME.setup(None, GameOptions())
+        d = GameDice(seed)
+        for e in GAME.begin(s, d):
+            s = GAME.reduce(s, e)
+        while not GAME.status(s).over:
+            side = GAME.status(s).side
+            decide = GAME.automated(s).get(side) or P
+            quiet = GameDice(seed, d.position)
+            fast = decide(Seat(GAME, s, GAME.viewer(s, side), quiet=True), quiet)
+            dec = decide(Seat(GAME, s, GAME.viewer(s, side)), d)
+            assert fast.action == dec.action and quiet.position == d.position
+            s2 = GAME.step(s, dec.action, quiet)
+            for e in GAME.apply(s, dec.action, d):
+                s = GAME.reduce(s, e)
+            assert s2 == s and quiet.position == d.position
