@@ -8,6 +8,11 @@ Prints figures and ratios against a plain reference measured in the same run
   of fire computed the plain way: the intervening hexes found afresh for each
   query by clipping the segment against each nearby hex in rational numbers,
   instead of the precomputed bitmask tables (identical answers, checked);
+* the same games played by the plain step loop (every action's events built by
+  ``apply`` and reduced one by one, every enemy decision explained in full, as
+  ``play_out`` did before ``Game.step`` and quiet seats), interleaved with the
+  fast loop in chunks so both see the same machine load; the figures of the
+  two loops must be identical;
 * one line-of-fire query, tables against the plain computation;
 * a batch of games on 2 processes against 1 (same figures, wall time).
 
@@ -23,7 +28,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from gwasl.engine.batch import batch, play_out
+from gwasl.engine.batch import GameResult, batch, play_out
+from gwasl.engine.dice import GameDice
+from gwasl.engine.game import Game, GameOptions, Policy, Seat
 from gwasl.games import game_for
 from gwasl.games.combined_arms import board as B
 from gwasl.games.combined_arms import rules as R
@@ -72,6 +79,41 @@ def plain_line_of_fire(s: State, a: int, b: int, own: bool = False, rifle_mask: 
     return R.BLOCKED if partial >= 2 else partial
 
 
+def plain_play_out(game: Game[State], policy: Policy, seed: int) -> GameResult:
+    """``play_out`` the plain way: apply's events reduced one by one, decisions explained."""
+    state = game.setup(None, GameOptions())
+    dice = GameDice(seed)
+    for ev in game.begin(state, dice):
+        state = game.reduce(state, ev)
+    step = 0
+    while not game.status(state).over:
+        side = game.status(state).side
+        assert side is not None
+        decision = (game.automated(state).get(side) or policy)(Seat(game, state, game.viewer(state, side)), dice)
+        for ev in game.apply(state, decision.action, dice):
+            state = game.reduce(state, ev)
+        step += 1
+    won, score = game.score(state)
+    return GameResult(seed, won, score, step)
+
+
+def loops(n: int, chunk: int = 20) -> tuple[float, float, bool]:
+    """CPU seconds of the fast and the plain loop over seeds 0..n-1, interleaved by chunk."""
+    game = game_for("combined-arms")
+    fast = plain = 0.0
+    same = True
+    for lo in range(0, n, chunk):
+        seeds = range(lo, min(n, lo + chunk))
+        t0 = time.process_time()
+        a = [play_out(game, random_policy, s) for s in seeds]
+        t1 = time.process_time()
+        b = [plain_play_out(game, random_policy, s) for s in seeds]
+        t2 = time.process_time()
+        fast, plain = fast + t1 - t0, plain + t2 - t1
+        same = same and a == b
+    return fast, plain, same
+
+
 def games(n: int) -> tuple[float, float, int]:
     game = game_for("combined-arms")
     t0, w0 = time.process_time(), time.perf_counter()
@@ -85,6 +127,10 @@ def main() -> None:
     cpu, wall, steps = games(n)
     print(f"random games: {n} in {cpu:.2f} s CPU ({wall:.2f} s wall): {n / cpu:7.1f} games/s per core, "
           f"{steps / n:.0f} steps/game, {cpu / steps * 1e6:.0f} us/step")
+
+    tf_loop, tp_loop, same_loop = loops(n)
+    print(f"fast loop (Game.step, quiet seats) {n / tf_loop:7.1f} games/s per core   plain loop (apply + reduce, "
+          f"explained) {n / tp_loop:7.1f}   ratio {tp_loop / tf_loop:4.2f}x   identical results: {same_loop}")
 
     fast = R.line_of_fire
     R.line_of_fire = plain_line_of_fire  # type: ignore[assignment]

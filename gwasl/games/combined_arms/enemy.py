@@ -66,9 +66,9 @@ def defender_policy(seat: Seat[Any], dice: GameDice) -> Decision:
     if s.stage == "mortar":
         return mortar_decision(s, dice)
     if s.stage == "activate":
-        return activation_decision(s, dice)
+        return activation_decision(s, dice, not seat.quiet)
     if s.stage == "fire":
-        return fire_decision(s, dice)
+        return fire_decision(s, dice, not seat.quiet)
     raise GameError(f"combined-arms: the defender has nothing to decide in stage {s.stage!r}")
 
 
@@ -128,14 +128,16 @@ def best_payoff(s: State, frm: int) -> tuple[tuple[int, ...], int]:
 _ATG_NAMES = (None, "potential", "real")
 
 
-def activation_plan(s: State, c: Counter) -> dict[str, Any]:
+def activation_plan(s: State, c: Counter, explain: bool = True) -> dict[str, Any]:
     """What the text makes this counter do when activated: the reveal tests and why
-    (CA Enemy Decisions), and whether it will then fire."""
+    (CA Enemy Decisions), and whether it will then fire.  Without ``explain`` only
+    the three decisions ("platoon_test", "atg_test", "fires"), by the same tests."""
     h = c.hex
     adjacent = bool(s.m_any & B.NEIGHBOUR_MASK[h])
-    plan: dict[str, Any] = {"hex": B.label(h), "platoon": "real" if c.real else "potential",
-                            "atg": _ATG_NAMES[c.atg], "fresh": c.fresh,
-                            "platoon_test": False, "atg_test": False}
+    plan: dict[str, Any] = {"platoon_test": False, "atg_test": False}
+    if explain:
+        plan.update({"hex": B.label(h), "platoon": "real" if c.real else "potential",
+                     "atg": _ATG_NAMES[c.atg], "fresh": c.fresh})
     reasons = []
     if not c.real:
         if adjacent:
@@ -143,13 +145,13 @@ def activation_plan(s: State, c: Counter) -> dict[str, Any]:
             reasons.append("adjacent to your platoons: must be revealed")
         elif c.fresh:
             cl, pay = best_payoff(s, h)
-            plan["best_payoff"] = pay
-            plan["best_cluster"] = [B.label(x) for x in cl]
             if pay >= R.REVEAL_PAYOFF:
                 plan["platoon_test"] = True
-                reasons.append(f"payoff {pay} against your infantry reaches {R.REVEAL_PAYOFF}: opens fire")
-            else:
-                reasons.append(f"payoff {pay} < {R.REVEAL_PAYOFF}")
+            if explain:
+                plan["best_payoff"] = pay
+                plan["best_cluster"] = [B.label(x) for x in cl]
+                reasons.append(f"payoff {pay} against your infantry reaches {R.REVEAL_PAYOFF}: opens fire"
+                               if pay >= R.REVEAL_PAYOFF else f"payoff {pay} < {R.REVEAL_PAYOFF}")
     if c.fresh and c.atg == 1:
         arm = armour_choices(s, h, True)
         best = max((ch for _, ch in arm), default=0)
@@ -167,29 +169,33 @@ def activation_plan(s: State, c: Counter) -> dict[str, Any]:
     if not c.fresh:
         reasons.append("spent: becomes fresh instead of firing")
     plan["fires"] = fires
-    plan["why"] = "; ".join(reasons) if reasons else "holds"
+    if explain:
+        plan["why"] = "; ".join(reasons) if reasons else "holds"
     return plan
 
 
-def activation_decision(s: State, dice: GameDice) -> Decision:
+def activation_decision(s: State, dice: GameDice, explain: bool = True) -> Decision:
     """Activate counters in order up to the next one that tests or fires."""
     queue = [c for c in s.enemy if c.hex > s.cursor]
     if not queue:
         raise GameError("combined-arms: no enemy counter is left to activate")
     plans = []
     for c in queue:
-        plan = activation_plan(s, c)
+        plan = activation_plan(s, c, explain)
         plans.append(plan)
         if plan["platoon_test"] or plan["atg_test"] or plan["fires"]:
             break
     last = plans[-1]
+    hexes = tuple(B.label(c.hex) for c in queue[:len(plans)])
+    action = Activate(hexes, last["platoon_test"], last["atg_test"])
+    if not explain:
+        return Decision(action, "activate in order")
     why = "; ".join(f"{p['hex']} ({p['platoon']}{', ATGs ' + p['atg'] if p['atg'] else ''}): {p['why']}" for p in plans)
-    return Decision(Activate(tuple(p["hex"] for p in plans), last["platoon_test"], last["atg_test"]),
-                    f"activate in order ({R.R_DECISIONS}): {why}", {"counters": plans})
+    return Decision(action, f"activate in order ({R.R_DECISIONS}): {why}", {"counters": plans})
 
 
 # -- fire ---------------------------------------------------------------------------------------
-def fire_decision(s: State, dice: GameDice) -> Decision:
+def fire_decision(s: State, dice: GameDice, explain: bool = True) -> Decision:
     """The armour it has most chance of breaking, then the cluster with the greatest payoff;
     ties to hexes nearer the enemy's edge, then a die (CA Enemy Decisions)."""
     c = s.counter_at(s.firing)
@@ -199,7 +205,8 @@ def fire_decision(s: State, dice: GameDice) -> Decision:
     details: dict[str, Any] = {}
     parts = []
     arm = [a for a in armour_choices(s, c.hex, c.atg == 2) if a[1] > 0]
-    details["armour_candidates"] = [{"unit": UNIT_IDS[u], "chances": ch} for u, ch in arm]
+    if explain:
+        details["armour_candidates"] = [{"unit": UNIT_IDS[u], "chances": ch} for u, ch in arm]
     armour = None
     if arm:
         choice, info = _best(dice, arm, lambda a: (a[1], B.ROW[s.units[a[0]].where]), f"enemy armour target tie-break ({R.R_DECISIONS})")
@@ -209,7 +216,8 @@ def fire_decision(s: State, dice: GameDice) -> Decision:
     else:
         parts.append("no armour it can hurt")
     cls = R.clusters(s, c.hex)
-    details["clusters"] = [{"hexes": [B.label(h) for h in cl], "payoff": p} for cl, p in cls]
+    if explain:
+        details["clusters"] = [{"hexes": [B.label(h) for h in cl], "payoff": p} for cl, p in cls]
     cluster: tuple[str, ...] = ()
     if cls:
         choice2, info2 = _best(dice, cls, lambda x: (x[1], tuple(sorted((B.ROW[h] for h in x[0]), reverse=True))),
