@@ -27,7 +27,7 @@ def board(qtbot):
 
 
 def _session_in_fire_phase(turn: int = 3) -> Session:
-    s = Session.new(GAME, None, 5)
+    s = Session.new(GAME, None, 2)  # a board the planner fights on
     pol = GAME.policies()["planner"]
     n = 0
     while (s.status().turn < turn or s.state.phase != "fire") and not s.status().over:

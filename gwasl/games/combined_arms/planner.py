@@ -76,6 +76,10 @@ STALL_TURN = 3
 #: the game ends (or is not begun) once ending it now wins this often: fighting on wins
 #: less (tuned on seeds 1000-1299, measured on 0-999: docs/combined-arms.md)
 STOP_AT = 0.3
+#: on turn 1 the battalion enters only when ending after turn 1 would win less often than
+#: this: fighting on loses more points than it gains on every kind of board measured
+#: (docs/combined-arms.md), so it is worth its risk only where the reveals alone cannot win
+ENTER_BELOW = 0.02
 
 
 def _game() -> Any:
@@ -174,8 +178,9 @@ def _move(s: State) -> Decision:
         # CA Design Notes: "You can even win if you stop attacking an unexpectedly strong
         # defence": the final reveals alone may score 20 (:mod:`.outlook` weighs them)
         sure = O.win_chance(s, max(1, s.turn - 1))
-        if s.turn == 1 and sure >= STOP_AT:
-            return Decision(EndPhase(), f"planner stays off the board: ending after turn 1 wins {sure:.0%} of the time")
+        if s.turn == 1 and sure >= ENTER_BELOW:
+            return Decision(EndPhase(), f"planner stays off the board: ending after turn 1 wins {sure:.1%} of the time, "
+                                        f"more than the fight is worth")
         why = _stop(s, sure) if s.turn >= 2 else ""
         if why:
             return Decision(EndGame(), f"planner ends the game: {why}")
@@ -199,6 +204,8 @@ def _move(s: State) -> Decision:
 
 
 def _stop(s: State, sure: float) -> str:
+    if all(u.where == OFFBOARD for u in s.units):
+        return f"the battalion stayed off the board and the final reveals win {sure:.1%} of the time"
     if sure >= STOP_AT:
         return f"the final reveals alone win {sure:.0%} of the time"
     alive = [i for i, u in enumerate(s.units) if u.where >= OFFBOARD and UNIT_KIND[i] == RIFLE]
