@@ -326,6 +326,7 @@ class LosIndex:
         self.top_full, self.top_out, self.out_id, self.side_mask = top_full, top_out, out_id, side_mask
         self.hind, self.hind_top, self.ctr, self.level2 = hind, hind_top, ctr, level2
         self.at_top = at_top
+        self._on_map = on
         # Thresholds for level lines (both ends at one height h, an integer in
         # half levels): "h at or below T" is "h < T + 1".  Sloping lines use the
         # plain tops, strict: a sloping stretch of positive length is at or below
@@ -611,20 +612,50 @@ class LosIndex:
     #: batch take about 40 KB per target while built (issue 17.8: 1.6 GB at once
     #: on the largest legal map).
     _HUGE_MAP_BATCH = 2048
+    #: The stretches of a line a one-to-all query on a huge map tests in turn
+    #: (hexes within 8 of the observer, then 32, then the rest): most lines of a
+    #: real map are blocked in the first, so the rest is built for few lines.
+    _HUGE_MAP_STAGES: tuple[int | None, ...] = (8, 32, None)
 
     def _blocked_huge(self, fa: int, parity: int, dcol: np.ndarray, drow: np.ndarray, targets: np.ndarray) -> np.ndarray:
         """Blocked flags of one observer's targets on a map too big to keep its templates:
-        this observer's offsets only, not kept, built a band of columns at a time."""
+        this observer's offsets only, not kept, built a band of columns at a time, a
+        stretch of the line at a time, and only at the hexes that can block (:meth:`_may_block`).
+
+        A line is blocked when one of its hexes (or hexside stretches) blocks it, so
+        testing its hexes in disjoint parts and stopping at the first part that
+        blocks gives the answer of the whole template.
+        """
         R = len(drow)
-        blocked = np.empty(len(targets), dtype=bool)
-        step = max(1, self._HUGE_MAP_BATCH // R)
-        for c0 in range(0, len(dcol), step):
-            cols = dcol[c0 : c0 + step]
-            band = slice(c0 * R, (c0 + len(cols)) * R)
-            mt = templates_for(self.columns, self.rows, parity, np.repeat(cols, R), np.tile(drow, len(cols)))
-            n = len(cols) * R
-            blocked[band] = self._blocked(mt, np.arange(n), np.full(n, fa, dtype=np.int64), targets[band])
+        blocked = np.zeros(len(targets), dtype=bool)
+        mask = self._may_block(int(self.level2[fa]))
+        if not mask.any():  # nothing on the map rises above the lowest line: every hex is seen
+            return blocked
+        all_dcol, all_drow = np.repeat(dcol, R), np.tile(drow, len(dcol))
+        far: int | None = None
+        for near in self._HUGE_MAP_STAGES:
+            todo = np.nonzero(~blocked)[0]
+            for b0 in range(0, len(todo), self._HUGE_MAP_BATCH):
+                sel = todo[b0 : b0 + self._HUGE_MAP_BATCH]
+                mt = templates_for(self.columns, self.rows, parity, all_dcol[sel], all_drow[sel], (mask, fa), near, far)
+                n = len(sel)
+                blocked[sel] = self._blocked(mt, np.arange(n), np.full(n, fa, dtype=np.int64), targets[sel])
+            far = near
         return blocked
+
+    def _may_block(self, observer_level2: int) -> np.ndarray:
+        """Boolean per padded flat index: the hexes that can block some line from an
+        observer at ``observer_level2`` (half levels) to a ground-level target.
+
+        A line is nowhere below the lower of its two ends, and every test of
+        :meth:`_entries_blocked` and of the hexside stretches in :meth:`_blocked`
+        needs a top above the line's height there; so a hex whose tops (whole hex,
+        outline, at or below for level lines) are all at or below
+        ``min(observer, lowest hex of the map)`` blocks nothing from this observer
+        (an open map: no hex at all).  One-to-all queries on huge maps skip them.
+        """
+        floor = min(observer_level2, int(self.level2[self._on_map].min()))
+        return (self.top_full_lvl > floor) | ((self.out_id >= 0) & (self.top_out_lvl > floor))
 
     def clear_many(self, a_hexes: Sequence[Hex], b_hexes: Sequence[Hex]) -> np.ndarray:
         """Clear flags of many ground-level LOS checks ``a[i] -> b[i]`` at once."""
