@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Iterator
+from collections.abc import Set as AbstractSet
 from contextlib import contextmanager
 from typing import ClassVar
 
@@ -30,8 +31,8 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QGraphicsScene, QStyleOptionGraphicsItem
 
-from gwasl.model.hexgrid import Hex, Layout
-from gwasl.model.scenario import FortificationKind, Terrain
+from gwasl.model.hexgrid import Hex, Layout, Point
+from gwasl.model.scenario import FortificationKind, MapData, Terrain
 from gwasl.ui import plain, style
 from gwasl.ui.counters import paint_counter
 from gwasl.ui.drawable import CounterFace, MapDrawing, StackDrawing
@@ -237,6 +238,8 @@ class MapLayer(QGraphicsItem):
         self.setZValue(0)
         self._building_paths: dict[str, tuple[QPainterPath, bool]] | None = None
         self._rect = QRectF()
+        self._lookups_for: MapData | None = None
+        self._lookups_of: tuple[dict[Hex, Terrain], dict[Hex, int], frozenset[Hex]] = ({}, {}, frozenset())
 
     def set_map_rect(self, rect: QRectF) -> None:
         self.prepareGeometryChange()
@@ -309,6 +312,19 @@ class MapLayer(QGraphicsItem):
         self._building_paths = paths
         return paths
 
+    def _lookups(self, m: MapData) -> tuple[dict[Hex, Terrain], dict[Hex, int], frozenset[Hex]]:
+        """Per map, once (a 208 x 200 map has 41,600 hexes; only the hexes the scenario
+        describes differ from its default): terrain of the described hexes, levels other
+        than 0, and the hexes that may need a contour (off level 0 or next to one)."""
+        if self._lookups_for is not m:
+            terrain = {h: m.terrain_at(h) for h in m.hexes}
+            levels = {h: hd.level for h, hd in m.hexes.items() if hd.level}
+            sloped = set(levels)
+            for h in levels:
+                sloped.update(h.neighbours())
+            self._lookups_for, self._lookups_of = m, (terrain, levels, frozenset(sloped))
+        return self._lookups_of
+
     # -- painting -------------------------------------------------------------------
     def paint(self, p: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
         sc = self._scene
@@ -322,19 +338,20 @@ class MapLayer(QGraphicsItem):
         lod = option.levelOfDetailFromTransform(p.worldTransform())
         hexes = self.hexes_in(rect)
         detail = lod > 0.45
-        centres = {h: lay.hex_to_pixel(h) for h in hexes}
+        centres, polys = sc.hex_centres, sc.hex_polygons
+        described = m.hexes
+        terrain, levels, sloped = self._lookups(m)
+        default_terrain = m.default_terrain
         p.setRenderHint(QPainter.RenderHint.Antialiasing, detail)
 
         # 1. terrain fills and textures
         p.setPen(Qt.PenStyle.NoPen)
         for h in hexes:
-            c = centres[h]
-            t = m.terrain_at(h)
-            p.setBrush(style.TERRAIN_FILL[t])
-            p.drawPolygon(g.hex.translated(c.x, c.y))
+            p.setBrush(style.TERRAIN_FILL[terrain.get(h, default_terrain)])
+            p.drawPolygon(polys[h])
         if detail:
             for h in hexes:
-                t = m.terrain_at(h)
+                t = terrain.get(h, default_terrain)
                 layers = g.patterns.get(t)
                 if not layers:
                     continue
@@ -349,7 +366,7 @@ class MapLayer(QGraphicsItem):
         # 2. roads: a band from each road hex to its road neighbours
         road_pen = QPen(QColor("#8f8672"), .42 * s, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
         road_in = QPen(QColor("#d9d2bd"), .3 * s, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
-        roads = [h for h in hexes if m.terrain_at(h) is Terrain.ROAD]
+        roads = [h for h in hexes if terrain.get(h, default_terrain) is Terrain.ROAD]
         for pen in (road_pen, road_in):
             p.setPen(pen)
             for h in roads:
@@ -363,14 +380,15 @@ class MapLayer(QGraphicsItem):
         # 3. level tint and contour edges
         p.setPen(Qt.PenStyle.NoPen)
         for h in hexes:
-            tint = style.level_tint(m.level_at(h))
+            tint = style.level_tint(levels.get(h, 0))
             if tint is not None:
-                c = centres[h]
                 p.setBrush(tint)
-                p.drawPolygon(g.hex.translated(c.x, c.y))
+                p.drawPolygon(polys[h])
         contour = QPen(style.CONTOUR, .09 * s, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
         p.setPen(contour)
         for h in hexes:
+            if h not in sloped:
+                continue
             lv = m.level_at(h)
             c = centres[h]
             for dn, n in enumerate(h.neighbours()):
@@ -381,7 +399,7 @@ class MapLayer(QGraphicsItem):
                     p.drawLine(QPointF(c.x + a.x() * k, c.y + a.y() * k), QPointF(c.x + b.x() * k, c.y + b.y() * k))
         # 4. custom obstacle outlines (LOS): hex-local units, circumradius 1
         for h in hexes:
-            hd = m.hexes.get(h)
+            hd = described.get(h)
             outline = hd.extra.get("outline") if hd is not None else None
             if outline and isinstance(outline, list) and len(outline) >= 3:
                 c = centres[h]
@@ -396,10 +414,9 @@ class MapLayer(QGraphicsItem):
         p.setBrush(Qt.BrushStyle.NoBrush)
         p.setPen(QPen(style.GRID, max(.035 * s, 0.0)))
         for h in hexes:
-            c = centres[h]
-            p.drawPolygon(g.hex.translated(c.x, c.y))
+            p.drawPolygon(polys[h])
         # 6. buildings
-        if any(m.terrain_at(h) in (Terrain.WOODEN_BUILDING, Terrain.STONE_BUILDING) for h in hexes):
+        if any(terrain.get(h, default_terrain) in (Terrain.WOODEN_BUILDING, Terrain.STONE_BUILDING) for h in hexes):
             for _bid, (path, stone) in self._buildings().items():
                 if not path.boundingRect().intersects(rect):
                     continue
@@ -418,8 +435,9 @@ class MapLayer(QGraphicsItem):
                         x += step
                     p.restore()
         # 7. fortifications
+        shown = set(hexes)
         for f in d.fortifications:
-            fh = [h for h in f.hexes if h in centres]
+            fh = [h for h in f.hexes if h in shown]
             if fh:
                 _draw_fortification(p, sc, f, fh, detail)
         # 8. labels and levels
@@ -432,14 +450,15 @@ class MapLayer(QGraphicsItem):
                 p.drawText(QRectF(c.x - s, c.y - hh / 2 + .02 * s, 2 * s, .32 * s), Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, h.label)
 
 
-def _fort_links(f, h: Hex) -> list[int]:
-    members = set(f.hexes)
+def _fort_links(members: AbstractSet[Hex], h: Hex) -> list[int]:
+    """Directions from ``h`` to the other hexes of its work (``members``: the work's hexes, as a set)."""
     return [dn for dn, n in enumerate(h.neighbours()) if n in members]
 
 
 def _draw_fortification(p: QPainter, sc: MapScene, f, hexes: Iterable[Hex], detail: bool) -> None:
     lay, g = sc.layout, sc.geom
     s = lay.size
+    members = frozenset(f.hexes)  # once per work, not per hex (issue 17.6: a work may list many hexes)
     for h in hexes:
         c = lay.hex_to_pixel(h)
         cx, cy = c.x, c.y
@@ -450,7 +469,7 @@ def _draw_fortification(p: QPainter, sc: MapScene, f, hexes: Iterable[Hex], deta
             p.drawText(QRectF(cx - s, cy + .58 * s, 2 * s, .24 * s), Qt.AlignmentFlag.AlignHCenter, "hidden " + f.kind.value.replace("_", " "))
         kind = f.kind
         if kind in (FortificationKind.TRENCH, FortificationKind.DEEP_TRENCH, FortificationKind.WIRE):
-            links = _fort_links(f, h)
+            links = _fort_links(members, h)
             segs = [(QPointF(cx, cy), QPointF(cx + g.edge_mid[dn].x(), cy + g.edge_mid[dn].y())) for dn in links]
             if not segs:
                 segs = [(QPointF(cx - .6 * s, cy + .25 * s), QPointF(cx + .6 * s, cy + .25 * s))]
@@ -564,6 +583,8 @@ class StackItem(QGraphicsObject):
     """The counters of one hex, stacked ASL-style; hovering or clicking fans them out."""
 
     STEP = 0.13
+    #: Tallest stack drawn through a pixmap cache (see __init__).
+    CACHED_HEIGHT = 24
 
     def __init__(self, scene: MapScene, stack: StackDrawing) -> None:
         super().__init__()
@@ -572,7 +593,13 @@ class StackItem(QGraphicsObject):
         self.fanned = False
         self.pinned = False
         self.setAcceptHoverEvents(True)
-        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        # A cached stack is a pixmap of its bounding box, which grows with the square of
+        # its height (2,000 counters: over a gigabyte; 20,000: no pixmap at all, so
+        # nothing drawn, issue 17.5): only stacks of a usual height are cached.
+        if len(stack.counters) <= self.CACHED_HEIGHT:
+            self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        else:  # drawn directly: paint skips the counters outside the exposed area
+            self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
         self.setZValue(20)
         self.setToolTip(plain.tooltip("\n".join(_describe(f) for f in reversed(stack.counters))))
         c = scene.layout.hex_to_pixel(stack.hex)
@@ -634,7 +661,12 @@ class StackItem(QGraphicsObject):
         selected = self._mapscene.selected_units
         w = self.counter_size
         px = w * option.levelOfDetailFromTransform(p.worldTransform())  # the counter's width on screen
+        # Counters off the exposed area or off the scene (a tall stack runs off the map) are not drawn.
+        exposed = option.exposedRect.intersected(self.mapRectFromScene(self._mapscene.sceneRect()))
+        exposed = exposed.adjusted(-w * .2, -w * .2, w * .2, w * .2)  # with the shadow
         for face, r in zip(self.stack.counters, self.counter_rects()):
+            if not exposed.intersects(r):
+                continue
             # a drop shadow gives the stack its depth
             p.setPen(Qt.PenStyle.NoPen)
             p.setBrush(QColor(0, 0, 0, 70))
@@ -817,16 +849,27 @@ class MapScene(QGraphicsScene):
     @property
     def hex_polygons(self) -> dict:
         """Every map hex's polygon in scene coordinates, built once per map size."""
+        self._hex_shapes()
+        return self._polys
+
+    @property
+    def hex_centres(self) -> dict[Hex, Point]:
+        """Every map hex's centre in scene coordinates, built once per map size."""
+        self._hex_shapes()
+        return self._centres
+
+    def _hex_shapes(self) -> None:
         d = self.drawing
         key = (d.map.columns, d.map.rows) if d is not None else None
         if getattr(self, "_polys_key", None) != key:
             self._polys_key = key
-            self._polys = {}
+            self._polys: dict[Hex, QPolygonF] = {}
+            self._centres: dict[Hex, Point] = {}
             if d is not None:
                 for h in d.map:
                     c = self.layout.hex_to_pixel(h)
+                    self._centres[h] = c
                     self._polys[h] = self.geom.hex.translated(c.x, c.y)
-        return self._polys
 
     def map_rect(self) -> QRectF:
         d = self.drawing
