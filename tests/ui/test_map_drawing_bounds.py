@@ -75,3 +75,14 @@ def test_a_long_work_finds_its_links_in_one_pass_over_its_hexes():
     finally:
         p.end()
     assert Counted.passes <= 2  # the list given above, and the set of members: not one per hex
+
+
+def test_the_faster_png_level_keeps_every_pixel(tmp_path):
+    """render.PNG_QUALITY (zlib level 1, for the 16 Mpx picture of the largest map) is lossless."""
+    from gwasl.ui.render import save_image
+
+    img = render_scene(_scene(example_doc()), width=500)
+    out = tmp_path / "map.png"
+    save_image(img, out)
+    back = QImage(str(out)).convertToFormat(img.format())
+    assert back == img
