@@ -23,6 +23,7 @@ import copy
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -296,6 +297,25 @@ class Runner:
         return Outcome(tuple(argv), r["code"], r["timed_out"], r["seconds"], r["max_rss_kb"] / 1024, read(out), read(err))
 
 
+#: Characters never printed raw: controls, bidi overrides, lone surrogates.
+_RAW_CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+def assert_clean(o: Outcome) -> None:
+    """A result, or a refusal in one clean line (CONTRACTS 4: exit 2, one line on stderr)."""
+    what = f"gwasl {' '.join(a[:60] for a in o.argv)}"
+    assert not o.timed_out, f"{what}: still running at its time limit"
+    assert o.code in (0, 2), f"{what}: exit {o.code}: {o.stderr[:300]}"
+    for bad in ("Traceback", "internal error", "CRASH"):
+        assert bad not in o.stderr, f"{what}: {o.stderr[:300]}"
+    if o.stderr:
+        assert o.stderr.endswith("\n") and o.stderr.count("\n") == 1, f"{what}: more than one line: {o.stderr[:300]}"
+    assert not _RAW_CONTROL.search(o.stdout) and not _RAW_CONTROL.search(o.stderr), f"{what}: raw control character"
+    if "--json" in o.argv and (o.code == 0 or o.argv[0] == "validate"):
+        json.loads(o.stdout)
+    if o.code == 2 and not o.stderr:  # only validate refuses on stdout: its findings
+        assert o.argv[0] == "validate" and ("invalid" in o.stdout or '"valid": false' in o.stdout), f"{what}: refused without saying why"
+
+
 def commands_for(path: Path, out_png: Path) -> list[list[str]]:
     """Every command (and the editor's open) on one file, with arguments valid for the example."""
     f = str(path)
@@ -360,4 +380,4 @@ def main() -> None:
 if __name__ == "__main__":
     main()
 
-__all__ = ["LARGEST", "Outcome", "Runner", "commands_for", "hostile_corpus", "largest_map_doc", "measure"]
+__all__ = ["LARGEST", "Outcome", "Runner", "assert_clean", "commands_for", "hostile_corpus", "largest_map_doc", "measure"]

@@ -9,16 +9,14 @@ from __future__ import annotations
 
 import contextlib
 import json
-import re
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from benchmarks.hostile import Outcome, Runner, commands_for, example_doc, hostile_corpus
+from benchmarks.hostile import Runner, assert_clean, commands_for, example_doc, hostile_corpus
 
-_RAW_CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 CORPUS_NAMES = [
     "escape-sequences", "long-side-name", "units-on-one-hex", "repeated-fortification-hex", "outlines-2000-vertices",
     "outlines-at-the-limit", "largest-map", "one-by-200-map", "unknown-platoon", "lone-surrogate", "duplicate-keys",
@@ -37,22 +35,6 @@ def runner():
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory):
     return hostile_corpus(tmp_path_factory.mktemp("corpus"))
-
-
-def assert_clean(o: Outcome) -> None:
-    """A result, or a refusal in one clean line (CONTRACTS 4: exit 2, one line on stderr)."""
-    what = f"gwasl {' '.join(a[:60] for a in o.argv)}"
-    assert not o.timed_out, f"{what}: still running after {WALL_SECONDS} s"
-    assert o.code in (0, 2), f"{what}: exit {o.code}: {o.stderr[:300]}"
-    for bad in ("Traceback", "internal error", "CRASH"):
-        assert bad not in o.stderr, f"{what}: {o.stderr[:300]}"
-    if o.stderr:
-        assert o.stderr.endswith("\n") and o.stderr.count("\n") == 1, f"{what}: more than one line: {o.stderr[:300]}"
-    assert not _RAW_CONTROL.search(o.stdout) and not _RAW_CONTROL.search(o.stderr), f"{what}: raw control character"
-    if "--json" in o.argv and (o.code == 0 or o.argv[0] == "validate"):
-        json.loads(o.stdout)
-    if o.code == 2 and not o.stderr:  # only validate refuses on stdout: its findings
-        assert o.argv[0] == "validate" and ("invalid" in o.stdout or '"valid": false' in o.stdout), f"{what}: refused without saying why"
 
 
 def _cases():
