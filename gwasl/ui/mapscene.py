@@ -17,7 +17,7 @@ import math
 from collections.abc import Iterable, Iterator
 from collections.abc import Set as AbstractSet
 from contextlib import contextmanager
-from typing import ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import (
@@ -221,6 +221,19 @@ def _clip_segment(p: QPointF, q: QPointF, poly: QPolygonF):
     return (p + d * t0, p + d * t1)
 
 
+class _Cell(NamedTuple):
+    """One hex as the map layer paints it."""
+
+    hex: Hex
+    centre: Point
+    poly: QPolygonF
+    terrain: Terrain
+    fill: QColor
+    tint: QColor | None  # the level tint, None at level 0
+    sloped: bool  # off level 0 or next to such a hex: may need contour edges
+    outline: Any  # the hex's "outline" field as the file gives it, or None
+
+
 class MapLayer(QGraphicsItem):
     """Terrain, levels, contours, buildings, roads, fortifications, grid and labels.
 
@@ -238,8 +251,10 @@ class MapLayer(QGraphicsItem):
         self.setZValue(0)
         self._building_paths: dict[str, tuple[QPainterPath, bool]] | None = None
         self._rect = QRectF()
-        self._lookups_for: MapData | None = None
-        self._lookups_of: tuple[dict[Hex, Terrain], dict[Hex, int], frozenset[Hex]] = ({}, {}, frozenset())
+        self._cells_for: MapData | None = None
+        self._levels: dict[Hex, int] = {}
+        self._sloped: frozenset[Hex] = frozenset()
+        self._columns: dict[int, list[_Cell]] = {}
 
     def set_map_rect(self, rect: QRectF) -> None:
         self.prepareGeometryChange()
@@ -253,17 +268,31 @@ class MapLayer(QGraphicsItem):
 
     # -- geometry helpers ---------------------------------------------------------
     def hexes_in(self, rect: QRectF) -> list[Hex]:
-        d = self._scene.drawing
-        if d is None:
-            return []
+        return [cell.hex for cell in self.cells_in(rect)]
+
+    def _span(self, m: MapData, rect: QRectF) -> tuple[range, range]:
+        """The columns and rows of ``m`` whose hexes' drawing may meet ``rect``."""
         lay = self._scene.layout
         s, hh = lay.size, lay.hex_height
         ox, oy = lay.origin
         c0 = max(0, math.floor((rect.left() - ox - s) / (1.5 * s)))
-        c1 = min(d.map.columns - 1, math.ceil((rect.right() - ox + s) / (1.5 * s)))
+        c1 = min(m.columns - 1, math.ceil((rect.right() - ox + s) / (1.5 * s)))
         r0 = max(0, math.floor((rect.top() - oy - hh) / hh))
-        r1 = min(d.map.rows - 1, math.ceil((rect.bottom() - oy + hh) / hh) + 1)
-        return [Hex.from_offset(c, r) for c in range(c0, c1 + 1) for r in range(r0, r1 + 1)]
+        r1 = min(m.rows - 1, math.ceil((rect.bottom() - oy + hh) / hh) + 1)
+        return range(c0, c1 + 1), range(r0, r1 + 1)
+
+    def cells_in(self, rect: QRectF) -> list[_Cell]:
+        """The map's hexes whose drawing may meet ``rect``, column by column, with what
+        painting them needs (built once per map and column, see :meth:`_column`)."""
+        d = self._scene.drawing
+        if d is None:
+            return []
+        cols, rows = self._span(d.map, rect)
+        out: list[_Cell] = []
+        if rows:
+            for c in cols:
+                out.extend(self._column(d.map, c)[rows.start : rows.stop])
+        return out
 
     def _buildings(self) -> dict[str, tuple[QPainterPath, bool]]:
         """One outline per building id: hex footprints joined across shared hexsides (A26.14)."""
@@ -312,18 +341,29 @@ class MapLayer(QGraphicsItem):
         self._building_paths = paths
         return paths
 
-    def _lookups(self, m: MapData) -> tuple[dict[Hex, Terrain], dict[Hex, int], frozenset[Hex]]:
-        """Per map, once (a 208 x 200 map has 41,600 hexes; only the hexes the scenario
-        describes differ from its default): terrain of the described hexes, levels other
-        than 0, and the hexes that may need a contour (off level 0 or next to one)."""
-        if self._lookups_for is not m:
-            terrain = {h: m.terrain_at(h) for h in m.hexes}
+    def _column(self, m: MapData, col: int) -> list[_Cell]:
+        """The cells of column ``col`` of map ``m`` (a 208 x 200 map has 41,600 hexes: each
+        looked up once per map, not once per drawing pass; a new map starts afresh)."""
+        if self._cells_for is not m:
             levels = {h: hd.level for h, hd in m.hexes.items() if hd.level}
-            sloped = set(levels)
+            sloped = set(levels)  # a contour needs a hex off level 0 or next to one
             for h in levels:
                 sloped.update(h.neighbours())
-            self._lookups_for, self._lookups_of = m, (terrain, levels, frozenset(sloped))
-        return self._lookups_of
+            self._cells_for, self._levels, self._sloped, self._columns = m, levels, frozenset(sloped), {}
+        cells = self._columns.get(col)
+        if cells is None:
+            lay, shape = self._scene.layout, self._scene.geom.hex
+            levels, sloped = self._levels, self._sloped
+            cells = []
+            for row in range(m.rows):
+                h = Hex.from_offset(col, row)
+                hd = m.hexes.get(h)
+                t = hd.terrain if hd is not None and hd.terrain is not None else m.default_terrain
+                outline = hd.extra.get("outline") if hd is not None else None
+                c = lay.hex_to_pixel(h)
+                cells.append(_Cell(h, c, shape.translated(c.x, c.y), t, style.TERRAIN_FILL[t], style.level_tint(levels.get(h, 0)), h in sloped, outline))
+            self._columns[col] = cells
+        return cells
 
     # -- painting -------------------------------------------------------------------
     def paint(self, p: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
@@ -336,41 +376,39 @@ class MapLayer(QGraphicsItem):
         m = d.map
         rect = option.exposedRect
         lod = option.levelOfDetailFromTransform(p.worldTransform())
-        hexes = self.hexes_in(rect)
+        cells = self.cells_in(rect)
         detail = lod > 0.45
-        centres, polys = sc.hex_centres, sc.hex_polygons
-        described = m.hexes
-        terrain, levels, sloped = self._lookups(m)
-        default_terrain = m.default_terrain
         p.setRenderHint(QPainter.RenderHint.Antialiasing, detail)
 
         # 1. terrain fills and textures
         p.setPen(Qt.PenStyle.NoPen)
-        for h in hexes:
-            p.setBrush(style.TERRAIN_FILL[terrain.get(h, default_terrain)])
-            p.drawPolygon(polys[h])
+        brush = None
+        for cell in cells:
+            if cell.fill is not brush:  # the same colour object: set once for a run of one terrain
+                brush = cell.fill
+                p.setBrush(brush)
+            p.drawPolygon(cell.poly)
         if detail:
-            for h in hexes:
-                t = terrain.get(h, default_terrain)
-                layers = g.patterns.get(t)
+            for cell in cells:
+                layers = g.patterns.get(cell.terrain)
                 if not layers:
                     continue
-                c = centres[h]
+                c = cell.centre
                 p.save()
                 p.translate(c.x, c.y)
-                for path, brush, pen in layers:
-                    p.setBrush(brush)
+                for path, fill, pen in layers:
+                    p.setBrush(fill)
                     p.setPen(pen)
                     p.drawPath(path)
                 p.restore()
         # 2. roads: a band from each road hex to its road neighbours
         road_pen = QPen(QColor("#8f8672"), .42 * s, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
         road_in = QPen(QColor("#d9d2bd"), .3 * s, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
-        roads = [h for h in hexes if terrain.get(h, default_terrain) is Terrain.ROAD]
+        roads = [cell for cell in cells if cell.terrain is Terrain.ROAD]
         for pen in (road_pen, road_in):
             p.setPen(pen)
-            for h in roads:
-                c = centres[h]
+            for cell in roads:
+                h, c = cell.hex, cell.centre
                 links = [dn for dn, n in enumerate(h.neighbours()) if m.contains(n) and m.terrain_at(n) is Terrain.ROAD]
                 if not links:
                     p.drawLine(QPointF(c.x - .5 * s, c.y), QPointF(c.x + .5 * s, c.y))
@@ -379,18 +417,17 @@ class MapLayer(QGraphicsItem):
                     p.drawLine(QPointF(c.x, c.y), QPointF(c.x + e.x(), c.y + e.y()))
         # 3. level tint and contour edges
         p.setPen(Qt.PenStyle.NoPen)
-        for h in hexes:
-            tint = style.level_tint(levels.get(h, 0))
-            if tint is not None:
-                p.setBrush(tint)
-                p.drawPolygon(polys[h])
+        for cell in cells:
+            if cell.tint is not None:
+                p.setBrush(cell.tint)
+                p.drawPolygon(cell.poly)
         contour = QPen(style.CONTOUR, .09 * s, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
         p.setPen(contour)
-        for h in hexes:
-            if h not in sloped:
+        for cell in cells:
+            if not cell.sloped:
                 continue
+            h, c = cell.hex, cell.centre
             lv = m.level_at(h)
-            c = centres[h]
             for dn, n in enumerate(h.neighbours()):
                 if m.contains(n) and m.level_at(n) < lv:
                     a, b = g.edge[dn]
@@ -398,11 +435,10 @@ class MapLayer(QGraphicsItem):
                     k = .9
                     p.drawLine(QPointF(c.x + a.x() * k, c.y + a.y() * k), QPointF(c.x + b.x() * k, c.y + b.y() * k))
         # 4. custom obstacle outlines (LOS): hex-local units, circumradius 1
-        for h in hexes:
-            hd = described.get(h)
-            outline = hd.extra.get("outline") if hd is not None else None
+        for cell in cells:
+            outline = cell.outline
             if outline and isinstance(outline, list) and len(outline) >= 3:
-                c = centres[h]
+                c = cell.centre
                 try:
                     poly = QPolygonF([QPointF(c.x + float(x) * s, c.y + float(y) * s) for x, y in outline])
                 except (TypeError, ValueError):
@@ -413,10 +449,10 @@ class MapLayer(QGraphicsItem):
         # 5. grid (under buildings and works, which stand on the map)
         p.setBrush(Qt.BrushStyle.NoBrush)
         p.setPen(QPen(style.GRID, max(.035 * s, 0.0)))
-        for h in hexes:
-            p.drawPolygon(polys[h])
+        for cell in cells:
+            p.drawPolygon(cell.poly)
         # 6. buildings
-        if any(terrain.get(h, default_terrain) in (Terrain.WOODEN_BUILDING, Terrain.STONE_BUILDING) for h in hexes):
+        if any(cell.terrain in (Terrain.WOODEN_BUILDING, Terrain.STONE_BUILDING) for cell in cells):
             for _bid, (path, stone) in self._buildings().items():
                 if not path.boundingRect().intersects(rect):
                     continue
@@ -435,9 +471,9 @@ class MapLayer(QGraphicsItem):
                         x += step
                     p.restore()
         # 7. fortifications
-        shown = set(hexes)
+        cols, rows = self._span(m, rect)
         for f in d.fortifications:
-            fh = [h for h in f.hexes if h in shown]
+            fh = [h for h in f.hexes if h.column in cols and h.row in rows]
             if fh:
                 _draw_fortification(p, sc, f, fh, detail)
         # 8. labels and levels
@@ -445,9 +481,9 @@ class MapLayer(QGraphicsItem):
             p.setPen(style.LABEL)
             p.setFont(_font(.27 * s))
             hh = lay.hex_height
-            for h in hexes:
-                c = centres[h]
-                p.drawText(QRectF(c.x - s, c.y - hh / 2 + .02 * s, 2 * s, .32 * s), Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, h.label)
+            for cell in cells:
+                c = cell.centre
+                p.drawText(QRectF(c.x - s, c.y - hh / 2 + .02 * s, 2 * s, .32 * s), Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, cell.hex.label)
 
 
 def _fort_links(members: AbstractSet[Hex], h: Hex) -> list[int]:
