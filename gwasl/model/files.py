@@ -163,6 +163,14 @@ def identity_of_bytes(st: os.stat_result, data: bytes) -> FileIdentity:
     return FileIdentity(st.st_mtime_ns, len(data), _sha256(data))
 
 
+def _read_error(path: str | os.PathLike[str], e: OSError) -> FileReadError:
+    if isinstance(e, FileNotFoundError):
+        return FileReadError(path, "no such file")
+    if isinstance(e, PermissionError):
+        return FileReadError(path, "permission denied")
+    return FileReadError(path, f"cannot be read ({e.strerror or e})")
+
+
 def _too_large(path: str | os.PathLike[str], size: int, max_bytes: int) -> FileTooLargeError:
     return FileTooLargeError(path, f"is {size:,} bytes; gwasl reads files of at most {max_bytes:,} bytes")
 
@@ -181,12 +189,8 @@ def check_regular_file(path: str | os.PathLike[str], max_bytes: int = MAX_FILE_B
     """
     try:
         st = os.stat(path)
-    except FileNotFoundError:
-        raise FileReadError(path, "no such file") from None
-    except PermissionError:
-        raise FileReadError(path, "permission denied") from None
     except OSError as e:
-        raise FileReadError(path, f"cannot be read ({e.strerror or e})") from None
+        raise _read_error(path, e) from None
     if not stat.S_ISREG(st.st_mode):
         raise _not_regular(path, st.st_mode)
     if st.st_size > max_bytes:
@@ -212,12 +216,8 @@ def read_regular_file(path: str | os.PathLike[str], max_bytes: int = MAX_FILE_BY
         # O_NONBLOCK: should the path become a FIFO between stat and open, open does not wait for a writer.
         flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
         fd = os.open(path, flags)
-    except FileNotFoundError:
-        raise FileReadError(path, "no such file") from None
-    except PermissionError:
-        raise FileReadError(path, "permission denied") from None
     except OSError as e:
-        raise FileReadError(path, f"cannot be read ({e.strerror or e})") from None
+        raise _read_error(path, e) from None
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
