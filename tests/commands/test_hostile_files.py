@@ -132,3 +132,17 @@ def test_fuzzed_files_give_a_result_or_one_clean_line(runner, tmp_path, text):
     f.write_text(text, encoding="utf-8", errors="surrogatepass")
     for argv in (["validate", str(f), "--json"], ["command", str(f)], ["los-map", str(f), "C2"], ["editor-open", str(f)]):
         assert_clean(runner.run(argv))
+
+
+def test_twenty_thousand_squads_on_one_hex(runner, tmp_path):
+    """Issue 17.5: `command` with 20,000 squads on one hex took 54 s (and 100,000 grew to 6 GB);
+    render drew the stack through a pixmap of its bounding box (20,000: no picture at all, and a
+    flood of Qt warnings).  Each now answers within the runner's limits, in one clean result."""
+    doc = example_doc()
+    doc["units"].extend({"id": f"X{i}", "side": "german", "kind": "squad", "class": "first_line", "hex": "C2"} for i in range(20_000))
+    f = tmp_path / "twenty-thousand.json"
+    f.write_text(json.dumps(doc), encoding="utf-8")
+    for argv in (["command", str(f), "--json"], ["render", str(f), "--out", str(tmp_path / "s.png")], ["editor-open", str(f)]):
+        o = runner.run(argv)
+        assert_clean(o)
+        assert o.code == 0 and not o.stderr, (argv[0], o.stderr[:300])
