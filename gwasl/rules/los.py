@@ -326,7 +326,6 @@ class LosIndex:
         self.top_full, self.top_out, self.out_id, self.side_mask = top_full, top_out, out_id, side_mask
         self.hind, self.hind_top, self.ctr, self.level2 = hind, hind_top, ctr, level2
         self.at_top = at_top
-        self._on_map = on
         # Thresholds for level lines (both ends at one height h, an integer in
         # half levels): "h at or below T" is "h < T + 1".  Sloping lines use the
         # plain tops, strict: a sloping stretch of positive length is at or below
@@ -628,34 +627,39 @@ class LosIndex:
         """
         R = len(drow)
         blocked = np.zeros(len(targets), dtype=bool)
-        mask = self._may_block(int(self.level2[fa]))
-        if not mask.any():  # nothing on the map rises above the lowest line: every hex is seen
-            return blocked
         all_dcol, all_drow = np.repeat(dcol, R), np.tile(drow, len(dcol))
-        far: int | None = None
-        for near in self._HUGE_MAP_STAGES:
-            todo = np.nonzero(~blocked)[0]
-            for b0 in range(0, len(todo), self._HUGE_MAP_BATCH):
-                sel = todo[b0 : b0 + self._HUGE_MAP_BATCH]
-                mt = templates_for(self.columns, self.rows, parity, all_dcol[sel], all_drow[sel], (mask, fa), near, far)
-                n = len(sel)
-                blocked[sel] = self._blocked(mt, np.arange(n), np.full(n, fa, dtype=np.int64), targets[sel])
-            far = near
+        ha = int(self.level2[fa])
+        target_level = self.level2[targets]
+        # Targets grouped by the lower end of their lines: each group's lines skip every hex
+        # no higher than that (one gully hex does not make every open hex a candidate).
+        for low in np.unique(np.minimum(target_level, ha)).tolist():
+            group = np.nonzero(np.minimum(target_level, ha) == low)[0]
+            mask = self._may_block(low)
+            if not mask.any():  # nothing on the map rises above these lines: every target is seen
+                continue
+            far: int | None = None
+            for near in self._HUGE_MAP_STAGES:
+                todo = group[~blocked[group]]
+                for b0 in range(0, len(todo), self._HUGE_MAP_BATCH):
+                    sel = todo[b0 : b0 + self._HUGE_MAP_BATCH]
+                    mt = templates_for(self.columns, self.rows, parity, all_dcol[sel], all_drow[sel], (mask, fa), near, far)
+                    n = len(sel)
+                    blocked[sel] = self._blocked(mt, np.arange(n), np.full(n, fa, dtype=np.int64), targets[sel])
+                far = near
         return blocked
 
-    def _may_block(self, observer_level2: int) -> np.ndarray:
-        """Boolean per padded flat index: the hexes that can block some line from an
-        observer at ``observer_level2`` (half levels) to a ground-level target.
+    def _may_block(self, low: int) -> np.ndarray:
+        """Boolean per padded flat index: the hexes that can block a line whose lower
+        end is at ``low`` (half levels).
 
         A line is nowhere below the lower of its two ends, and every test of
         :meth:`_entries_blocked` and of the hexside stretches in :meth:`_blocked`
         needs a top above the line's height there; so a hex whose tops (whole hex,
-        outline, at or below for level lines) are all at or below
-        ``min(observer, lowest hex of the map)`` blocks nothing from this observer
-        (an open map: no hex at all).  One-to-all queries on huge maps skip them.
+        outline, at or below for level lines) are all at or below ``low`` blocks
+        nothing on it (an open map: no hex at all).  One-to-all queries on huge
+        maps skip them.
         """
-        floor = min(observer_level2, int(self.level2[self._on_map].min()))
-        return (self.top_full_lvl > floor) | ((self.out_id >= 0) & (self.top_out_lvl > floor))
+        return (self.top_full_lvl > low) | ((self.out_id >= 0) & (self.top_out_lvl > low))
 
     def clear_many(self, a_hexes: Sequence[Hex], b_hexes: Sequence[Hex]) -> np.ndarray:
         """Clear flags of many ground-level LOS checks ``a[i] -> b[i]`` at once."""

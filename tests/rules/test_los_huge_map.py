@@ -83,3 +83,33 @@ def test_open_map_builds_no_template(monkeypatch):
 
     monkeypatch.setattr(los_module, "templates_for", no_build)
     assert LosIndex(s).visible_from(Hex.from_offset(0, 0)) == frozenset(s.map)
+
+
+def test_one_gully_hex_builds_templates_only_for_the_lines_into_it(monkeypatch):
+    """Lines are grouped by their lower end: on an open map with one level -1 hex, only the
+    line down into that hex can meet a hex above its lower end (the open hexes at level 0),
+    so only its template is built; the answers are the kept templates' (the gully hex below
+    the open ground around it is not seen)."""
+    import dataclasses
+    from types import MappingProxyType
+
+    from gwasl.model.hexgrid import Hex
+    from gwasl.model.scenario import HexData
+    from gwasl.rules import los as los_module
+
+    s = random_scenario(30, 20, seed=1, blocking=0.0, hindrance=0.0, hills=0)
+    gully = Hex.from_offset(17, 11)
+    s = dataclasses.replace(s, map=dataclasses.replace(s.map, hexes=MappingProxyType({gully: HexData(None, -1, None, MappingProxyType({}))})))
+    want = LosIndex(s).visible_from(Hex.from_offset(0, 0))
+    assert gully not in want and len(want) == 30 * 20 - 1
+    monkeypatch.setattr(los_kernel, "MAX_MAP_OFFSETS", 10)
+    built = []
+    real = los_module.templates_for
+
+    def counting(columns, rows, parity, dcol, drow, *a, **k):
+        built.append(len(dcol))
+        return real(columns, rows, parity, dcol, drow, *a, **k)
+
+    monkeypatch.setattr(los_module, "templates_for", counting)
+    assert LosIndex(s).visible_from(Hex.from_offset(0, 0)) == want
+    assert sum(built) <= len(LosIndex._HUGE_MAP_STAGES)  # one line, once per stretch
