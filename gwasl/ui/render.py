@@ -140,7 +140,7 @@ def save_image(img: QImage, out: str | os.PathLike[str], force: bool = False) ->
     target = _writable_target(out, "png", force)
     try:
         with atomic_target(target, ".png", kind="png", force=force) as tmp:
-            if not img.save(str(tmp), "PNG", PNG_QUALITY):
+            if not img.save(str(tmp), None, PNG_QUALITY):  # the ".png" suffix picks the format
                 raise RenderError(f"{target}: could not write the PNG")
     except FileError as e:
         raise RenderError(str(e), e) from None
