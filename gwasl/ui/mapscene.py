@@ -353,15 +353,20 @@ class MapLayer(QGraphicsItem):
         cells = self._columns.get(col)
         if cells is None:
             lay, shape = self._scene.layout, self._scene.geom.hex
-            levels, sloped = self._levels, self._sloped
+            levels, sloped, described = self._levels, self._sloped, m.hexes
+            default, fills = m.default_terrain, style.TERRAIN_FILL
             cells = []
             for row in range(m.rows):
                 h = Hex.from_offset(col, row)
-                hd = m.hexes.get(h)
-                t = hd.terrain if hd is not None and hd.terrain is not None else m.default_terrain
-                outline = hd.extra.get("outline") if hd is not None else None
                 c = lay.hex_to_pixel(h)
-                cells.append(_Cell(h, c, shape.translated(c.x, c.y), t, style.TERRAIN_FILL[t], style.level_tint(levels.get(h, 0)), h in sloped, outline))
+                hd = described.get(h)
+                near_slope = bool(sloped) and h in sloped
+                if hd is None:  # most hexes of a large map: the default terrain at level 0
+                    cells.append(_Cell(h, c, shape.translated(c.x, c.y), default, fills[default], None, near_slope, None))
+                    continue
+                t = hd.terrain if hd.terrain is not None else default
+                tint = style.level_tint(hd.level)
+                cells.append(_Cell(h, c, shape.translated(c.x, c.y), t, fills[t], tint, near_slope, hd.extra.get("outline")))
             self._columns[col] = cells
         return cells
 
