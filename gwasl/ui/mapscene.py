@@ -890,27 +890,16 @@ class MapScene(QGraphicsScene):
     @property
     def hex_polygons(self) -> dict:
         """Every map hex's polygon in scene coordinates, built once per map size."""
-        self._hex_shapes()
-        return self._polys
-
-    @property
-    def hex_centres(self) -> dict[Hex, Point]:
-        """Every map hex's centre in scene coordinates, built once per map size."""
-        self._hex_shapes()
-        return self._centres
-
-    def _hex_shapes(self) -> None:
         d = self.drawing
         key = (d.map.columns, d.map.rows) if d is not None else None
         if getattr(self, "_polys_key", None) != key:
             self._polys_key = key
-            self._polys: dict[Hex, QPolygonF] = {}
-            self._centres: dict[Hex, Point] = {}
+            self._polys = {}
             if d is not None:
                 for h in d.map:
                     c = self.layout.hex_to_pixel(h)
-                    self._centres[h] = c
                     self._polys[h] = self.geom.hex.translated(c.x, c.y)
+        return self._polys
 
     def map_rect(self) -> QRectF:
         d = self.drawing
