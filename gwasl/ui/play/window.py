@@ -11,6 +11,7 @@ event read-only.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +40,7 @@ from gwasl.ui import plain
 from gwasl.ui.play.boards import Board, board_for
 from gwasl.ui.play.controller import GameController
 
-__all__ = ["END_KINDS", "PlayerWindow"]
+__all__ = ["END_KINDS", "PlayerWindow", "victory_text"]
 
 GAME_FILTER = "gwasl games (*.game);;All files (*)"
 MAX_RECENT = 8
@@ -49,6 +50,44 @@ END_KINDS = ("end_phase", "end_turn", "end")
 
 # Tooltips Qt shows as the literal text, never as markup: the editor's one helper (gwasl.ui.plain).
 plain_tip = plain.tooltip
+
+
+def _sides_of(d: dict[str, Any]) -> str:
+    counts: dict[str, int] = {}
+    for side in d.values():
+        counts[str(side)] = counts.get(str(side), 0) + 1
+    return ", ".join(f"{side} {n}" for side, n in sorted(counts.items()))
+
+
+def victory_text(view: dict[str, Any], result: Mapping[str, Any] | None) -> str:
+    """The victory panel: the result once the game is over; Control and VP as the view
+    knows them (a game whose view has neither shows its result only)."""
+    lines = []
+    if result is not None:
+        winner = result.get("winner")
+        lines.append(f"Result: {winner} wins" if winner else "Result: no winner")
+        if result.get("why"):
+            lines.append(str(result["why"]))
+        lines += [f"  {x}" for x in result.get("details") or () if isinstance(x, str)]
+        if "score" in result:
+            lines.append(f"Score: {result['score']}")
+        lines.append("")
+    control = view.get("control")
+    if isinstance(control, dict):
+        hexes, buildings = control.get("hexes") or {}, control.get("buildings") or {}
+        lines.append("Control (hexes): " + (_sides_of(hexes) or "none yet"))
+        for name, side in sorted(buildings.items()):
+            lines.append(f"  building {name}: {side}")
+        for loc in control.get("locations") or ():
+            lines.append(f"  {loc.get('hex')} level {loc.get('level')} {loc.get('in')}: {loc.get('side')}")
+    vp = view.get("vp")
+    if isinstance(vp, dict):
+        for key, name in (("cvp", "Casualty VP"), ("exit", "Exit VP")):
+            got = vp.get(key) or {}
+            if got:
+                lines.append(f"{name}: " + ", ".join(f"{side} {n}" for side, n in got.items()))
+        lines += [f"  {x}" for x in vp.get("lines") or ()]
+    return "\n".join(lines).strip()
 
 
 class PlayerWindow(QMainWindow):
@@ -105,6 +144,22 @@ class PlayerWindow(QMainWindow):
         hl.addWidget(self.live_button)
         self.history_dock = self._dock("History", hbox, Qt.DockWidgetArea.BottomDockWidgetArea, "history")
 
+        self.victory_label = QLabel()
+        self.victory_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.victory_label.setWordWrap(True)
+        self.victory_label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.victory_dock = self._dock("Victory", self.victory_label, Qt.DockWidgetArea.RightDockWidgetArea, "victory")
+
+        self.bookmarks_list = QListWidget()
+        self.bookmarks_list.itemActivated.connect(self._bookmark_activated)
+        self.bookmark_button = QPushButton("Bookmark")
+        self.bookmark_button.clicked.connect(self.add_bookmark)
+        hl.insertWidget(3, self.bookmark_button)
+        self.bookmarks_dock = self._dock("Bookmarks", self.bookmarks_list, Qt.DockWidgetArea.BottomDockWidgetArea, "bookmarks")
+
+        # the turn record, the phase and the side to act, always in sight above the map
+        self.turn_label = QLabel()
+        self.turn_label.setTextFormat(Qt.TextFormat.PlainText)
         self.status_label = QLabel()
         self.status_label.setTextFormat(Qt.TextFormat.PlainText)
         self.statusBar().addPermanentWidget(self.status_label)
@@ -135,6 +190,8 @@ class PlayerWindow(QMainWindow):
         tb.addAction(self.end_action)
         tb.addAction(self.undo_action)
         tb.addAction(self.live_action)
+        tb.addSeparator()
+        tb.addWidget(self.turn_label)
         self.addToolBar(tb)
 
     def _build_menus(self) -> None:
@@ -260,6 +317,46 @@ class PlayerWindow(QMainWindow):
         if self.controller is not None and value != self.controller.position:
             self.controller.step_to(value)
 
+    # -- bookmarks: history positions worth coming back to, kept per game file ---------
+    def _bookmark_key(self) -> str:
+        assert self.controller is not None
+        return "bookmarks/" + str(Path(self.controller.file.path).resolve()).replace("/", "|")
+
+    def bookmarks(self) -> list[tuple[int, str]]:
+        """(event count, label) of the open game's bookmarks, in history order."""
+        if self.controller is None:
+            return []
+        raw = self.settings.value(self._bookmark_key(), [])
+        out = []
+        for x in raw if isinstance(raw, list) else [raw] if raw else []:
+            pos, _, label = str(x).partition("\t")
+            if pos.isdigit():
+                out.append((int(pos), label))
+        return sorted(out)
+
+    def add_bookmark(self) -> None:
+        """Mark the position shown now (live or in history) with its turn and phase."""
+        c = self.controller
+        if c is None:
+            return
+        st = c.status()
+        label = f"event {c.position}: turn {st.turn}, {st.phase}" + (", game over" if st.over else "")
+        marks = dict(self.bookmarks())
+        marks[c.position] = label
+        self.settings.setValue(self._bookmark_key(), [f"{p}\t{t}" for p, t in sorted(marks.items())])
+        self._fill_bookmarks()
+
+    def _fill_bookmarks(self) -> None:
+        self.bookmarks_list.clear()
+        for pos, label in self.bookmarks():
+            item = QListWidgetItem(label)
+            item.setData(Qt.ItemDataRole.UserRole, pos)
+            self.bookmarks_list.addItem(item)
+
+    def _bookmark_activated(self, item: QListWidgetItem) -> None:
+        if self.controller is not None:
+            self.controller.step_to(int(item.data(Qt.ItemDataRole.UserRole)))
+
     def set_viewer(self, name: str) -> None:
         if self.controller is not None:
             self.controller.set_viewer(name)
@@ -272,7 +369,10 @@ class PlayerWindow(QMainWindow):
         if c is None:
             self.actions_list.clear()
             self.log_list.clear()
+            self.bookmarks_list.clear()
             self.status_label.setText("")
+            self.turn_label.setText("")
+            self.victory_label.setText("")
             self.history_label.setText("")
             self.setWindowTitle("gwasl: play")
             return
@@ -280,12 +380,17 @@ class PlayerWindow(QMainWindow):
         legal = c.legal()
         st = c.status()
         self.setWindowTitle(f"gwasl: {view.get('title') or c.file.ruleset}, {Path(c.file.path).name}")
+        turns = view.get("turns")
+        record = f"Turn {st.turn}" + (f" of {turns}" if isinstance(turns, int) else "")
         if st.over:
             result = dict(st.result or {})
             self.status_label.setText(f"Game over: {result.get('why', '')}")
+            self.turn_label.setText(f"{record}  ·  game over")
         else:
-            self.status_label.setText(f"Turn {st.turn}  ·  {st.phase}  ·  {st.side} to act"
+            self.status_label.setText(f"{record}  ·  {st.phase}  ·  {st.side} to act"
                                       + ("" if c.live else "  ·  history (read-only)"))
+            self.turn_label.setText(f"{record}  ·  {st.phase}  ·  {st.side} to act")
+        self.victory_label.setText(victory_text(view, st.result if st.over else None))
         self.actions_list.clear()
         for la in legal:
             item = QListWidgetItem(la.shown.text)
@@ -302,6 +407,7 @@ class PlayerWindow(QMainWindow):
         self.history_slider.blockSignals(False)
         self.history_label.setText(f"event {c.position} of {c.history_length}")
         self.live_button.setEnabled(not c.live)
+        self._fill_bookmarks()
         if self.board is not None:
             self.board.show_view(view, legal)
 
@@ -316,6 +422,8 @@ class PlayerWindow(QMainWindow):
         if e.get("kind") == "decision":
             details = e.get("details") or {}
             tip += [f"{k}: {v}" for k, v in details.items()]
+        if e.get("why") and e["why"] not in text:  # an automated decision's reason, in the line itself
+            item.setText(f"{text} (why: {e['why']})")
         item.setToolTip(plain_tip("\n".join(tip)))
         return item
 
