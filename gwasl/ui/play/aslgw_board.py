@@ -11,7 +11,7 @@ platoon impulses...); the actions' own words come from the legal list.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
@@ -20,10 +20,13 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QAction, QColor, QCursor, QMouseEvent
 from PySide6.QtWidgets import QLabel, QMenu, QVBoxLayout, QWidget
 
+from gwasl.engine.game import GameError, Outcome
+from gwasl.engine.record import Record
 from gwasl.engine.session import LegalAction
 from gwasl.model.hexgrid import Hex, HexLabelError
 from gwasl.model.scenario import FortificationKind, LeaderRating, Nationality, Position, Scenario, Unit, UnitClass, UnitKind
 from gwasl.model.scenario_io import ScenarioError, parse_scenario
+from gwasl.ui import plain
 from gwasl.ui.drawable import CounterFace, FortDrawing, MapDrawing, StackDrawing, counter_face
 from gwasl.ui.mapscene import MapScene
 from gwasl.ui.mapview import MapView
@@ -182,6 +185,8 @@ def _pieces(action: dict[str, Any]) -> tuple[str, ...]:
 
 
 #: the actions a drag sends: a stack (or "?" pile) going from one hex to the next
+#: the actions whose exact outcome odds the menu shows before the roll
+ODDS_KINDS = ("fire", "close_combat", "bayonet_charge", "rally")
 DRAG_KINDS = ("move", "move_pile", "impulse_step", "rout", "withdraw", "shift")
 
 
@@ -284,6 +289,7 @@ class AslgwBoard(Board):
         self._placed = False
         self.last_menu: list[str] = []  # the texts of the last menu shown (tests read it)
         self.menu: QMenu | None = None
+        self.odds: Callable[[Record], list[Outcome]] | None = None  # set by the window
 
     def set_source(self, source: dict[str, Any] | None) -> None:
         self.public = public_scenario(source) if isinstance(source, dict) else None
@@ -382,6 +388,16 @@ class AslgwBoard(Board):
         elif found:
             self._menu(found)
 
+    def odds_text(self, la: LegalAction) -> str:
+        """The exact outcomes of a fire or close combat action, one per line ("" for others)."""
+        if self.odds is None or la.action.kind not in ODDS_KINDS:
+            return ""
+        try:
+            outcomes = self.odds(la.action)
+        except GameError:
+            return ""
+        return "\n".join(f"{o.p:.1%} {o.result}" for o in outcomes)
+
     def menu_for(self, h: Hex) -> None:
         self._menu(self.actions_at(h))
 
@@ -390,9 +406,14 @@ class AslgwBoard(Board):
         if not actions:
             return
         menu = QMenu(self)
+        menu.setToolTipsVisible(True)
         for la in actions:
             a = QAction(la.shown.text.replace("&", "&&"), menu)
             a.triggered.connect(lambda _=False, act=la.action: self.action_requested.emit(act))
+            odds = self.odds_text(la)
+            if odds:  # a fire or close combat: its exact outcomes before the roll
+                a.setToolTip(plain.tooltip(odds))
+            a.hovered.connect(lambda text=la.shown.text, o=odds: self.info.setText(text + (": " + o.replace("\n", "; ") if o else "")))
             menu.addAction(a)
         self.menu = menu  # tests pick an entry from it
         menu.popup(QCursor.pos())

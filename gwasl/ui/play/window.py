@@ -44,8 +44,9 @@ __all__ = ["END_KINDS", "PlayerWindow", "victory_text"]
 
 GAME_FILTER = "gwasl games (*.game);;All files (*)"
 MAX_RECENT = 8
-#: action kinds the "End phase" button and shortcut take (each game names its own)
-END_KINDS = ("end_phase", "end_turn", "end")
+#: action kinds the "End phase" button and shortcut take, first found first (each game names its own);
+#: a shift window or a platoon impulse in progress ends first, when the phase cannot yet
+END_KINDS = ("end_phase", "end_turn", "end", "end_window", "end_impulse")
 
 
 # Tooltips Qt shows as the literal text, never as markup: the editor's one helper (gwasl.ui.plain).
@@ -293,10 +294,12 @@ class PlayerWindow(QMainWindow):
     def end_phase(self) -> None:
         if self.controller is None:
             return
-        for la in self.controller.legal():
-            if la.shown.kind in END_KINDS:
-                self.request(la.action)
-                return
+        legal = self.controller.legal()
+        for kind in END_KINDS:  # the phase itself first; a shift window when only it can end
+            for la in legal:
+                if la.shown.kind == kind:
+                    self.request(la.action)
+                    return
         self.tell("End phase", "There is no phase to end now.")
 
     def undo(self) -> None:
