@@ -259,7 +259,9 @@ def hexes_or_none(board, la, label) -> bool:
 
 def scene_bytes(board: AslgwBoard) -> bytes:
     img = render_scene(board.scene, 900)
-    return bytes(img.constBits())
+    data = bytes(img.constBits())
+    del img
+    return data
 
 
 def test_a_scenario_played_to_its_result_in_the_window(qtbot, window, tmp_path):
