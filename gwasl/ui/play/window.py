@@ -109,6 +109,7 @@ class PlayerWindow(QMainWindow):
         self._build_actions()
         self._build_menus()
         self.messages: list[tuple[str, str]] = []
+        self._log_seqs: list[int] = []  # the seq of each line of the log dock
         self._refresh()
 
     # -- building ------------------------------------------------------------------
@@ -362,6 +363,8 @@ class PlayerWindow(QMainWindow):
 
     def set_viewer(self, name: str) -> None:
         if self.controller is not None:
+            self.log_list.clear()  # the same events, in another viewer's words
+            self._log_seqs = []
             self.controller.set_viewer(name)
 
     # -- drawing ----------------------------------------------------------------------
@@ -372,6 +375,7 @@ class PlayerWindow(QMainWindow):
         if c is None:
             self.actions_list.clear()
             self.log_list.clear()
+            self._log_seqs = []
             self.bookmarks_list.clear()
             self.status_label.setText("")
             self.turn_label.setText("")
@@ -400,10 +404,7 @@ class PlayerWindow(QMainWindow):
             item.setData(Qt.ItemDataRole.UserRole, la)
             self.actions_list.addItem(item)
         self.end_action.setEnabled(any(la.shown.kind in END_KINDS for la in legal))
-        self.log_list.clear()
-        for e in c.log():
-            self.log_list.addItem(self._log_item(e))
-        self.log_list.scrollToBottom()
+        self._fill_log(c.log())
         self.history_slider.blockSignals(True)
         self.history_slider.setRange(0, c.history_length)
         self.history_slider.setValue(c.position)
@@ -413,6 +414,25 @@ class PlayerWindow(QMainWindow):
         self._fill_bookmarks()
         if self.board is not None:
             self.board.show_view(view, legal)
+
+    def _fill_log(self, log: list[dict[str, Any]]) -> None:
+        """Show ``log``, touching only the lines that changed (a long game has thousands)."""
+        shown = self._log_seqs
+        same = 0
+        for have, e in zip(shown, log, strict=False):
+            if have != e["seq"]:
+                break
+            same += 1
+        if same == 0 and shown:
+            self.log_list.clear()
+        else:
+            for _ in range(len(shown) - same):
+                self.log_list.takeItem(self.log_list.count() - 1)
+        for e in log[same:]:
+            self.log_list.addItem(self._log_item(e))
+        self._log_seqs = [e["seq"] for e in log]
+        if len(log) > same:
+            self.log_list.scrollToBottom()
 
     def _log_item(self, e: dict[str, Any]) -> QListWidgetItem:
         text = e["text"]
