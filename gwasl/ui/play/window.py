@@ -11,12 +11,12 @@ event read-only.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtCore import QEvent, QSettings, Qt
+from PySide6.QtGui import QAction, QHelpEvent, QKeySequence, QTextCursor
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
@@ -26,9 +26,11 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QMainWindow,
     QMessageBox,
+    QPlainTextEdit,
     QPushButton,
     QSlider,
     QToolBar,
+    QToolTip,
     QVBoxLayout,
     QWidget,
 )
@@ -40,7 +42,7 @@ from gwasl.ui import plain
 from gwasl.ui.play.boards import Board, board_for
 from gwasl.ui.play.controller import GameController
 
-__all__ = ["END_KINDS", "PlayerWindow", "victory_text"]
+__all__ = ["END_KINDS", "LogView", "PlayerWindow", "victory_text"]
 
 GAME_FILTER = "gwasl games (*.game);;All files (*)"
 MAX_RECENT = 8
@@ -91,6 +93,69 @@ def victory_text(view: dict[str, Any], result: Mapping[str, Any] | None) -> str:
     return "\n".join(lines).strip()
 
 
+class LogView(QPlainTextEdit):
+    """The dice and events log: one paragraph per event, read-only.  A text document, not
+    a list of widgets' items, so a game of thousands of events takes a line in about a
+    millisecond; hovering a line shows its details (a roll's dice and modifiers, a
+    decision's candidates)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setReadOnly(True)
+        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self._lines: list[str] = []
+        self._tips: list[str] = []
+
+    def count(self) -> int:
+        return len(self._lines)
+
+    def lines(self) -> list[str]:
+        return list(self._lines)
+
+    def text(self, i: int) -> str:
+        return self._lines[i]
+
+    def tip(self, i: int) -> str:
+        return self._tips[i]
+
+    def clear_lines(self) -> None:
+        self._lines, self._tips = [], []
+        self.clear()
+
+    def append_lines(self, lines: Sequence[tuple[str, str]]) -> None:
+        if not lines:
+            return
+        self._lines += [t for t, _ in lines]
+        self._tips += [tip for _, tip in lines]
+        self.appendPlainText("\n".join(t for t, _ in lines))
+        bar = self.verticalScrollBar()
+        bar.setValue(bar.maximum())
+
+    def keep(self, n: int) -> None:
+        """Keep the first ``n`` lines (stepping back through history)."""
+        if n >= len(self._lines):
+            return
+        if n == 0:
+            self.clear_lines()
+            return
+        del self._lines[n:], self._tips[n:]
+        doc = self.document()
+        cur = QTextCursor(doc.findBlockByNumber(n - 1))
+        cur.movePosition(QTextCursor.MoveOperation.EndOfBlock)
+        cur.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
+        cur.removeSelectedText()
+
+    def event(self, e: QEvent) -> bool:
+        if e.type() == QEvent.Type.ToolTip and isinstance(e, QHelpEvent):
+            n = self.cursorForPosition(self.viewport().mapFromGlobal(e.globalPos())).blockNumber()
+            if 0 <= n < len(self._tips):
+                QToolTip.showText(e.globalPos(), self._tips[n], self)
+            else:
+                QToolTip.hideText()
+            return True
+        return super().event(e)
+
+
 class PlayerWindow(QMainWindow):
     """One game in play.  ``open_game_path`` or ``set_controller`` loads a game."""
 
@@ -127,8 +192,7 @@ class PlayerWindow(QMainWindow):
         lay.addWidget(self.odds_label)
         self.actions_dock = self._dock("Actions", box, Qt.DockWidgetArea.RightDockWidgetArea, "actions")
 
-        self.log_list = QListWidget()
-        self.log_list.setWordWrap(True)
+        self.log_list = LogView()
         self.log_dock = self._dock("Dice and events", self.log_list, Qt.DockWidgetArea.RightDockWidgetArea, "log")
 
         self.history_slider = QSlider(Qt.Orientation.Horizontal)
@@ -363,7 +427,7 @@ class PlayerWindow(QMainWindow):
 
     def set_viewer(self, name: str) -> None:
         if self.controller is not None:
-            self.log_list.clear()  # the same events, in another viewer's words
+            self.log_list.clear_lines()  # the same events, in another viewer's words
             self._log_seqs = []
             self.controller.set_viewer(name)
 
@@ -374,7 +438,7 @@ class PlayerWindow(QMainWindow):
             a.setEnabled(c is not None)
         if c is None:
             self.actions_list.clear()
-            self.log_list.clear()
+            self.log_list.clear_lines()
             self._log_seqs = []
             self.bookmarks_list.clear()
             self.status_label.setText("")
@@ -423,20 +487,14 @@ class PlayerWindow(QMainWindow):
             if have != e["seq"]:
                 break
             same += 1
-        if same == 0 and shown:
-            self.log_list.clear()
-        else:
-            for _ in range(len(shown) - same):
-                self.log_list.takeItem(self.log_list.count() - 1)
-        for e in log[same:]:
-            self.log_list.addItem(self._log_item(e))
+        self.log_list.keep(same)
+        self.log_list.append_lines([self._log_line(e) for e in log[same:]])
         self._log_seqs = [e["seq"] for e in log]
-        if len(log) > same:
-            self.log_list.scrollToBottom()
 
-    def _log_item(self, e: dict[str, Any]) -> QListWidgetItem:
-        text = e["text"]
-        item = QListWidgetItem(text)
+    @staticmethod
+    def _log_line(e: dict[str, Any]) -> tuple[str, str]:
+        """An event's line in the log, and the details shown when hovering it."""
+        text = " ".join(str(e["text"]).split())  # one line each
         tip = [text]
         if e.get("kind") == "roll":
             tip.append("dice: " + " + ".join(str(d) for d in e.get("dice", [])))
@@ -446,9 +504,8 @@ class PlayerWindow(QMainWindow):
             details = e.get("details") or {}
             tip += [f"{k}: {v}" for k, v in details.items()]
         if e.get("why") and e["why"] not in text:  # an automated decision's reason, in the line itself
-            item.setText(f"{text} (why: {e['why']})")
-        item.setToolTip(plain_tip("\n".join(tip)))
-        return item
+            text = f"{text} (why: {e['why']})"
+        return text, plain_tip("\n".join(tip))
 
     def _fill_view_menu(self) -> None:
         self.view_menu.clear()

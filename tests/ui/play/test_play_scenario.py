@@ -94,6 +94,8 @@ def press_end_shortcut(qtbot, window: PlayerWindow) -> None:
 
 
 def texts(lst) -> list[str]:
+    if hasattr(lst, "lines"):  # the log
+        return lst.lines()
     return [lst.item(i).text() for i in range(lst.count())]
 
 
@@ -102,7 +104,8 @@ def snapshot(window: PlayerWindow) -> dict:
     return {
         "title": window.windowTitle(), "status": window.status_label.text(), "turn": window.turn_label.text(),
         "actions": texts(window.actions_list), "log": texts(window.log_list),
-        "tips": [window.log_list.item(i).toolTip() for i in range(window.log_list.count())],
+        "tips": [window.log_list.tip(i) for i in range(window.log_list.count())],
+        "log_text": window.log_list.toPlainText(),
         "victory": window.victory_label.text(), "history": window.history_label.text(),
         "view": window.controller.view(),
         "stacks": sorted((h.label, it.toolTip()) for h, it in board.scene.stacks.items()),
@@ -176,8 +179,8 @@ def test_bois_des_caures_played_by_mouse_and_keyboard_then_reopened(qtbot, windo
     assert "%" in odds  # the exact outcomes were on the menu entry
     log = window.controller.log()
     assert sum(1 for e in log if e["kind"] == "roll") > rolls and window.messages == []
-    roll_item = [window.log_list.item(i) for i in range(window.log_list.count()) if log[i]["kind"] == "roll"][rolls]
-    assert "final:" in roll_item.toolTip() and "A7" in roll_item.text()
+    roll_line = [i for i in range(window.log_list.count()) if log[i]["kind"] == "roll"][rolls]
+    assert "final:" in window.log_list.tip(roll_line) and "A7" in window.log_list.text(roll_line)
     assert not any(t.lstrip().startswith(("{", "[")) for t in texts(window.log_list))  # sentences, no JSON
 
     # take-back refused after a roll, with the reason in words

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtWidgets import QListWidget
 
 from engine.toygame import ToyGame
 from gwasl.engine.game import GameOptions
@@ -33,7 +32,9 @@ def start(tmp_path, name="g.game", **opts):
     return create_game(tmp_path / name, ToyGame(), {"traps": [5, 7]}, 3, options)
 
 
-def texts(lst: QListWidget) -> list[str]:
+def texts(lst) -> list[str]:
+    if hasattr(lst, "lines"):  # the log
+        return lst.lines()
     return [lst.item(i).text() for i in range(lst.count())]
 
 
@@ -55,12 +56,21 @@ def test_play_take_back_history_and_reopen(qtbot, window, tmp_path):
     activate(qtbot, window, "Run a die's worth")
     log = texts(window.log_list)
     assert log[0].startswith("run: squares moved:") and "blue to act" in window.status_label.text()
-    assert "final:" in window.log_list.item(0).toolTip()  # the roll explains itself
+    assert "final:" in window.log_list.tip(0)  # the roll explains itself
     activate(qtbot, window, "Step one square")
     n = window.controller.history_length
     # history: step back to the first event, read-only, then live again
+    full = texts(window.log_list)
     window.history_slider.setValue(1)
     assert window.controller.position == 1 and window.actions_list.count() == 0
+    # the log dock shows the history up to there, line for line, and comes back whole
+    shown = [e["text"] for e in window.controller.log()]
+    assert window.log_list.lines() == shown == window.log_list.toPlainText().split("\n") and len(shown) < len(full)
+    window.history_slider.setValue(0)
+    assert window.log_list.lines() == [] == [t for t in window.log_list.toPlainText().split("\n") if t]
+    window.history_slider.setValue(n)
+    assert window.log_list.toPlainText().split("\n") == full
+    window.history_slider.setValue(1)
     assert "history" in window.status_label.text()
     window.go_live()
     assert window.controller.position == n and window.actions_list.count() == 3
