@@ -462,11 +462,17 @@ class PlayerWindow(QMainWindow):
                                       + ("" if c.live else "  ·  history (read-only)"))
             self.turn_label.setText(f"{record}  ·  {st.phase}  ·  {st.side} to act")
         self.victory_label.setText(victory_text(view, st.result if st.over else None))
+        # refilled without signals: the odds are computed when the user selects an action,
+        # not for whichever one becomes current while the list is rebuilt
+        self.actions_list.blockSignals(True)
         self.actions_list.clear()
         for la in legal:
             item = QListWidgetItem(la.shown.text)
             item.setData(Qt.ItemDataRole.UserRole, la)
             self.actions_list.addItem(item)
+        self.actions_list.setCurrentRow(-1)
+        self.actions_list.blockSignals(False)
+        self.odds_label.setText("")
         self.end_action.setEnabled(any(la.shown.kind in END_KINDS for la in legal))
         self._fill_log(c.log())
         self.history_slider.blockSignals(True)
