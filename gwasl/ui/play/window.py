@@ -180,6 +180,7 @@ class PlayerWindow(QMainWindow):
     # -- building ------------------------------------------------------------------
     def _build_docks(self) -> None:
         self.actions_list = QListWidget()
+        self.actions_list.setUniformItemSizes(True)  # one line each: the list lays out in no time
         self.actions_list.itemActivated.connect(self._activated)
         self.actions_list.currentItemChanged.connect(self._show_odds)
         self.odds_label = QLabel()
@@ -447,6 +448,9 @@ class PlayerWindow(QMainWindow):
             self.history_label.setText("")
             self.setWindowTitle("gwasl: play")
             return
+        self._draw(c)
+
+    def _draw(self, c: GameController) -> None:
         view = c.view()
         legal = c.legal()
         st = c.status()
