@@ -93,6 +93,10 @@ def victory_text(view: dict[str, Any], result: Mapping[str, Any] | None) -> str:
     return "\n".join(lines).strip()
 
 
+#: what starts each event's paragraph in the log, so that wrapped sentences stay apart
+BULLET = "• "
+
+
 class LogView(QPlainTextEdit):
     """The dice and events log: one paragraph per event, read-only.  A text document, not
     a list of widgets' items, so a game of thousands of events takes a line in about a
@@ -127,7 +131,7 @@ class LogView(QPlainTextEdit):
             return
         self._lines += [t for t, _ in lines]
         self._tips += [tip for _, tip in lines]
-        self.appendPlainText("\n".join(t for t, _ in lines))
+        self.appendPlainText("\n".join(BULLET + t for t, _ in lines))
         bar = self.verticalScrollBar()
         bar.setValue(bar.maximum())
 
@@ -222,7 +226,9 @@ class PlayerWindow(QMainWindow):
         self.bookmark_button = QPushButton("Bookmark")
         self.bookmark_button.clicked.connect(self.add_bookmark)
         hl.insertWidget(3, self.bookmark_button)
-        self.bookmarks_dock = self._dock("Bookmarks", self.bookmarks_list, Qt.DockWidgetArea.BottomDockWidgetArea, "bookmarks")
+        self.bookmarks_dock = self._dock("Bookmarks", self.bookmarks_list, Qt.DockWidgetArea.RightDockWidgetArea, "bookmarks")
+        self.tabifyDockWidget(self.victory_dock, self.bookmarks_dock)
+        self.victory_dock.raise_()
 
         # the turn record, the phase and the side to act, always in sight above the map
         self.turn_label = QLabel()

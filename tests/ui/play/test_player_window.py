@@ -12,7 +12,7 @@ from gwasl.engine.game import GameOptions
 from gwasl.games import register_ruleset
 from gwasl.store.gamefile import create_game
 from gwasl.ui.play.controller import GameController
-from gwasl.ui.play.window import PlayerWindow
+from gwasl.ui.play.window import BULLET, PlayerWindow
 
 register_ruleset("toy", ToyGame())
 
@@ -36,6 +36,11 @@ def texts(lst) -> list[str]:
     if hasattr(lst, "lines"):  # the log
         return lst.lines()
     return [lst.item(i).text() for i in range(lst.count())]
+
+
+def plain_lines(win: PlayerWindow) -> list[str]:
+    """The log dock's text as drawn, one event a paragraph after its bullet."""
+    return [t.removeprefix(BULLET) for t in win.log_list.toPlainText().split("\n")]
 
 
 def activate(qtbot, win: PlayerWindow, text: str) -> None:
@@ -65,11 +70,11 @@ def test_play_take_back_history_and_reopen(qtbot, window, tmp_path):
     assert window.controller.position == 1 and window.actions_list.count() == 0
     # the log dock shows the history up to there, line for line, and comes back whole
     shown = [e["text"] for e in window.controller.log()]
-    assert window.log_list.lines() == shown == window.log_list.toPlainText().split("\n") and len(shown) < len(full)
+    assert window.log_list.lines() == shown == plain_lines(window) and len(shown) < len(full)
     window.history_slider.setValue(0)
-    assert window.log_list.lines() == [] == [t for t in window.log_list.toPlainText().split("\n") if t]
+    assert window.log_list.lines() == [] == [t for t in plain_lines(window) if t]
     window.history_slider.setValue(n)
-    assert window.log_list.toPlainText().split("\n") == full
+    assert plain_lines(window) == full
     window.history_slider.setValue(1)
     assert "history" in window.status_label.text()
     window.go_live()
