@@ -520,7 +520,7 @@ class PlayerWindow(QMainWindow):
             details = e.get("details") or {}
             tip += [f"{k}: {v}" for k, v in details.items()]
         if e.get("why") and e["why"] not in text:  # an automated decision's reason, in the line itself
-            text = f"{text} (why: {e['why']})"
+            text = " ".join(f"{text} (why: {e['why']})".split())
         return text, plain_tip("\n".join(tip))
 
     def _fill_view_menu(self) -> None:
