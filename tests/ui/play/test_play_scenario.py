@@ -13,6 +13,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from gwasl.ui.play.aslgw_board import AslgwBoard, action_hexes
+from gwasl.ui.play.window import END_KINDS
 from gwasl.ui.render import render_scene
 from ui.play.playhelp import (
     choose,
@@ -168,8 +169,14 @@ def test_a_scenario_played_to_its_result_in_the_window(qtbot, window, tmp_path):
     rng = random.Random(4)
     lst = window.actions_list
     steps = 0
+    board = window.board
     while not window.controller.status().over:
         assert lst.count() > 0
+        for la in window.controller.legal():  # every action is on a hex's menu, or is the End phase button's
+            a, _ = action_hexes(la.action.to_json(), board._view)
+            assert a is not None or la.action.kind in END_KINDS, la.action.to_json()
+            if a is not None:
+                assert la in board.actions_at(a)
         if rng.random() < 0.2 and window.end_action.isEnabled():
             click_end_button(qtbot, window)
         else:
