@@ -12,6 +12,7 @@ event read-only.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +43,7 @@ from gwasl.ui import plain
 from gwasl.ui.play.boards import Board, board_for
 from gwasl.ui.play.controller import GameController
 
-__all__ = ["END_KINDS", "LogView", "PlayerWindow", "victory_text"]
+__all__ = ["END_KINDS", "LogLine", "LogView", "PlayerWindow", "victory_text"]
 
 GAME_FILTER = "gwasl games (*.game);;All files (*)"
 MAX_RECENT = 8
@@ -97,6 +98,20 @@ def victory_text(view: dict[str, Any], result: Mapping[str, Any] | None) -> str:
 BULLET = "• "
 
 
+@dataclass(frozen=True)
+class LogLine:
+    """One line of the log: its sentence and the details shown on hover."""
+
+    sentence: str
+    details: str
+
+    def text(self) -> str:
+        return self.sentence
+
+    def toolTip(self) -> str:  # the list widget's name, for code that reads either
+        return self.details
+
+
 class LogView(QPlainTextEdit):
     """The dice and events log: one paragraph per event, read-only.  A text document, not
     a list of widgets' items, so a game of thousands of events takes a line in about a
@@ -112,6 +127,10 @@ class LogView(QPlainTextEdit):
 
     def count(self) -> int:
         return len(self._lines)
+
+    def item(self, i: int) -> LogLine:
+        """Line ``i`` as a list widget would give it (``text()``, ``toolTip()``)."""
+        return LogLine(self._lines[i], self._tips[i])
 
     def lines(self) -> list[str]:
         return list(self._lines)

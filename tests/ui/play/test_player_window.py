@@ -61,7 +61,8 @@ def test_play_take_back_history_and_reopen(qtbot, window, tmp_path):
     activate(qtbot, window, "Run a die's worth")
     log = texts(window.log_list)
     assert log[0].startswith("run: squares moved:") and "blue to act" in window.status_label.text()
-    assert "final:" in window.log_list.tip(0)  # the roll explains itself
+    assert "final:" in window.log_list.tip(0) == window.log_list.item(0).toolTip()  # the roll explains itself
+    assert window.log_list.item(0).text() == log[0]
     activate(qtbot, window, "Step one square")
     n = window.controller.history_length
     # history: step back to the first event, read-only, then live again
