@@ -271,7 +271,7 @@ def player_window(app, tmp: Path, settings, size: tuple[int, int], events: int, 
     from gwasl.engine.game import GameOptions
     from gwasl.games import game_for
     from gwasl.store.gamefile import create_game
-    from gwasl.ui.play.controller import CHECKPOINT, GameController
+    from gwasl.ui.play.controller import CHECKPOINT, WARM_BUDGET, GameController
     from gwasl.ui.play.window import PlayerWindow
 
     columns, rows = size
@@ -297,6 +297,10 @@ def player_window(app, tmp: Path, settings, size: tuple[int, int], events: int, 
     board, c = win.board, win.controller
     vp = board.view.viewport()
     vp.repaint()
+    t = time.perf_counter()
+    while c._warmer.isActive():  # the idle pass that prepares the history (WARM_BUDGET per tick)
+        app.processEvents()
+    warm = time.perf_counter() - t
     n_events = c.history_length
     print(f"player window, {columns} x {rows} hexes, a game of {n_events} events (played in {played:.1f} s), "
           f"{len(c.view().get('units') or ())} units in view, window 1400 x 900")
@@ -337,8 +341,9 @@ def player_window(app, tmp: Path, settings, size: tuple[int, int], events: int, 
         steps.append(time.perf_counter() - t0)
     win.go_live()
     st = statistics.median(steps)
-    print(f"first step into history after opening (replays the game once, keeping a state every "
-          f"{CHECKPOINT} events): {steps[0] * 1e3:.0f} ms")
+    print(f"history prepared while idle after opening (a state kept every {CHECKPOINT} events, "
+          f"{WARM_BUDGET * 1e3:.0f} ms of the UI thread at a time): {warm * 1e3:.0f} ms in all; "
+          f"the first step back then: {steps[0] * 1e3:.1f} ms")
     print(f"history step (view at that event + docks + changed hexes + their paint), median of {len(steps)}: {st * 1e3:.1f} ms, "
           f"p90 {sorted(steps)[int(len(steps) * 0.9)] * 1e3:.1f} ms   [<= 16 ms: {mark(st <= 0.016)}]")
     print(f"reference (the same bare repaint): {ref * 1e3:.1f} ms; ratio step / reference: {st / ref:.1f}x")

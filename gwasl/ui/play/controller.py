@@ -9,10 +9,11 @@ history position the player stepped to.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from gwasl.engine.game import PLAYER, Outcome, Status
 from gwasl.engine.journal import Entry
@@ -20,11 +21,13 @@ from gwasl.engine.record import Record
 from gwasl.engine.session import LegalAction, Session
 from gwasl.store.gamefile import GameFile
 
-__all__ = ["CHECKPOINT", "GameController"]
+__all__ = ["CHECKPOINT", "WARM_BUDGET", "GameController"]
 
 #: one history state kept every this many events (stepping back costs at most as many reduces)
 CHECKPOINT = 16
 MAX_KEPT = 2048
+#: the longest the history is reduced for at one idle moment (seconds of the UI thread)
+WARM_BUDGET = 0.004
 
 
 class GameController(QObject):
@@ -48,6 +51,14 @@ class GameController(QObject):
         self._shown: dict[tuple[str, int], dict[str, Any] | None] = {}  # (viewer, seq) -> the event as shown
         self._refresh_history()
         self.session.add_listener(self._on_entries)
+        # while the player looks at the board, the history is reduced a few ms at a time,
+        # keeping every CHECKPOINT-th state: the first step back in a long game just opened
+        # is then as quick as the others
+        self._warm: tuple[int, int, Any] | None = None  # (event count, seq of its last event, state)
+        self._warmer = QTimer(self)
+        self._warmer.setInterval(0)
+        self._warmer.timeout.connect(self._warm_step)
+        self._warmer.start()
 
     # -- the session's news ------------------------------------------------------
     def _on_entries(self, _session: Session[Any], _entries: Sequence[Entry]) -> None:
@@ -55,7 +66,34 @@ class GameController(QObject):
         self._cursor = None
         self._cursor_state = None
         self._keep(len(self._history), self.session.state)
+        if not self._warmer.isActive():
+            self._warmer.start()  # the new events' checkpoints, between the player's clicks
         self.changed.emit()
+
+    def _warm_step(self) -> None:
+        """Reduce the history on from where the last idle moment stopped, for WARM_BUDGET
+        seconds at most, keeping every CHECKPOINT-th state; stop at the live position."""
+        game, n = self.session.game, len(self._history)
+        warm = self._warm
+        if warm is None or warm[0] > n or (warm[0] and self._history[warm[0] - 1] != warm[1]):
+            # first time, or a take-back changed the history under it: on from the last state
+            # kept before where it had got to (every checkpoint before that one still holds)
+            start = self._checkpoint(0 if warm is None else min(warm[0], n))
+            if start is None:
+                self._keep(0, self.session.state_at(None))
+                start = (0, self._checkpoints[0][1])
+            count, state = start
+        else:
+            count, state = warm[0], warm[2]
+        deadline = time.perf_counter() + WARM_BUDGET
+        while count < n and time.perf_counter() < deadline:
+            state = game.reduce(state, self._events[count])
+            count += 1
+            if count % CHECKPOINT == 0:
+                self._keep(count, state)
+        self._warm = (count, self._history[count - 1] if count else -1, state)
+        if count >= n:
+            self._warmer.stop()
 
     def _refresh_history(self) -> None:
         pairs = list(self.session.effective())
@@ -78,6 +116,7 @@ class GameController(QObject):
         return best
 
     def close(self) -> None:
+        self._warmer.stop()
         self.session.remove_listener(self._on_entries)
         self.file.close()
 
