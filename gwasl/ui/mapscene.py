@@ -614,7 +614,8 @@ def _draw_ladder(p: QPainter, x: float, y: float, s: float) -> None:
 def _describe(f: CounterFace) -> str:
     """One line per counter for the stack's tooltip, top counter first."""
     parts = [f.key if not f.key.startswith(("dummy:", "concealed:", "own-")) else f.title, f.title]
-    for x in (f.factors, f.rating, f.platoon and f"platoon {f.platoon}", f.position, f.marker, f.count and f"{f.count} counters", f.broken and "broken"):
+    for x in (f.factors, f.rating, f.platoon and f"platoon {f.platoon}", f.position, f.marker, f.count and f"{f.count} counters",
+              f.broken and "broken", " ".join(f.status)):
         if x:
             parts.append(str(x))
     return " ".join(dict.fromkeys(parts))
