@@ -90,7 +90,10 @@ def victory_text(view: dict[str, Any], result: Mapping[str, Any] | None) -> str:
             got = vp.get(key) or {}
             if got:
                 lines.append(f"{name}: " + ", ".join(f"{side} {n}" for side, n in got.items()))
-        lines += [f"  {x}" for x in vp.get("lines") or ()]
+        sources = vp.get("lines") or ()
+        if sources:
+            lines.append("VP sources:")  # casualty and exit VP alike, each with its rule
+            lines += [f"  {x}" for x in sources]
     return "\n".join(lines).strip()
 
 

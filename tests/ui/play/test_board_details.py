@@ -113,7 +113,8 @@ def test_victory_panel_text():
     live = victory_text(view, None)
     assert live.splitlines() == ["Control (hexes): french 1, german 2", "  building ferme: french",
                                  "  F3 level 0 dugout: german", "Casualty VP: german 2, french 0",
-                                 "Exit VP: german 0, french 0", "  german +2 CVP: F-1 eliminated (A26.221)"]
+                                 "Exit VP: german 0, french 0", "VP sources:",
+                                 "  german +2 CVP: F-1 eliminated (A26.221)"]
     over = victory_text(view, {"winner": None, "why": "turn 5 is over"})
     assert over.startswith("Result: no winner\nturn 5 is over\n")
     assert victory_text({}, {"winner": "german", "why": "x", "score": 7}) == "Result: german wins\nx\nScore: 7"
