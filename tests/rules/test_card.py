@@ -75,6 +75,8 @@ def _with(path: list[Any], value: Any) -> dict[str, Any]:
      "$.game.victory.german.conditions[0].control.at_least", "A26.1"),
     (["victory", "german", "conditions", 1], {"exit": {"at_least": 99, "edge": "east"}},
      "$.game.victory.german.conditions[1].exit.at_least", "A26.23"),
+    (["victory", "german", "conditions", 1], {"cvp": {"at_least": 999}},  # more than every enemy unit doubled (A26.222)
+     "$.game.victory.german.conditions[1].cvp.at_least", "A26.22"),
     (["victory", "german", "conditions", 1], {"cvp": {"at_least": 5, "cap": 3}},
      "$.game.victory.german.conditions[1].cvp.cap", "A26.22"),
     (["victory", "german", "conditions", 1], {"exit": {"at_least": 2, "hexes": ["F4"]}},
