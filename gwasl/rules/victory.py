@@ -189,7 +189,7 @@ def _met(cond: Condition, control: ControlMap, t: Tally, sides: Sequence[str]) -
     value = min(raw, cond.cap) if cond.cap is not None else raw
     ok = value >= cond.at_least
     lines = [f"{cond.side} has {value} {cond.measure.upper()} VP" + (f" (capped at {cond.cap} from {raw})" if cond.cap is not None and raw > cond.cap else "")
-             + f", needs {cond.at_least}"]
+             + f", needs {cond.at_least} ({'A26.22' if cond.measure == 'cvp' else 'A26.23'})"]
     if cond.more_than_enemy:
         enemy = next((s for s in sides if s != cond.side), None)
         ev = table.get(enemy, 0) if enemy else 0

@@ -257,7 +257,7 @@ def result_json(state: AslgwState, why: str) -> dict[str, Any]:
 def verdict_record(v: Verdict, state: AslgwState) -> dict[str, Any]:
     t = _tally(state, True)
     return {"winner": v.winner, "why": v.why, "met": dict(v.met), "details": list(v.details),
-            "cvp": dict(t.cvp), "exit_vp": dict(t.exit_vp), "vp_lines": list(t.lines),
+            "cvp": dict(t.cvp), "exit_vp": dict(t.exit_vp),
             "control": control_json(state.victory.truth.declared()),
             "turns": state.settings.turns, "turn": state.turn}
 
