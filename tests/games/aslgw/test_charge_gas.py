@@ -244,3 +244,28 @@ def test_a_side_without_gas_protection_takes_no_ntc_the_gas_takes_effect_aslgw_1
     assert not any("gas NTC of F" in r.cause for r in rolls(em.events))
     hits = {(e.unit, e.change) for e in of(em.events, UnitHit)}
     assert ("F", "broken") in hits and any("2MC" in r.cause for r in rolls(em.events))
+
+
+def test_a_hidden_unit_outside_the_area_that_fails_keeps_trying_unseen_aslgw_1_9_2():
+    """ASLGW 1.9.2 for a concealed unit: its gas NTC is on its side's own dice; failed outside
+    the area, it is under a labor marker that only its side knows of, and it tries again in
+    the next RPh (on its own dice too); the enemy sees none of it."""
+    units = [squad("G", "B2"), leader("GL", "B2"), squad("F", "E4", "french"), squad("K", "J9", "french", hidden="concealed")]
+    sides = {"german": {"nationality": "german", "gas": [{"agents": ["chlorine"], "hexes": ["E4", "E5"], "turn": 1}]},
+             "french": {"nationality": "french"}}
+    for seed in range(1, 40):
+        s = session(doc(units, date="1916-07-01", sides=sides, game={"turns": 2}), seed=seed)
+        to_phase(s, "PFPh")
+        ev = flat(s.act(ReleaseGas("german", 0)))
+        hidden = [e for e in of(ev, GasHidden) if e.side == "french"]
+        if hidden and hidden[0].labor:
+            break
+    else:
+        raise AssertionError("no seed makes the concealed K fail its gas NTC")
+    assert hidden[0].labor == ("K",) and s.state.combat.mark("K").labor
+    assert s.state.fog.status_of("K").value == "concealed"  # not revealed: nothing happened to it in public
+    seen = [u for u in s.view("german")["units"] if u.get("side") == "french"]
+    assert seen and not any("labor" in u for u in seen)  # the enemy knows of no French labor marker
+    assert all(e["kind"] != "gas_hidden" for e in s.log("german"))
+    mine = [u for u in s.view("french")["units"] if u.get("id") == "K"]
+    assert mine and mine[0]["labor"] is True
