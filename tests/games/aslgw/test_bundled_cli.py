@@ -133,3 +133,7 @@ def test_random_legal_play_through_the_command_line_ends_with_a_result(tmp_path,
     rc, show, _ = run(capsys, "game", "show", g, "--json")
     assert show["over"] is True
     _finished(capsys, g, show["result"]["winner"])
+    rc, log, _ = run(capsys, "game", "log", g, "--json")
+    kinds = {e["kind"] for e in log["events"]}
+    assert {"fire", "roll", "moved", "rally", "rout", "unit"} <= kinds  # fought, not only walked (issue 12 done-when)
+    assert all({"dice", "modifiers", "final"} <= set(e) for e in log["events"] if e["kind"] == "roll")
