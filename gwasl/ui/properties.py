@@ -214,6 +214,26 @@ class PropertiesDialog(QDialog):
         row.addWidget(remove)
         f.addRow("", _wrap(row))
         self.tabs.addTab(page, "Card")
+        self.tabs.currentChanged.connect(lambda _i: self._sync_card_sides())
+
+    def _side_ids(self) -> list[str]:
+        out = []
+        for r in range(self.sides.rowCount()):
+            cell = self.sides.item(r, 0)
+            sid = (cell.text() if cell is not None else "").strip()
+            if sid:
+                out.append(sid)
+        return out
+
+    def _sync_card_sides(self) -> None:
+        """Sides added on the first tab get their card rows and can be chosen to move or set up first."""
+        for sid in self._side_ids():
+            if all(self._text(self.card_sides, r, 0) != sid for r in range(self.card_sides.rowCount())):
+                self._add_card_side(sid)
+                self._add_victory_side(sid)
+            for box in (self.first_moves, self.first_setup):
+                if box.findData(sid) < 0:
+                    box.addItem(sid, sid)
 
     def _side_raw(self, key: str, sid: str) -> Any:
         per = self._game.get(key, {})

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QApplication, QDialogButtonBox, QLineEdit, QTableWidget
+from PySide6.QtWidgets import QApplication, QDialogButtonBox, QLineEdit, QPushButton, QTableWidget
 
 from gwasl.editor import document as ed
 from gwasl.model.hexgrid import Hex
@@ -135,3 +135,18 @@ def test_every_bundled_card_reads_back_unchanged(qtbot, name):
     qtbot.addWidget(dlg)
     assert dlg.problem() is None
     assert ed.set_properties(s, **dlg.values()) is None
+
+
+def test_a_side_added_on_the_first_tab_gets_its_card_row(qtbot, window):
+    dlg = PropertiesDialog(window.document.scenario, window)
+    qtbot.addWidget(dlg)
+    dlg.show()
+    qtbot.waitExposed(dlg)
+    add = next(b for b in dlg.findChildren(QPushButton) if b.text() == "Add side")
+    qtbot.mouseClick(add, Qt.LeftButton)
+    _type_cell(qtbot, dlg.sides, dlg.sides.rowCount() - 1, 0, "belgian")
+    dlg.tabs.setCurrentIndex(1)
+    assert _row(dlg.card_sides, "belgian") >= 0 and _row(dlg.victory, "belgian") >= 0
+    assert dlg.first_moves.findData("belgian") > 0
+    _type_cell(qtbot, dlg.card_sides, _row(dlg.card_sides, "belgian"), 1, "A1")
+    assert dlg.card()["setup"]["belgian"] == {"hexes": ["A1"]}
