@@ -16,7 +16,6 @@ import contextlib
 import json
 import math
 import os
-import stat
 import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -34,6 +33,7 @@ from gwasl.engine.game import Game, GameError, GameOptions
 from gwasl.engine.journal import Entry
 from gwasl.engine.record import RecordError
 from gwasl.engine.session import Session, SessionError
+from gwasl.model.files import FileError, FileReadError, check_regular_file, file_head, read_regular_file
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "MAX_GAME_FILE", "GameFile", "GameFileError", "create_game", "load_source", "open_game", "strict_loads"]
 
@@ -246,18 +246,14 @@ def open_game(path: str | os.PathLike[str]) -> GameFile:
 
     p = Path(path)
     try:
-        st = p.stat()
-    except OSError as e:
-        raise GameFileError(f"{p}: cannot open: {e.strerror or e}") from None
-    if not stat.S_ISREG(st.st_mode):
-        raise GameFileError(f"{p}: not a regular file")
-    if st.st_size > MAX_GAME_FILE:
-        raise GameFileError(f"{p}: {st.st_size} bytes is larger than a game file can be ({MAX_GAME_FILE})")
-    try:
-        with open(p, "rb") as f:
-            head = f.read(16)
-    except OSError as e:
-        raise GameFileError(f"{p}: cannot read: {e.strerror or e}") from None
+        check_regular_file(p, MAX_GAME_FILE)  # never a FIFO, a device or a folder; bounded
+    except FileReadError as e:
+        raise GameFileError(f"{p}: cannot open: {e.reason}") from None
+    except FileError as e:
+        raise GameFileError(str(e)) from None
+    head = file_head(p, 16)
+    if head is None:
+        raise GameFileError(f"{p}: cannot read it")
     if head != b"SQLite format 3\x00":
         raise GameFileError(f"{p}: not a gwasl game file")
     engine = _engine(p)
@@ -343,14 +339,11 @@ def load_source(ruleset: str, path: str) -> dict[str, Any]:
             raise GameError(f"{path}: not a valid scenario: {first}") from None
         except ScenarioError as e:
             raise GameError(str(e)) from None
-    p = Path(path)
-    if not p.is_file():
-        raise GameError(f"{path}: not a regular file")
-    if p.stat().st_size > MAX_SOURCE:
-        raise GameError(f"{path}: larger than a scenario can be ({MAX_SOURCE} bytes)")
     try:
-        obj = strict_loads(p.read_bytes(), path)
-    except (GameFileError, OSError) as e:
+        obj = strict_loads(read_regular_file(path, MAX_SOURCE).data, path)
+    except FileError as e:
+        raise GameError(str(e)) from None
+    except GameFileError as e:
         raise GameError(f"{path}: {e}") from None
     if not isinstance(obj, dict):
         raise GameError(f"{path}: not a {ruleset} scenario (a JSON object)")
