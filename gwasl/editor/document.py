@@ -25,6 +25,7 @@ True
 from __future__ import annotations
 
 import datetime as _dt
+import json
 import os
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
@@ -685,11 +686,30 @@ def remove_dummy(s: Scenario, index: int) -> Command | None:
 # ---------------------------------------------------------------------------
 # Properties and map size
 # ---------------------------------------------------------------------------
-_PROPERTY_FIELDS = {"title", "date", "front", "weather", "winter", "night", "id", "sides"}
+_PROPERTY_FIELDS = {"title", "date", "front", "weather", "winter", "night", "id", "sides", "game", "columns", "rows"}
+
+
+def _card_error(s: Scenario) -> str | None:
+    """The first problem of ``s``'s turn record and card (A26; the parsers ``gwasl validate`` uses)."""
+    from gwasl.rules.card import CardError, scenario_card
+    from gwasl.rules.turn_record import TurnRecordError, turn_record
+
+    try:
+        turn_record(s)
+        scenario_card(s)
+    except (CardError, TurnRecordError) as e:
+        rule = getattr(e, "rule", "")
+        return f"{e.path}: {e.message}" + (f" ({rule})" if rule else "")
+    return None
 
 
 def set_properties(s: Scenario, **fields: Any) -> Command | None:
-    """Scenario properties: title, date, front, weather, winter, night, sides (with gas and grenade overrides)."""
+    """Scenario properties as one undoable edit: title, date, front, weather, winter, night,
+    sides (with gas and grenade overrides), the map size (``columns``, ``rows``: see
+    :func:`resize_map`) and ``game``, the turn record and scenario card (docs/format/aslgw.md:
+    turns, who sets up and moves first, set-up and entry areas, victory conditions, SSRs,
+    Balance, ELR and SAN; ``None`` removes it).  A card the game could not play is refused
+    with the field and the rule it breaks (A26 via :func:`gwasl.rules.card.scenario_card`)."""
     bad = set(fields) - _PROPERTY_FIELDS
     if bad:
         raise EditError(f"unknown scenario properties: {', '.join(sorted(bad))}")
@@ -700,10 +720,29 @@ def set_properties(s: Scenario, **fields: Any) -> Command | None:
         if len(sides) < 2:
             raise EditError("a scenario needs at least two sides")
         fields["sides"] = MappingProxyType(dict(sides))
+    columns, rows = fields.pop("columns", None), fields.pop("rows", None)
+    card_before = _card_error(s) if ("game" in fields or columns is not None) else None
+    if "game" in fields:
+        game = fields.pop("game")
+        if game is not None and not isinstance(game, Mapping):
+            raise EditError("the scenario card must be an object")
+        extra = {k: v for k, v in s.extra.items() if k != "game"}
+        if game:
+            extra["game"] = json.loads(json.dumps(game))  # a plain JSON copy: the dialog's lists are its own
+        fields["extra"] = MappingProxyType(extra)
     after = replace(s, **fields)
+    resized = False
+    if columns is not None and rows is not None:
+        grown = resize_map(after, columns, rows)
+        if grown is not None:
+            after, resized = grown.after, True
     if after == s:
         return None
-    full = "sides" in fields or "date" in fields  # counters show nationality colours and date-dependent factors
+    if "extra" in fields or resized:
+        problem = _card_error(after)
+        if problem is not None and problem != card_before:
+            raise EditError(f"scenario card: {problem}")
+    full = "sides" in fields or "date" in fields or resized  # counters show nationality colours and date-dependent factors
     return Command("Scenario properties", s, after, FULL if full else Change(properties=True))
 
 

@@ -29,7 +29,7 @@ __all__ = [
     "unit_vp",
 ]
 
-LossKind = Literal["eliminated", "captured", "left_map", "exited"]
+LossKind = Literal["eliminated", "reduced", "captured", "left_map", "exited"]
 
 
 def unit_vp(kind: str, leadership_modifier: int = 0) -> int:
@@ -49,7 +49,8 @@ def unit_vp(kind: str, leadership_modifier: int = 0) -> int:
 @dataclass(frozen=True, slots=True)
 class Loss:
     """A unit removed from play or exited: ``side`` owns the unit; ``how``:
-    ``eliminated`` (26.221), ``captured`` (26.222: a prisoner), ``left_map`` (eliminated
+    ``eliminated`` (26.221), ``reduced`` (26.221: a squad's Casualty Reduction eliminates
+    a half-squad's worth, ``vp`` the difference), ``captured`` (26.222: a prisoner), ``left_map`` (eliminated
     for CVP, 26.221), ``exited`` (through the exit area of the victory conditions, 26.23:
     no CVP).  ``broken``: broken personnel give no exit VP (26.23)."""
 
@@ -102,9 +103,10 @@ def tally(losses: Iterable[Loss], sides: Sequence[str] = ()) -> Tally:
     captured = []
     for x in items:
         enemy = next((s for s in names if s != x.side), names[0])
-        if x.how in ("eliminated", "left_map"):
+        if x.how in ("eliminated", "reduced", "left_map"):
             cvp[enemy] += x.vp
-            why = "eliminated" if x.how == "eliminated" else "left the map, counted as eliminated"
+            why = {"eliminated": "eliminated", "reduced": "casualty reduced, a half-squad eliminated",
+                   "left_map": "left the map, counted as eliminated"}[x.how]
             lines.append(f"{enemy} +{x.vp} CVP: {x.unit} {why} (A26.221)")
         elif x.how == "captured":
             cvp[enemy] += x.vp
@@ -187,7 +189,7 @@ def _met(cond: Condition, control: ControlMap, t: Tally, sides: Sequence[str]) -
     value = min(raw, cond.cap) if cond.cap is not None else raw
     ok = value >= cond.at_least
     lines = [f"{cond.side} has {value} {cond.measure.upper()} VP" + (f" (capped at {cond.cap} from {raw})" if cond.cap is not None and raw > cond.cap else "")
-             + f", needs {cond.at_least}"]
+             + f", needs {cond.at_least} ({'A26.22' if cond.measure == 'cvp' else 'A26.23'})"]
     if cond.more_than_enemy:
         enemy = next((s for s in sides if s != cond.side), None)
         ev = table.get(enemy, 0) if enemy else 0
@@ -203,6 +205,7 @@ def judge(conditions: Mapping[str, Sequence[Condition]], control: ControlMap, t:
     conditions is reported (the card's immediate conditions); otherwise ``None``."""
     details: list[str] = []
     met: dict[str, bool] = {}
+    headline: dict[str, list[str]] = {}  # per side, each condition's count: the "why" names what decided
     for side in sides:
         conds = conditions.get(side, ())
         if not conds:
@@ -212,22 +215,30 @@ def judge(conditions: Mapping[str, Sequence[Condition]], control: ControlMap, t:
             ok, lines = _met(c, control, t, sides)
             ok_all &= ok
             details += lines
+            head = lines[0] + (f" {lines[1]}" if isinstance(c, VPCondition) and len(lines) > 1 else "")
+            headline.setdefault(side, []).append(head + (": met" if ok else ": not met"))
         met[side] = ok_all
     details += list(t.lines)
+
+    def because(*who: str) -> str:
+        return "; ".join(h for s in who for h in headline.get(s, ()))
+
     winners = [s for s, ok in met.items() if ok]
     if len(winners) == 1:
         s = winners[0]
-        return Verdict(s, f"{s} has met its victory conditions", MappingProxyType(met), tuple(details))
+        return Verdict(s, f"{s} has met its victory conditions: {because(s)}", MappingProxyType(met), tuple(details))
     if not over:
         return None
     if len(winners) > 1:
-        return Verdict(None, "both sides have met their victory conditions: a draw", MappingProxyType(met), tuple(details))
+        return Verdict(None, f"both sides have met their victory conditions: a draw ({because(*winners)})",
+                       MappingProxyType(met), tuple(details))
     avoiders = [s for s in sides if s not in met]
     if len(avoiders) == 1:
         s = avoiders[0]
-        return Verdict(s, f"{s} wins by avoiding the other side's victory conditions (A26.3)", MappingProxyType(met),
-                       tuple(details))
-    return Verdict(None, "no side has met its victory conditions: a draw", MappingProxyType(met), tuple(details))
+        return Verdict(s, f"{s} wins by avoiding the other side's victory conditions (A26.3): {because(*met)}",
+                       MappingProxyType(met), tuple(details))
+    return Verdict(None, f"no side has met its victory conditions: a draw ({because(*met)})", MappingProxyType(met),
+                   tuple(details))
 
 
 def balance_dr_loser(rolls: Mapping[str, int]) -> str | None:

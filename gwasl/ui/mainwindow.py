@@ -8,40 +8,30 @@ item models redraw from the document's change events.
 from __future__ import annotations
 
 import contextlib
-import datetime as _dt
 import os
 import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QDate, QPointF, QSettings, QSize, Qt, QTimer
+from PySide6.QtCore import QPointF, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QCheckBox,
     QComboBox,
-    QDateEdit,
     QDialog,
-    QDialogButtonBox,
     QDockWidget,
     QFileDialog,
-    QFormLayout,
     QGroupBox,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
-    QLineEdit,
     QListWidget,
     QListWidgetItem,
     QMainWindow,
     QMessageBox,
     QPushButton,
     QScrollArea,
-    QSpinBox,
     QTableView,
-    QTableWidget,
-    QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
@@ -52,15 +42,9 @@ from gwasl.model.hexgrid import Hex, HexLabelError
 from gwasl.model.scenario import (
     Formation,
     FormationKind,
-    Front,
-    GasProtection,
     HiddenStatus,
-    Nationality,
     Position,
-    Scenario,
-    Side,
     UnitKind,
-    Weather,
 )
 from gwasl.model.scenario_io import Finding, ScenarioChangedError, ScenarioError, ScenarioFormatError, ScenarioReadOnlyError
 from gwasl.rules.validate import validate_scenario
@@ -71,6 +55,7 @@ from gwasl.ui.mapscene import MapScene
 from gwasl.ui.mapview import MapView
 from gwasl.ui.models import FindingsModel, FormationTableModel, UnitTableModel
 from gwasl.ui.palette import Palette
+from gwasl.ui.properties import PropertiesDialog
 from gwasl.ui.render import RenderError, export_png, export_svg
 from gwasl.ui.seen import Seen
 from gwasl.ui.tools import ALL_TOOLS, Tool
@@ -609,11 +594,8 @@ class MainWindow(QMainWindow):
             self.apply_properties(dlg.values())
 
     def apply_properties(self, values: dict) -> bool:
-        cols, rows = values.pop("columns", None), values.pop("rows", None)
-        ok = self._run(ed.set_properties, **values)
-        if cols is not None and rows is not None:
-            ok = self._run(ed.resize_map, cols, rows) or ok
-        return ok
+        """The dialog's values as one edit: one undo step, one change signal (map size and card included)."""
+        return self._run(ed.set_properties, **values)
 
     # ------------------------------------------------------------------ files
     def ask_unsaved(self) -> QMessageBox.StandardButton:
@@ -813,130 +795,3 @@ def _cannot_open(e: ScenarioError) -> str:
 
 def _slug(title: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-") or "scenario"
-
-
-class PropertiesDialog(QDialog):
-    """Title, date, front, weather, winter, night, map size, sides with nationality and overrides."""
-
-    def __init__(self, scenario: Scenario, parent=None) -> None:
-        super().__init__(parent)
-        self.setWindowTitle("Scenario properties")
-        self.scenario = scenario
-        f = QFormLayout(self)
-        self.title = QLineEdit(scenario.title)
-        self.date = QDateEdit(QDate(scenario.date.year, scenario.date.month, scenario.date.day))
-        self.date.setDisplayFormat("yyyy-MM-dd")
-        self.date.setCalendarPopup(True)
-        self.front = QComboBox()
-        for front in Front:
-            self.front.addItem(words(front), front)
-        self.front.setCurrentIndex(self.front.findData(scenario.front))
-        self.weather = QComboBox()
-        for weather in Weather:
-            self.weather.addItem(words(weather), weather)
-        self.weather.setCurrentIndex(self.weather.findData(scenario.weather))
-        self.winter = QCheckBox("winter")
-        self.winter.setChecked(scenario.winter)
-        self.night = QCheckBox("night")
-        self.night.setChecked(scenario.night)
-        self.columns = QSpinBox()
-        self.columns.setRange(1, 208)
-        self.columns.setValue(scenario.map.columns)
-        self.rows = QSpinBox()
-        self.rows.setRange(1, 200)
-        self.rows.setValue(scenario.map.rows)
-        f.addRow("Title", self.title)
-        f.addRow("Date", self.date)
-        f.addRow("Front", self.front)
-        f.addRow("Weather", self.weather)
-        row = QHBoxLayout()
-        row.addWidget(self.winter)
-        row.addWidget(self.night)
-        f.addRow("", _wrap(row))
-        row = QHBoxLayout()
-        row.addWidget(self.columns)
-        row.addWidget(QLabel("columns x"))
-        row.addWidget(self.rows)
-        row.addWidget(QLabel("rows"))
-        f.addRow("Map", _wrap(row))
-        self.sides = QTableWidget(0, 4)
-        self.sides.setHorizontalHeaderLabels(["Side id", "Nationality", "Gas protection (1.9.11)", "Grenades (1.6.61)"])
-        self.sides.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        for sid, side in scenario.sides.items():
-            self._add_side_row(sid, side)
-        f.addRow("Sides", self.sides)
-        row = QHBoxLayout()
-        add = QPushButton("Add side")
-        add.clicked.connect(lambda: self._add_side_row(f"side{self.sides.rowCount() + 1}", Side("", Nationality.BRITISH)))
-        row.addWidget(add)
-        f.addRow("", _wrap(row))
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        f.addRow(buttons)
-
-    def _add_side_row(self, sid: str, side: Side) -> None:
-        r = self.sides.rowCount()
-        self.sides.insertRow(r)
-        self.sides.setItem(r, 0, QTableWidgetItem(sid))
-        nat = QComboBox()
-        for n in Nationality:
-            nat.addItem(words(n), n)
-        nat.setCurrentIndex(nat.findData(side.nationality))
-        gas = QComboBox()
-        gas.addItem("from the date", None)
-        for g in GasProtection:
-            gas.addItem(words(g), g)
-        gas.setCurrentIndex(max(0, gas.findData(side.gas_protection)))
-        gren = QComboBox()
-        gren.addItem("from date and front", None)
-        gren.addItem("yes", True)
-        gren.addItem("no", False)
-        gren.setCurrentIndex({None: 0, True: 1, False: 2}[side.hand_grenades])
-        self.sides.setCellWidget(r, 1, nat)
-        self.sides.setCellWidget(r, 2, gas)
-        self.sides.setCellWidget(r, 3, gren)
-
-    def _combo(self, row: int, column: int) -> QComboBox:
-        w = self.sides.cellWidget(row, column)
-        assert isinstance(w, QComboBox)  # _add_side_row puts a combo box in every such cell
-        return w
-
-    def values(self) -> dict:
-        d = self.date.date()
-        sides = {}
-        for r in range(self.sides.rowCount()):
-            cell = self.sides.item(r, 0)
-            sid = (cell.text() if cell is not None else "").strip()
-            if not sid:
-                continue
-            old = self.scenario.sides.get(sid)
-            sides[sid] = Side(
-                sid,
-                Nationality(self._combo(r, 1).currentData()),
-                _opt_gas(self._combo(r, 2).currentData()),
-                self._combo(r, 3).currentData(),
-                old.extra if old is not None else Side(sid, Nationality.GERMAN).extra,
-            )
-        return {
-            "title": self.title.text().strip(),
-            "date": _dt.date(d.year(), d.month(), d.day()),
-            "front": Front(self.front.currentData()),
-            "weather": Weather(self.weather.currentData()),
-            "winter": self.winter.isChecked(),
-            "night": self.night.isChecked(),
-            "sides": sides,
-            "columns": self.columns.value(),
-            "rows": self.rows.value(),
-        }
-
-
-def _opt_gas(v) -> GasProtection | None:
-    return None if v is None else GasProtection(v)
-
-
-def _wrap(layout) -> QWidget:
-    w = QWidget()
-    layout.setContentsMargins(0, 0, 0, 0)
-    w.setLayout(layout)
-    return w

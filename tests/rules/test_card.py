@@ -75,6 +75,8 @@ def _with(path: list[Any], value: Any) -> dict[str, Any]:
      "$.game.victory.german.conditions[0].control.at_least", "A26.1"),
     (["victory", "german", "conditions", 1], {"exit": {"at_least": 99, "edge": "east"}},
      "$.game.victory.german.conditions[1].exit.at_least", "A26.23"),
+    (["victory", "german", "conditions", 1], {"cvp": {"at_least": 999}},  # more than every enemy unit doubled (A26.222)
+     "$.game.victory.german.conditions[1].cvp.at_least", "A26.22"),
     (["victory", "german", "conditions", 1], {"cvp": {"at_least": 5, "cap": 3}},
      "$.game.victory.german.conditions[1].cvp.cap", "A26.22"),
     (["victory", "german", "conditions", 1], {"exit": {"at_least": 2, "hexes": ["F4"]}},
@@ -102,3 +104,23 @@ def test_a_scenario_without_a_card_has_an_empty_one():
     raw = json.loads(BOIS.read_text())
     c = scenario_card(parse_scenario(raw, "test"))
     assert not c.has_victory and not c.setup
+
+
+@pytest.mark.parametrize(("path", "value", "where"), [
+    (["setup", "french", "hexes"], ["Z99"], "$.game.setup.french.hexes[0]"),  # an unknown hex
+    (["victory", "german", "conditions", 0, "control", "buildings"], ["moulin"],
+     "$.game.victory.german.conditions[0].control.buildings[0]"),  # a building that does not exist (A26.14)
+    (["victory", "german", "conditions", 1], {"exit": {"at_least": 99, "edge": "east"}},
+     "$.game.victory.german.conditions[1].exit.at_least"),  # a threshold the units cannot give (A26.23)
+])
+def test_gwasl_validate_reports_a_bad_card_on_the_command_line(tmp_path, capsys, path, value, where):
+    """CONTRACTS 4 ``gwasl validate FILE --json``: exit 2 and the card field in ``errors``."""
+    from gwasl.cli import main
+
+    raw = json.loads(BOIS.read_text())
+    raw["game"] = _with(path, value)
+    f = tmp_path / "bad.json"
+    f.write_text(json.dumps(raw))
+    rc = main(["validate", str(f), "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert rc == 2 and out["valid"] is False and [e["path"] for e in out["errors"]] == [where]

@@ -404,7 +404,8 @@ class GasReleased(Record):
 @dataclass(frozen=True)
 class GasHidden(Record):
     """The gas NTCs of ``side``'s hidden units, rolled on its own dice (ASLGW 1.9.14,
-    1.9.2): those that put their protection on (pinned for the turn, 1.9.14), and why.
+    1.9.2): those that put their protection on (pinned for the turn, 1.9.14), those
+    outside the area that failed and keep trying under a labor marker (1.9.2), and why.
     Private to ``side``; made once per gas check for every side with a hidden layer."""
 
     kind: ClassVar[str] = "gas_hidden"
@@ -412,6 +413,7 @@ class GasHidden(Record):
     rolls: tuple[SecretRoll, ...] = ()
     protected: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+    labor: tuple[str, ...] = ()
 
 
 @EVENTS.register

@@ -23,13 +23,12 @@ from gwasl.games.aslgw.combat_records import FormationChanged, Marked, UnitHit, 
 from gwasl.games.aslgw.combat_state import CombatState, UnitCombat
 from gwasl.games.aslgw.knowledge import is_hidden
 from gwasl.games.aslgw.state import AslgwState, UnitPlay, ro
+from gwasl.games.aslgw.victory import remove_units
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import FormationKind, Position, Scenario, Unit, UnitClass, UnitKind
 from gwasl.rules.bayonet import bch_morale, bch_unit_status
 from gwasl.rules.combat_table import combat_table
 from gwasl.rules.dice import Modifier, Roll, random_selection
-from gwasl.rules.fog.state import FogState, FogStatus
-from gwasl.rules.fog.status import lose_concealment
 from gwasl.rules.gas import gas_table
 from gwasl.rules.ift import IftResult
 from gwasl.rules.morale import casualty_reduction, elr_failure, leader_loss_modifier, morale_check, pin_task_check
@@ -371,19 +370,6 @@ def _lltc(em: Emitter, lost: dict[Loc, Modifier], checked: set[str]) -> None:
 # Reduce
 
 
-def _drop_unit(fog: FogState, uid: str) -> FogState:
-    if fog.status_of(uid) is not FogStatus.NONE:
-        fog = lose_concealment(fog, [uid], "eliminated", log=False)
-        if fog.status_of(uid) is not FogStatus.NONE:
-            fog = fog.with_status({uid: FogStatus.NONE})
-    status = {k: v for k, v in fog.status.items() if k != uid}
-    sc = fog.scenario.without_unit(uid)
-    if any(f.leader == uid for f in sc.formations):
-        sc = replace(sc, formations=tuple(replace(f, leader=None) if f.leader == uid else f for f in sc.formations))
-    return replace(fog, scenario=sc, status=ro(status), moved=fog.moved - {uid}, ti=fog.ti - {uid},
-                   bore_sight=tuple(b for b in fog.bore_sight if b.unit_id != uid))
-
-
 def _with_unit(state: AslgwState, u: Unit) -> AslgwState:
     fog = state.fog
     return replace(state, fog=replace(fog, scenario=fog.scenario.with_unit(u)))
@@ -410,7 +396,7 @@ def reduce(state: AslgwState, ev: Record) -> AslgwState | None:
         return replace(state, combat=c)
     if isinstance(ev, WeaponChanged):
         if ev.status in ("eliminated", "used_up"):
-            fog = _drop_unit(state.fog, ev.weapon)
+            fog = remove_units(state.fog, [ev.weapon])
             c = state.combat
             marks = {k: v for k, v in c.marks.items() if k != ev.weapon}
             return replace(state, fog=fog, combat=replace(c, marks=ro(marks)))
@@ -434,7 +420,7 @@ def _unit_hit(state: AslgwState, ev: UnitHit) -> AslgwState:
     if ev.change == "eliminated":
         play = {k: v for k, v in state.play.items() if k != ev.unit}
         marks = {k: v for k, v in state.combat.marks.items() if k != ev.unit}
-        return replace(state, fog=_drop_unit(state.fog, ev.unit), play=ro(play),
+        return replace(state, fog=remove_units(state.fog, [ev.unit]), play=ro(play),
                        combat=replace(state.combat, marks=ro(marks)))
     u = sc.unit(ev.unit)
     up = state.unit_play(ev.unit)

@@ -102,7 +102,7 @@ def _expose(em: fx.Emitter, attack: GasAttack, hexes: set[Hex], *, rally: bool) 
     # hidden units: their NTC on their side's own dice, in one private event per side with a hidden layer
     for side in sorted(state.layer_sides | set(hidden_rolls)):
         pd = private_dice(em.state, side, em.dice.seed)
-        rolls, notes, shown, protected = [], [], [], []
+        rolls, notes, shown, protected, labor = [], [], [], [], []
         for u, in_area in hidden_rolls.get(side, []):
             good, broken = _morale(em, u)
             prot = gas_protection(sc, u.side).protection
@@ -121,7 +121,9 @@ def _expose(em: fx.Emitter, attack: GasAttack, hexes: set[Hex], *, rally: bool) 
                 protected.append(u.id)
             elif in_area:
                 shown.append((u, in_area))
-        em.emit(GasHidden(side, tuple(rolls), tuple(protected), tuple(notes)))
+            elif not em.state.combat.mark(u.id).labor:
+                labor.append(u.id)  # 1.9.2: keeps trying, unseen, in the next RPh
+        em.emit(GasHidden(side, tuple(rolls), tuple(protected), tuple(notes), tuple(labor)))
         for u, in_area in shown:
             em.emit(ConcealmentLost(u.side, (u.id,), u.hex.label, "the gas takes effect on it (ASLGW 1.9.21, 1.9.23)"))
             public.append((u, in_area))
@@ -179,6 +181,8 @@ def reduce_gas(state: AslgwState, ev: Record) -> AslgwState | None:
         st = replace(state, private_dice=ro({**state.private_dice, ev.side: pos}))
         for uid in ev.protected:
             c = fx.with_mark(c, uid, gas_worn=True, labor=False)
+        for uid in ev.labor:
+            c = fx.with_mark(c, uid, labor=True)
         st = st.with_play({uid: replace(st.unit_play(uid), pinned=True) for uid in ev.protected})
         return replace(st, combat=c)
     return None

@@ -25,10 +25,11 @@ from typing import TYPE_CHECKING, Any
 from gwasl.engine.game import GameError, Viewer
 from gwasl.engine.record import Record
 from gwasl.model.hexgrid import Hex
-from gwasl.model.scenario import Scenario, UnitKind
+from gwasl.model.scenario import Scenario, Unit, UnitKind
 from gwasl.rules.card import ScenarioCard, location_of
 from gwasl.rules.control import Controller, ControlMap, Location, Occupant
 from gwasl.rules.fog.state import FogState, FogStatus
+from gwasl.rules.fog.status import lose_concealment
 from gwasl.rules.victory import Loss, Tally, Verdict, judge, tally, unit_vp
 
 if TYPE_CHECKING:
@@ -130,29 +131,38 @@ def track(before: AslgwState, after: AslgwState) -> AslgwState:
     v = after.victory
     gone = {u.id for u in fb.scenario.units} - {u.id for u in fa.scenario.units}
     losses = v.losses
-    done = {x.unit for x in losses}
+    done = {x.unit for x in losses if x.how != "reduced"}
     for uid in sorted(gone - done):
         u = fb.scenario.unit(uid)
         if u.kind is UnitKind.SUPPORT_WEAPON:
             continue
-        losses += (Loss(uid, u.side, unit_vp(u.kind.value, u.rating.modifier if u.rating else 0), "eliminated"),)
+        losses += (Loss(uid, u.side, _vp(u), "eliminated"),)
+    if fb.scenario.units is not fa.scenario.units:
+        was = {u.id: u for u in fb.scenario.units if u.kind is UnitKind.SQUAD}
+        for u in fa.scenario.units:
+            old = was.get(u.id)
+            if old is not None and u.kind is UnitKind.HALF_SQUAD and _vp(old) > _vp(u):
+                # A26.221: Casualty Reduction eliminates half of the squad (docs/rules-notes.md)
+                losses += (Loss(u.id, u.side, _vp(old) - _vp(u), "reduced"),)
     return replace(after, victory=settle(fa, replace(v, losses=losses)))
 
 
 def remove_units(fog: FogState, ids: Iterable[str]) -> FogState:
-    """The fog state without units ``ids`` (exited off the map, A26.23)."""
-    gone = set(ids)
-    sc = fog.scenario.with_units(u for u in fog.scenario.units if u.id not in gone)
-    stacks = []
-    for s in fog.stacks:
-        if set(s.unit_ids) & gone:
-            left = tuple(i for i in s.unit_ids if i not in gone)
-            if not left:
-                continue  # the "?" left with them
-            s = replace(s, unit_ids=left, height=max(len(left) + 1, s.height - (len(s.unit_ids) - len(left))))
-        stacks.append(s)
-    status = {k: st for k, st in fog.status.items() if k not in gone}
-    return replace(fog, scenario=sc, stacks=tuple(stacks), status=_ro(status))
+    """The fog state without units ``ids``: the one way a unit leaves play, whether it is
+    eliminated (A26.221), exits (A26.23) or is a support weapon eliminated or used up.
+    A concealed unit's "?" goes with it (a stack left with no real unit is gone, O'Leary 2.2);
+    a formation it led has no leader; it leaves the moved, TI and bore-sight records."""
+    gone = [i for i in ids if any(u.id == i for u in fog.scenario.units)]
+    if not gone:
+        return fog
+    fog = lose_concealment(fog, gone, "removed", log=False)
+    drop = set(gone)
+    sc = fog.scenario.with_units(u for u in fog.scenario.units if u.id not in drop)
+    if any(f.leader in drop for f in sc.formations):
+        sc = replace(sc, formations=tuple(replace(f, leader=None) if f.leader in drop else f for f in sc.formations))
+    status = {k: st for k, st in fog.status.items() if k not in drop}
+    return replace(fog, scenario=sc, status=_ro(status), moved=fog.moved - drop, ti=fog.ti - drop,
+                   bore_sight=tuple(b for b in fog.bore_sight if b.unit_id not in drop))
 
 
 def exit_candidates(state: AslgwState, side: str) -> list[str]:
@@ -172,9 +182,13 @@ def exit_candidates(state: AslgwState, side: str) -> list[str]:
     return out
 
 
+def _vp(u: Unit) -> int:
+    return unit_vp(u.kind.value, u.rating.modifier if u.rating else 0)
+
+
 def exit_loss(s: Scenario, uid: str) -> Loss:
     u = s.unit(uid)
-    return Loss(uid, u.side, unit_vp(u.kind.value, u.rating.modifier if u.rating else 0), "exited", u.broken)
+    return Loss(uid, u.side, _vp(u), "exited", u.broken)
 
 
 def _tally(state: AslgwState, ended: bool) -> Tally:
@@ -243,7 +257,8 @@ def result_json(state: AslgwState, why: str) -> dict[str, Any]:
 def verdict_record(v: Verdict, state: AslgwState) -> dict[str, Any]:
     t = _tally(state, True)
     return {"winner": v.winner, "why": v.why, "met": dict(v.met), "details": list(v.details),
-            "cvp": dict(t.cvp), "exit_vp": dict(t.exit_vp), "control": control_json(state.victory.truth.declared()),
+            "cvp": dict(t.cvp), "exit_vp": dict(t.exit_vp),
+            "control": control_json(state.victory.truth.declared()),
             "turns": state.settings.turns, "turn": state.turn}
 
 

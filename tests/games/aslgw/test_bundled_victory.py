@@ -70,35 +70,38 @@ def _scripted(s: Session[Any], attacker: str, limit: int = 3000) -> None:
     for _ in range(limit):
         if s.status().over:
             return
-        legal = [a.action for a in s.legal()]
-        side = s.status().side
-        if side == attacker:
-            ex = [a for a in legal if isinstance(a, Exit)]
-            if ex:
-                s.act(ex[0])
-                continue
-            held = {u.hex for u in s.state.scenario.units if u.side == attacker}
-            # and hexes where the enemy is seen: movement does not enter them (A4; CC is another phase)
-            held |= {u.hex for u in s.state.scenario.units if u.side != attacker and s.state.fog.status_of(u.id).value == "none"}
-            targets = (_targets(s, attacker) - held) or _targets(s, attacker)
-            best = None
-            for a in legal:
-                if isinstance(a, Move) and a.mode == "normal" and len(a.pieces) <= 2:
-                    u = s.state.scenario.unit(a.pieces[-1])
-                    keeper = min(x.id for x in s.state.scenario.units if x.side == attacker and x.hex == u.hex)
-                    if u.hex in _targets(s, attacker) and u.hex not in s.state.victory.card.exits.get(attacker, ()) \
-                            and keeper in a.pieces:
-                        continue  # one unit holds each objective it reached
-                    gain = min(u.hex.distance(t) for t in targets) - min(Hex.from_label(a.to).distance(t) for t in targets)
-                    score = (gain, len(a.pieces))  # a leader takes a squad along: no NTC (ASLGW 1.4.13)
-                    if gain > 0 and (best is None or score > best[0]):
-                        best = (score, a)
-            if best is not None:
-                s.act(best[1])
-                continue
-        ends = [a for a in legal if a.kind in ("end_phase", "end_window", "end_impulse", "end_platoon")]
-        s.act(ends[0])
+        s.act(_scripted_step(s, attacker))
     raise AssertionError("the scripted game does not end")
+
+
+def _scripted_step(s: Session[Any], attacker: str) -> Any:
+    """The next action of :func:`_scripted`."""
+    legal = [a.action for a in s.legal()]
+    side = s.status().side
+    if side == attacker:
+        ex = [a for a in legal if isinstance(a, Exit)]
+        if ex:
+            return ex[0]
+        held = {u.hex for u in s.state.scenario.units if u.side == attacker}
+        # and hexes where the enemy is seen: movement does not enter them (A4; CC is another phase)
+        held |= {u.hex for u in s.state.scenario.units if u.side != attacker and s.state.fog.status_of(u.id).value == "none"}
+        targets = (_targets(s, attacker) - held) or _targets(s, attacker)
+        best = None
+        for a in legal:
+            if isinstance(a, Move) and a.mode == "normal" and len(a.pieces) <= 2:
+                u = s.state.scenario.unit(a.pieces[-1])
+                keeper = min(x.id for x in s.state.scenario.units if x.side == attacker and x.hex == u.hex)
+                if u.hex in _targets(s, attacker) and u.hex not in s.state.victory.card.exits.get(attacker, ()) \
+                        and keeper in a.pieces:
+                    continue  # one unit holds each objective it reached
+                gain = min(u.hex.distance(t) for t in targets) - min(Hex.from_label(a.to).distance(t) for t in targets)
+                score = (gain, len(a.pieces))  # a leader takes a squad along: no NTC (ASLGW 1.4.13)
+                if gain > 0 and (best is None or score > best[0]):
+                    best = (score, a)
+        if best is not None:
+            return best[1]
+    ends = [a for a in legal if a.kind in ("end_phase", "end_window", "end_impulse", "end_platoon")]
+    return ends[0] if ends else legal[0]  # a rout or close combat the phase cannot end without
 
 
 @pytest.mark.parametrize("name", sorted(CARDS))

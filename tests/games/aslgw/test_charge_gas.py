@@ -6,9 +6,11 @@ from __future__ import annotations
 import pytest
 
 from games.aslgw.builders import doc, leader, session, squad, to_phase
-from games.aslgw.combat_support import emitter, flat, of, rolls
+from games.aslgw.combat_support import ScriptedGameDice, emitter, flat, of, rolls
+from games.aslgw.playout import GAME
 from gwasl.engine.events import Decided
 from gwasl.engine.game import IllegalAction
+from gwasl.games.aslgw import effects as fx
 from gwasl.games.aslgw import fire as fr
 from gwasl.games.aslgw.combat_records import (
     BayonetCharge,
@@ -187,3 +189,83 @@ def test_a_secret_side_releases_its_gas_when_it_may_aslgw_1_9():
     assert any(isinstance(e, GasReleased) for e in flat(s.entries))
     decided = [e for e in flat(s.entries) if isinstance(e, Decided) and "gas" in e.why]
     assert decided and "ASLGW 1.9" in decided[0].why
+
+
+def _one_gas(agent: str, date: str = "1916-07-01", french_protection: str | None = None, **kw):
+    """A German release on E4-E5; a French squad in the area (F at E4) and one outside it in its LOS (K at J9)."""
+    units = [squad("G", "B2"), leader("GL", "B2"), squad("F", "E4", "french"), squad("K", "J9", "french")]
+    sides = {"german": {"nationality": "german", "gas": [{"agents": [agent], "hexes": ["E4", "E5"], "turn": 1}]},
+             "french": {"nationality": "french", **({"gas_protection": french_protection} if french_protection else {})}}
+    return doc(units, date=date, sides=sides, **kw)
+
+
+def _released(s, dice):
+    from gwasl.games.aslgw import gas_play as gp
+
+    to_phase(s, "PFPh")
+    em = emitter(s, dice)
+    gp.resolve_release(em, ReleaseGas("german", 0))
+    return em
+
+
+def test_a_failed_gas_ntc_in_an_irritant_cloud_breaks_with_dm_and_no_mc_aslgw_1_9_21():
+    """ASLGW 1.9.21: an irritant (tear gas) failure breaks the unit, which stays DM in the
+    area; no MC as with a poison gas (1.9.23)."""
+    em = _released(session(_one_gas("irritant")), [6, 6] * 10)
+    hits = {(e.unit, e.change) for e in of(em.events, UnitHit)}
+    assert ("F", "broken") in hits
+    assert not any("MC" in r.cause and "NTC" not in r.cause for r in rolls(em.events))  # no MC, only NTCs
+    assert any("+1" in f"{m.value:+d}" and "irritant" in m.cause for r in rolls(em.events) for m in r.modifiers)  # Table 5 DRM
+    assert em.state.unit_play("F").dm or ("F", "dm_on") in hits
+
+
+def test_a_unit_outside_the_area_that_fails_gets_a_labor_marker_and_retries_each_rph_aslgw_1_9_2():
+    """ASLGW 1.9.2: a unit in LOS of the cloud but outside it that fails its gas NTC is under a
+    labor marker (no break); in the next RPh it tries again, and passing puts its protection on."""
+    s = session(_one_gas("chlorine", game={"turns": 2}))
+    em = _released(s, [6, 6] * 10)
+    hits = {(e.unit, e.change) for e in of(em.events, UnitHit)}
+    assert ("K", "labor") in hits and ("K", "broken") not in hits
+    assert em.state.combat.mark("K").labor
+    from gwasl.games.aslgw import gas_play as gp
+
+    em2 = fx.Emitter(em.state, ScriptedGameDice([1, 1] * 10), GAME.reduce)
+    gp.rally_phase_events(em2)
+    retry = [r for r in rolls(em2.events) if "K" in r.cause or "rally phase" in r.cause]
+    assert retry and ("K", "gas_protected") in {(e.unit, e.change) for e in of(em2.events, UnitHit)}
+    assert not em2.state.combat.mark("K").labor
+
+
+def test_a_side_without_gas_protection_takes_no_ntc_the_gas_takes_effect_aslgw_1_9_11():
+    """ASLGW 1.9.11-1.9.14: the NTC is the unit's chance to put its protection on; a side with
+    none (an SSR leaves the French without any) takes no NTC: the poison gas breaks it and
+    its 2MC follows (1.9.23)."""
+    em = _released(session(_one_gas("chlorine", french_protection="none")), [3, 3] * 10)
+    assert not any("gas NTC of F" in r.cause for r in rolls(em.events))
+    hits = {(e.unit, e.change) for e in of(em.events, UnitHit)}
+    assert ("F", "broken") in hits and any("2MC" in r.cause for r in rolls(em.events))
+
+
+def test_a_hidden_unit_outside_the_area_that_fails_keeps_trying_unseen_aslgw_1_9_2():
+    """ASLGW 1.9.2 for a concealed unit: its gas NTC is on its side's own dice; failed outside
+    the area, it is under a labor marker that only its side knows of, and it tries again in
+    the next RPh (on its own dice too); the enemy sees none of it."""
+    units = [squad("G", "B2"), leader("GL", "B2"), squad("F", "E4", "french"), squad("K", "J9", "french", hidden="concealed")]
+    sides = {"german": {"nationality": "german", "gas": [{"agents": ["chlorine"], "hexes": ["E4", "E5"], "turn": 1}]},
+             "french": {"nationality": "french"}}
+    for seed in range(1, 40):
+        s = session(doc(units, date="1916-07-01", sides=sides, game={"turns": 2}), seed=seed)
+        to_phase(s, "PFPh")
+        ev = flat(s.act(ReleaseGas("german", 0)))
+        hidden = [e for e in of(ev, GasHidden) if e.side == "french"]
+        if hidden and hidden[0].labor:
+            break
+    else:
+        raise AssertionError("no seed makes the concealed K fail its gas NTC")
+    assert hidden[0].labor == ("K",) and s.state.combat.mark("K").labor
+    assert s.state.fog.status_of("K").value == "concealed"  # not revealed: nothing happened to it in public
+    seen = [u for u in s.view("german")["units"] if u.get("side") == "french"]
+    assert seen and not any("labor" in u for u in seen)  # the enemy knows of no French labor marker
+    assert all(e["kind"] != "gas_hidden" for e in s.log("german"))
+    mine = [u for u in s.view("french")["units"] if u.get("id") == "K"]
+    assert mine and mine[0]["labor"] is True

@@ -278,3 +278,23 @@ def test_take_back_stops_at_a_roll_or_a_secret_window_but_not_at_a_plain_move():
     s3.act(EndPhase())  # the French HIP window of the enemy MPh: gwasl's policy acts
     ok, _ = s3.undo()
     assert not ok
+
+
+def test_advance_is_one_location_in_the_aph_and_cx_when_it_costs_all_mf_a4_7_a4_72():
+    """A4.7: in the APh an infantry unit may advance one location (also into a Location holding
+    a Known enemy: Close Combat follows, A4.14 forbids that only in the MPh); A4.72: if that
+    location costs all its MF it becomes CX, and a CX unit may not advance into such a location."""
+    units = [squad("S", "B2"), leader("L", "B2"), squad("T", "B6", trench_armour=True), leader("M", "B6"),
+             squad("F", "C1", "french"), squad("E", "J10", "french")]
+    s = session(doc(units, hexes={"C6": {"terrain": "stone_rubble"}}))
+    to_phase(s, "APh")
+    adv = moves(s, mode="advance")
+    assert all(m.mode == "advance" for m in adv) and not moves(s, mode="normal")
+    assert any(m.pieces == ("S",) and m.to == "C1" for m in adv), adv  # into the Known enemy's hex
+    s.act(Move(("S",), "C2", "ground", "advance"))
+    up = s.state.unit_play("S")
+    assert up.done and not up.cx
+    assert not any("S" in m.pieces for m in moves(s, mode="advance"))  # one location only
+    s.act(Move(("T",), "C6", "ground", "advance"))  # rubble: 3 MF, all the armoured squad has (ASLGW 1.8)
+    assert s.state.unit_play("T").cx  # A4.72
+    assert any(m.pieces == ("L",) and m.to == "C2" for m in moves(s, mode="advance"))

@@ -181,3 +181,40 @@ def test_a_unit_eliminated_by_combat_gives_cvp_and_control_a26_221():
     assert [(x.unit, x.how, x.vp) for x in st.victory.losses] == [("R447", "eliminated", 2)]
     assert vic.vp_json(st)["cvp"] == {"french": 0, "german": 2}
     assert st.victory.truth.buildings["22U3"].side == "german"
+
+
+def test_casualty_reduction_gives_the_half_squad_s_cvp_and_elimination_the_rest_a26_221():
+    """A26.221 (CVP for eliminated units) with A26.211 (squad 2 VP, half-squad 1): a squad's
+    Casualty Reduction (A7.302) eliminates a half-squad's worth, 1 CVP to the enemy at once;
+    the half-squad eliminated later gives its own 1, so the squad gives 2 in all, never 3."""
+    from gwasl.games.aslgw.combat_records import UnitHit
+
+    s = session(_22u3(), seed=9)
+    st = GAME.reduce(s.state, UnitHit("french", "R447", "reduced", "test: casualty reduced", "half_squad"))
+    assert st.scenario.unit("R447").kind.value == "half_squad"
+    assert [(x.unit, x.how, x.vp) for x in st.victory.losses] == [("R447", "reduced", 1)]
+    assert vic.vp_json(st)["cvp"]["german"] == 1
+    assert any("casualty reduced" in line and "A26.221" in line for line in vic.vp_json(st)["lines"])
+    st = GAME.reduce(st, UnitHit("french", "R447", "eliminated", "test: eliminated by fire"))
+    assert [(x.how, x.vp) for x in st.victory.losses] == [("reduced", 1), ("eliminated", 1)]
+    assert vic.vp_json(st)["cvp"] == {"french": 0, "german": 2}
+
+
+def test_one_removal_path_for_elimination_and_exit():
+    """Units leave play one way (gwasl/games/aslgw/victory.py remove_units), whether eliminated
+    (A26.221, effects.py) or exited (A26.23, game.py): a leader that leaves takes its "?" with it
+    and its formation is left without a leader, whichever way it went."""
+    import inspect
+
+    from gwasl.games.aslgw import effects, game
+    from gwasl.model.scenario import Formation, FormationKind
+
+    assert "_drop_unit" not in inspect.getsource(effects) and "vic.remove_units" in inspect.getsource(game)
+    s = session(_22u3(), seed=9)
+    fog = s.state.fog
+    sc = fog.scenario
+    fog = replace(fog, scenario=replace(sc, formations=(Formation("P1", FormationKind.COMBAT_GROUP, "G548"),)))
+    after = vic.remove_units(fog, ["G548"])
+    assert all(u.id != "G548" for u in after.scenario.units) and after.scenario.formations[0].leader is None
+    assert "G548" not in after.status and not any("G548" in st.unit_ids for st in after.stacks)
+    assert vic.remove_units(after, ["G548"]) is after  # removing a unit no longer there changes nothing
