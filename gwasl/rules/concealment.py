@@ -30,20 +30,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from gwasl.model.hexgrid import Hex
-from gwasl.model.scenario import HiddenStatus, Position, Scenario, Terrain, Unit
+from gwasl.model.scenario import HiddenStatus, Position, Scenario, Unit
 from gwasl.model.terrain import terrain_table
 from gwasl.rules.combat_table import combat_table
-from gwasl.rules.garance import garance_concealment_loss
+from gwasl.rules.garance import garance_concealment_loss, in_open_ground
 from gwasl.rules.movement import movement_table
 
 __all__ = ["ConcealmentLoss", "concealment_terrain", "gains_concealment", "in_open_ground", "moving_concealment_loss"]
-
-_OPEN = (Terrain.OPEN, Terrain.ROAD)
-
-
-def in_open_ground(s: Scenario, h: Hex, position: Position) -> bool:
-    """Open Ground for concealment: open or road terrain, on the ground of the hex."""
-    return position is Position.GROUND and s.map.terrain_at(h) in _OPEN
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,8 +23,8 @@ from functools import lru_cache
 from typing import Any
 
 from gwasl.model.hexgrid import Hex
-from gwasl.model.scenario import HiddenStatus, Nationality, Position, Scenario, Terrain, Unit, Weather
-from gwasl.model.terrain import TableError, load_resource
+from gwasl.model.scenario import HiddenStatus, Nationality, Position, Scenario, Unit, Weather
+from gwasl.model.terrain import TableError, load_resource, terrain_table
 
 __all__ = ["GaranceRule", "GaranceConcealment", "garance_rule", "garance_exception", "wears_garance",
            "garance_concealment_loss", "in_open_ground", "parse_garance"]
@@ -108,15 +108,15 @@ def wears_garance(s: Scenario, unit: Unit) -> bool:
     return garance_exception(s) is None
 
 
-# Open Ground for 1.7.2 (docs/rules-notes.md "Garance concealment at set-up"): the
-# same reading as the fog layer's O'Leary 2.4 consistency test (gwasl.rules.fog.env).
-_OPEN_GROUND = frozenset({Terrain.OPEN, Terrain.ROAD})
-
-
 def in_open_ground(s: Scenario, h: Hex, position: Position) -> bool:
-    """Is a unit in ``position`` at ``h`` in Open Ground (ASLGW 1.7.2)?  Open or road
-    terrain, and not inside a fortification (a trench, pillbox... is cover)."""
-    return position is Position.GROUND and s.map.terrain_at(h) in _OPEN_GROUND
+    """Is a unit in ``position`` at ``h`` in Open Ground (A12.121, ASLGW 1.7.2, O'Leary 2.4)?
+
+    The terrain table's ``open_ground`` flag (open and road: docs/rules-notes.md
+    "Garance concealment at set-up"), and not inside a fortification (a trench,
+    pillbox... is cover).  The one test of Open Ground: concealment, rout, fire, the
+    fog layer and the set-up checks all call it.
+    """
+    return position is Position.GROUND and terrain_table()[s.map.terrain_at(h)].open_ground
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,3 +36,19 @@ def test_the_fog_layer_asks_garance_what_open_ground_is(monkeypatch):
     monkeypatch.setattr(env, "in_open_ground", nowhere_open)
     assert env.default_concealment_loss(s, u, Hex(1, 1), Position.GROUND, True) is None
     assert asked == [(Hex(1, 1), Position.GROUND)]
+
+
+def test_concealment_and_rout_use_the_same_open_ground_A12_121():
+    """A12.121/A12.14 concealment loss and rout's Open Ground are the garance module's
+    test (one implementation), and that test reads the terrain table's open_ground flag."""
+    from gwasl.model.scenario import Terrain
+    from gwasl.model.terrain import terrain_table
+    from gwasl.rules import concealment, garance, rout
+
+    assert concealment.in_open_ground is garance.in_open_ground
+    assert rout.in_open_ground is garance.in_open_ground
+    for terrain, info in terrain_table().items():
+        s = Scenario("t", datetime.date(1916, 7, 1), MapData(3, 3, default_terrain=terrain),
+                     {"fr": Side("fr", Nationality.FRENCH)})
+        assert garance.in_open_ground(s, Hex(1, 1), Position.GROUND) is info.open_ground, terrain
+    assert {t for t, i in terrain_table().items() if i.open_ground} == {Terrain.OPEN, Terrain.ROAD}
