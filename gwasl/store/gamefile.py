@@ -1,8 +1,11 @@
 """Saved games: one SQLite file per game (DESIGN.md "Persistence", CONTRACTS 5).
 
 A game file holds its format version, the ruleset, the gwasl version that
-made it, the source scenario, the seed, the options and the append-only
-journal.  Each journal entry is committed (WAL) before the
+made it, the source scenario, the seed, the options, the append-only
+journal and snapshots of the state (every few hundred events, so a long game
+opens by reducing only the entries after the newest one).  A snapshot is a
+cache: one whose digest or content is wrong is passed over and the game
+opens from an older one, or from the start.  Each journal entry is committed (WAL) before the
 session changes its state, so a crash or ``kill -9`` loses nothing that was
 shown and never leaves a file that does not open.
 
@@ -13,6 +16,7 @@ read one is a :class:`GameFileError` with one line naming the file.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import math
 import os
@@ -80,6 +84,20 @@ class JournalRow(SQLModel, table=True):
     events: str = "[]"
 
 
+class SnapshotRow(SQLModel, table=True):
+    """The state after journal entry ``idx`` as the game encodes it; ``digest`` is the
+    SHA-256 of ``state``, so a damaged snapshot is seen and passed over."""
+
+    __tablename__ = "snapshot"
+    idx: int = Field(primary_key=True)
+    digest: str
+    state: str
+
+
+def _digest(text_: str) -> str:
+    return hashlib.sha256(text_.encode("utf-8")).hexdigest()
+
+
 def strict_loads(data: str | bytes, what: str) -> Any:
     """JSON with no duplicate keys and no non-finite numbers (a file must read back as written)."""
 
@@ -132,10 +150,29 @@ def _engine(path: Path) -> Engine:
 class SqliteJournal:
     """The journal of an open game file: :meth:`append` commits before it returns."""
 
-    def __init__(self, engine: Engine, path: Path, entries: Sequence[Entry] = ()) -> None:
+    def __init__(self, engine: Engine, path: Path, entries: Sequence[Entry] = (),
+                 snapshots: Sequence[tuple[int, Any]] = ()) -> None:
         self._engine = engine
         self._path = path
         self._entries = list(entries)
+        self._snapshots = list(snapshots)
+
+    keeps_snapshots = True
+
+    def save_snapshot(self, index: int, state: Any) -> None:
+        """Write a snapshot in its own transaction; a failure loses only the speed it buys."""
+        data = _dumps(state)
+        try:
+            with self._engine.begin() as conn:
+                SnapshotRow.__table__.create(conn, checkfirst=True)  # type: ignore[attr-defined]  # a file made before snapshots
+                conn.execute(text("INSERT OR REPLACE INTO snapshot (idx, digest, state) VALUES (:i, :d, :s)"),
+                             {"i": index, "d": _digest(data), "s": data})
+        except SQLAlchemyError:
+            return
+        self._snapshots.append((index, state))
+
+    def snapshots(self) -> Sequence[tuple[int, Any]]:
+        return tuple(self._snapshots)
 
     def append(self, entry: Entry) -> None:
         row = {
@@ -212,7 +249,7 @@ def create_game(path: str | os.PathLike[str], game: Game[Any], source: Mapping[s
         os.chmod(tmp, 0o666 & ~mask)  # as a normal program creates a file
         engine = _engine(tmp)
         try:
-            SQLModel.metadata.create_all(engine, tables=[GameMeta.__table__, JournalRow.__table__])  # type: ignore[attr-defined]  # sqlmodel declares no __table__
+            SQLModel.metadata.create_all(engine, tables=[GameMeta.__table__, JournalRow.__table__, SnapshotRow.__table__])  # type: ignore[attr-defined]  # sqlmodel declares no __table__
             meta = {"format": FORMAT, "format_version": FORMAT_VERSION, "gwasl_version": __version__,
                     "ruleset": game.ruleset, "seed": seed, "options": options.to_json(), "source": source}
             _write_meta(engine, meta)
@@ -271,6 +308,8 @@ def open_game(path: str | os.PathLike[str]) -> GameFile:
                 raise GameFileError(f"{p}: not a gwasl game file")
             meta_rows = conn.execute(select(GameMeta.key, GameMeta.value)).all()  # type: ignore[call-overload]
             rows = conn.execute(select(JournalRow).order_by(JournalRow.idx)).all()  # type: ignore[arg-type]
+            snap_rows = (conn.execute(text("SELECT idx, digest, state FROM snapshot ORDER BY idx DESC")).all()
+                         if "snapshot" in tables else [])
         meta = {str(k): strict_loads(v, f"{p}: meta {k}") for k, v in meta_rows}
         if meta.get("format") != FORMAT:
             raise GameFileError(f"{p}: not a gwasl game file")
@@ -294,7 +333,7 @@ def open_game(path: str | os.PathLike[str]) -> GameFile:
                 raise GameFileError(f"{p}: the game file is damaged (journal entry {i} missing)")
         if not entries or entries[0].kind != "begin":
             raise GameFileError(f"{p}: the game file is damaged (no opening entry)")
-        session = Session.restore(game, source, seed, options, SqliteJournal(engine, p, entries))
+        session = Session.restore(game, source, seed, options, SqliteJournal(engine, p, entries, _snapshots(snap_rows)))
     except GameFileError:
         engine.dispose()
         raise
@@ -305,6 +344,20 @@ def open_game(path: str | os.PathLike[str]) -> GameFile:
         engine.dispose()
         raise GameFileError(f"{p}: the game file is damaged: {_short(e)}") from None
     return GameFile(p, engine, ruleset, game, session, meta)
+
+
+def _snapshots(rows: Sequence[Any]) -> list[tuple[int, Any]]:
+    """The snapshots whose digest matches, newest first (the session decodes them lazily,
+    newest first, and passes over any that does not decode)."""
+    out = []
+    for idx, digest, data in rows:
+        if not isinstance(idx, int) or not isinstance(data, str) or digest != _digest(data):
+            continue
+        try:
+            out.append((idx, strict_loads(data, "snapshot")))
+        except GameFileError:
+            continue
+    return out
 
 
 def _entry(row: Any, game: Game[Any], p: Path) -> Entry:

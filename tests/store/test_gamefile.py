@@ -186,3 +186,78 @@ def test_meta_holds_what_the_game_started_from(tmp_path):
     con.close()
     assert meta["seed"] == 77 and meta["ruleset"] == "toy" and meta["source"] == {"traps": [5, 7]}
     assert meta["format"] == "gwasl-game" and "gwasl_version" in meta
+
+
+# -- snapshots (DESIGN.md "Persistence": a long game opens fast) -------------------------
+
+
+def _aslgw_file(path: Path, events: int = 160, every: int = 25):
+    from gwasl.games import game_for
+    from gwasl.model.scenario_io import load_scenario, scenario_to_dict
+    from gwasl.scenarios import bundled_scenario
+
+    src = dict(scenario_to_dict(load_scenario(bundled_scenario("bois-des-caures-1916.json"))))
+    gf = create_game(path, game_for("aslgw"), src, 4, GameOptions(practice=True))
+    gf.session.snapshot_every = every
+    rng = random.Random(2)
+    while gf.session.next_seq < events and not gf.session.status().over:
+        legal = gf.session.legal()
+        enders = [a for a in legal if a.action.kind.startswith("end_")]
+        gf.session.act((rng.choice(enders) if enders and rng.random() < 0.3 else rng.choice(legal)).action)
+    return gf
+
+
+def _replayed(session):
+    state = session.game.setup(session.source, session.options)
+    for _seq, ev in session.effective():
+        state = session.game.reduce(state, ev)
+    return state
+
+
+def test_an_aslgw_game_reopens_from_its_newest_snapshot(tmp_path):
+    p = tmp_path / "g.game"
+    with _aslgw_file(p) as gf:
+        state = gf.session.state
+    rows = sqlite3.connect(p).execute("SELECT idx FROM snapshot ORDER BY idx").fetchall()
+    assert len(rows) >= 4
+    with open_game(p) as again:
+        assert again.session.opened_from == rows[-1][0]
+        assert again.session.state == state == _replayed(again.session)
+        assert again.session.replay_check().identical
+
+
+@pytest.mark.parametrize("damage", [
+    "UPDATE snapshot SET state = replace(state, '\"turn\":', '\"turn\": ') WHERE idx = (SELECT max(idx) FROM snapshot)",
+    "UPDATE snapshot SET state = '{\"@c\":\"builtins:eval\",\"v\":{}}', "
+    "digest = 'c0ffee' WHERE idx = (SELECT max(idx) FROM snapshot)",
+    "DROP TABLE snapshot",
+])
+def test_a_damaged_snapshot_is_passed_over_and_the_game_still_opens(tmp_path, damage):
+    p = tmp_path / "g.game"
+    with _aslgw_file(p, events=90) as gf:
+        state = gf.session.state
+    newest = sqlite3.connect(p).execute("SELECT max(idx) FROM snapshot").fetchone()[0]
+    _sql(p, damage)
+    with open_game(p) as again:
+        assert again.session.opened_from is None or again.session.opened_from < newest
+        assert again.session.state == state
+        assert again.session.replay_check().identical
+
+
+def test_a_snapshot_with_a_good_digest_and_a_wrong_state_fails_replay_check(tmp_path):
+    import hashlib
+
+    p = tmp_path / "g.game"
+    with _aslgw_file(p, events=90) as gf:
+        gf.close()
+    con = sqlite3.connect(p)
+    idx, state = con.execute("SELECT idx, state FROM snapshot ORDER BY idx DESC").fetchone()
+    obj = json.loads(state)
+    obj["v"]["turn"] += 3  # a state the journal never reached
+    text = json.dumps(obj, separators=(",", ":"))
+    con.execute("UPDATE snapshot SET state = ?, digest = ? WHERE idx = ?", (text, hashlib.sha256(text.encode()).hexdigest(), idx))
+    con.commit()
+    con.close()
+    with open_game(p) as again:
+        rep = again.session.replay_check()
+        assert not rep.identical and f"snapshot after entry {idx}" in (rep.detail or "")

@@ -1,0 +1,179 @@
+"""Snapshots of a game's state as JSON (DESIGN.md "Persistence": a long game opens fast).
+
+:func:`encode` turns an immutable state built from frozen dataclasses, enums,
+tuples, frozensets, mappings and JSON scalars (and dates) into JSON that says what each
+value is, so :func:`decode` rebuilds an equal value of the same types (a
+tuple stays a tuple, a read-only mapping stays read-only).  Given ``base``
+(the game's state at set-up), a field whose value is the very object the
+base holds at the same place is written as a reference to it: the map of a
+16-board scenario, which play never changes, costs a few bytes, not a
+megabyte.
+
+A snapshot comes from a file and may be damaged or hostile: :func:`decode`
+builds only classes of an allow-list (:func:`classes_in`), never imports
+anything, and raises :class:`SnapshotError` (one line) for anything else.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import enum
+import sys
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
+from typing import Any
+
+__all__ = ["SnapshotError", "classes_in", "decode", "encode"]
+
+_SAME = {"@=": 1}
+_MAX_DEPTH = 200
+
+
+class SnapshotError(ValueError):
+    """A value that cannot be written as a snapshot, or a snapshot that does not decode."""
+
+
+def _name(cls: type) -> str:
+    return f"{cls.__module__}:{cls.__qualname__}"
+
+
+def classes_in(prefixes: Iterable[str]) -> dict[str, type]:
+    """The dataclasses and enums of the already imported modules whose names start
+    with one of ``prefixes``: what a snapshot of a game may be built from."""
+    pre = tuple(prefixes)
+    out: dict[str, type] = {}
+    for mod_name, mod in list(sys.modules.items()):
+        if mod is None or not mod_name.startswith(pre):
+            continue
+        for obj in list(vars(mod).values()):
+            if isinstance(obj, type) and obj.__module__ == mod_name and (
+                    dataclasses.is_dataclass(obj) or issubclass(obj, enum.Enum)):
+                out[_name(obj)] = obj
+    return out
+
+
+def encode(value: Any, base: Any = None) -> Any:
+    """``value`` as self-describing JSON; parts identical to ``base``'s are references."""
+    return _enc(value, base, 0)
+
+
+def _pairs(m: Mapping[Any, Any], depth: int) -> list[list[Any]]:
+    return [[_enc(k, None, depth), _enc(v, None, depth)] for k, v in m.items()]
+
+
+def _enc(v: Any, base: Any, depth: int) -> Any:
+    if depth > _MAX_DEPTH:
+        raise SnapshotError("the state is nested too deeply for a snapshot")
+    d = depth + 1
+    if isinstance(v, enum.Enum):  # first: a StrEnum is a str too, and code tests members with ``is``
+        return {"@e": _name(type(v)), "v": _enc(v.value, None, d)}
+    if v is None or type(v) in (bool, str):
+        return v
+    if isinstance(v, (int, float)):
+        if type(v) not in (int, float):  # an int subclass would come back as a plain int
+            raise SnapshotError(f"a {type(v).__name__} cannot be written in a snapshot")
+        return v
+    if dataclasses.is_dataclass(v) and not isinstance(v, type):
+        fields = {}
+        same_class = base is not None and type(base) is type(v)
+        for f in dataclasses.fields(v):
+            if not f.init:
+                continue  # derived in __post_init__
+            x = getattr(v, f.name)
+            b = getattr(base, f.name) if same_class else None
+            if same_class and x is b and not isinstance(x, (bool, int, float, str, type(None))):
+                fields[f.name] = _SAME
+            else:
+                fields[f.name] = _enc(x, b, d)
+        return {"@c": _name(type(v)), "v": fields}
+    if type(v) is datetime.date:  # a scenario's date
+        return {"@date": v.isoformat()}
+    if isinstance(v, tuple):
+        bt = base if isinstance(base, tuple) and len(base) == len(v) else None
+        return {"@t": [_enc(x, bt[i] if bt is not None else None, d) for i, x in enumerate(v)]}
+    if isinstance(v, list):
+        return [_enc(x, None, d) for x in v]
+    if isinstance(v, (frozenset, set)):
+        items = sorted((_enc(x, None, d) for x in v), key=repr)  # the same set gives the same text
+        return {"@f" if isinstance(v, frozenset) else "@s": items}
+    if isinstance(v, MappingProxyType):
+        return {"@m": _pairs(v, d)}
+    if isinstance(v, dict):
+        return {"@d": _pairs(v, d)}
+    raise SnapshotError(f"a {type(v).__name__} cannot be written in a snapshot")
+
+
+def decode(obj: Any, classes: Mapping[str, type], base: Any = None) -> Any:
+    """The value :func:`encode` wrote, built from ``classes`` only (and ``base`` for references)."""
+    try:
+        return _dec(obj, classes, base, 0)
+    except SnapshotError:
+        raise
+    except (TypeError, ValueError, KeyError, AttributeError, RecursionError) as e:
+        raise SnapshotError(f"the snapshot does not decode: {str(e).splitlines()[0][:120] if str(e) else type(e).__name__}") from None
+
+
+def _dec(o: Any, classes: Mapping[str, type], base: Any, depth: int) -> Any:
+    if depth > _MAX_DEPTH:
+        raise SnapshotError("the snapshot is nested too deeply")
+    d = depth + 1
+    if o is None or isinstance(o, (bool, int, float, str)):
+        return o
+    if isinstance(o, list):
+        return [_dec(x, classes, None, d) for x in o]
+    if not isinstance(o, dict) or len(o) not in (1, 2):
+        raise SnapshotError("the snapshot holds a value of no known form")
+    if "@c" in o:
+        cls = _class(classes, o["@c"])
+        if not dataclasses.is_dataclass(cls) or not isinstance(o.get("v"), dict):
+            raise SnapshotError(f"{str(o['@c'])[:60]} is not a record of this game")
+        fields = {f.name: f for f in dataclasses.fields(cls) if f.init}
+        same_class = base is not None and type(base) is cls
+        kw = {}
+        for k, x in o["v"].items():
+            if k not in fields:
+                raise SnapshotError(f"{cls.__name__} has no field {str(k)[:40]!r}")
+            b = getattr(base, k) if same_class else None
+            if x == _SAME:
+                if not same_class:
+                    raise SnapshotError(f"the snapshot refers to the set-up state where it has no {cls.__name__}")
+                kw[k] = b
+            else:
+                kw[k] = _dec(x, classes, b, d)
+        return cls(**kw)
+    if "@e" in o:
+        cls = _class(classes, o["@e"])
+        if not issubclass(cls, enum.Enum):
+            raise SnapshotError(f"{str(o['@e'])[:60]} is not an enumeration of this game")
+        return cls(_dec(o.get("v"), classes, None, d))
+    if len(o) != 1:
+        raise SnapshotError("the snapshot holds a value of no known form")
+    (tag, items), = o.items()
+    if tag == "@=":
+        raise SnapshotError("a reference to the set-up state out of place")
+    if tag == "@date" and isinstance(items, str):
+        return datetime.date.fromisoformat(items)
+    if not isinstance(items, list):
+        raise SnapshotError(f"{str(tag)[:10]} needs a list")
+    if tag == "@t":
+        bt = base if isinstance(base, tuple) and len(base) == len(items) else None
+        return tuple(_dec(x, classes, bt[i] if bt is not None else None, d) for i, x in enumerate(items))
+    if tag in ("@f", "@s"):
+        vals = [_dec(x, classes, None, d) for x in items]
+        return frozenset(vals) if tag == "@f" else set(vals)
+    if tag in ("@m", "@d"):
+        out = {}
+        for pair in items:
+            if not isinstance(pair, list) or len(pair) != 2:
+                raise SnapshotError("a mapping entry must be a [key, value] pair")
+            out[_dec(pair[0], classes, None, d)] = _dec(pair[1], classes, None, d)
+        return MappingProxyType(out) if tag == "@m" else out
+    raise SnapshotError(f"unknown snapshot tag {str(tag)[:10]!r}")
+
+
+def _class(classes: Mapping[str, type], name: Any) -> type:
+    cls = classes.get(name) if isinstance(name, str) else None
+    if cls is None:
+        raise SnapshotError(f"the snapshot names {str(name)[:60]!r}, not a type of this game")
+    return cls
