@@ -83,8 +83,18 @@ def _locations(s: Scenario, hexes: Iterable[Hex]) -> list[Location]:
     return out
 
 
+_BUILDINGS: list[tuple[object, dict[Hex, str]]] = []
+
+
 def _buildings(s: Scenario) -> dict[Hex, str]:
-    return {h: d.building for h, d in s.map.hexes.items() if d.building}
+    """The map's buildings by hex, kept for the map object (immutable) last asked about:
+    Control is re-judged after every unit event, and a 16-board map has 5,280 hexes."""
+    for m, b in _BUILDINGS:
+        if m is s.map.hexes:
+            return b
+    b = {h: d.building for h, d in s.map.hexes.items() if d.building}
+    _BUILDINGS[:] = [(s.map.hexes, b)]
+    return b
 
 
 def initial(s: Scenario, card: ScenarioCard, sides: Sequence[str], balance: str | None) -> VictoryState:
@@ -105,8 +115,19 @@ def settle(fog: FogState, v: VictoryState) -> VictoryState:
     if tuple(units) == v.seen and v.seen:
         return v  # Control is a function of the units: nothing changed (ControlMap.update is idempotent)
     b = _buildings(fog.scenario)
-    believed = {k: cm.update([u for u in units if not u.hidden or u.side == k], b)[0] for k, cm in v.believed.items()}
-    return replace(v, truth=v.truth.update(units, b)[0], believed=_ro(believed), seen=tuple(units))
+    # sides that see the same units and believe the same map reach the same belief: judge it once
+    judged: dict[tuple[int, tuple[int, ...]], ControlMap] = {}
+
+    def judge(cm: ControlMap, k: str | None) -> ControlMap:
+        seen_by = tuple(i for i, u in enumerate(units) if k is None or not u.hidden or u.side == k)
+        key = (id(cm), seen_by)
+        if key not in judged:
+            judged[key] = cm.update([units[i] for i in seen_by], b)[0]
+        return judged[key]
+
+    truth = judge(v.truth, None)
+    believed = {k: judge(cm, k) for k, cm in v.believed.items()}
+    return replace(v, truth=truth, believed=_ro(believed), seen=tuple(units))
 
 
 def occupants(fog: FogState) -> list[Occupant]:
