@@ -54,20 +54,29 @@ def classes_in(prefixes: Iterable[str]) -> dict[str, type]:
 
 
 def encode(value: Any, base: Any = None) -> Any:
-    """``value`` as self-describing JSON; parts identical to ``base``'s are references."""
-    return _enc(value, base, 0)
+    """``value`` as self-describing JSON; parts identical to ``base``'s are references.
+
+    ``{"types": [...], "value": ...}``: each class is named once in ``types`` and
+    referred to by its place there (a map's thousand Locations name one class)."""
+    names: dict[str, int] = {}
+    out = _enc(value, base, 0, names)
+    return {"types": list(names), "value": out}
 
 
-def _pairs(m: Mapping[Any, Any], depth: int) -> list[list[Any]]:
-    return [[_enc(k, None, depth), _enc(v, None, depth)] for k, v in m.items()]
+def _ref(names: dict[str, int], cls: type) -> int:
+    return names.setdefault(_name(cls), len(names))
 
 
-def _enc(v: Any, base: Any, depth: int) -> Any:
+def _pairs(m: Mapping[Any, Any], depth: int, t: dict[str, int]) -> list[list[Any]]:
+    return [[_enc(k, None, depth, t), _enc(v, None, depth, t)] for k, v in m.items()]
+
+
+def _enc(v: Any, base: Any, depth: int, t: dict[str, int]) -> Any:
     if depth > _MAX_DEPTH:
         raise SnapshotError("the state is nested too deeply for a snapshot")
     d = depth + 1
     if isinstance(v, enum.Enum):  # first: a StrEnum is a str too, and code tests members with ``is``
-        return {"@e": _name(type(v)), "v": _enc(v.value, None, d)}
+        return {"@e": _ref(t, type(v)), "v": _enc(v.value, None, d, t)}
     if v is None or type(v) in (bool, str):
         return v
     if isinstance(v, (int, float)):
@@ -85,36 +94,39 @@ def _enc(v: Any, base: Any, depth: int) -> Any:
             if same_class and x is b and not isinstance(x, (bool, int, float, str, type(None))):
                 fields[f.name] = _SAME
             else:
-                fields[f.name] = _enc(x, b, d)
-        return {"@c": _name(type(v)), "v": fields}
+                fields[f.name] = _enc(x, b, d, t)
+        return {"@c": _ref(t, type(v)), "v": fields}
     if type(v) is datetime.date:  # a scenario's date
         return {"@date": v.isoformat()}
     if isinstance(v, tuple):
         bt = base if isinstance(base, tuple) and len(base) == len(v) else None
-        return {"@t": [_enc(x, bt[i] if bt is not None else None, d) for i, x in enumerate(v)]}
+        return {"@t": [_enc(x, bt[i] if bt is not None else None, d, t) for i, x in enumerate(v)]}
     if isinstance(v, list):
-        return [_enc(x, None, d) for x in v]
+        return [_enc(x, None, d, t) for x in v]
     if isinstance(v, (frozenset, set)):
-        items = sorted((_enc(x, None, d) for x in v), key=repr)  # the same set gives the same text
+        items = sorted((_enc(x, None, d, t) for x in v), key=repr)  # the same set gives the same text
         return {"@f" if isinstance(v, frozenset) else "@s": items}
     if isinstance(v, MappingProxyType):
-        return {"@m": _pairs(v, d)}
+        return {"@m": _pairs(v, d, t)}
     if isinstance(v, dict):
-        return {"@d": _pairs(v, d)}
+        return {"@d": _pairs(v, d, t)}
     raise SnapshotError(f"a {type(v).__name__} cannot be written in a snapshot")
 
 
 def decode(obj: Any, classes: Mapping[str, type], base: Any = None) -> Any:
     """The value :func:`encode` wrote, built from ``classes`` only (and ``base`` for references)."""
+    if not isinstance(obj, dict) or set(obj) != {"types", "value"} or not isinstance(obj["types"], list):
+        raise SnapshotError("not a snapshot (an object with its types and value)")
+    types_ = [_class(classes, n) for n in obj["types"]]
     try:
-        return _dec(obj, classes, base, 0)
+        return _dec(obj["value"], types_, base, 0)
     except SnapshotError:
         raise
     except (TypeError, ValueError, KeyError, AttributeError, RecursionError) as e:
         raise SnapshotError(f"the snapshot does not decode: {str(e).splitlines()[0][:120] if str(e) else type(e).__name__}") from None
 
 
-def _dec(o: Any, classes: Mapping[str, type], base: Any, depth: int) -> Any:
+def _dec(o: Any, classes: list[type], base: Any, depth: int) -> Any:
     if depth > _MAX_DEPTH:
         raise SnapshotError("the snapshot is nested too deeply")
     d = depth + 1
@@ -125,7 +137,7 @@ def _dec(o: Any, classes: Mapping[str, type], base: Any, depth: int) -> Any:
     if not isinstance(o, dict) or len(o) not in (1, 2):
         raise SnapshotError("the snapshot holds a value of no known form")
     if "@c" in o:
-        cls = _class(classes, o["@c"])
+        cls = _nth(classes, o["@c"])
         if not dataclasses.is_dataclass(cls) or not isinstance(o.get("v"), dict):
             raise SnapshotError(f"{str(o['@c'])[:60]} is not a record of this game")
         fields = {f.name: f for f in dataclasses.fields(cls) if f.init}
@@ -143,7 +155,7 @@ def _dec(o: Any, classes: Mapping[str, type], base: Any, depth: int) -> Any:
                 kw[k] = _dec(x, classes, b, d)
         return cls(**kw)
     if "@e" in o:
-        cls = _class(classes, o["@e"])
+        cls = _nth(classes, o["@e"])
         if not issubclass(cls, enum.Enum):
             raise SnapshotError(f"{str(o['@e'])[:60]} is not an enumeration of this game")
         return cls(_dec(o.get("v"), classes, None, d))
@@ -170,6 +182,12 @@ def _dec(o: Any, classes: Mapping[str, type], base: Any, depth: int) -> Any:
             out[_dec(pair[0], classes, None, d)] = _dec(pair[1], classes, None, d)
         return MappingProxyType(out) if tag == "@m" else out
     raise SnapshotError(f"unknown snapshot tag {str(tag)[:10]!r}")
+
+
+def _nth(types_: list[type], i: Any) -> type:
+    if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < len(types_):
+        raise SnapshotError(f"the snapshot names type {str(i)[:20]}, which its table lacks")
+    return types_[i]
 
 
 def _class(classes: Mapping[str, type], name: Any) -> type:

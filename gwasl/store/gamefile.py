@@ -45,6 +45,8 @@ FORMAT = "gwasl-game"
 FORMAT_VERSION = 1
 #: a game file larger than this is refused (a long game is a few MB)
 MAX_GAME_FILE = 512 * 1024 * 1024
+#: snapshots a game file keeps (the newest)
+KEEP_SNAPSHOTS = 4
 #: the largest scenario file of a solitaire game that ``load_source`` reads
 MAX_SOURCE = 64 * 1024 * 1024
 _ENTRY_KINDS = frozenset({"begin", "act", "auto", "take_back"})
@@ -169,9 +171,13 @@ class SqliteJournal:
                 SnapshotRow.__table__.create(conn, checkfirst=True)  # type: ignore[attr-defined]  # a file made before snapshots
                 conn.execute(text("INSERT OR REPLACE INTO snapshot (idx, digest, state) VALUES (:i, :d, :s)"),
                              {"i": index, "d": _digest(data), "s": data})
+                # the newest few are all opening needs (older ones serve only after a take-back
+                # past these): the file does not grow by a state every few hundred events
+                conn.execute(text("DELETE FROM snapshot WHERE idx NOT IN (SELECT idx FROM snapshot ORDER BY idx DESC LIMIT :k)"),
+                             {"k": KEEP_SNAPSHOTS})
         except SQLAlchemyError:
             return
-        self._snapshots.append((index, state))
+        self._snapshots = [*sorted(x for x in self._snapshots if x[0] != index)[-(KEEP_SNAPSHOTS - 1):], (index, state)]
 
     def snapshots(self) -> Sequence[tuple[int, Any]]:
         return tuple(self._snapshots)

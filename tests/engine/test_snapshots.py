@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime
 import itertools
+import json
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -88,24 +89,36 @@ def test_the_codec_keeps_every_type_and_refers_to_the_base():
     assert back == v and type(back.t) is tuple and type(back.m) is MappingProxyType and type(back.d) is dict
     assert type(back.x) is float
     enc = sn.encode(v, v)
-    assert enc["v"]["f"] == {"@=": 1}  # the same object as the base's: a reference
+    assert enc["value"]["v"]["f"] == {"@=": 1}  # the same object as the base's: a reference
     assert sn.decode(enc, classes, v) == v
 
 
+TOY = "engine.toygame:ToyState"
+
+
 @pytest.mark.parametrize("bad", [
-    {"@c": "os:system", "v": {}},  # not an allowed class
-    {"@c": "engine.toygame:ToyState", "v": {"nope": 1}},
-    {"@c": "engine.toygame:ToyState", "v": {"pos": {"@=": 1}}},  # a reference without a base
-    {"@x": []},
-    {"@t": "no"},
-    {"@m": [[1]]},
-    [[[[{"@t": [{"@t": []}] * 3}]]]] * 2,
+    {"@c": 0, "v": {}},  # no type table
+    {"types": ["os:system"], "value": {"@c": 0, "v": {}}},  # not an allowed class
+    {"types": [TOY], "value": {"@c": 0, "v": {"nope": 1}}},
+    {"types": [TOY], "value": {"@c": 3, "v": {}}},  # a type the table lacks
+    {"types": [TOY], "value": {"@c": 0, "v": {"pos": {"@=": 1}}}},  # a reference without a base
+    {"types": [], "value": {"@x": []}},
+    {"types": [], "value": {"@t": "no"}},
+    {"types": [], "value": {"@m": [[1]]}},
+    {"types": [], "value": [[[[{"@t": [{"@t": []}] * 3}]]]] * 2},
 ])
 def test_a_hostile_snapshot_is_one_snapshot_error(bad):
     with pytest.raises(sn.SnapshotError):
         obj = sn.decode(bad, sn.classes_in(["engine.toygame"]))
         if not isinstance(obj, ToyState):
             raise sn.SnapshotError("not a state")
+
+
+def test_each_class_is_named_once():
+    s = played(30)
+    obj = GAME.encode_state(s.state)
+    assert obj["types"] == ["engine.toygame:ToyState"]
+    assert "engine.toygame" not in json.dumps(obj["value"])
 
 
 def test_snapshots_are_written_every_n_events_and_equal_the_replayed_state():
@@ -131,7 +144,7 @@ def test_a_snapshot_that_does_not_decode_is_passed_over():
     s = played(30)
     snaps = list(s.journal.snapshots())  # type: ignore[attr-defined]
     newest, older = snaps[-1][0], snaps[-2][0]
-    damaged = [*snaps[:-1], (newest, {"@c": "engine.toygame:ToyState", "v": {"pos": "garbage"}})]
+    damaged = [*snaps[:-1], (newest, {"types": [TOY], "value": {"@c": 0, "v": {"pos": "garbage"}}})]
     again = reopen(s, damaged)
     assert again.opened_from == older
     assert again.state == s.state

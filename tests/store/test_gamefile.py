@@ -228,7 +228,7 @@ def test_an_aslgw_game_reopens_from_its_newest_snapshot(tmp_path):
 
 @pytest.mark.parametrize("damage", [
     "UPDATE snapshot SET state = replace(state, '\"turn\":', '\"turn\": ') WHERE idx = (SELECT max(idx) FROM snapshot)",
-    "UPDATE snapshot SET state = '{\"@c\":\"builtins:eval\",\"v\":{}}', "
+    "UPDATE snapshot SET state = '{\"types\":[\"builtins:eval\"],\"value\":{\"@c\":0,\"v\":{}}}', "
     "digest = 'c0ffee' WHERE idx = (SELECT max(idx) FROM snapshot)",
     "DROP TABLE snapshot",
 ])
@@ -253,7 +253,7 @@ def test_a_snapshot_with_a_good_digest_and_a_wrong_state_fails_replay_check(tmp_
     con = sqlite3.connect(p)
     idx, state = con.execute("SELECT idx, state FROM snapshot ORDER BY idx DESC").fetchone()
     obj = json.loads(state)
-    obj["v"]["turn"] += 3  # a state the journal never reached
+    obj["value"]["v"]["turn"] += 3  # a state the journal never reached
     text = json.dumps(obj, separators=(",", ":"))
     con.execute("UPDATE snapshot SET state = ?, digest = ? WHERE idx = ?", (text, hashlib.sha256(text.encode()).hexdigest(), idx))
     con.commit()
@@ -261,3 +261,14 @@ def test_a_snapshot_with_a_good_digest_and_a_wrong_state_fails_replay_check(tmp_
     with open_game(p) as again:
         rep = again.session.replay_check()
         assert not rep.identical and f"snapshot after entry {idx}" in (rep.detail or "")
+
+
+def test_a_game_file_keeps_only_its_newest_snapshots(tmp_path):
+    from gwasl.store.gamefile import KEEP_SNAPSHOTS
+
+    p = tmp_path / "g.game"
+    with _aslgw_file(p, events=200, every=20) as gf:
+        made = sorted(gf.session._snaps)
+        kept = [i for i, _ in gf.session.journal.snapshots()]
+    rows = [r[0] for r in sqlite3.connect(p).execute("SELECT idx FROM snapshot ORDER BY idx")]
+    assert len(made) > KEEP_SNAPSHOTS and rows == made[-KEEP_SNAPSHOTS:] == sorted(kept)
