@@ -272,3 +272,75 @@ def test_a_game_file_keeps_only_its_newest_snapshots(tmp_path):
         kept = [i for i, _ in gf.session.journal.snapshots()]
     rows = [r[0] for r in sqlite3.connect(p).execute("SELECT idx FROM snapshot ORDER BY idx")]
     assert len(made) > KEEP_SNAPSHOTS and rows == made[-KEEP_SNAPSHOTS:] == sorted(kept)
+
+
+class _SnapToy(ToyGame):
+    """The toy game with snapshots (as tests/engine/test_snapshots.py)."""
+
+    ruleset = "toy-snap"
+
+    def encode_state(self, state, base=None):
+        from gwasl.engine import snapshot
+
+        return snapshot.encode(state, base)
+
+    def decode_state(self, obj, base=None):
+        from gwasl.engine import snapshot
+        from gwasl.engine.game import GameError
+
+        try:
+            return snapshot.decode(obj, snapshot.classes_in(["engine.toygame"]), base)
+        except snapshot.SnapshotError as e:
+            raise GameError(str(e)) from None
+
+
+SNAP_GAME = _SnapToy()
+register_ruleset("toy-snap", SNAP_GAME)
+
+
+def _snap_driver(path: str, conn) -> None:  # a forked child: acts forever with a snapshot every 3 events
+    with open_game(path) as gf:
+        gf.session.snapshot_every = 3
+        rng = random.Random(os.getpid())
+        while True:
+            if gf.session.status().over:
+                gf.session.undo()
+                conn.send(gf.session.entries[-1].index)
+                continue
+            entries = gf.session.act(rng.choice([Run(), Step()]))
+            conn.send(entries[-1].index)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_kill_9_while_writing_snapshots_loses_nothing_and_the_file_opens(tmp_path):
+    """Snapshots written every few events by a child killed at random moments, 60 times:
+    every shown entry is on disk, the file opens (from a snapshot when it has one) to the
+    state its journal replays to, and replay_check holds."""
+    p = tmp_path / "g.game"
+    create_game(p, SNAP_GAME, {"traps": [5, 7]}, 3, GameOptions(practice=True)).close()
+    ctx = multiprocessing.get_context("fork")
+    rng = random.Random(2)
+    shown_max, from_snapshot = 0, 0
+    for kills in range(60):
+        parent, child = ctx.Pipe(duplex=False)
+        proc = ctx.Process(target=_snap_driver, args=(str(p), child))
+        proc.start()
+        child.close()
+        if kills % 3 == 0 and parent.poll(10):
+            shown_max = max(shown_max, parent.recv())
+        time.sleep(rng.uniform(0.0, 0.05))
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.join()
+        while parent.poll():
+            try:
+                shown_max = max(shown_max, parent.recv())
+            except (EOFError, OSError):
+                break
+        parent.close()
+        with open_game(p) as gf:
+            assert len(gf.session.entries) > shown_max
+            assert gf.session.state == _replayed(gf.session)
+            from_snapshot += gf.session.opened_from is not None
+    with open_game(p) as gf:
+        assert gf.session.replay_check().identical
+    assert from_snapshot >= 5  # (take-backs at the end of each race retire the newest ones)
