@@ -172,7 +172,9 @@ class ControlMap:
 
         def put(kind: str, key: Any, value: Controller) -> None:
             if kind not in tables:
-                tables[kind] = dict(current[kind])
+                old = current[kind]
+                # a read-only view's copy() copies the dict beneath without hashing every key again
+                tables[kind] = old.copy() if isinstance(old, (dict, MappingProxyType)) else dict(old)
             tables[kind][key] = value
 
         def gain(kind: str, key: Any, u: Occupant, rule: str) -> None:
