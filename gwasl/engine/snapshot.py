@@ -57,21 +57,41 @@ def encode(value: Any, base: Any = None) -> Any:
     """``value`` as self-describing JSON; parts identical to ``base``'s are references.
 
     ``{"types": [...], "value": ...}``: each class is named once in ``types`` and
-    referred to by its place there (a map's thousand Locations name one class)."""
-    names: dict[str, int] = {}
-    out = _enc(value, base, 0, names)
-    return {"types": list(names), "value": out}
+    referred to by its place there (a map's thousand Locations name one class).
+    A record or mapping met again (the same object: one side's belief of Control
+    that is the truth's, the Locations keying both) is written ``{"@r": n}``, the
+    n-th record or mapping finished before it, so it is written once and read
+    back shared."""
+    t = _Ctx({})
+    out = _enc(value, base, 0, t)
+    return {"types": list(t.names), "value": out}
 
 
-def _ref(names: dict[str, int], cls: type) -> int:
-    return names.setdefault(_name(cls), len(names))
+class _Ctx:
+    """An encoding's class table and the records and mappings written so far (by identity)."""
+
+    def __init__(self, names: dict[str, int]) -> None:
+        self.names = names
+        self.seen: dict[int, int] = {}
+
+    def inner(self) -> _Ctx:
+        # inside a set, whose order of iteration is not its value's: no sharing there
+        return _Ctx(self.names)
+
+    def done(self, v: Any, out: Any) -> Any:
+        self.seen[id(v)] = len(self.seen)
+        return out
 
 
-def _pairs(m: Mapping[Any, Any], depth: int, t: dict[str, int]) -> list[list[Any]]:
+def _ref(t: _Ctx, cls: type) -> int:
+    return t.names.setdefault(_name(cls), len(t.names))
+
+
+def _pairs(m: Mapping[Any, Any], depth: int, t: _Ctx) -> list[list[Any]]:
     return [[_enc(k, None, depth, t), _enc(v, None, depth, t)] for k, v in m.items()]
 
 
-def _enc(v: Any, base: Any, depth: int, t: dict[str, int]) -> Any:
+def _enc(v: Any, base: Any, depth: int, t: _Ctx) -> Any:
     if depth > _MAX_DEPTH:
         raise SnapshotError("the state is nested too deeply for a snapshot")
     d = depth + 1
@@ -83,6 +103,10 @@ def _enc(v: Any, base: Any, depth: int, t: dict[str, int]) -> Any:
         if type(v) not in (int, float):  # an int subclass would come back as a plain int
             raise SnapshotError(f"a {type(v).__name__} cannot be written in a snapshot")
         return v
+    if isinstance(v, (dict, MappingProxyType)) or (dataclasses.is_dataclass(v) and not isinstance(v, type)):
+        n = t.seen.get(id(v))
+        if n is not None:
+            return {"@r": n}
     if dataclasses.is_dataclass(v) and not isinstance(v, type):
         fields = {}
         same_class = base is not None and type(base) is type(v)
@@ -95,7 +119,7 @@ def _enc(v: Any, base: Any, depth: int, t: dict[str, int]) -> Any:
                 fields[f.name] = _SAME
             else:
                 fields[f.name] = _enc(x, b, d, t)
-        return {"@c": _ref(t, type(v)), "v": fields}
+        return t.done(v, {"@c": _ref(t, type(v)), "v": fields})
     if type(v) is datetime.date:  # a scenario's date
         return {"@date": v.isoformat()}
     if isinstance(v, tuple):
@@ -104,12 +128,13 @@ def _enc(v: Any, base: Any, depth: int, t: dict[str, int]) -> Any:
     if isinstance(v, list):
         return [_enc(x, None, d, t) for x in v]
     if isinstance(v, (frozenset, set)):
-        items = sorted((_enc(x, None, d, t) for x in v), key=repr)  # the same set gives the same text
+        inner = t.inner()
+        items = sorted((_enc(x, None, d, inner) for x in v), key=repr)  # the same set gives the same text
         return {"@f" if isinstance(v, frozenset) else "@s": items}
     if isinstance(v, MappingProxyType):
-        return {"@m": _pairs(v, d, t)}
+        return t.done(v, {"@m": _pairs(v, d, t)})
     if isinstance(v, dict):
-        return {"@d": _pairs(v, d, t)}
+        return t.done(v, {"@d": _pairs(v, d, t)})
     raise SnapshotError(f"a {type(v).__name__} cannot be written in a snapshot")
 
 
@@ -119,23 +144,28 @@ def decode(obj: Any, classes: Mapping[str, type], base: Any = None) -> Any:
         raise SnapshotError("not a snapshot (an object with its types and value)")
     types_ = [_class(classes, n) for n in obj["types"]]
     try:
-        return _dec(obj["value"], types_, base, 0)
+        return _dec(obj["value"], types_, base, 0, [])
     except SnapshotError:
         raise
     except (TypeError, ValueError, KeyError, AttributeError, RecursionError) as e:
         raise SnapshotError(f"the snapshot does not decode: {str(e).splitlines()[0][:120] if str(e) else type(e).__name__}") from None
 
 
-def _dec(o: Any, classes: list[type], base: Any, depth: int) -> Any:
+def _dec(o: Any, classes: list[type], base: Any, depth: int, made: list[Any]) -> Any:
     if depth > _MAX_DEPTH:
         raise SnapshotError("the snapshot is nested too deeply")
     d = depth + 1
     if o is None or isinstance(o, (bool, int, float, str)):
         return o
     if isinstance(o, list):
-        return [_dec(x, classes, None, d) for x in o]
+        return [_dec(x, classes, None, d, made) for x in o]
     if not isinstance(o, dict) or len(o) not in (1, 2):
         raise SnapshotError("the snapshot holds a value of no known form")
+    if "@r" in o and len(o) == 1:
+        n = o["@r"]
+        if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n < len(made):
+            raise SnapshotError(f"the snapshot refers to record {str(n)[:20]}, not written before it")
+        return made[n]
     if "@c" in o:
         cls = _nth(classes, o["@c"])
         if not dataclasses.is_dataclass(cls) or not isinstance(o.get("v"), dict):
@@ -152,13 +182,14 @@ def _dec(o: Any, classes: list[type], base: Any, depth: int) -> Any:
                     raise SnapshotError(f"the snapshot refers to the set-up state where it has no {cls.__name__}")
                 kw[k] = b
             else:
-                kw[k] = _dec(x, classes, b, d)
-        return cls(**kw)
+                kw[k] = _dec(x, classes, b, d, made)
+        made.append(cls(**kw))
+        return made[-1]
     if "@e" in o:
         cls = _nth(classes, o["@e"])
         if not issubclass(cls, enum.Enum):
             raise SnapshotError(f"{str(o['@e'])[:60]} is not an enumeration of this game")
-        return cls(_dec(o.get("v"), classes, None, d))
+        return cls(_dec(o.get("v"), classes, None, d, made))
     if len(o) != 1:
         raise SnapshotError("the snapshot holds a value of no known form")
     (tag, items), = o.items()
@@ -170,17 +201,19 @@ def _dec(o: Any, classes: list[type], base: Any, depth: int) -> Any:
         raise SnapshotError(f"{str(tag)[:10]} needs a list")
     if tag == "@t":
         bt = base if isinstance(base, tuple) and len(base) == len(items) else None
-        return tuple(_dec(x, classes, bt[i] if bt is not None else None, d) for i, x in enumerate(items))
+        return tuple(_dec(x, classes, bt[i] if bt is not None else None, d, made) for i, x in enumerate(items))
     if tag in ("@f", "@s"):
-        vals = [_dec(x, classes, None, d) for x in items]
+        vals = [_dec(x, classes, None, d, []) for x in items]  # no sharing inside a set
         return frozenset(vals) if tag == "@f" else set(vals)
     if tag in ("@m", "@d"):
         out = {}
         for pair in items:
             if not isinstance(pair, list) or len(pair) != 2:
                 raise SnapshotError("a mapping entry must be a [key, value] pair")
-            out[_dec(pair[0], classes, None, d)] = _dec(pair[1], classes, None, d)
-        return MappingProxyType(out) if tag == "@m" else out
+            key = _dec(pair[0], classes, None, d, made)  # the key first, as written (numbering)
+            out[key] = _dec(pair[1], classes, None, d, made)
+        made.append(MappingProxyType(out) if tag == "@m" else out)
+        return made[-1]
     raise SnapshotError(f"unknown snapshot tag {str(tag)[:10]!r}")
 
 

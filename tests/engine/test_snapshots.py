@@ -184,3 +184,27 @@ def test_history_and_take_back_start_from_a_kept_state():
                 break
             ref = GAME.reduce(ref, ev)
         assert s.state_at(seq) == ref
+
+
+@dataclass(frozen=True)
+class Key:
+    name: str
+
+
+def test_an_object_met_twice_is_written_once_and_read_back_shared():
+    shared_key, other_key = Key("a"), Key("b")
+    table = MappingProxyType({shared_key: Key("x"), other_key: Key("y")})
+    v = Rich((1,), frozenset({Key("s")}), table, {"copy": table, "k": shared_key}, datetime.date(1916, 1, 1), 0.0,
+             MappingProxyType({Key("x"): table}))
+    classes = {f"{c.__module__}:{c.__qualname__}": c for c in (Rich, Key)}
+    enc = sn.encode(v)
+    assert json.dumps(enc).count('"a"') == 1  # the shared key is written once
+    back = sn.decode(json.loads(json.dumps(enc)), classes)
+    assert back == v
+    assert back.d["copy"] is back.m and back.d["k"] is next(iter(back.m))
+    assert sn.encode(back) == enc  # read back, it writes the same again
+
+
+def test_a_reference_to_nothing_written_yet_is_refused():
+    with pytest.raises(sn.SnapshotError, match="not written before"):
+        sn.decode({"types": [], "value": {"@t": [{"@r": 0}]}}, {})
