@@ -41,7 +41,7 @@ from gwasl.engine.game import (
 )
 from gwasl.engine.journal import Entry, Journal, MemoryJournal, SnapshotJournal
 from gwasl.engine.record import Record, RecordError
-from gwasl.engine.snapshot import SnapshotError
+from gwasl.engine.snapshot import Deferred, SnapshotError
 
 __all__ = ["AUTOMATON_LIMIT", "SNAPSHOT_EVERY", "LegalAction", "ReplayReport", "Session", "SessionError"]
 
@@ -159,13 +159,17 @@ class Session(Generic[S]):
             return False
         return not any(u <= index for e in self._entries[index + 1:] if e.kind == "take_back" for u in e.undoes)
 
+    def _stored_json(self, index: int) -> Any:
+        v = self._stored[index]
+        return v.load() if isinstance(v, Deferred) else v
+
     def _newest_snapshot(self) -> tuple[int, S] | None:
         """The newest stored snapshot that still holds and decodes; a damaged one is passed over."""
         for index in sorted(self._stored, reverse=True):
             if not self._usable(index):
                 continue
             try:
-                return index, self.game.decode_state(self._stored[index], self._initial)
+                return index, self.game.decode_state(self._stored_json(index), self._initial)
             except (GameError, SnapshotError, RecordError, KeyError, ValueError, TypeError, AttributeError, RecursionError):
                 continue
         return None
@@ -448,7 +452,7 @@ class Session(Generic[S]):
                 state = game.reduce(state, ev)
             if e.index in self._stored:
                 try:
-                    same = game.decode_state(self._stored[e.index], initial) == state
+                    same = game.decode_state(self._stored_json(e.index), initial) == state
                 except (GameError, SnapshotError, RecordError, KeyError, ValueError, TypeError, AttributeError, RecursionError):
                     same = False
                 if not same:

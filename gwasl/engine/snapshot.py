@@ -20,11 +20,11 @@ import dataclasses
 import datetime
 import enum
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
 from typing import Any
 
-__all__ = ["SnapshotError", "classes_in", "decode", "encode"]
+__all__ = ["Deferred", "SnapshotError", "classes_in", "decode", "encode"]
 
 _SAME = {"@=": 1}
 _MAX_DEPTH = 200
@@ -32,6 +32,17 @@ _MAX_DEPTH = 200
 
 class SnapshotError(ValueError):
     """A value that cannot be written as a snapshot, or a snapshot that does not decode."""
+
+
+class Deferred:
+    """A stored snapshot read only when it is needed: a file keeps a few, and opening
+    needs only the newest that holds.  ``load`` may raise ValueError (bad JSON)."""
+
+    def __init__(self, load: Callable[[], Any]) -> None:
+        self._load = load
+
+    def load(self) -> Any:
+        return self._load()
 
 
 def _name(cls: type) -> str:

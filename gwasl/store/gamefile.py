@@ -16,6 +16,7 @@ read one is a :class:`GameFileError` with one line naming the file.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import math
@@ -38,6 +39,7 @@ from gwasl.engine.game import Game, GameError, GameOptions
 from gwasl.engine.journal import Entry
 from gwasl.engine.record import RecordError
 from gwasl.engine.session import Session, SessionError
+from gwasl.engine.snapshot import Deferred
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "MAX_GAME_FILE", "GameFile", "GameFileError", "create_game", "load_source", "open_game", "strict_loads"]
 
@@ -359,16 +361,15 @@ def _no_constant(name: str) -> Any:
 
 
 def _snapshots(rows: Sequence[Any]) -> list[tuple[int, Any]]:
-    """The snapshots whose digest matches, newest first (the session decodes them lazily,
-    newest first, and passes over any that does not decode)."""
+    """The snapshots whose digest matches, newest first, to be read when needed (the
+    session decodes the newest first and passes over any that does not decode)."""
     out = []
     for idx, digest, data in rows:
         if not isinstance(idx, int) or not isinstance(data, str) or digest != _digest(data):
             continue
-        try:  # the digest matched and the game checks what it decodes: plain (fast) JSON
-            out.append((idx, json.loads(data, parse_constant=_no_constant)))
-        except (ValueError, RecursionError):
-            continue
+        # read when needed (opening decodes only the newest that holds); the digest matched and
+        # the game checks what it decodes: plain (fast) JSON
+        out.append((idx, Deferred(functools.partial(json.loads, data, parse_constant=_no_constant))))
     return out
 
 
