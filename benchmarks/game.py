@@ -15,6 +15,9 @@ in the same run (figures only; nothing here is asserted):
 * ``replay_check`` (re-applying every action from the seed: as slow as the
   rules are), split into apply, reduce and the rest (policies, comparing).
 
+Wall-clock figures on a shared machine swing with its load; the CPU time of
+the process and the ratios to the references are steadier.
+
 Run: python -m benchmarks.game [--quick] [--game FILE]
 """
 
@@ -190,11 +193,12 @@ def run(args: argparse.Namespace, folder: Path, columns: int, rows: int, target:
 def measure(path: Path, game: Any, n: int) -> None:
     """Open, replay and replay_check of the game file at ``path`` (``n`` events)."""
     # open: the newest snapshot and the tail after it; the reference reads the rows with sqlite3
-    opens = []
+    opens, cpu = [], []
     for _ in range(3):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         with open_game(path) as again:
             opens.append(time.perf_counter() - t)
+            cpu.append(time.process_time() - c)
             frm = again.session.opened_from
             tail = sum(len(e.events) for e in again.session.entries[(frm or -1) + 1:])
     con = sqlite3.connect(path)
@@ -203,24 +207,26 @@ def measure(path: Path, game: Any, n: int) -> None:
     raw = time.perf_counter() - t
     con.close()
     o = statistics.median(opens)
-    print(f"open the {n}-event game        {o * 1000:8.1f} ms median of 3 (snapshot after entry {frm}, {tail} events reduced)   "
+    print(f"open the {n}-event game        {o * 1000:8.1f} ms median of 3 ({statistics.median(cpu) * 1000:.0f} ms of CPU; "
+          f"snapshot after entry {frm}, {tail} events reduced)   "
           f"read its {len(rows_read)} rows with sqlite3 {raw * 1000:6.1f} ms   ratio {o / raw:6.1f}")
 
     with open_game(path) as again:
         sess = again.session
         # replay: every event reduced from the set-up (what opening a file without snapshots,
         # history and take-back do), against decoding the same events from their JSON
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         state = game.setup(sess.source, sess.options)
         for _seq, ev in sess.effective():
             state = game.reduce(state, ev)
-        replay = time.perf_counter() - t
+        replay, replay_cpu = time.perf_counter() - t, time.process_time() - c
         events = [e.to_json() for _seq, e in sess.effective()]
         t = time.perf_counter()
         for e in events:
             game.events.decode(e)
         decode = time.perf_counter() - t
-        print(f"replay {len(events)} events (reduce)  {replay * 1000:8.1f} ms ({replay / len(events) * 1e6:.0f} us an event)   "
+        print(f"replay {len(events)} events (reduce)  {replay * 1000:8.1f} ms ({replay_cpu * 1000:.0f} ms of CPU, "
+              f"{replay / len(events) * 1e6:.0f} us an event)   "
               f"decode them from JSON {decode * 1000:6.1f} ms   ratio {replay / decode:6.1f}")
         # replay_check re-applies every action (legal checks, dice, policies) as well: what dominates
         spent = {"apply": 0.0, "reduce": 0.0}
