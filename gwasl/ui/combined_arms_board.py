@@ -85,7 +85,7 @@ class _Tracks(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.view: dict[str, Any] = {}
-        self.setMinimumSize(230, 330)
+        self.setMinimumSize(230, 360)
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Preferred)
 
     def paintEvent(self, event: Any) -> None:
@@ -138,9 +138,12 @@ class _Tracks(QWidget):
             p.drawText(box, Qt.AlignmentFlag.AlignCenter, str(k))
         broken = self.view.get("enemy_broken") or {}
         score = (self.view.get("score_now") or {}).get("total")
-        p.drawText(QRectF(8, 266, 220, 60), Qt.TextFlag.TextWordWrap,
+        end = self.view.get("end_now")
+        odds = (f"\nending now: {end['mean']:.1f} on average after the final reveals, "
+                f"{end['win_chance']:.0%} to reach 20" if end else "")
+        p.drawText(QRectF(8, 266, 220, 90), Qt.TextFlag.TextWordWrap,
                    f"enemy broken: {broken.get('platoons', 0)} platoons, {broken.get('atgs', 0)} ATGs\n"
-                   f"score if it ended now (before the final reveals): {score if score is not None else '-'}")
+                   f"score if it ended now (before the final reveals): {score if score is not None else '-'}" + odds)
         p.end()
 
 
@@ -291,7 +294,8 @@ class CombinedArmsBoard(Board):
         while self.buttons.count():
             item = self.buttons.takeAt(0)
             w = item.widget() if item is not None else None
-            if w is not None:
+            if w is not None:  # hidden at once: deleteLater waits for the event loop
+                w.hide()
                 w.deleteLater()
         for la in self._legal:
             a = la.action.to_json()

@@ -111,3 +111,99 @@ def test_action_hex_reads_moves_attacks_rolls_and_units():
     assert action_hex({"kind": "roll_next", "hex": "4d"}, units) == "4d"
     assert action_hex({"kind": "pivot", "unit": "A1", "facing": 2}, units) == "3c"
     assert action_hex({"kind": "end_phase"}, units) is None
+
+
+def _choose(qtbot, board: CombinedArmsBoard, label: str, want) -> str:
+    """Click hex ``label`` and pick the first entry of its menu that ``want`` accepts."""
+    _click(qtbot, board, label)
+    text = next(t for t in board.last_menu if want(t))
+    next(a for a in board._menu.actions() if a.text() == text.replace("&", "&&")).trigger()
+    return text
+
+
+def _press(qtbot, board: CombinedArmsBoard, text: str) -> None:
+    for i in range(board.buttons.count()):
+        w = board.buttons.itemAt(i).widget()
+        if isinstance(w, QPushButton) and w.text() == text:
+            qtbot.mouseClick(w, Qt.MouseButton.LeftButton)
+            return
+    raise AssertionError(f"no button {text!r}")
+
+
+def test_a_whole_game_by_mouse_to_the_score(qtbot, tmp_path):
+    """Issue 15 item 4: File > New game > Combined Arms, then platoons enter, move and fire
+    by clicks on the board (each fire attack shows its odds first), the enemy answers with
+    its "why" in the log, and the game is ended by its button and scored (CA Victory)."""
+    from PySide6.QtCore import QSettings, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from gwasl.ui.play.window import PlayerWindow
+
+    win = PlayerWindow(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    win.tell = lambda title, text: win.messages.append((title, text))
+    qtbot.addWidget(win)
+    win.show()
+
+    def fill() -> None:
+        dlg = QApplication.activeModalWidget()
+        dlg.ruleset.setCurrentIndex(dlg.ruleset.findData("combined-arms"))
+        dlg.seed.setValue(11)
+        dlg.out.setText(str(tmp_path / "ca.game"))
+        qtbot.mouseClick(dlg.ok_button, Qt.MouseButton.LeftButton)
+
+    QTimer.singleShot(0, fill)
+    win.new_game_dialog()
+    board = win.board
+    assert isinstance(board, CombinedArmsBoard) and win.messages == []
+    fired = moved = 0
+    shown_outlook = False
+    for _ in range(400):
+        view = win.controller.view()
+        if view["over"]:
+            break
+        legal = win.controller.legal()
+        kinds = {la.action.kind for la in legal}
+        pending = view.get("pending") or {}
+        if "break" in kinds or "roll_next" in kinds:  # the player's choices in the enemy phase
+            la = legal[0]
+            label = la.action.hex if la.action.kind == "roll_next" else board._unit_hexes()[la.action.unit]
+            _choose(qtbot, board, label, lambda t: True)
+        elif view["phase"] == "move" and view["turn"] >= 4:
+            _press(qtbot, board, next(la.shown.text for la in legal if la.action.kind == "end_game"))
+        elif view["phase"] == "move":
+            moves = [la.action for la in legal if la.action.kind == "move" and la.action.unit[0] in "DA"]
+            if moves and moved < 3 * view["turn"]:
+                a = moves[0]
+                _choose(qtbot, board, a.to, lambda t, u=a.unit: t.startswith(u))
+                moved += 1
+            else:
+                _press(qtbot, board, "end your move phase")
+        elif view["phase"] == "fire":
+            if pending.get("attack"):
+                _press(qtbot, board, next(la.shown.text for la in legal if la.action.kind == "resolve"))
+                fired += 1
+            else:
+                commits = [la.action for la in legal if la.action.kind == "commit"]
+                if commits and fired < view["turn"]:
+                    text = _choose(qtbot, board, commits[0].target, lambda t: "fires at" in t)
+                    assert "%" in text  # the odds, before committing
+                else:
+                    _press(qtbot, board, "end your fire phase")
+        else:
+            raise AssertionError(f"stuck in {view['phase']}: {sorted(kinds)}")
+        if view["turn"] == 3 and view["phase"] == "move" and not shown_outlook:
+            qtbot.wait(20)
+            win.grab().save(str(tmp_path / "turn3.png"))
+            assert view["end_now"]["mean"] > 0 and 0 <= view["end_now"]["win_chance"] <= 1
+            shown_outlook = True
+    view = win.controller.view()
+    assert view["over"] and moved >= 3 and fired >= 1 and shown_outlook
+    res = view["result"]
+    assert f"you score {res['score']}" in board.status.text() and res["turns"] == 3
+    log = [win.log_list.item(i).text() for i in range(win.log_list.count())]
+    assert any("activate in order" in t or "enemy" in t for t in log)
+    assert win.messages == []
+    assert win.controller.file.path.exists()
+    qtbot.wait(10)
+    out = tmp_path / "end.png"
+    assert board.grab().save(str(out))

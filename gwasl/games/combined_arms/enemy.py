@@ -125,13 +125,16 @@ def best_payoff(s: State, frm: int) -> tuple[tuple[int, ...], int]:
     return max(cl, key=lambda c: c[1])
 
 
+_ATG_NAMES = (None, "potential", "real")
+
+
 def activation_plan(s: State, c: Counter) -> dict[str, Any]:
     """What the text makes this counter do when activated: the reveal tests and why
     (CA Enemy Decisions), and whether it will then fire."""
     h = c.hex
-    adjacent = bool(R.unit_masks(s)[0] & B.NEIGHBOUR_MASK[h])
+    adjacent = bool(s.m_any & B.NEIGHBOUR_MASK[h])
     plan: dict[str, Any] = {"hex": B.label(h), "platoon": "real" if c.real else "potential",
-                            "atg": {0: None, 1: "potential", 2: "real"}[c.atg], "fresh": c.fresh,
+                            "atg": _ATG_NAMES[c.atg], "fresh": c.fresh,
                             "platoon_test": False, "atg_test": False}
     reasons = []
     if not c.real:

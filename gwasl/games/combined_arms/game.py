@@ -140,7 +140,10 @@ class _Builder:
 
     def roll(self, cause: str, mods: Sequence[Modifier] = (), two: bool = False) -> int:
         r = self.dice.DR(cause, mods) if two else self.dice.dr(cause, mods)
-        self.emit(self.dice.event(r))
+        ev = self.dice.event(r)
+        # a roll changes nothing in the state (its effects are the events after it)
+        self.events.append(ev)
+        self.game._memo[id(ev)] = (self.state, ev, self.state)
         return r.final
 
     def die(self, cause: str) -> int:
@@ -197,7 +200,7 @@ class CombinedArmsGame(Game[State]):
                 if B.ROAD_MASK >> i & 1:
                     terrain.append("road")
                 else:
-                    total = b.roll(f"terrain of {B.label(i)} ({R.R_BOARD})", two=True)
+                    total = b.roll(_TERRAIN_CAUSE[i], two=True)
                     terrain.append(TERRAIN_BY_DICE[total])
         top, middle, bottom = R.defensive_counts(terrain)
         if top == bottom:
@@ -265,27 +268,38 @@ class CombinedArmsGame(Game[State]):
 
     def unit_actions(self, s: State, u: int) -> list[Record]:
         """The legal actions of platoon ``u`` now (move or fire phase, nothing pending)."""
-        unit = s.units[u]
         uid = UNIT_IDS[u]
-        out: list[Record] = []
+        return [self.option_action(uid, o) for o in self.unit_options(s, u)]
+
+    @staticmethod
+    def option_action(uid: str, option: tuple[Any, ...]) -> Record:
+        """The action of platoon ``uid`` that a :meth:`unit_options` tuple stands for."""
+        return _OPTION[option[0]](uid, *option[1:])
+
+    def unit_options(self, s: State, u: int) -> list[tuple[Any, ...]]:
+        """:meth:`unit_actions` as plain tuples (the action's kind, then its fields after the
+        unit), in the same order: batch policies build only the action they pick."""
+        unit = s.units[u]
+        out: list[tuple[Any, ...]] = []
         if not unit.fresh or unit.where < OFFBOARD or s.breaks or s.rolls:
             return out
         armour = UNIT_KIND[u] == ARMOUR
         if s.phase == MOVE:
             for mv in R.unit_moves(s, u):
-                out.append(Move(uid, B.label(mv[0]), mv[1] if armour else None))
+                out.append(("move", B.label(mv[0]), mv[1] if armour else None))
             if armour and unit.where >= 0:
-                out.extend(Pivot(uid, f) for f in range(6) if f != unit.facing)
+                out.extend(("pivot", f) for f in range(6) if f != unit.facing)
             if R.withdraw_allowed(s, u):
-                out.append(Withdraw(uid))
+                out.append(("withdraw",))
             if R.exploit_allowed(s, u):
-                out.append(Exploit(uid))
+                out.append(("exploit",))
         elif s.phase == FIRE and not s.stage:
             for t in R.fire_targets(s, u):
+                label = B.label(t)
                 for f in R.fire_facings(s, u, t):
-                    out.append(Commit(uid, B.label(t), f if armour else None))
+                    out.append(("commit", label, f if armour else None))
             if armour and unit.where >= 0 and s.group_target < 0 and not s.faced >> u & 1:
-                out.extend(Face(uid, f) for f in range(6) if f != unit.facing)
+                out.extend(("face", f) for f in range(6) if f != unit.facing)
         return out
 
     def mortar_actions(self, s: State) -> list[Record]:
@@ -926,6 +940,13 @@ class CombinedArmsGame(Game[State]):
         from gwasl.games.combined_arms.views import action_shown
 
         return action_shown(state, action)
+
+
+_TERRAIN_CAUSE = tuple(f"terrain of {B.label(i)} ({R.R_BOARD})" for i in range(B.N))
+
+#: the action of each kind :meth:`CombinedArmsGame.unit_options` names
+_OPTION: dict[str, Callable[..., Record]] = {"move": Move, "pivot": Pivot, "withdraw": Withdraw, "exploit": Exploit,
+                                             "commit": Commit, "face": Face}
 
 
 def _automated() -> Mapping[str, Policy]:

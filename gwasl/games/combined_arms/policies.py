@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from gwasl.engine.dice import GameDice
@@ -93,10 +93,10 @@ def random_policy(seat: Seat[Any], dice: GameDice) -> Decision:
     if s.breaks or s.rolls or s.phase not in (MOVE, FIRE):
         acts = g._attacker_actions(s)
         return Decision(acts[rng.below(len(acts))], "random")
-    pool: list[Callable[[], list[Record]]] = []
+    pool: list[Callable[[], Sequence[Any]]] = []
     for u, unit in enumerate(s.units):
         if unit.fresh and (unit.where >= 0 or (unit.where == OFFBOARD and s.phase == MOVE)):
-            pool.append(functools.partial(g.unit_actions, s, u))
+            pool.append(functools.partial(_unit_pick, g, s, u))
     if s.phase == FIRE:
         pool.append(lambda: g.mortar_actions(s))
         pool.append(lambda: [Resolve()] if s.group else [EndPhase()])
@@ -111,6 +111,23 @@ def random_policy(seat: Seat[Any], dice: GameDice) -> Decision:
             return Decision(acts[rng.below(len(acts))], "random")
         pool.pop(k)
     raise GameError("combined-arms: the player has no legal action")
+
+
+class _unit_pick(Sequence[Record]):
+    """A platoon's legal actions as a sequence that builds only the action picked."""
+
+    __slots__ = ("_g", "_opts", "_uid")
+
+    def __init__(self, g: Any, s: State, u: int) -> None:
+        self._g = g
+        self._opts = g.unit_options(s, u)
+        self._uid = UNIT_IDS[u]
+
+    def __len__(self) -> int:
+        return len(self._opts)
+
+    def __getitem__(self, i: Any) -> Any:
+        return self._g.option_action(self._uid, self._opts[i])
 
 
 def cautious_policy(seat: Seat[Any], dice: GameDice) -> Decision:

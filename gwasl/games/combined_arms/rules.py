@@ -79,6 +79,7 @@ __all__ = [
     "platoon_reveal_mods",
     "score",
     "spotted",
+    "spotted_mask",
     "terrain_masks",
     "unit_masks",
     "unit_moves",
@@ -126,12 +127,14 @@ _FLAGS = {tid: (t.blocks_fire, t.cover, t.hull_down, not t.armour_may_enter, t.c
 
 def terrain_masks(terrain: Sequence[str]) -> dict[str, int]:
     """Bitmasks of the hexes whose terrain has each effect of terrain.json."""
-    masks = [0] * len(_MASK_NAMES)
+    by_kind: dict[str, int] = {}
     for i, tid in enumerate(terrain):
-        bit = 1 << i
+        by_kind[tid] = by_kind.get(tid, 0) | 1 << i
+    masks = [0] * len(_MASK_NAMES)
+    for tid, hexes in by_kind.items():
         for k, flag in enumerate(_FLAGS[tid]):
             if flag:
-                masks[k] |= bit
+                masks[k] |= hexes
     return dict(zip(_MASK_NAMES, masks))
 
 
@@ -206,7 +209,30 @@ def line_of_fire(s: State, a: int, b: int, own: bool = False, rifle_mask: int | 
 def spotted(s: State, spotter: int, target: int) -> bool:
     """Within a 1-5 hex line of fire of the spotter; intervening platoons and a
     single partial block are no hindrance (CA Mortars)."""
-    return 1 <= B.distance(spotter, target) <= 5 and line_of_fire(s, spotter, target) != BLOCKED
+    return bool(spotted_mask(s, spotter) >> target & 1)
+
+
+#: spotted_mask's answers by (blocking hexes, spotter): they change only with smoke
+_SPOTTED: dict[tuple[int, int], int] = {}
+
+
+def spotted_mask(s: State, spotter: int) -> int:
+    """The hexes :func:`spotted` from ``spotter``: within 1-5 hexes, the line of fire
+    not blocked by terrain or smoke (CA Mortars)."""
+    blockers = s.blocks | s.smoke_mask
+    key = (blockers, spotter)
+    m = _SPOTTED.get(key)
+    if m is None:
+        m = 0
+        base = spotter * B.N
+        for h in B.bits(B.WITHIN5[spotter]):
+            k = base + h
+            if _DIST[k] <= 1 or not (B.LOF_INTERIOR[k] & blockers or (B.LOF_PARTIAL[k] & blockers).bit_count() >= 2):
+                m |= 1 << h
+        if len(_SPOTTED) > 20_000:
+            _SPOTTED.clear()
+        _SPOTTED[key] = m
+    return m
 
 
 def own_spotters(s: State) -> list[int]:
@@ -505,12 +531,26 @@ def payoff(s: State, frm: int, h: int) -> tuple[int, int, int]:
     terms = _infantry_terms(s, frm, h)
     if terms is None:
         return 0, 0, 0
-    weight = 0
-    for i, u in enumerate(s.units):
-        if u.where == h and UNIT_KIND[i] != ARMOUR:
-            weight += 2 if u.fresh else 1
+    weight = infantry_weights(s).get(h, 0)
     ch = chances(terms[0] - terms[1] - terms[2], INFANTRY_NEED)
     return weight * ch * (3 if terms[2] == 1 else 1), weight, ch
+
+
+#: the platoons tuple the weights below were counted for (kept, so its id is never reused), and them
+_WEIGHTS: list[object] = [None, {}]
+
+
+def infantry_weights(s: State) -> dict[int, int]:
+    """Each hex's infantry platoons counted 2 fresh, 1 spent (CA Enemy Decisions).  The
+    enemy weighs them for every counter and hex in a state: counted once per set of platoons."""
+    if _WEIGHTS[0] is s.units:
+        return _WEIGHTS[1]  # type: ignore[return-value]
+    w: dict[int, int] = {}
+    for i, u in enumerate(s.units):
+        if u.where >= 0 and UNIT_KIND[i] != ARMOUR:
+            w[u.where] = w.get(u.where, 0) + (2 if u.fresh else 1)
+    _WEIGHTS[0], _WEIGHTS[1] = s.units, w
+    return w
 
 
 def clusters(s: State, frm: int) -> list[tuple[tuple[int, ...], int]]:
@@ -537,9 +577,13 @@ def clusters(s: State, frm: int) -> list[tuple[tuple[int, ...], int]]:
 
 
 # -- revealing ----------------------------------------------------------------------
+#: the reveal counts from which both reveal rolls take -1 (CA Enemy Decisions)
+PENALTY_PLATOONS, PENALTY_ATGS = 3, 2
+
+
 def global_reveal_penalty(s: State) -> bool:
     """At least 2 real ATGs or 3 real platoons revealed so far (CA Enemy Decisions)."""
-    return s.real_atgs_revealed >= 2 or s.real_platoons_revealed >= 3
+    return s.real_atgs_revealed >= PENALTY_ATGS or s.real_platoons_revealed >= PENALTY_PLATOONS
 
 
 def platoon_reveal_mods(s: State, c: Counter) -> list[Modifier]:
@@ -584,7 +628,10 @@ def own_mortar_targets(s: State, smoke: bool) -> list[int]:
     if s.own_fired == s.turn - 1 and s.own_target >= 0:
         near = B.NEIGHBOUR_MASK[s.own_target] | 1 << s.own_target
         cands = (h for h in cands if near >> h & 1)
-    return [h for h in cands if any(spotted(s, sp, h) for sp in spotters)]
+    seen = 0
+    for sp in spotters:
+        seen |= spotted_mask(s, sp)
+    return [h for h in cands if seen >> h & 1]
 
 
 def enemy_mortar_targets(s: State) -> list[int]:
@@ -596,7 +643,10 @@ def enemy_mortar_targets(s: State) -> list[int]:
         return []
     inf = unit_masks(s)[2]
     em = s.enemy_mask
-    return [h for h in B.bits(inf) if not B.NEIGHBOUR_MASK[h] & em and any(spotted(s, sp, h) for sp in spotters)]
+    seen = 0
+    for sp in spotters:
+        seen |= spotted_mask(s, sp)
+    return [h for h in B.bits(inf & seen) if not B.NEIGHBOUR_MASK[h] & em]
 
 
 def enemy_mortar_fires_on(s: State) -> int:
@@ -606,13 +656,15 @@ def enemy_mortar_fires_on(s: State) -> int:
 
 
 # -- victory ------------------------------------------------------------------------------
-def score(s: State, last_turn: int) -> dict[str, int]:
+def score(s: State, last_turn: int, more_platoons: int = 0, more_atgs: int = 0) -> dict[str, int]:
     """The score (CA Victory): 1 per real ATG counter in play, 2 per enemy platoon in
     play or ATG counter broken, 4 per enemy platoon broken, 2 per exploiting platoon
     (beyond the broken enemy platoons only if no real enemy platoon remains), -2 per
-    platoon of yours broken, and -1 per turn after 18 unless the game is the easier one."""
-    atgs = sum(1 for c in s.enemy if c.atg == 2)
-    platoons = sum(1 for c in s.enemy if c.real)
+    platoon of yours broken, and -1 per turn after 18 unless the game is the easier one.
+    ``more_platoons`` and ``more_atgs`` are real counters that reveals not yet made
+    would add (:mod:`.outlook` weighs the final reveals with them)."""
+    atgs = more_atgs + sum(1 for c in s.enemy if c.atg == 2)
+    platoons = more_platoons + sum(1 for c in s.enemy if c.real)
     exploited = sum(1 for u in s.units if u.where == EXPLOITED)
     counted = exploited if platoons == 0 else min(exploited, s.enemy_platoons_broken)
     broken = friendly_broken(s)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from gwasl.engine.game import Shown
 from gwasl.engine.record import Record
 from gwasl.games.combined_arms import board as B
+from gwasl.games.combined_arms import outlook as O
 from gwasl.games.combined_arms import records as E
 from gwasl.games.combined_arms import rules as R
 from gwasl.games.combined_arms.state import ARMOUR, OFFBOARD, UNIT_COMPANY, UNIT_IDS, UNIT_KIND, State
@@ -90,9 +91,20 @@ def state_view(game: CombinedArmsGame, s: State) -> dict[str, Any]:
         "enemy_broken": {"platoons": s.enemy_platoons_broken, "atgs": s.enemy_atgs_broken},
         "revealed_real": {"platoons": s.real_platoons_revealed, "atgs": s.real_atgs_revealed},
         "score_now": R.score(s, last) if s.terrain else None,
+        "end_now": _end_now(s, last),
         "firing": B.label(s.firing) if s.firing >= 0 else None,
         "pending": pending,
     }
+
+
+def _end_now(s: State, last: int) -> dict[str, float] | None:
+    """The final reveals weighed exactly (:mod:`.outlook`): the mean score and the chance of
+    20 if you ended the game now; None before the board is diced and once it is over."""
+    if not s.terrain or s.phase == "over":
+        return None
+    dist = O.end_now(s, max(1, last))
+    return {"mean": round(sum(t * p for t, p in dist.items()), 2),
+            "win_chance": round(sum(p for t, p in dist.items() if t >= R.WIN_SCORE), 4)}
 
 
 def _what(c_atg: str) -> str:

@@ -417,3 +417,21 @@ def test_a_roll_order_is_the_players_choice():
     first = next(e for e in ev if e.kind == "roll")
     assert f"in {B.label(h2)}:" in first.cause and rolls(ev) == [(1, 1), (1, 1)]
     assert s.phase == "move"
+
+
+def test_spotting_is_a_1_to_5_hex_line_not_blocked_by_terrain_or_smoke():
+    """CA Mortars: "Hexes are spotted if within a 1-5 hex line of fire ... Intervening
+    platoons or single partial blocks are no hindrance", smoke blocking as woods: the
+    cached masks agree with the line of fire for every pair, before and after smoke."""
+    from gwasl.engine.dice import GameDice
+    from gwasl.engine.game import GameOptions
+    from gwasl.games.combined_arms.state import with_smoke
+
+    s = GAME.setup(None, GameOptions())
+    for e in GAME.begin(s, GameDice(21)):
+        s = GAME.reduce(s, e)
+    for st in (s, with_smoke(s, ((B.index_of("5e"), 1), (B.index_of("4d"), 1), (B.index_of("6f"), 1)))):
+        for a in range(B.N):
+            for b in range(B.N):
+                want = 1 <= B.distance(a, b) <= 5 and R.line_of_fire(st, a, b) != R.BLOCKED
+                assert R.spotted(st, a, b) == want, (B.label(a), B.label(b))
