@@ -15,7 +15,18 @@
    Reference: what the first hover did on the UI thread before (LOS index,
    the whole map's templates, the query), measured in the same run.
 
-    QT_QPA_PLATFORM=offscreen python -m benchmarks.ui [--quick]
+4. The player window on the 16-board map (issue 14 item 7), a Great War game
+   file a few thousand events long, practice mode so every sample starts from
+   the same position: an action's result drawn after the click (the action
+   sent as the board's drop sends it, committed, every dock refreshed, the
+   changed hexes redrawn and the event loop's paint of them done).  Target <= 50 ms median.
+   Reference: a full repaint of a bare QGraphicsScene of one polygon per hex in
+   a view of the same size, so the ratio shows what the window adds.
+5. Stepping through that game's history one event at a time, back and
+   forward (the docks and the map drawn from the view at that point, their
+   paint done).  Target <= 16 ms per event.  Reference: the same bare repaint.
+
+    QT_QPA_PLATFORM=offscreen python -m benchmarks.ui [--quick] [--only editor|play]
 """
 
 from __future__ import annotations
@@ -32,7 +43,7 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QPointF, QSettings
 from PySide6.QtWidgets import QApplication
 
 from benchmarks.maps import random_scenario
@@ -70,12 +81,17 @@ def main() -> None:
 
     p = argparse.ArgumentParser(description="editor benchmark")
     p.add_argument("--quick", action="store_true", help="small maps, few repeats (a smoke run, figures meaningless)")
+    p.add_argument("--only", choices=("editor", "play"), help="run one part only")
     a = p.parse_args()
     big_size, four_size, repeats, n_path = ((40, 14), (20, 10), 1, 10) if a.quick else ((132, 40), (66, 20), 3, 120)
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     tmp = Path(tempfile.mkdtemp())
     settings = QSettings(str(tmp / "s.ini"), QSettings.IniFormat)
+    if a.only != "editor":
+        player_window(app, tmp, settings, big_size, 400 if a.quick else 3000, 5 if a.quick else 30)
+    if a.only == "play":
+        return
 
     # -- 1. open and show 16 boards ----------------------------------------------------
     big = tmp / "big.json"
@@ -220,6 +236,118 @@ def first_hover_16_boards(app, window_class, big: Path, settings, size: tuple[in
           f"{max([*frames, longest_events]) * 1e3:.0f} ms; repaint median {statistics.median(paints) * 1e3:.0f} ms")
     print(f"reference (the first hover before: LOS index + whole map's templates + query, on the UI thread): {before * 1e3:.0f} ms; "
           f"ratio reference / longest hover handler: {before / worst:.0f}x")
+
+
+def bare_repaint(size: tuple[int, int], window_size: tuple[int, int], repeats: int) -> float:
+    """The reference: one full repaint of a plain QGraphicsScene holding a polygon per hex."""
+    from PySide6.QtGui import QPolygonF
+    from PySide6.QtWidgets import QGraphicsScene, QGraphicsView
+
+    from gwasl.ui.mapscene import make_layout
+
+    lay = make_layout()
+    hexagon = QPolygonF([QPointF(p.x, p.y) for p in lay.corner_offsets()])
+    scene = QGraphicsScene()
+    for c in range(size[0]):
+        for r in range(size[1]):
+            centre = lay.hex_to_pixel(Hex.from_offset(c, r))
+            scene.addPolygon(hexagon.translated(centre.x, centre.y))
+    view = QGraphicsView(scene)
+    view.resize(*window_size)
+    view.show()
+    QApplication.processEvents()
+    times = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        view.viewport().repaint()
+        times.append(time.perf_counter() - t)
+    view.close()
+    return statistics.median(times)
+
+
+def player_window(app, tmp: Path, settings, size: tuple[int, int], events: int, samples: int) -> None:
+    """Sections 4 and 5 of the module doc."""
+    from benchmarks.game import ENDERS, MOVES, big_source
+    from gwasl.engine.game import GameOptions
+    from gwasl.games import game_for
+    from gwasl.store.gamefile import create_game
+    from gwasl.ui.play.controller import CHECKPOINT, WARM_BUDGET, GameController
+    from gwasl.ui.play.window import PlayerWindow
+
+    columns, rows = size
+    gf = create_game(tmp / "play.game", game_for("aslgw"), big_source(columns, rows), 7,
+                     GameOptions(frozenset({"french"}), practice=True))
+    s = gf.session
+    rng = random.Random(2)
+    t = time.perf_counter()
+    while s.next_seq < events and not s.status().over:  # a long game: its log and history
+        legal = s.legal()
+        enders = [x for x in legal if x.action.kind in ENDERS]
+        s.act((rng.choice(enders) if enders and rng.random() < 0.25 else rng.choice(legal)).action)
+    for _ in range(2000):  # on to a position with moves to make
+        if s.status().over or any(x.action.kind in MOVES for x in s.legal()):
+            break
+        s.act(next(x.action for x in s.legal() if x.action.kind in ENDERS))
+    played = time.perf_counter() - t
+    win = PlayerWindow(settings)
+    win.resize(1400, 900)
+    win.show()
+    win.set_controller(GameController(gf))
+    app.processEvents()
+    board, c = win.board, win.controller
+    vp = board.view.viewport()
+    vp.repaint()
+    t = time.perf_counter()
+    while c._warmer.isActive():  # the idle pass that prepares the history (WARM_BUDGET per tick)
+        app.processEvents()
+    warm = time.perf_counter() - t
+    n_events = c.history_length
+    print(f"player window, {columns} x {rows} hexes, a game of {n_events} events (played in {played:.1f} s), "
+          f"{len(c.view().get('units') or ())} units in view, window 1400 x 900")
+
+    # 4. an action's result drawn after the click
+    draw = []
+    for _ in range(samples):
+        moves = [x for x in c.legal() if x.action.kind in MOVES]
+        if not moves:
+            break
+        action = rng.choice(moves).action
+        t0 = time.perf_counter()
+        board.action_requested.emit(action)  # what a drop on a hex sends
+        app.processEvents()  # the paint of what changed, as the event loop does it after the click
+        draw.append(time.perf_counter() - t0)
+        c.session.undo()  # practice mode: the next sample starts from the same position
+        app.processEvents()
+    ref = bare_repaint(size, (1400, 900), 10)
+
+    def mark(ok: bool) -> str:
+        return "ok" if ok else "MISSED"
+
+    if draw:
+        d = statistics.median(draw)
+        print(f"action drawn after the click (act + commit + docks + changed hexes + their paint), median of {len(draw)}: "
+              f"{d * 1e3:.1f} ms, max {max(draw) * 1e3:.1f} ms   [<= 50 ms: {mark(d <= 0.050)}]")
+        print(f"reference (full repaint of a bare QGraphicsScene, one polygon per hex): {ref * 1e3:.1f} ms; "
+              f"ratio action / reference: {d / ref:.1f}x")
+
+    # 5. history, one event at a time, back then forward
+    span = min(200, c.history_length)
+    steps = []
+    end = c.history_length
+    for count in [*range(end - 1, end - span, -1), *range(end - span + 1, end)]:
+        t0 = time.perf_counter()
+        win.history_slider.setValue(count)
+        app.processEvents()
+        steps.append(time.perf_counter() - t0)
+    win.go_live()
+    st = statistics.median(steps)
+    print(f"history prepared while idle after opening (a state kept every {CHECKPOINT} events, "
+          f"{WARM_BUDGET * 1e3:.0f} ms of the UI thread at a time): {warm * 1e3:.0f} ms in all; "
+          f"the first step back then: {steps[0] * 1e3:.1f} ms")
+    print(f"history step (view at that event + docks + changed hexes + their paint), median of {len(steps)}: {st * 1e3:.1f} ms, "
+          f"p90 {sorted(steps)[int(len(steps) * 0.9)] * 1e3:.1f} ms   [<= 16 ms: {mark(st <= 0.016)}]")
+    print(f"reference (the same bare repaint): {ref * 1e3:.1f} ms; ratio step / reference: {st / ref:.1f}x")
+    win.close()
 
 
 if __name__ == "__main__":

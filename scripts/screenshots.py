@@ -4,7 +4,10 @@ It starts from an empty map and builds the shared example scenario (Bois des
 Caures, 21 February 1916) with the editor's own tools -- the same clicks and
 drags the guide describes -- taking a picture after each step.
 
-    QT_QPA_PLATFORM=offscreen python scripts/screenshots.py [--out docs/images] [--save built.json]
+Then it plays the example in the player window (File > New game, a fire from the
+right-click menu, a drag, the log, the history) and Saint-Julien to its result.
+
+    QT_QPA_PLATFORM=offscreen python scripts/screenshots.py [--out docs/images] [--save built.json] [--only editor|play]
 """
 
 from __future__ import annotations
@@ -195,10 +198,138 @@ def build_example(win, shot=lambda name: None) -> None:
     app.processEvents()
 
 
+def play_shots(out: Path, written: list[Path]) -> None:
+    """The player window, as the guide's "Playing a scenario" chapter uses it: the New game
+    dialog, the opening position, a drag with its MF, the right-click menu with odds, the
+    log, the history, and a game's result."""
+    import random
+    import shutil
+
+    from PySide6.QtGui import QPainter
+
+    from gwasl.engine.game import GameOptions
+    from gwasl.games import game_for
+    from gwasl.store.gamefile import create_game, load_source
+    from gwasl.ui.play.aslgw_board import action_hexes
+    from gwasl.ui.play.controller import GameController
+    from gwasl.ui.play.newgame import NewGameDialog
+    from gwasl.ui.play.window import PlayerWindow
+
+    app = QApplication.instance()
+    scenarios = ROOT / "gwasl" / "scenarios"
+    games = out / ".games"
+    if games.exists():
+        shutil.rmtree(games)
+    games.mkdir()
+    settings = QSettings(str(out / ".play.ini"), QSettings.IniFormat)
+
+    def save(widget_or_image, name: str) -> None:
+        app.processEvents()
+        img = widget_or_image if hasattr(widget_or_image, "save") and not hasattr(widget_or_image, "grab") \
+            else widget_or_image.grab()
+        path = out / f"{name}.png"
+        img.save(str(path))
+        written.append(path)
+
+    # File > New game, filled in as the guide says (in a scratch folder, so the paths are short)
+    here = os.getcwd()
+    shutil.copy(scenarios / "bois-des-caures-1916.json", games / "bois-des-caures-1916.json")
+    os.chdir(games)
+    os.environ["XDG_DATA_HOME"] = str(games)  # a library of the bundled scenarios only, not this machine's
+    dlg = NewGameDialog(None, settings, source_path="bois-des-caures-1916.json")
+    dlg.seed.setValue(1916)
+    dlg.secret_checks["french"].setChecked(True)
+    dlg.out.setText("bois-des-caures.game")
+    dlg.resize(640, 560)
+    dlg.show()
+    save(dlg, "11-new-game")
+    dlg.start()
+    os.chdir(here)
+    win = PlayerWindow(settings)
+    win.tell = lambda title, text: win.messages.append((title, text))
+    win.resize(1500, 950)
+    win.show()
+    assert dlg.created is not None
+    win.set_controller(GameController(dlg.created))
+    board = win.board
+    save(win, "12-play-start")
+
+    c = win.controller
+
+    def legal(kind: str) -> list:
+        return [la for la in c.legal() if la.action.kind == kind]
+
+    def point(label: str) -> QPoint:
+        ctr = board.scene.layout.hex_to_pixel(Hex.from_label(label))
+        return board.view.mapFromScene(ctr.x, ctr.y)
+
+    def ends(la) -> tuple[str, str | None]:
+        a, b = action_hexes(la.action.to_json(), board._view)
+        return a.label, (b.label if b else None)
+
+    # Prep Fire from the right-click menu, the odds on the hovered entry
+    win.end_phase()
+    fire = legal("fire")[0]
+    src, _ = ends(fire)
+    QTest.mouseClick(board.view.viewport(), Qt.RightButton, Qt.NoModifier, point(src))
+    menu = board.menu
+    entry = next(a for a in menu.actions() if a.text().replace("&&", "&") == fire.shown.text)
+    entry.hover()
+    menu.setActiveAction(entry)
+    app.processEvents()
+    shot = win.grab().toImage()
+    p = QPainter(shot)
+    p.drawPixmap(board.mapTo(win, point(src)) + QPoint(12, 12), menu.grab())
+    p.end()
+    save(shot, "13-play-fire-menu")
+    menu.close()
+    entry.trigger()
+    # on to the Movement Phase: a drag, the tinted hexes marked with their MF
+    while c.status().phase != "MPh":
+        win.end_phase()
+    step = legal("impulse_step")[0]
+    a, b = ends(step)
+    vp = board.view.viewport()
+    QTest.mousePress(vp, Qt.LeftButton, Qt.NoModifier, point(a))
+    QTest.mouseMove(vp, point(b))
+    save(win, "14-play-drag")
+    QTest.mouseRelease(vp, Qt.LeftButton, Qt.NoModifier, point(b))
+    # a turn later: the log, the victory panel, the French "?" stacks
+    rng = random.Random(3)
+    while c.status().turn < 2 or c.status().phase != "MPh":
+        las = c.legal()
+        enders = [x for x in las if x.action.kind in ("end_phase", "end_window", "end_impulse")]
+        win.request((rng.choice(enders) if enders and rng.random() < 0.5 else rng.choice(las)).action)
+    save(win, "15-play-log")
+    win.history_slider.setValue(max(1, c.history_length // 3))
+    win.add_bookmark()
+    save(win, "16-play-history")
+    win.go_live()
+    win.close_game()
+
+    # a whole game to its result: Saint-Julien, the victory panel
+    gf = create_game(games / "saint-julien.game", game_for("aslgw"),
+                     load_source("aslgw", str(scenarios / "saint-julien-1915.json")), 3, GameOptions(frozenset({"british"})))
+    win.set_controller(GameController(gf))
+    c = win.controller
+    rng = random.Random(4)
+    while not c.status().over:
+        las = c.legal()
+        enders = [x for x in las if x.action.kind in ("end_phase", "end_window", "end_impulse")]
+        win.request((rng.choice(enders) if enders and rng.random() < 0.2 else rng.choice(las)).action)
+    win.victory_dock.raise_()
+    save(win, "17-play-result")
+    win.close_game()
+    win.close()
+    shutil.rmtree(games)
+    (out / ".play.ini").unlink(missing_ok=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default=str(ROOT / "docs" / "images"))
     ap.add_argument("--save", help="also save the built scenario here")
+    ap.add_argument("--only", choices=("editor", "play"), help="one part of the guide's pictures only")
     args = ap.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -220,9 +351,12 @@ def main(argv: list[str] | None = None) -> int:
         win.grab().save(str(path))
         written.append(path)
 
-    build_example(win, shot)
-    if args.save:
-        win._save_to(args.save)
+    if args.only != "play":
+        build_example(win, shot)
+        if args.save:
+            win._save_to(args.save)
+    if args.only != "editor":
+        play_shots(out, written)
     settings_file = out / ".screenshots.ini"
     if settings_file.exists():
         settings_file.unlink()

@@ -25,7 +25,7 @@ from gwasl.model.hexgrid import Hex, HexLabelError
 from gwasl.model.scenario import Scenario
 from gwasl.model.scenario_io import ScenarioError, ScenarioFormatError, escape_controls, load_scenario, quote, quote_list
 
-__all__ = ["MAX_LINE", "load_or_fail", "parse_hex", "parse_side", "print_json", "quote", "quote_list", "safe_output"]
+__all__ = ["MAX_LINE", "escape_controls", "load_or_fail", "parse_hex", "parse_side", "print_json", "quote", "quote_list", "safe_output"]
 
 #: Longest line of text output; the rest of a longer line is left out and counted.
 MAX_LINE = 2000

@@ -15,7 +15,7 @@ import random
 from typing import Any
 
 from gwasl.cli import UsageError
-from gwasl.commands.common import print_json
+from gwasl.commands.common import escape_controls, print_json
 from gwasl.engine.game import PLAYER, GameError, GameOptions, IllegalAction
 from gwasl.engine.session import SessionError
 from gwasl.games import RULESETS, game_for
@@ -91,17 +91,12 @@ def _open(path: str) -> Any:
         raise UsageError(str(e)) from None
 
 
-def _line(text: str) -> str:
-    """One line of text output with control characters shown as escapes (never sent raw)."""
-    return "".join(ch if ch.isprintable() or ch == " " else ch.encode("unicode_escape").decode("ascii") for ch in text)
-
-
 def _out(args: argparse.Namespace, obj: dict[str, Any], lines: list[str]) -> None:
     if args.json:
         print_json(obj)
     else:
         for ln in lines:
-            print(_line(ln))
+            print(escape_controls(ln))  # a file's text never starts a line of its own
 
 
 def _option_value(text: str) -> Any:

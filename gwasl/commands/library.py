@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from gwasl.cli import UsageError
-from gwasl.commands.common import print_json
+from gwasl.commands.common import escape_controls, print_json
 
 __all__ = ["register"]
 
@@ -39,7 +39,7 @@ def _library():
 
 
 def _add(args: argparse.Namespace) -> int:
-    from gwasl.commands.game import _line
+
     from gwasl.store.library import LibraryError
 
     with _library() as lib:
@@ -50,14 +50,14 @@ def _add(args: argparse.Namespace) -> int:
     if args.json:
         print_json({"added": added, "skipped": skipped})
     else:
-        print(_line(f"{added} scenario(s) indexed from {args.folder}" + (f", {len(skipped)} skipped" if skipped else "")))
+        print(escape_controls(f"{added} scenario(s) indexed from {args.folder}" + (f", {len(skipped)} skipped" if skipped else "")))
         for s in skipped:
-            print(_line(f"  skipped {s['file']}: {s['reason']}"))
+            print(escape_controls(f"  skipped {s['file']}: {s['reason']}"))
     return 0
 
 
 def _search(args: argparse.Namespace) -> int:
-    from gwasl.commands.game import _line
+
     from gwasl.store.library import LibraryError
 
     with _library() as lib:
@@ -69,7 +69,7 @@ def _search(args: argparse.Namespace) -> int:
         print_json({"scenarios": [h.to_json() for h in hits]})
     else:
         for h in hits:
-            print(_line(f"{h.date}  {h.title}  ({h.id})  {h.file}"))
+            print(escape_controls(f"{h.date}  {h.title}  ({h.id})  {h.file}"))
         if not hits:
             print("no scenario matches")
     return 0

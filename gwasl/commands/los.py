@@ -7,7 +7,6 @@ import argparse
 from gwasl.cli import UsageError
 from gwasl.commands.common import load_or_fail, parse_hex, print_json
 from gwasl.model.scenario import Position
-from gwasl.rules.los import LosError, OutlineError, los
 
 POSITIONS = [p.value for p in Position]
 
@@ -50,6 +49,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from gwasl.rules.los import LosError, OutlineError, los  # numpy: only for the commands that need it
+
     s = load_or_fail(args.file)
     a = parse_hex(s, args.from_hex, "FROM")
     b = parse_hex(s, args.to_hex, "TO")

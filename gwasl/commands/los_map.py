@@ -9,7 +9,6 @@ from gwasl.commands.common import load_or_fail, parse_hex, print_json
 from gwasl.commands.los import POS_HELP, parse_position
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import Position
-from gwasl.rules.los import LosError, LosIndex, OutlineError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -22,6 +21,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from gwasl.rules.los import LosError, LosIndex, OutlineError  # numpy: only for the commands that need it
+
     s = load_or_fail(args.file)
     a = parse_hex(s, args.from_hex, "FROM")
     try:

@@ -12,9 +12,6 @@ from gwasl.cli import UsageError
 from gwasl.commands.common import load_or_fail, parse_hex, parse_side, print_json
 from gwasl.model.phases import Phase, PhaseError
 from gwasl.rules.fog.fields import FogFormatError, require_fog_fields
-from gwasl.rules.fog.preview import PreviewError, preview_shift
-from gwasl.rules.los import LosError
-from gwasl.rules.los_geometry import OutlineError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -33,6 +30,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # LOS (numpy) only for the commands that need it: `gwasl` builds every command's parser.
+    from gwasl.rules.fog.preview import PreviewError, preview_shift
+    from gwasl.rules.los import LosError
+    from gwasl.rules.los_geometry import OutlineError
+
     scenario = load_or_fail(args.file)
     try:
         require_fog_fields(scenario, args.file)

@@ -58,6 +58,7 @@ __all__ = [
     "FileWriteError",
     "OUTPUT_KINDS",
     "read_regular_file",
+    "check_regular_file",
     "file_identity",
     "identity_of_bytes",
     "content_kind",
@@ -162,6 +163,41 @@ def identity_of_bytes(st: os.stat_result, data: bytes) -> FileIdentity:
     return FileIdentity(st.st_mtime_ns, len(data), _sha256(data))
 
 
+def _read_error(path: str | os.PathLike[str], e: OSError) -> FileReadError:
+    if isinstance(e, FileNotFoundError):
+        return FileReadError(path, "no such file")
+    if isinstance(e, PermissionError):
+        return FileReadError(path, "permission denied")
+    return FileReadError(path, f"cannot be read ({e.strerror or e})")
+
+
+def _too_large(path: str | os.PathLike[str], size: int, max_bytes: int) -> FileTooLargeError:
+    return FileTooLargeError(path, f"is {size:,} bytes; gwasl reads files of at most {max_bytes:,} bytes")
+
+
+def check_regular_file(path: str | os.PathLike[str], max_bytes: int = MAX_FILE_BYTES) -> os.stat_result:
+    """The status of ``path`` if it is a regular file of at most ``max_bytes``, without opening it.
+
+    For files read by another library (the game store's SQLite): the same refusals
+    as :func:`read_regular_file`, :class:`NotRegularFileError`,
+    :class:`FileTooLargeError` or :class:`FileReadError`.
+
+    >>> check_regular_file("/dev/zero")
+    Traceback (most recent call last):
+    ...
+    gwasl.model.files.NotRegularFileError: /dev/zero: is a character device, not a regular file
+    """
+    try:
+        st = os.stat(path)
+    except OSError as e:
+        raise _read_error(path, e) from None
+    if not stat.S_ISREG(st.st_mode):
+        raise _not_regular(path, st.st_mode)
+    if st.st_size > max_bytes:
+        raise _too_large(path, st.st_size, max_bytes)
+    return st
+
+
 def read_regular_file(path: str | os.PathLike[str], max_bytes: int = MAX_FILE_BYTES) -> FileContent:
     """The bytes of ``path`` and its identity, if it is a regular file of at most ``max_bytes``.
 
@@ -175,23 +211,13 @@ def read_regular_file(path: str | os.PathLike[str], max_bytes: int = MAX_FILE_BY
     ...
     gwasl.model.files.NotRegularFileError: /dev/zero: is a character device, not a regular file
     """
+    check_regular_file(path, max_bytes)
     try:
-        st = os.stat(path)
-        if not stat.S_ISREG(st.st_mode):
-            raise _not_regular(path, st.st_mode)
-        if st.st_size > max_bytes:
-            raise FileTooLargeError(path, f"is {st.st_size:,} bytes; gwasl reads files of at most {max_bytes:,} bytes")
         # O_NONBLOCK: should the path become a FIFO between stat and open, open does not wait for a writer.
         flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
         fd = os.open(path, flags)
-    except FileError:
-        raise
-    except FileNotFoundError:
-        raise FileReadError(path, "no such file") from None
-    except PermissionError:
-        raise FileReadError(path, "permission denied") from None
     except OSError as e:
-        raise FileReadError(path, f"cannot be read ({e.strerror or e})") from None
+        raise _read_error(path, e) from None
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):

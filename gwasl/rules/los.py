@@ -611,20 +611,55 @@ class LosIndex:
     #: batch take about 40 KB per target while built (issue 17.8: 1.6 GB at once
     #: on the largest legal map).
     _HUGE_MAP_BATCH = 2048
+    #: The stretches of a line a one-to-all query on a huge map tests in turn
+    #: (hexes within 8 of the observer, then 32, then the rest): most lines of a
+    #: real map are blocked in the first, so the rest is built for few lines.
+    _HUGE_MAP_STAGES: tuple[int | None, ...] = (8, 32, None)
 
     def _blocked_huge(self, fa: int, parity: int, dcol: np.ndarray, drow: np.ndarray, targets: np.ndarray) -> np.ndarray:
         """Blocked flags of one observer's targets on a map too big to keep its templates:
-        this observer's offsets only, not kept, built a band of columns at a time."""
+        this observer's offsets only, not kept, built a band of columns at a time, a
+        stretch of the line at a time, and only at the hexes that can block (:meth:`_may_block`).
+
+        A line is blocked when one of its hexes (or hexside stretches) blocks it, so
+        testing its hexes in disjoint parts and stopping at the first part that
+        blocks gives the answer of the whole template.
+        """
         R = len(drow)
-        blocked = np.empty(len(targets), dtype=bool)
-        step = max(1, self._HUGE_MAP_BATCH // R)
-        for c0 in range(0, len(dcol), step):
-            cols = dcol[c0 : c0 + step]
-            band = slice(c0 * R, (c0 + len(cols)) * R)
-            mt = templates_for(self.columns, self.rows, parity, np.repeat(cols, R), np.tile(drow, len(cols)))
-            n = len(cols) * R
-            blocked[band] = self._blocked(mt, np.arange(n), np.full(n, fa, dtype=np.int64), targets[band])
+        blocked = np.zeros(len(targets), dtype=bool)
+        all_dcol, all_drow = np.repeat(dcol, R), np.tile(drow, len(dcol))
+        ha = int(self.level2[fa])
+        target_level = self.level2[targets]
+        # Targets grouped by the lower end of their lines: each group's lines skip every hex
+        # no higher than that (one gully hex does not make every open hex a candidate).
+        for low in np.unique(np.minimum(target_level, ha)).tolist():
+            group = np.nonzero(np.minimum(target_level, ha) == low)[0]
+            mask = self._may_block(low)
+            if not mask.any():  # nothing on the map rises above these lines: every target is seen
+                continue
+            far: int | None = None
+            for near in self._HUGE_MAP_STAGES:
+                todo = group[~blocked[group]]
+                for b0 in range(0, len(todo), self._HUGE_MAP_BATCH):
+                    sel = todo[b0 : b0 + self._HUGE_MAP_BATCH]
+                    mt = templates_for(self.columns, self.rows, parity, all_dcol[sel], all_drow[sel], (mask, fa), near, far)
+                    n = len(sel)
+                    blocked[sel] = self._blocked(mt, np.arange(n), np.full(n, fa, dtype=np.int64), targets[sel])
+                far = near
         return blocked
+
+    def _may_block(self, low: int) -> np.ndarray:
+        """Boolean per padded flat index: the hexes that can block a line whose lower
+        end is at ``low`` (half levels).
+
+        A line is nowhere below the lower of its two ends, and every test of
+        :meth:`_entries_blocked` and of the hexside stretches in :meth:`_blocked`
+        needs a top above the line's height there; so a hex whose tops (whole hex,
+        outline, at or below for level lines) are all at or below ``low`` blocks
+        nothing on it (an open map: no hex at all).  One-to-all queries on huge
+        maps skip them.
+        """
+        return (self.top_full_lvl > low) | ((self.out_id >= 0) & (self.top_out_lvl > low))
 
     def clear_many(self, a_hexes: Sequence[Hex], b_hexes: Sequence[Hex]) -> np.ndarray:
         """Clear flags of many ground-level LOS checks ``a[i] -> b[i]`` at once."""

@@ -21,6 +21,7 @@ that a one-to-all query gathers contiguous slices (:class:`MapTemplates`).
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, TypeAlias
@@ -99,19 +100,23 @@ def _fmin(an: Arr, ad: Arr, bn: Arr, bd: Arr) -> tuple[Arr, Arr]:
     return np.where(take_b, bn, an), np.where(take_b, bd, ad)
 
 
-def _candidates(dq: Arr, dr: Arr) -> tuple[Arr, Arr, Arr]:
+def _candidates(dq: Arr, dr: Arr, near: int | None = None) -> tuple[Arr, Arr, Arr]:
     """Hexes whose closure may meet each segment, as (offset index, q, r).
 
     Column by column: a hex lies inside the box x in [cx-2, cx+2],
     y in [cy-1, cy+1] (lattice frame), so only rows whose box meets the
     segment's y-range over the column's x-range can meet it.  Closed bounds
     with a little slack: a superset, filtered exactly afterwards.
+    ``near``: only the hexes with ``|q|, |r| <= near`` (the first stretch of each line).
     """
     m = len(dq)
     X = 3 * dq
     Y = 2 * dr + dq
     qlo = np.minimum(0, dq)
     ncol = np.abs(dq) + 1
+    if near is not None:
+        qlo = np.maximum(qlo, -near)
+        ncol = np.maximum(np.minimum(np.maximum(0, dq), near) - qlo + 1, 0)
     oi = np.repeat(np.arange(m), ncol)
     first = np.repeat(np.cumsum(ncol) - ncol, ncol)
     q = np.repeat(qlo, ncol) + (np.arange(len(oi)) - first)
@@ -126,6 +131,9 @@ def _candidates(dq: Arr, dr: Arr) -> tuple[Arr, Arr, Arr]:
     yhi = np.maximum(ya, yb)
     rlo = np.ceil((ylo - q - 1.0) / 2.0 - 1e-6).astype(np.int64)
     rhi = np.floor((yhi - q + 1.0) / 2.0 + 1e-6).astype(np.int64)
+    if near is not None:
+        rlo = np.maximum(rlo, -near)
+        rhi = np.minimum(rhi, near)
     cnt = np.maximum(rhi - rlo + 1, 0)
     oi2 = np.repeat(oi, cnt)
     first2 = np.repeat(np.cumsum(cnt) - cnt, cnt)
@@ -148,17 +156,27 @@ def _slab_bounds(a: Arr, b: Arr, w: int) -> tuple[Arr, Arr, Arr]:
     return lon, hin, den
 
 
-def build_templates(dq: Any, dr: Any) -> Templates:
+def build_templates(dq: Any, dr: Any, keep: Callable[[Arr, Arr], Arr] | None = None, near: int | None = None) -> Templates:
     """Exact templates for the offsets ``(dq[i], dr[i])`` (axial).
 
     A hex's open interior meets the closed segment exactly when no axis
     separates them (as in ``hex_line``): the three slab normals and the
     segment's own normal, all in integers.
+
+    ``keep(q, r)`` (boolean per axial offset from the observer), when given,
+    prunes the templates to the hexes it keeps: entries at the other hexes
+    and hexside stretches whose first hex it drops are left out (a caller
+    that knows those hexes cannot block skips their exact tests); ``near``
+    prunes them to the hexes with ``|q|, |r| <= near``, without even
+    listing the others.
     """
     dq = np.asarray(dq, dtype=np.int64).reshape(-1)
     dr = np.asarray(dr, dtype=np.int64).reshape(-1)
     m = len(dq)
-    oi, q, r = _candidates(dq, dr)
+    oi, q, r = _candidates(dq, dr, near)
+    if keep is not None:
+        kept = np.nonzero(keep(q, r))[0]
+        oi, q, r = oi[kept], q[kept], r[kept]
     # int32 is ample (lattice coordinates stay below ~2,000, products below 10^7)
     # and halves the memory traffic of this build.
     oi, q, r = oi.astype(np.int32), q.astype(np.int32), r.astype(np.int32)
@@ -296,14 +314,44 @@ _ENTRY_FIELDS = ("rel", "n0", "d0", "n1", "d1")
 _PAIR_FIELDS = ("p1rel", "p2rel", "pk", "u0n", "u0d", "u1n", "u1d")
 
 
-def templates_for(columns: int, rows: int, parity: int, dcol: np.ndarray, drow: np.ndarray) -> MapTemplates:
+def templates_for(
+    columns: int,
+    rows: int,
+    parity: int,
+    dcol: np.ndarray,
+    drow: np.ndarray,
+    relevant: tuple[Arr, int] | None = None,
+    near: int | None = None,
+    far: int | None = None,
+) -> MapTemplates:
     """Templates of the given (dcol, drow) offsets, in that order (offset ``i`` is
-    index ``i``), for an observer in a column of parity ``parity``."""
+    index ``i``), for an observer in a column of parity ``parity``.
+
+    Pruned templates (see :func:`build_templates`), for queries that test a
+    line's hexes in parts and stop at the first that blocks:
+    ``relevant = (mask, origin)`` keeps the hexes where ``mask`` (a boolean per
+    padded flat index) is true for the observer at padded flat index
+    ``origin``; ``near`` keeps the hexes with axial ``|q|, |r| <= near`` from
+    the observer, ``far`` those with ``|q| > far`` or ``|r| > far``."""
     dcol = np.asarray(dcol, dtype=np.int64)
     drow = np.asarray(drow, dtype=np.int64)
     dq = dcol
     dr = drow - _ceil_half(parity + dcol) + _ceil_half(np.int64(parity))
-    t = build_templates(dq, dr)
+    keep: Callable[[Arr, Arr], Arr] | None = None
+    if relevant is not None or far is not None:
+
+        def keep(q: Arr, r: Arr) -> Arr:
+            ok = np.ones(len(q), dtype=bool)
+            if far is not None:
+                ok &= (np.abs(q) > far) | (np.abs(r) > far)
+            if relevant is not None:
+                mask, origin = relevant
+                # Candidates are a superset and may lie a little off the map: clipped, the exact tests drop them.
+                flat = origin + _rel_flat(q.astype(np.int64), r.astype(np.int64), parity, rows)
+                ok &= mask[np.clip(flat, 0, len(mask) - 1)]
+            return ok
+
+    t = build_templates(dq, dr, keep, near)
     rel = _rel_flat(t.hq.astype(np.int64), t.hr.astype(np.int64), parity, rows).astype(np.int32)
     p1q = t.p1q.astype(np.int64)
     p1r = t.p1r.astype(np.int64)

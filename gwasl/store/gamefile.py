@@ -21,7 +21,6 @@ import hashlib
 import json
 import math
 import os
-import stat
 import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -40,6 +39,7 @@ from gwasl.engine.journal import Entry
 from gwasl.engine.record import RecordError
 from gwasl.engine.session import Session, SessionError
 from gwasl.engine.snapshot import Deferred
+from gwasl.model.files import FileError, FileReadError, check_regular_file, file_head, read_regular_file
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "MAX_GAME_FILE", "GameFile", "GameFileError", "create_game", "load_source", "open_game", "strict_loads"]
 
@@ -293,18 +293,14 @@ def open_game(path: str | os.PathLike[str]) -> GameFile:
 
     p = Path(path)
     try:
-        st = p.stat()
-    except OSError as e:
-        raise GameFileError(f"{p}: cannot open: {e.strerror or e}") from None
-    if not stat.S_ISREG(st.st_mode):
-        raise GameFileError(f"{p}: not a regular file")
-    if st.st_size > MAX_GAME_FILE:
-        raise GameFileError(f"{p}: {st.st_size} bytes is larger than a game file can be ({MAX_GAME_FILE})")
-    try:
-        with open(p, "rb") as f:
-            head = f.read(16)
-    except OSError as e:
-        raise GameFileError(f"{p}: cannot read: {e.strerror or e}") from None
+        check_regular_file(p, MAX_GAME_FILE)  # never a FIFO, a device or a folder; bounded
+    except FileReadError as e:
+        raise GameFileError(f"{p}: cannot open: {e.reason}") from None
+    except FileError as e:
+        raise GameFileError(str(e)) from None
+    head = file_head(p, 16)
+    if head is None:
+        raise GameFileError(f"{p}: cannot read it")
     if head != b"SQLite format 3\x00":
         raise GameFileError(f"{p}: not a gwasl game file")
     engine = _engine(p)
@@ -318,8 +314,7 @@ def open_game(path: str | os.PathLike[str]) -> GameFile:
                 raise GameFileError(f"{p}: not a gwasl game file")
             meta_rows = conn.execute(select(GameMeta.key, GameMeta.value)).all()  # type: ignore[call-overload]
             rows = conn.execute(select(JournalRow).order_by(JournalRow.idx)).all()  # type: ignore[arg-type]
-            snap_rows = (conn.execute(text("SELECT idx, digest, state FROM snapshot ORDER BY idx DESC")).all()
-                         if "snapshot" in tables else [])
+            snap_rows = _snapshot_rows(conn) if "snapshot" in tables else []
         meta = {str(k): strict_loads(v, f"{p}: meta {k}") for k, v in meta_rows}
         if meta.get("format") != FORMAT:
             raise GameFileError(f"{p}: not a gwasl game file")
@@ -354,6 +349,15 @@ def open_game(path: str | os.PathLike[str]) -> GameFile:
         engine.dispose()
         raise GameFileError(f"{p}: the game file is damaged: {_short(e)}") from None
     return GameFile(p, engine, ruleset, game, session, meta)
+
+
+def _snapshot_rows(conn: Any) -> list[Any]:
+    """The snapshot table's rows, newest first; none if the table is not as gwasl writes it
+    (a snapshot is a cache: a damaged one never stops a game from opening)."""
+    try:
+        return list(conn.execute(text("SELECT idx, digest, state FROM snapshot ORDER BY idx DESC")).all())
+    except SQLAlchemyError:
+        return []
 
 
 def _no_constant(name: str) -> Any:
@@ -409,14 +413,11 @@ def load_source(ruleset: str, path: str) -> dict[str, Any]:
             raise GameError(f"{path}: not a valid scenario: {first}") from None
         except ScenarioError as e:
             raise GameError(str(e)) from None
-    p = Path(path)
-    if not p.is_file():
-        raise GameError(f"{path}: not a regular file")
-    if p.stat().st_size > MAX_SOURCE:
-        raise GameError(f"{path}: larger than a scenario can be ({MAX_SOURCE} bytes)")
     try:
-        obj = strict_loads(p.read_bytes(), path)
-    except (GameFileError, OSError) as e:
+        obj = strict_loads(read_regular_file(path, MAX_SOURCE).data, path)
+    except FileError as e:
+        raise GameError(str(e)) from None
+    except GameFileError as e:
         raise GameError(f"{path}: {e}") from None
     if not isinstance(obj, dict):
         raise GameError(f"{path}: not a {ruleset} scenario (a JSON object)")

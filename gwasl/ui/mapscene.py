@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Iterator
+from collections.abc import Set as AbstractSet
 from contextlib import contextmanager
-from typing import ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import (
@@ -30,8 +31,8 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QGraphicsScene, QStyleOptionGraphicsItem
 
-from gwasl.model.hexgrid import Hex, Layout
-from gwasl.model.scenario import FortificationKind, Terrain
+from gwasl.model.hexgrid import Hex, Layout, Point
+from gwasl.model.scenario import FortificationKind, MapData, Terrain
 from gwasl.ui import plain, style
 from gwasl.ui.counters import paint_counter
 from gwasl.ui.drawable import CounterFace, MapDrawing, StackDrawing
@@ -220,6 +221,19 @@ def _clip_segment(p: QPointF, q: QPointF, poly: QPolygonF):
     return (p + d * t0, p + d * t1)
 
 
+class _Cell(NamedTuple):
+    """One hex as the map layer paints it."""
+
+    hex: Hex
+    centre: Point
+    poly: QPolygonF
+    terrain: Terrain
+    fill: QColor
+    tint: QColor | None  # the level tint, None at level 0
+    sloped: bool  # off level 0 or next to such a hex: may need contour edges
+    outline: Any  # the hex's "outline" field as the file gives it, or None
+
+
 class MapLayer(QGraphicsItem):
     """Terrain, levels, contours, buildings, roads, fortifications, grid and labels.
 
@@ -237,6 +251,10 @@ class MapLayer(QGraphicsItem):
         self.setZValue(0)
         self._building_paths: dict[str, tuple[QPainterPath, bool]] | None = None
         self._rect = QRectF()
+        self._cells_for: MapData | None = None
+        self._levels: dict[Hex, int] = {}
+        self._sloped: frozenset[Hex] = frozenset()
+        self._columns: dict[int, list[_Cell]] = {}
 
     def set_map_rect(self, rect: QRectF) -> None:
         self.prepareGeometryChange()
@@ -250,17 +268,31 @@ class MapLayer(QGraphicsItem):
 
     # -- geometry helpers ---------------------------------------------------------
     def hexes_in(self, rect: QRectF) -> list[Hex]:
-        d = self._scene.drawing
-        if d is None:
-            return []
+        return [cell.hex for cell in self.cells_in(rect)]
+
+    def _span(self, m: MapData, rect: QRectF) -> tuple[range, range]:
+        """The columns and rows of ``m`` whose hexes' drawing may meet ``rect``."""
         lay = self._scene.layout
         s, hh = lay.size, lay.hex_height
         ox, oy = lay.origin
         c0 = max(0, math.floor((rect.left() - ox - s) / (1.5 * s)))
-        c1 = min(d.map.columns - 1, math.ceil((rect.right() - ox + s) / (1.5 * s)))
+        c1 = min(m.columns - 1, math.ceil((rect.right() - ox + s) / (1.5 * s)))
         r0 = max(0, math.floor((rect.top() - oy - hh) / hh))
-        r1 = min(d.map.rows - 1, math.ceil((rect.bottom() - oy + hh) / hh) + 1)
-        return [Hex.from_offset(c, r) for c in range(c0, c1 + 1) for r in range(r0, r1 + 1)]
+        r1 = min(m.rows - 1, math.ceil((rect.bottom() - oy + hh) / hh) + 1)
+        return range(c0, c1 + 1), range(r0, r1 + 1)
+
+    def cells_in(self, rect: QRectF) -> list[_Cell]:
+        """The map's hexes whose drawing may meet ``rect``, column by column, with what
+        painting them needs (built once per map and column, see :meth:`_column`)."""
+        d = self._scene.drawing
+        if d is None:
+            return []
+        cols, rows = self._span(d.map, rect)
+        out: list[_Cell] = []
+        if rows:
+            for c in cols:
+                out.extend(self._column(d.map, c)[rows.start : rows.stop])
+        return out
 
     def _buildings(self) -> dict[str, tuple[QPainterPath, bool]]:
         """One outline per building id: hex footprints joined across shared hexsides (A26.14)."""
@@ -309,6 +341,35 @@ class MapLayer(QGraphicsItem):
         self._building_paths = paths
         return paths
 
+    def _column(self, m: MapData, col: int) -> list[_Cell]:
+        """The cells of column ``col`` of map ``m`` (a 208 x 200 map has 41,600 hexes: each
+        looked up once per map, not once per drawing pass; a new map starts afresh)."""
+        if self._cells_for is not m:
+            levels = {h: hd.level for h, hd in m.hexes.items() if hd.level}
+            sloped = set(levels)  # a contour needs a hex off level 0 or next to one
+            for h in levels:
+                sloped.update(h.neighbours())
+            self._cells_for, self._levels, self._sloped, self._columns = m, levels, frozenset(sloped), {}
+        cells = self._columns.get(col)
+        if cells is None:
+            lay, shape = self._scene.layout, self._scene.geom.hex
+            levels, sloped, described = self._levels, self._sloped, m.hexes
+            default, fills = m.default_terrain, style.TERRAIN_FILL
+            cells = []
+            for row in range(m.rows):
+                h = Hex.from_offset(col, row)
+                c = lay.hex_to_pixel(h)
+                hd = described.get(h)
+                near_slope = bool(sloped) and h in sloped
+                if hd is None:  # most hexes of a large map: the default terrain at level 0
+                    cells.append(_Cell(h, c, shape.translated(c.x, c.y), default, fills[default], None, near_slope, None))
+                    continue
+                t = hd.terrain if hd.terrain is not None else default
+                tint = style.level_tint(hd.level)
+                cells.append(_Cell(h, c, shape.translated(c.x, c.y), t, fills[t], tint, near_slope, hd.extra.get("outline")))
+            self._columns[col] = cells
+        return cells
+
     # -- painting -------------------------------------------------------------------
     def paint(self, p: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
         sc = self._scene
@@ -320,40 +381,39 @@ class MapLayer(QGraphicsItem):
         m = d.map
         rect = option.exposedRect
         lod = option.levelOfDetailFromTransform(p.worldTransform())
-        hexes = self.hexes_in(rect)
+        cells = self.cells_in(rect)
         detail = lod > 0.45
-        centres = {h: lay.hex_to_pixel(h) for h in hexes}
         p.setRenderHint(QPainter.RenderHint.Antialiasing, detail)
 
         # 1. terrain fills and textures
         p.setPen(Qt.PenStyle.NoPen)
-        for h in hexes:
-            c = centres[h]
-            t = m.terrain_at(h)
-            p.setBrush(style.TERRAIN_FILL[t])
-            p.drawPolygon(g.hex.translated(c.x, c.y))
+        brush = None
+        for cell in cells:
+            if cell.fill is not brush:  # the same colour object: set once for a run of one terrain
+                brush = cell.fill
+                p.setBrush(brush)
+            p.drawPolygon(cell.poly)
         if detail:
-            for h in hexes:
-                t = m.terrain_at(h)
-                layers = g.patterns.get(t)
+            for cell in cells:
+                layers = g.patterns.get(cell.terrain)
                 if not layers:
                     continue
-                c = centres[h]
+                c = cell.centre
                 p.save()
                 p.translate(c.x, c.y)
-                for path, brush, pen in layers:
-                    p.setBrush(brush)
+                for path, fill, pen in layers:
+                    p.setBrush(fill)
                     p.setPen(pen)
                     p.drawPath(path)
                 p.restore()
         # 2. roads: a band from each road hex to its road neighbours
         road_pen = QPen(QColor("#8f8672"), .42 * s, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
         road_in = QPen(QColor("#d9d2bd"), .3 * s, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
-        roads = [h for h in hexes if m.terrain_at(h) is Terrain.ROAD]
+        roads = [cell for cell in cells if cell.terrain is Terrain.ROAD]
         for pen in (road_pen, road_in):
             p.setPen(pen)
-            for h in roads:
-                c = centres[h]
+            for cell in roads:
+                h, c = cell.hex, cell.centre
                 links = [dn for dn, n in enumerate(h.neighbours()) if m.contains(n) and m.terrain_at(n) is Terrain.ROAD]
                 if not links:
                     p.drawLine(QPointF(c.x - .5 * s, c.y), QPointF(c.x + .5 * s, c.y))
@@ -362,17 +422,17 @@ class MapLayer(QGraphicsItem):
                     p.drawLine(QPointF(c.x, c.y), QPointF(c.x + e.x(), c.y + e.y()))
         # 3. level tint and contour edges
         p.setPen(Qt.PenStyle.NoPen)
-        for h in hexes:
-            tint = style.level_tint(m.level_at(h))
-            if tint is not None:
-                c = centres[h]
-                p.setBrush(tint)
-                p.drawPolygon(g.hex.translated(c.x, c.y))
+        for cell in cells:
+            if cell.tint is not None:
+                p.setBrush(cell.tint)
+                p.drawPolygon(cell.poly)
         contour = QPen(style.CONTOUR, .09 * s, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
         p.setPen(contour)
-        for h in hexes:
+        for cell in cells:
+            if not cell.sloped:
+                continue
+            h, c = cell.hex, cell.centre
             lv = m.level_at(h)
-            c = centres[h]
             for dn, n in enumerate(h.neighbours()):
                 if m.contains(n) and m.level_at(n) < lv:
                     a, b = g.edge[dn]
@@ -380,11 +440,10 @@ class MapLayer(QGraphicsItem):
                     k = .9
                     p.drawLine(QPointF(c.x + a.x() * k, c.y + a.y() * k), QPointF(c.x + b.x() * k, c.y + b.y() * k))
         # 4. custom obstacle outlines (LOS): hex-local units, circumradius 1
-        for h in hexes:
-            hd = m.hexes.get(h)
-            outline = hd.extra.get("outline") if hd is not None else None
+        for cell in cells:
+            outline = cell.outline
             if outline and isinstance(outline, list) and len(outline) >= 3:
-                c = centres[h]
+                c = cell.centre
                 try:
                     poly = QPolygonF([QPointF(c.x + float(x) * s, c.y + float(y) * s) for x, y in outline])
                 except (TypeError, ValueError):
@@ -395,11 +454,10 @@ class MapLayer(QGraphicsItem):
         # 5. grid (under buildings and works, which stand on the map)
         p.setBrush(Qt.BrushStyle.NoBrush)
         p.setPen(QPen(style.GRID, max(.035 * s, 0.0)))
-        for h in hexes:
-            c = centres[h]
-            p.drawPolygon(g.hex.translated(c.x, c.y))
+        for cell in cells:
+            p.drawPolygon(cell.poly)
         # 6. buildings
-        if any(m.terrain_at(h) in (Terrain.WOODEN_BUILDING, Terrain.STONE_BUILDING) for h in hexes):
+        if any(cell.terrain in (Terrain.WOODEN_BUILDING, Terrain.STONE_BUILDING) for cell in cells):
             for _bid, (path, stone) in self._buildings().items():
                 if not path.boundingRect().intersects(rect):
                     continue
@@ -418,8 +476,9 @@ class MapLayer(QGraphicsItem):
                         x += step
                     p.restore()
         # 7. fortifications
+        cols, rows = self._span(m, rect)
         for f in d.fortifications:
-            fh = [h for h in f.hexes if h in centres]
+            fh = [h for h in f.hexes if h.column in cols and h.row in rows]
             if fh:
                 _draw_fortification(p, sc, f, fh, detail)
         # 8. labels and levels
@@ -427,19 +486,20 @@ class MapLayer(QGraphicsItem):
             p.setPen(style.LABEL)
             p.setFont(_font(.27 * s))
             hh = lay.hex_height
-            for h in hexes:
-                c = centres[h]
-                p.drawText(QRectF(c.x - s, c.y - hh / 2 + .02 * s, 2 * s, .32 * s), Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, h.label)
+            for cell in cells:
+                c = cell.centre
+                p.drawText(QRectF(c.x - s, c.y - hh / 2 + .02 * s, 2 * s, .32 * s), Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, cell.hex.label)
 
 
-def _fort_links(f, h: Hex) -> list[int]:
-    members = set(f.hexes)
+def _fort_links(members: AbstractSet[Hex], h: Hex) -> list[int]:
+    """Directions from ``h`` to the other hexes of its work (``members``: the work's hexes, as a set)."""
     return [dn for dn, n in enumerate(h.neighbours()) if n in members]
 
 
 def _draw_fortification(p: QPainter, sc: MapScene, f, hexes: Iterable[Hex], detail: bool) -> None:
     lay, g = sc.layout, sc.geom
     s = lay.size
+    members = frozenset(f.hexes)  # once per work, not per hex (issue 17.6: a work may list many hexes)
     for h in hexes:
         c = lay.hex_to_pixel(h)
         cx, cy = c.x, c.y
@@ -450,7 +510,7 @@ def _draw_fortification(p: QPainter, sc: MapScene, f, hexes: Iterable[Hex], deta
             p.drawText(QRectF(cx - s, cy + .58 * s, 2 * s, .24 * s), Qt.AlignmentFlag.AlignHCenter, "hidden " + f.kind.value.replace("_", " "))
         kind = f.kind
         if kind in (FortificationKind.TRENCH, FortificationKind.DEEP_TRENCH, FortificationKind.WIRE):
-            links = _fort_links(f, h)
+            links = _fort_links(members, h)
             segs = [(QPointF(cx, cy), QPointF(cx + g.edge_mid[dn].x(), cy + g.edge_mid[dn].y())) for dn in links]
             if not segs:
                 segs = [(QPointF(cx - .6 * s, cy + .25 * s), QPointF(cx + .6 * s, cy + .25 * s))]
@@ -554,7 +614,8 @@ def _draw_ladder(p: QPainter, x: float, y: float, s: float) -> None:
 def _describe(f: CounterFace) -> str:
     """One line per counter for the stack's tooltip, top counter first."""
     parts = [f.key if not f.key.startswith(("dummy:", "concealed:", "own-")) else f.title, f.title]
-    for x in (f.factors, f.rating, f.platoon and f"platoon {f.platoon}", f.position, f.marker, f.count and f"{f.count} counters", f.broken and "broken"):
+    for x in (f.factors, f.rating, f.platoon and f"platoon {f.platoon}", f.position, f.marker, f.count and f"{f.count} counters",
+              f.broken and "broken", " ".join(f.status)):
         if x:
             parts.append(str(x))
     return " ".join(dict.fromkeys(parts))
@@ -564,6 +625,8 @@ class StackItem(QGraphicsObject):
     """The counters of one hex, stacked ASL-style; hovering or clicking fans them out."""
 
     STEP = 0.13
+    #: Tallest stack drawn through a pixmap cache (see __init__).
+    CACHED_HEIGHT = 24
 
     def __init__(self, scene: MapScene, stack: StackDrawing) -> None:
         super().__init__()
@@ -572,7 +635,13 @@ class StackItem(QGraphicsObject):
         self.fanned = False
         self.pinned = False
         self.setAcceptHoverEvents(True)
-        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        # A cached stack is a pixmap of its bounding box, which grows with the square of
+        # its height (2,000 counters: over a gigabyte; 20,000: no pixmap at all, so
+        # nothing drawn, issue 17.5): only stacks of a usual height are cached.
+        if len(stack.counters) <= self.CACHED_HEIGHT:
+            self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        else:  # drawn directly: paint skips the counters outside the exposed area
+            self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
         self.setZValue(20)
         self.setToolTip(plain.tooltip("\n".join(_describe(f) for f in reversed(stack.counters))))
         c = scene.layout.hex_to_pixel(stack.hex)
@@ -634,7 +703,12 @@ class StackItem(QGraphicsObject):
         selected = self._mapscene.selected_units
         w = self.counter_size
         px = w * option.levelOfDetailFromTransform(p.worldTransform())  # the counter's width on screen
+        # Counters off the exposed area or off the scene (a tall stack runs off the map) are not drawn.
+        exposed = option.exposedRect.intersected(self.mapRectFromScene(self._mapscene.sceneRect()))
+        exposed = exposed.adjusted(-w * .2, -w * .2, w * .2, w * .2)  # with the shadow
         for face, r in zip(self.stack.counters, self.counter_rects()):
+            if not exposed.intersects(r):
+                continue
             # a drop shadow gives the stack its depth
             p.setPen(Qt.PenStyle.NoPen)
             p.setBrush(QColor(0, 0, 0, 70))

@@ -17,11 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import Position, Scenario, Unit, UnitKind
 from gwasl.rules import command as command_rules
-from gwasl.rules import los as los_rules
 from gwasl.rules.fog.view import ConcealedStack, HiddenLayerView, SideView
 from gwasl.ui.drawable import (
     OMNISCIENT,
@@ -33,6 +33,9 @@ from gwasl.ui.drawable import (
     side_view,
 )
 from gwasl.ui.words import words
+
+if TYPE_CHECKING:  # LOS (numpy) is loaded by the checks that use it, not by every render
+    from gwasl.rules import los as los_rules
 
 __all__ = ["Seen", "CommandPicture", "OMNISCIENT", "ViewUnavailableError", "face_text"]
 
@@ -119,11 +122,15 @@ class Seen:
     # -- checks -----------------------------------------------------------------------
     def los(self, a: Hex, b: Hex, from_in: Position = Position.GROUND, to_in: Position = Position.GROUND) -> los_rules.LosResult:
         """LOS over the map as the viewer knows it (its fortifications only; CONTRACTS 3)."""
+        from gwasl.rules import los as los_rules
+
         return los_rules.los(self.scenario, a, b, from_in, to_in)
 
     def los_index(self) -> los_rules.LosIndex:
         """The one-to-all LOS index of the map as the viewer knows it, built once per Seen."""
         if not self._los_index:
+            from gwasl.rules import los as los_rules
+
             self._los_index.append(los_rules.LosIndex(self.scenario))
         return self._los_index[0]
 

@@ -93,6 +93,6 @@ def test_new_refuses_unknown_secret_side_without_writing(tmp_path, capsys):
 
 
 def test_text_output_escapes_control_characters():
-    from gwasl.commands.game import _line
+    from gwasl.commands.common import escape_controls  # game.py prints through it (its own _line is gone)
 
-    assert _line("title \x1b]0;owned\x07 \x1b[2J") == "title \\x1b]0;owned\\x07 \\x1b[2J"
+    assert escape_controls("title \x1b]0;owned\x07 \x1b[2J") == "title \\x1b]0;owned\\x07 \\x1b[2J"

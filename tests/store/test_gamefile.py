@@ -231,13 +231,15 @@ def test_an_aslgw_game_reopens_from_its_newest_snapshot(tmp_path):
     "UPDATE snapshot SET state = '{\"types\":[\"builtins:eval\"],\"value\":{\"@c\":0,\"v\":{}}}', "
     "digest = 'c0ffee' WHERE idx = (SELECT max(idx) FROM snapshot)",
     "DROP TABLE snapshot",
+    "DROP TABLE snapshot; CREATE TABLE snapshot (x TEXT)",
+    "UPDATE snapshot SET digest = 'x'",
 ])
 def test_a_damaged_snapshot_is_passed_over_and_the_game_still_opens(tmp_path, damage):
     p = tmp_path / "g.game"
     with _aslgw_file(p, events=90) as gf:
         state = gf.session.state
     newest = sqlite3.connect(p).execute("SELECT max(idx) FROM snapshot").fetchone()[0]
-    _sql(p, damage)
+    _sql(p, *damage.split("; "))
     with open_game(p) as again:
         assert again.session.opened_from is None or again.session.opened_from < newest
         assert again.session.state == state

@@ -18,7 +18,7 @@ from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import FortificationKind, Position, Scenario, Unit
 from gwasl.model.terrain import fortification_table, terrain_table
 from gwasl.rules.fog.table import FogTable, fog_table
-from gwasl.rules.garance import garance_concealment_loss
+from gwasl.rules.garance import garance_concealment_loss, in_open_ground
 from gwasl.rules.los import LosIndex
 from gwasl.rules.trenches import FireKind, LocationError
 from gwasl.rules.trenches import location_tem as trench_location_tem
@@ -102,12 +102,10 @@ def default_concealment_loss(scenario: Scenario, unit: Unit, h: Hex, position: P
     ASLGW 1.7.2 (:func:`gwasl.rules.garance.garance_concealment_loss`, the one
     implementation): a unit in garance trousers cannot stay concealed in Open
     Ground in an enemy LOS.  O'Leary 2.4 example (ASL A12.121): a vehicle in
-    Open Ground in an enemy LOS loses concealment.  Open Ground is the terrain
-    table's ``open_ground`` flag, outside any fortification.
+    Open Ground in an enemy LOS loses concealment.  Open Ground is
+    :func:`gwasl.rules.garance.in_open_ground`'s (outside any fortification).
     """
-    if not in_enemy_los or position is not Position.GROUND:
-        return None
-    if not terrain_table()[scenario.map.terrain_at(h)].open_ground:
+    if not in_enemy_los or not in_open_ground(scenario, h, position):
         return None
     garance = garance_concealment_loss(scenario, unit, in_enemy_los, True, concealed=True)
     if garance.loses_concealment:

@@ -67,6 +67,7 @@ class NewGameDialog(QDialog):
         self.created: GameFile | None = None
         self._source: dict[str, Any] | None = None
         self._sides: tuple[str, ...] = ()
+        self._loaded: tuple[str, str] | None = None  # the (ruleset, scenario) the choices below are for
         form = QFormLayout()
         self.ruleset = QComboBox()
         for key in RULESETS:
@@ -163,10 +164,16 @@ class NewGameDialog(QDialog):
         self._source_changed()
 
     def _source_changed(self) -> None:
-        """Read the source and offer its sides (secret, balance); say what is wrong if it cannot."""
-        self.problem.setText("")
+        """Read the source and offer its sides (secret, balance); say what is wrong if it cannot.
+
+        The scenario box reports an edit whenever it loses focus; the same scenario again
+        keeps the choices made (a click on a "secret" box must not be undone by it)."""
         ruleset = self.ruleset_name
         path = self.source.text().strip()
+        if (ruleset, path) == self._loaded:
+            return
+        self._loaded = (ruleset, path)
+        self.problem.setText("")
         self._source = None
         try:
             if path:

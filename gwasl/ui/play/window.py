@@ -11,11 +11,13 @@ event read-only.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtCore import QEvent, QSettings, Qt
+from PySide6.QtGui import QAction, QHelpEvent, QKeySequence, QTextCursor
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
@@ -25,9 +27,11 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QMainWindow,
     QMessageBox,
+    QPlainTextEdit,
     QPushButton,
     QSlider,
     QToolBar,
+    QToolTip,
     QVBoxLayout,
     QWidget,
 )
@@ -39,16 +43,140 @@ from gwasl.ui import plain
 from gwasl.ui.play.boards import Board, board_for
 from gwasl.ui.play.controller import GameController
 
-__all__ = ["END_KINDS", "PlayerWindow"]
+__all__ = ["END_KINDS", "LogLine", "LogView", "PlayerWindow", "victory_text"]
 
 GAME_FILTER = "gwasl games (*.game);;All files (*)"
 MAX_RECENT = 8
-#: action kinds the "End phase" button and shortcut take (each game names its own)
-END_KINDS = ("end_phase", "end_turn", "end")
+#: action kinds the "End phase" button and shortcut take, first found first (each game names its own);
+#: a shift window or a platoon impulse in progress ends first, when the phase cannot yet
+END_KINDS = ("end_phase", "end_turn", "end", "end_window", "end_impulse")
 
 
 # Tooltips Qt shows as the literal text, never as markup: the editor's one helper (gwasl.ui.plain).
 plain_tip = plain.tooltip
+
+
+def _sides_of(d: dict[str, Any]) -> str:
+    counts: dict[str, int] = {}
+    for side in d.values():
+        counts[str(side)] = counts.get(str(side), 0) + 1
+    return ", ".join(f"{side} {n}" for side, n in sorted(counts.items()))
+
+
+def victory_text(view: dict[str, Any], result: Mapping[str, Any] | None) -> str:
+    """The victory panel: the result once the game is over; Control and VP as the view
+    knows them (a game whose view has neither shows its result only)."""
+    lines = []
+    if result is not None:
+        winner = result.get("winner")
+        lines.append(f"Result: {winner} wins" if winner else "Result: no winner")
+        if result.get("why"):
+            lines.append(str(result["why"]))
+        lines += [f"  {x}" for x in result.get("details") or () if isinstance(x, str)]
+        if "score" in result:
+            lines.append(f"Score: {result['score']}")
+        lines.append("")
+    control = view.get("control")
+    if isinstance(control, dict):
+        hexes, buildings = control.get("hexes") or {}, control.get("buildings") or {}
+        lines.append("Control (hexes): " + (_sides_of(hexes) or "none yet"))
+        for name, side in sorted(buildings.items()):
+            lines.append(f"  building {name}: {side}")
+        for loc in control.get("locations") or ():
+            lines.append(f"  {loc.get('hex')} level {loc.get('level')} {loc.get('in')}: {loc.get('side')}")
+    vp = view.get("vp")
+    if isinstance(vp, dict):
+        for key, name in (("cvp", "Casualty VP"), ("exit", "Exit VP")):
+            got = vp.get(key) or {}
+            if got:
+                lines.append(f"{name}: " + ", ".join(f"{side} {n}" for side, n in got.items()))
+        lines += [f"  {x}" for x in vp.get("lines") or ()]
+    return "\n".join(lines).strip()
+
+
+#: what starts each event's paragraph in the log, so that wrapped sentences stay apart
+BULLET = "• "
+
+
+@dataclass(frozen=True)
+class LogLine:
+    """One line of the log: its sentence and the details shown on hover."""
+
+    sentence: str
+    details: str
+
+    def text(self) -> str:
+        return self.sentence
+
+    def toolTip(self) -> str:  # the list widget's name, for code that reads either
+        return self.details
+
+
+class LogView(QPlainTextEdit):
+    """The dice and events log: one paragraph per event, read-only.  A text document, not
+    a list of widgets' items, so a game of thousands of events takes a line in about a
+    millisecond; hovering a line shows its details (a roll's dice and modifiers, a
+    decision's candidates)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setReadOnly(True)
+        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self._lines: list[str] = []
+        self._tips: list[str] = []
+
+    def count(self) -> int:
+        return len(self._lines)
+
+    def item(self, i: int) -> LogLine:
+        """Line ``i`` as a list widget would give it (``text()``, ``toolTip()``)."""
+        return LogLine(self._lines[i], self._tips[i])
+
+    def lines(self) -> list[str]:
+        return list(self._lines)
+
+    def text(self, i: int) -> str:
+        return self._lines[i]
+
+    def tip(self, i: int) -> str:
+        return self._tips[i]
+
+    def clear_lines(self) -> None:
+        self._lines, self._tips = [], []
+        self.clear()
+
+    def append_lines(self, lines: Sequence[tuple[str, str]]) -> None:
+        if not lines:
+            return
+        self._lines += [t for t, _ in lines]
+        self._tips += [tip for _, tip in lines]
+        self.appendPlainText("\n".join(BULLET + t for t, _ in lines))
+        bar = self.verticalScrollBar()
+        bar.setValue(bar.maximum())
+
+    def keep(self, n: int) -> None:
+        """Keep the first ``n`` lines (stepping back through history)."""
+        if n >= len(self._lines):
+            return
+        if n == 0:
+            self.clear_lines()
+            return
+        del self._lines[n:], self._tips[n:]
+        doc = self.document()
+        cur = QTextCursor(doc.findBlockByNumber(n - 1))
+        cur.movePosition(QTextCursor.MoveOperation.EndOfBlock)
+        cur.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
+        cur.removeSelectedText()
+
+    def event(self, e: QEvent) -> bool:
+        if e.type() == QEvent.Type.ToolTip and isinstance(e, QHelpEvent):
+            n = self.cursorForPosition(self.viewport().mapFromGlobal(e.globalPos())).blockNumber()
+            if 0 <= n < len(self._tips):
+                QToolTip.showText(e.globalPos(), self._tips[n], self)
+            else:
+                QToolTip.hideText()
+            return True
+        return super().event(e)
 
 
 class PlayerWindow(QMainWindow):
@@ -69,11 +197,13 @@ class PlayerWindow(QMainWindow):
         self._build_actions()
         self._build_menus()
         self.messages: list[tuple[str, str]] = []
+        self._log_seqs: list[int] = []  # the seq of each line of the log dock
         self._refresh()
 
     # -- building ------------------------------------------------------------------
     def _build_docks(self) -> None:
         self.actions_list = QListWidget()
+        self.actions_list.setUniformItemSizes(True)  # one line each: the list lays out in no time
         self.actions_list.itemActivated.connect(self._activated)
         self.actions_list.currentItemChanged.connect(self._show_odds)
         self.odds_label = QLabel()
@@ -86,8 +216,7 @@ class PlayerWindow(QMainWindow):
         lay.addWidget(self.odds_label)
         self.actions_dock = self._dock("Actions", box, Qt.DockWidgetArea.RightDockWidgetArea, "actions")
 
-        self.log_list = QListWidget()
-        self.log_list.setWordWrap(True)
+        self.log_list = LogView()
         self.log_dock = self._dock("Dice and events", self.log_list, Qt.DockWidgetArea.RightDockWidgetArea, "log")
 
         self.history_slider = QSlider(Qt.Orientation.Horizontal)
@@ -105,6 +234,24 @@ class PlayerWindow(QMainWindow):
         hl.addWidget(self.live_button)
         self.history_dock = self._dock("History", hbox, Qt.DockWidgetArea.BottomDockWidgetArea, "history")
 
+        self.victory_label = QLabel()
+        self.victory_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.victory_label.setWordWrap(True)
+        self.victory_label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.victory_dock = self._dock("Victory", self.victory_label, Qt.DockWidgetArea.RightDockWidgetArea, "victory")
+
+        self.bookmarks_list = QListWidget()
+        self.bookmarks_list.itemActivated.connect(self._bookmark_activated)
+        self.bookmark_button = QPushButton("Bookmark")
+        self.bookmark_button.clicked.connect(self.add_bookmark)
+        hl.insertWidget(3, self.bookmark_button)
+        self.bookmarks_dock = self._dock("Bookmarks", self.bookmarks_list, Qt.DockWidgetArea.RightDockWidgetArea, "bookmarks")
+        self.tabifyDockWidget(self.victory_dock, self.bookmarks_dock)
+        self.victory_dock.raise_()
+
+        # the turn record, the phase and the side to act, always in sight above the map
+        self.turn_label = QLabel()
+        self.turn_label.setTextFormat(Qt.TextFormat.PlainText)
         self.status_label = QLabel()
         self.status_label.setTextFormat(Qt.TextFormat.PlainText)
         self.statusBar().addPermanentWidget(self.status_label)
@@ -135,6 +282,8 @@ class PlayerWindow(QMainWindow):
         tb.addAction(self.end_action)
         tb.addAction(self.undo_action)
         tb.addAction(self.live_action)
+        tb.addSeparator()
+        tb.addWidget(self.turn_label)
         self.addToolBar(tb)
 
     def _build_menus(self) -> None:
@@ -236,10 +385,12 @@ class PlayerWindow(QMainWindow):
     def end_phase(self) -> None:
         if self.controller is None:
             return
-        for la in self.controller.legal():
-            if la.shown.kind in END_KINDS:
-                self.request(la.action)
-                return
+        legal = self.controller.legal()
+        for kind in END_KINDS:  # the phase itself first; a shift window when only it can end
+            for la in legal:
+                if la.shown.kind == kind:
+                    self.request(la.action)
+                    return
         self.tell("End phase", "There is no phase to end now.")
 
     def undo(self) -> None:
@@ -260,8 +411,50 @@ class PlayerWindow(QMainWindow):
         if self.controller is not None and value != self.controller.position:
             self.controller.step_to(value)
 
+    # -- bookmarks: history positions worth coming back to, kept per game file ---------
+    def _bookmark_key(self) -> str:
+        assert self.controller is not None
+        return "bookmarks/" + str(Path(self.controller.file.path).resolve()).replace("/", "|")
+
+    def bookmarks(self) -> list[tuple[int, str]]:
+        """(event count, label) of the open game's bookmarks, in history order."""
+        if self.controller is None:
+            return []
+        raw = self.settings.value(self._bookmark_key(), [])
+        out = []
+        for x in raw if isinstance(raw, list) else [raw] if raw else []:
+            pos, _, label = str(x).partition("\t")
+            if pos.isdigit():
+                out.append((int(pos), label))
+        return sorted(out)
+
+    def add_bookmark(self) -> None:
+        """Mark the position shown now (live or in history) with its turn and phase."""
+        c = self.controller
+        if c is None:
+            return
+        st = c.status()
+        label = f"event {c.position}: turn {st.turn}, {st.phase}" + (", game over" if st.over else "")
+        marks = dict(self.bookmarks())
+        marks[c.position] = label
+        self.settings.setValue(self._bookmark_key(), [f"{p}\t{t}" for p, t in sorted(marks.items())])
+        self._fill_bookmarks()
+
+    def _fill_bookmarks(self) -> None:
+        self.bookmarks_list.clear()
+        for pos, label in self.bookmarks():
+            item = QListWidgetItem(label)
+            item.setData(Qt.ItemDataRole.UserRole, pos)
+            self.bookmarks_list.addItem(item)
+
+    def _bookmark_activated(self, item: QListWidgetItem) -> None:
+        if self.controller is not None:
+            self.controller.step_to(int(item.data(Qt.ItemDataRole.UserRole)))
+
     def set_viewer(self, name: str) -> None:
         if self.controller is not None:
+            self.log_list.clear_lines()  # the same events, in another viewer's words
+            self._log_seqs = []
             self.controller.set_viewer(name)
 
     # -- drawing ----------------------------------------------------------------------
@@ -271,43 +464,72 @@ class PlayerWindow(QMainWindow):
             a.setEnabled(c is not None)
         if c is None:
             self.actions_list.clear()
-            self.log_list.clear()
+            self.log_list.clear_lines()
+            self._log_seqs = []
+            self.bookmarks_list.clear()
             self.status_label.setText("")
+            self.turn_label.setText("")
+            self.victory_label.setText("")
             self.history_label.setText("")
             self.setWindowTitle("gwasl: play")
             return
+        self._draw(c)
+
+    def _draw(self, c: GameController) -> None:
         view = c.view()
         legal = c.legal()
         st = c.status()
         self.setWindowTitle(f"gwasl: {view.get('title') or c.file.ruleset}, {Path(c.file.path).name}")
+        turns = view.get("turns")
+        record = f"Turn {st.turn}" + (f" of {turns}" if isinstance(turns, int) else "")
         if st.over:
             result = dict(st.result or {})
             self.status_label.setText(f"Game over: {result.get('why', '')}")
+            self.turn_label.setText(f"{record}  ·  game over")
         else:
-            self.status_label.setText(f"Turn {st.turn}  ·  {st.phase}  ·  {st.side} to act"
+            self.status_label.setText(f"{record}  ·  {st.phase}  ·  {st.side} to act"
                                       + ("" if c.live else "  ·  history (read-only)"))
+            self.turn_label.setText(f"{record}  ·  {st.phase}  ·  {st.side} to act")
+        self.victory_label.setText(victory_text(view, st.result if st.over else None))
+        # refilled without signals: the odds are computed when the user selects an action,
+        # not for whichever one becomes current while the list is rebuilt
+        self.actions_list.blockSignals(True)
         self.actions_list.clear()
         for la in legal:
             item = QListWidgetItem(la.shown.text)
             item.setData(Qt.ItemDataRole.UserRole, la)
             self.actions_list.addItem(item)
+        self.actions_list.setCurrentRow(-1)
+        self.actions_list.blockSignals(False)
+        self.odds_label.setText("")
         self.end_action.setEnabled(any(la.shown.kind in END_KINDS for la in legal))
-        self.log_list.clear()
-        for e in c.log():
-            self.log_list.addItem(self._log_item(e))
-        self.log_list.scrollToBottom()
+        self._fill_log(c.log())
         self.history_slider.blockSignals(True)
         self.history_slider.setRange(0, c.history_length)
         self.history_slider.setValue(c.position)
         self.history_slider.blockSignals(False)
         self.history_label.setText(f"event {c.position} of {c.history_length}")
         self.live_button.setEnabled(not c.live)
+        self._fill_bookmarks()
         if self.board is not None:
             self.board.show_view(view, legal)
 
-    def _log_item(self, e: dict[str, Any]) -> QListWidgetItem:
-        text = e["text"]
-        item = QListWidgetItem(text)
+    def _fill_log(self, log: list[dict[str, Any]]) -> None:
+        """Show ``log``, touching only the lines that changed (a long game has thousands)."""
+        shown = self._log_seqs
+        same = 0
+        for have, e in zip(shown, log, strict=False):
+            if have != e["seq"]:
+                break
+            same += 1
+        self.log_list.keep(same)
+        self.log_list.append_lines([self._log_line(e) for e in log[same:]])
+        self._log_seqs = [e["seq"] for e in log]
+
+    @staticmethod
+    def _log_line(e: dict[str, Any]) -> tuple[str, str]:
+        """An event's line in the log, and the details shown when hovering it."""
+        text = " ".join(str(e["text"]).split())  # one line each
         tip = [text]
         if e.get("kind") == "roll":
             tip.append("dice: " + " + ".join(str(d) for d in e.get("dice", [])))
@@ -316,8 +538,9 @@ class PlayerWindow(QMainWindow):
         if e.get("kind") == "decision":
             details = e.get("details") or {}
             tip += [f"{k}: {v}" for k, v in details.items()]
-        item.setToolTip(plain_tip("\n".join(tip)))
-        return item
+        if e.get("why") and e["why"] not in text:  # an automated decision's reason, in the line itself
+            text = " ".join(f"{text} (why: {e['why']})".split())
+        return text, plain_tip("\n".join(tip))
 
     def _fill_view_menu(self) -> None:
         self.view_menu.clear()

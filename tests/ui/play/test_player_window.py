@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtWidgets import QListWidget
 
 from engine.toygame import ToyGame
 from gwasl.engine.game import GameOptions
 from gwasl.games import register_ruleset
 from gwasl.store.gamefile import create_game
 from gwasl.ui.play.controller import GameController
-from gwasl.ui.play.window import PlayerWindow
+from gwasl.ui.play.window import BULLET, PlayerWindow
 
 register_ruleset("toy", ToyGame())
 
@@ -33,8 +32,15 @@ def start(tmp_path, name="g.game", **opts):
     return create_game(tmp_path / name, ToyGame(), {"traps": [5, 7]}, 3, options)
 
 
-def texts(lst: QListWidget) -> list[str]:
+def texts(lst) -> list[str]:
+    if hasattr(lst, "lines"):  # the log
+        return lst.lines()
     return [lst.item(i).text() for i in range(lst.count())]
+
+
+def plain_lines(win: PlayerWindow) -> list[str]:
+    """The log dock's text as drawn, one event a paragraph after its bullet."""
+    return [t.removeprefix(BULLET) for t in win.log_list.toPlainText().split("\n")]
 
 
 def activate(qtbot, win: PlayerWindow, text: str) -> None:
@@ -55,12 +61,22 @@ def test_play_take_back_history_and_reopen(qtbot, window, tmp_path):
     activate(qtbot, window, "Run a die's worth")
     log = texts(window.log_list)
     assert log[0].startswith("run: squares moved:") and "blue to act" in window.status_label.text()
-    assert "final:" in window.log_list.item(0).toolTip()  # the roll explains itself
+    assert "final:" in window.log_list.tip(0) == window.log_list.item(0).toolTip()  # the roll explains itself
+    assert window.log_list.item(0).text() == log[0]
     activate(qtbot, window, "Step one square")
     n = window.controller.history_length
     # history: step back to the first event, read-only, then live again
+    full = texts(window.log_list)
     window.history_slider.setValue(1)
     assert window.controller.position == 1 and window.actions_list.count() == 0
+    # the log dock shows the history up to there, line for line, and comes back whole
+    shown = [e["text"] for e in window.controller.log()]
+    assert window.log_list.lines() == shown == plain_lines(window) and len(shown) < len(full)
+    window.history_slider.setValue(0)
+    assert window.log_list.lines() == [] == [t for t in plain_lines(window) if t]
+    window.history_slider.setValue(n)
+    assert plain_lines(window) == full
+    window.history_slider.setValue(1)
     assert "history" in window.status_label.text()
     window.go_live()
     assert window.controller.position == n and window.actions_list.count() == 3
