@@ -55,6 +55,22 @@ class GameDice(Dice):
         self._starts.append(self.position - len(dice))
         return super()._record(cause, dice, modifiers)
 
+    def private(self, side: str, position: int = 0) -> GameDice:
+        """The private stream of ``side`` at ``position``: dice a viewer must not see (a
+        secret side's shift DR) come from it, so they move neither the public stream's
+        positions nor anything else a viewer can count.  Its seed is derived from the
+        game's and the side's id; the game keeps each side's position in its state.
+
+        >>> d = GameDice(7)
+        >>> p = d.private("german")
+        >>> _ = p.dr("secret"); d.position, p.position
+        (0, 1)
+        >>> d.private("german").dr("again").dice == GameDice(7).private("german").dr("x").dice
+        True
+        """
+        derived = int.from_bytes(hashlib.blake2b(f"gwasl-secret:{self.seed}:{side}".encode(), digest_size=8).digest(), "little")
+        return GameDice(derived, position)
+
     def event(self, roll: Roll, private_to: str | None = None) -> Rolled:
         """The :class:`Rolled` event of a roll made with these dice (for an action's event list)."""
         return Rolled.of(roll, self._starts[roll.seq], private_to)

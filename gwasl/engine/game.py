@@ -324,12 +324,17 @@ class Game(abc.ABC, Generic[S]):
         return ":".join(p for p in parts if p)
 
     # -- persistence --------------------------------------------------------
-    def encode_state(self, state: S) -> dict[str, Any] | None:
-        """The state as JSON for a snapshot, or ``None`` when the game keeps none."""
+    def encode_state(self, state: S, base: S | None = None) -> Any:
+        """The state as JSON for a snapshot, or ``None`` when the game keeps none.
+
+        ``base`` is the state at set-up: parts of ``state`` that are the very
+        objects ``base`` holds may be written as references to it
+        (:mod:`gwasl.engine.snapshot`)."""
         return None
 
-    def decode_state(self, obj: Any) -> S:
-        """The inverse of :meth:`encode_state`; raises GameError on a bad snapshot."""
+    def decode_state(self, obj: Any, base: S | None = None) -> S:
+        """The inverse of :meth:`encode_state` (``base``: an equal set-up state);
+        raises GameError on a bad snapshot."""
         raise GameError(f"{self.ruleset} keeps no snapshots")
 
     # -- shared helpers -----------------------------------------------------

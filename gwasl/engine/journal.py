@@ -11,6 +11,11 @@ The engine keeps journals in memory (:class:`MemoryJournal`);
 :mod:`gwasl.store` keeps them in a SQLite file.  Either way
 :meth:`Journal.append` returns only once the entry is durable, and the
 session appends before the state changes, so nothing shown is ever lost.
+
+A journal may also keep snapshots (:class:`SnapshotJournal`): the state after
+an entry, encoded by the game, so a long game reopens by reducing only the
+entries after the newest one.  A snapshot is a cache: losing or damaging one
+loses nothing.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from typing import Any, Literal, Protocol
 
 from gwasl.engine.record import Record
 
-__all__ = ["Entry", "EntryKind", "Journal", "MemoryJournal"]
+__all__ = ["Entry", "EntryKind", "Journal", "MemoryJournal", "SnapshotJournal"]
 
 EntryKind = Literal["begin", "act", "auto", "take_back"]
 
@@ -64,11 +69,36 @@ class Journal(Protocol):
     def entries(self) -> Sequence[Entry]: ...
 
 
-class MemoryJournal:
-    """A journal held in memory (tests, batch play, previews)."""
+class SnapshotJournal(Journal, Protocol):
+    """A journal that also keeps snapshots: ``index`` is the entry the state is after,
+    ``state`` the game's :meth:`~gwasl.engine.game.Game.encode_state` JSON."""
 
-    def __init__(self, entries: Sequence[Entry] = ()) -> None:
+    @property
+    def keeps_snapshots(self) -> bool: ...
+
+    def save_snapshot(self, index: int, state: Any) -> None: ...
+
+    def snapshots(self) -> Sequence[tuple[int, Any]]: ...
+
+
+class MemoryJournal:
+    """A journal held in memory (tests, batch play, previews); it keeps snapshots only
+    when asked to (``snapshots=True``), as a file does."""
+
+    def __init__(self, entries: Sequence[Entry] = (), snapshots: Sequence[tuple[int, Any]] | None = None) -> None:
         self._entries: list[Entry] = list(entries)
+        self._snapshots: dict[int, Any] | None = dict(snapshots) if snapshots is not None else None
+
+    @property
+    def keeps_snapshots(self) -> bool:
+        return self._snapshots is not None
+
+    def save_snapshot(self, index: int, state: Any) -> None:
+        if self._snapshots is not None:
+            self._snapshots[index] = state
+
+    def snapshots(self) -> Sequence[tuple[int, Any]]:
+        return sorted((self._snapshots or {}).items())
 
     def append(self, entry: Entry) -> None:
         if entry.index != len(self._entries):

@@ -91,11 +91,33 @@ def _type_name(value: Any) -> str:
     return "null" if value is None else type(value).__name__
 
 
+class _Bad(Exception):
+    """A field that does not fit its type: ``msg``, and the path below where it was caught."""
+
+    def __init__(self, msg: str) -> None:
+        super().__init__(msg)
+        self.msg = msg
+        self.where: list[str] = []  # path segments, innermost first
+
+    def path(self, top: str) -> str:
+        return top + "".join(reversed(self.where))
+
+
+Conv = Callable[[Any], Any]
+
+
 class _Decoder:
-    """Converts JSON values to field types, checking as it goes (cached per class)."""
+    """Converts JSON values to field types, checking as it goes.
+
+    Each type gets one converter, built on first use and kept: decoding a long
+    journal (a game file opening) then costs a few calls per field, and the path
+    of a bad field is put together only when one is found.
+    """
 
     def __init__(self) -> None:
         self._hints: dict[type, dict[str, Any]] = {}
+        self._convs: dict[Any, Conv] = {}
+        self._records: dict[tuple[type, tuple[str, ...]], Conv] = {}
 
     def hints(self, cls: type) -> dict[str, Any]:
         h = self._hints.get(cls)
@@ -105,112 +127,253 @@ class _Decoder:
         return h
 
     def convert(self, tp: Any, value: Any, path: str) -> Any:
+        try:
+            return self.conv(tp)(value)
+        except _Bad as b:
+            raise RecordError(f"{b.path(path)}: {b.msg}") from None
+
+    def dataclass(self, cls: type, value: Any, path: str, skip: tuple[str, ...] = ()) -> Any:
+        try:
+            return self.record_conv(cls, skip)(value)
+        except _Bad as b:
+            raise RecordError(f"{b.path(path)}: {b.msg}") from None
+
+    # -- building converters ---------------------------------------------------
+    def conv(self, tp: Any) -> Conv:
+        try:
+            c = self._convs.get(tp)
+        except TypeError:  # an unhashable annotation: build each time
+            return self._build(tp)
+        if c is None:
+            c = self._build(tp)
+            self._convs[tp] = c
+        return c
+
+    def record_conv(self, cls: type, skip: tuple[str, ...] = ()) -> Conv:
+        key = (cls, skip)
+        c = self._records.get(key)
+        if c is None:
+            cell: list[Conv] = []
+
+            def lazy(value: Any) -> Any:  # built on first call: a record may nest its own kind
+                if not cell:
+                    cell.append(self._build_dataclass(cls, skip))
+                return cell[0](value)
+
+            c = lazy
+            self._records[key] = c
+        return c
+
+    def _build(self, tp: Any) -> Conv:
         if tp is Any:
-            return _freeze_json(value, path)
+            return _freeze
         origin = typing.get_origin(tp)
         if origin is Union or origin is types.UnionType:
             args = typing.get_args(tp)
-            if value is None and _NoneType in args:
-                return None
-            errors = []
-            for a in args:
-                if a is _NoneType:
-                    continue
-                try:
-                    return self.convert(a, value, path)
-                except RecordError as e:
-                    errors.append(str(e))
-            raise RecordError(errors[0] if len(errors) == 1 else f"{path}: {_type_name(value)} fits none of {tp}")
+            nullable = _NoneType in args
+            convs = [self.conv(a) for a in args if a is not _NoneType]
+
+            def union(value: Any) -> Any:
+                if value is None and nullable:
+                    return None
+                errors: list[_Bad] = []
+                for c in convs:
+                    try:
+                        return c(value)
+                    except _Bad as b:
+                        errors.append(b)
+                if len(errors) == 1:
+                    raise errors[0]
+                raise _Bad(f"{_type_name(value)} fits none of {tp}")
+
+            return union
         if origin is typing.Literal:
-            if value in typing.get_args(tp):
-                return value
-            raise RecordError(f"{path}: {value!r} is not one of {list(typing.get_args(tp))}")
+            allowed = typing.get_args(tp)
+
+            def literal(value: Any) -> Any:
+                if value in allowed:
+                    return value
+                raise _Bad(f"{value!r} is not one of {list(allowed)}")
+
+            return literal
         if origin in (tuple, list):
-            if not isinstance(value, list):
-                raise RecordError(f"{path}: expected a list, got {_type_name(value)}")
             args = typing.get_args(tp)
             if origin is tuple and args and (len(args) != 2 or args[1] is not Ellipsis):
-                if len(args) != len(value):
-                    raise RecordError(f"{path}: expected {len(args)} items, got {len(value)}")
-                return tuple(self.convert(a, v, f"{path}[{i}]") for i, (a, v) in enumerate(zip(args, value, strict=True)))
-            item = args[0] if args else Any
-            items = [self.convert(item, v, f"{path}[{i}]") for i, v in enumerate(value)]
-            return tuple(items) if origin is tuple else items
+                convs = [self.conv(a) for a in args]
+
+                def fixed(value: Any) -> Any:
+                    if not isinstance(value, list):
+                        raise _Bad(f"expected a list, got {_type_name(value)}")
+                    if len(convs) != len(value):
+                        raise _Bad(f"expected {len(convs)} items, got {len(value)}")
+                    out = []
+                    for i, (c, v) in enumerate(zip(convs, value, strict=True)):
+                        try:
+                            out.append(c(v))
+                        except _Bad as b:
+                            b.where.append(f"[{i}]")
+                            raise
+                    return tuple(out)
+
+                return fixed
+            item = self.conv(args[0] if args else Any)
+            as_tuple = origin is tuple
+
+            def seq(value: Any) -> Any:
+                if not isinstance(value, list):
+                    raise _Bad(f"expected a list, got {_type_name(value)}")
+                out = []
+                for i, v in enumerate(value):
+                    try:
+                        out.append(item(v))
+                    except _Bad as b:
+                        b.where.append(f"[{i}]")
+                        raise
+                return tuple(out) if as_tuple else out
+
+            return seq
         if origin in (dict, Mapping, typing.Mapping) or tp in (dict, Mapping):
-            if not isinstance(value, dict):
-                raise RecordError(f"{path}: expected an object, got {_type_name(value)}")
             args = typing.get_args(tp)
-            vt = args[1] if len(args) == 2 else Any
-            return MappingProxyType({str(k): self.convert(vt, v, f"{path}.{k}") for k, v in value.items()})
+            vc = self.conv(args[1] if len(args) == 2 else Any)
+
+            def mapping(value: Any) -> Any:
+                if not isinstance(value, dict):
+                    raise _Bad(f"expected an object, got {_type_name(value)}")
+                out = {}
+                for k, v in value.items():
+                    try:
+                        out[str(k)] = vc(v)
+                    except _Bad as b:
+                        b.where.append(f".{k}")
+                        raise
+                return MappingProxyType(out)
+
+            return mapping
         if tp is _NoneType:
-            if value is None:
-                return None
-            raise RecordError(f"{path}: expected null, got {_type_name(value)}")
+            def null(value: Any) -> Any:
+                if value is None:
+                    return None
+                raise _Bad(f"expected null, got {_type_name(value)}")
+
+            return null
         if isinstance(tp, type):
             if issubclass(tp, enum.Enum):
-                try:
-                    return tp(value)
-                except (ValueError, TypeError):
-                    raise RecordError(f"{path}: {value!r} is not a {tp.__name__}") from None
+                def member(value: Any) -> Any:
+                    try:
+                        return tp(value)
+                    except (ValueError, TypeError):
+                        raise _Bad(f"{value!r} is not a {tp.__name__}") from None
+
+                return member
             if tp is bool:
-                if isinstance(value, bool):
-                    return value
-                raise RecordError(f"{path}: expected true or false, got {_type_name(value)}")
+                return _bool
             if tp is int:
-                if isinstance(value, int) and not isinstance(value, bool):
-                    return value
-                raise RecordError(f"{path}: expected an integer, got {_type_name(value)}")
+                return _int
             if tp is float:
-                if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
-                    return float(value)
-                raise RecordError(f"{path}: expected a finite number, got {_type_name(value)}")
+                return _float
             if tp is str:
-                if isinstance(value, str):
-                    return value
-                raise RecordError(f"{path}: expected a string, got {_type_name(value)}")
+                return _str
             if dataclasses.is_dataclass(tp):
                 if issubclass(tp, Record):
-                    # a nested record (a roll's modifiers) is written with its kind and version
-                    if isinstance(value, dict) and value.get("kind", tp.kind) != tp.kind:
-                        raise RecordError(f"{path}: expected a {tp.kind} record, got {str(value.get('kind'))[:40]!r}")
-                    return self.dataclass(tp, value, path, skip=("kind", "v"))
-                return self.dataclass(tp, value, path)
-        raise RecordError(f"{path}: unsupported field type {tp}")
+                    inner = self.record_conv(tp, ("kind", "v"))
+                    kind = tp.kind
 
-    def dataclass(self, cls: type, value: Any, path: str, skip: tuple[str, ...] = ()) -> Any:
-        if not isinstance(value, dict):
-            raise RecordError(f"{path}: expected an object, got {_type_name(value)}")
+                    def nested(value: Any) -> Any:
+                        # a nested record (a roll's modifiers) is written with its kind and version
+                        if isinstance(value, dict) and value.get("kind", kind) != kind:
+                            raise _Bad(f"expected a {kind} record, got {str(value.get('kind'))[:40]!r}")
+                        return inner(value)
+
+                    return nested
+                return self.record_conv(tp)
+
+        def unsupported(value: Any) -> Any:
+            raise _Bad(f"unsupported field type {tp}")
+
+        return unsupported
+
+    def _build_dataclass(self, cls: type, skip: tuple[str, ...]) -> Conv:
         hints = self.hints(cls)
-        kwargs = {}
-        names = set()
-        for f in dataclasses.fields(cls):
-            names.add(f.name)
-            if f.name in value:
-                kwargs[f.name] = self.convert(hints[f.name], value[f.name], f"{path}.{f.name}")
-            elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
-                raise RecordError(f"{path}: missing field {f.name!r}")
-        extra = set(value) - names - set(skip)
-        if extra:
-            raise RecordError(f"{path}: unknown field {sorted(extra)[0]!r}")
-        try:
-            return cls(**kwargs)
-        except (TypeError, ValueError) as e:
-            raise RecordError(f"{path}: {e}") from None
+        fields = [(f.name, self.conv(hints[f.name]),
+                   f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING)
+                  for f in dataclasses.fields(cls)]
+        allowed = frozenset(f[0] for f in fields) | frozenset(skip)
+
+        def build(value: Any) -> Any:
+            if not isinstance(value, dict):
+                raise _Bad(f"expected an object, got {_type_name(value)}")
+            kwargs = {}
+            for name, c, required in fields:
+                if name in value:
+                    try:
+                        kwargs[name] = c(value[name])
+                    except _Bad as b:
+                        b.where.append(f".{name}")
+                        raise
+                elif required:
+                    raise _Bad(f"missing field {name!r}")
+            if len(value) > len(kwargs) and not allowed.issuperset(value):
+                extra = set(value) - allowed
+                raise _Bad(f"unknown field {sorted(extra)[0]!r}")
+            try:
+                return cls(**kwargs)
+            except (TypeError, ValueError) as e:
+                raise _Bad(str(e)) from None
+
+        return build
 
 
-def _freeze_json(value: Any, path: str) -> Any:
+def _bool(value: Any) -> Any:
+    if isinstance(value, bool):
+        return value
+    raise _Bad(f"expected true or false, got {_type_name(value)}")
+
+
+def _int(value: Any) -> Any:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    raise _Bad(f"expected an integer, got {_type_name(value)}")
+
+
+def _float(value: Any) -> Any:
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+        return float(value)
+    raise _Bad(f"expected a finite number, got {_type_name(value)}")
+
+
+def _str(value: Any) -> Any:
+    if isinstance(value, str):
+        return value
+    raise _Bad(f"expected a string, got {_type_name(value)}")
+
+
+def _freeze(value: Any) -> Any:
     """A JSON value checked (finite numbers, string keys) and made immutable."""
     if value is None or isinstance(value, (bool, str, int)):
         return value
     if isinstance(value, float):
         if math.isfinite(value):
             return value
-        raise RecordError(f"{path}: non-finite number")
+        raise _Bad("non-finite number")
     if isinstance(value, list):
-        return tuple(_freeze_json(v, f"{path}[{i}]") for i, v in enumerate(value))
+        out = []
+        for i, v in enumerate(value):
+            try:
+                out.append(_freeze(v))
+            except _Bad as b:
+                b.where.append(f"[{i}]")
+                raise
+        return tuple(out)
     if isinstance(value, dict):
-        return MappingProxyType({str(k): _freeze_json(v, f"{path}.{k}") for k, v in value.items()})
-    raise RecordError(f"{path}: {_type_name(value)} is not JSON")
+        d = {}
+        for k, v in value.items():
+            try:
+                d[str(k)] = _freeze(v)
+            except _Bad as b:
+                b.where.append(f".{k}")
+                raise
+        return MappingProxyType(d)
+    raise _Bad(f"{_type_name(value)} is not JSON")
 
 
 _DECODER = _Decoder()

@@ -9,6 +9,13 @@ The session holds the journal, the current state, the dice position and the
 undo policy; it runs automated sides whenever they are to act; it replays a
 journal to any point (history) and checks that a replay from the seed gives
 the same events byte for byte (``gwasl game replay --check``).
+
+Every :data:`SNAPSHOT_EVERY` events the session keeps the state it reached
+(in memory: take-back and history restart from there instead of the set-up)
+and, when the journal keeps snapshots, hands it to the journal encoded by the
+game, once the encoding is checked to decode to that very state.  A saved game
+then reopens from its newest usable snapshot and reduces only the entries
+after it; ``replay_check`` compares every snapshot with the replayed state.
 """
 
 from __future__ import annotations
@@ -16,7 +23,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeGuard, TypeVar
 
 from gwasl.engine.dice import GameDice
 from gwasl.engine.events import Decided, Rolled
@@ -32,15 +39,19 @@ from gwasl.engine.game import (
     Shown,
     Status,
 )
-from gwasl.engine.journal import Entry, Journal, MemoryJournal
+from gwasl.engine.journal import Entry, Journal, MemoryJournal, SnapshotJournal
 from gwasl.engine.record import Record, RecordError
+from gwasl.engine.snapshot import Deferred, SnapshotError
 
-__all__ = ["AUTOMATON_LIMIT", "LegalAction", "ReplayReport", "Session", "SessionError"]
+__all__ = ["AUTOMATON_LIMIT", "SNAPSHOT_EVERY", "LegalAction", "ReplayReport", "Session", "SessionError"]
 
 S = TypeVar("S")
 
 #: automated steps one request may trigger before the session calls it a loop
 AUTOMATON_LIMIT = 10_000
+#: events between two snapshots: opening reduces at most about this many events
+#: (an aslgw event reduces in well under 0.5 ms; encoding a snapshot takes tens of ms)
+SNAPSHOT_EVERY = 500
 
 
 class SessionError(GameError):
@@ -85,6 +96,12 @@ class Session(Generic[S]):
         self._initial: S = game.setup(source, options)
         self.state: S = self._initial
         self._listeners: list[Listener] = []
+        self.snapshot_every = SNAPSHOT_EVERY
+        # entry index -> (state after it, entries up to it taken back then): where a rebuild may start
+        self._snaps: dict[int, tuple[S, frozenset[int]]] = {}
+        self._snap_seq = 0  # next_seq when a snapshot was last due
+        self._stored: dict[int, Any] = {}  # the journal's encoded snapshots, for replay_check
+        self.opened_from: int | None = None  # the entry the state was restored after, if from a snapshot
 
     # -- construction ---------------------------------------------------------
     @classmethod
@@ -114,8 +131,16 @@ class Session(Generic[S]):
             if e.kind == "take_back":
                 s._undone.update(e.undoes)
         start = 0
+        if snapshot is None and _keeps_snapshots(journal):
+            s._stored = {i: obj for i, obj in journal.snapshots() if isinstance(i, int)}
+            snapshot = s._newest_snapshot()
         if snapshot is not None:
             start, s.state = snapshot[0] + 1, snapshot[1]
+            s.opened_from = snapshot[0]
+            s._snaps[snapshot[0]] = (snapshot[1], s._undone_upto(snapshot[0]))
+        if s._stored:
+            last = entries[min(max(s._stored), len(entries) - 1)] if entries else None
+            s._snap_seq = last.seq + len(last.events) if last else 0
         try:
             for e in entries[start:]:
                 if e.index not in s._undone and e.kind != "take_back":
@@ -124,6 +149,55 @@ class Session(Generic[S]):
         except (GameError, RecordError, KeyError, ValueError, TypeError, IndexError) as exc:
             raise SessionError(f"the journal does not replay: {exc}") from None
         return s
+
+    def _undone_upto(self, index: int) -> frozenset[int]:
+        return frozenset(u for u in self._undone if u <= index)
+
+    def _usable(self, index: int) -> bool:
+        """A state after entry ``index`` still holds if no take-back since undid an entry up to it."""
+        if not 0 <= index < len(self._entries) or self._entries[index].kind == "take_back":
+            return False
+        return not any(u <= index for e in self._entries[index + 1:] if e.kind == "take_back" for u in e.undoes)
+
+    def _stored_json(self, index: int) -> Any:
+        v = self._stored[index]
+        return v.load() if isinstance(v, Deferred) else v
+
+    def _newest_snapshot(self) -> tuple[int, S] | None:
+        """The newest stored snapshot that still holds and decodes; a damaged one is passed over."""
+        for index in sorted(self._stored, reverse=True):
+            if not self._usable(index):
+                continue
+            try:
+                return index, self.game.decode_state(self._stored_json(index), self._initial)
+            except (GameError, SnapshotError, RecordError, KeyError, ValueError, TypeError, AttributeError, RecursionError):
+                continue
+        return None
+
+    def _maybe_snapshot(self) -> None:
+        if self.snapshot_every <= 0 or self.next_seq - self._snap_seq < self.snapshot_every or not self._entries:
+            return
+        self._snap_seq = self.next_seq  # due once per interval, even when the game keeps none
+        index = self._entries[-1].index
+        self._snaps[index] = (self.state, self._undone_upto(index))
+        journal = self.journal
+        if not _keeps_snapshots(journal):
+            return
+        try:
+            obj = self.game.encode_state(self.state, self._initial)
+            if obj is None:
+                return
+            # as the file will hold it: a snapshot that would not give this very state is not kept
+            obj = json.loads(json.dumps(obj, allow_nan=False))
+            back = self.game.decode_state(obj, self._initial)
+            # equal is not enough (a tuple read back as a list is unequal, but a dict for a
+            # read-only mapping is equal): the state read back must encode the same again
+            if back != self.state or json.loads(json.dumps(self.game.encode_state(back, self._initial))) != obj:
+                return
+        except (GameError, SnapshotError, ValueError, TypeError):
+            return
+        journal.save_snapshot(index, obj)
+        self._stored[index] = obj
 
     # -- reading ----------------------------------------------------------------
     @property
@@ -267,6 +341,7 @@ class Session(Generic[S]):
             self._entries.append(e)
             for ev in e.events:
                 self.state = self.game.reduce(self.state, ev)
+        self._maybe_snapshot()
         for fn in list(self._listeners):
             fn(self, entries)
 
@@ -306,11 +381,24 @@ class Session(Generic[S]):
         return True, None
 
     def _rebuild(self, upto_seq: int | None = None) -> S:
-        state = self._initial
-        for seq, ev in self.effective():
-            if upto_seq is not None and seq > upto_seq:
+        """The state after the events in force up to ``upto_seq`` (all when ``None``),
+        reduced from the newest kept state that still holds, else from the set-up."""
+        state, start = self._initial, 0
+        for index in sorted(self._snaps, reverse=True):
+            snap, undone = self._snaps[index]
+            e = self._entries[index]
+            if upto_seq is not None and e.seq + len(e.events) - 1 > upto_seq:
+                continue
+            if undone == self._undone_upto(index) and index not in self._undone:
+                state, start = snap, index + 1
                 break
-            state = self.game.reduce(state, ev)
+        for e in self._entries[start:]:
+            if e.kind == "take_back" or e.index in self._undone:
+                continue
+            for seq, ev in zip(e.seqs, e.events, strict=True):
+                if upto_seq is not None and seq > upto_seq:
+                    return state
+                state = self.game.reduce(state, ev)
         return state
 
     def state_at(self, seq: int | None) -> S:
@@ -319,8 +407,10 @@ class Session(Generic[S]):
 
     # -- replay ---------------------------------------------------------------------
     def replay_check(self) -> ReplayReport:
-        """Recompute every entry from the seed and compare its events with the journal's."""
+        """Recompute every entry from the seed and compare its events with the journal's,
+        and every stored snapshot with the state replayed to its entry."""
         game, state = self.game, self.game.setup(self.source, self.options)
+        initial = state
         undone: set[int] = set()
         pos, n = 0, 0
         for e in self._entries:
@@ -360,7 +450,19 @@ class Session(Generic[S]):
             n += len(events)
             for ev in e.events:
                 state = game.reduce(state, ev)
+            if e.index in self._stored:
+                try:
+                    same = game.decode_state(self._stored_json(e.index), initial) == state
+                except (GameError, SnapshotError, RecordError, KeyError, ValueError, TypeError, AttributeError, RecursionError):
+                    same = False
+                if not same:
+                    return ReplayReport(n, False, e.seq + len(e.events) - 1,
+                                        f"the snapshot after entry {e.index} does not equal the replayed state")
         return ReplayReport(n, True, None)
+
+
+def _keeps_snapshots(journal: Journal) -> TypeGuard[SnapshotJournal]:
+    return bool(getattr(journal, "keeps_snapshots", False))
 
 
 def _canon(r: Record) -> str:

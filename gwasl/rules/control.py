@@ -164,19 +164,30 @@ class ControlMap:
                 b = buildings.get(u.location.hex)
                 if b is not None:
                     deny_bld.setdefault(b, set()).add(u.side)
-        locs, hexes, blds = dict(self.locations), dict(self.hexes), dict(self.buildings)
+        # copied only when something changes: a game re-judges Control after every unit
+        # event, and most leave it as it was (benchmarks/game.py: this was most of a replay)
+        tables: dict[str, dict[Any, Controller]] = {}
+        current: dict[str, Mapping[Any, Controller]] = {"location": self.locations, "hex": self.hexes, "building": self.buildings}
         changes: list[ControlChange] = []
 
-        def gain(table: dict[Any, Controller], key: object, what: str, u: Occupant, rule: str) -> None:
-            cur = table.get(key)
+        def put(kind: str, key: Any, value: Controller) -> None:
+            if kind not in tables:
+                old = current[kind]
+                # a read-only view's copy() copies the dict beneath without hashing every key again
+                tables[kind] = old.copy() if isinstance(old, (dict, MappingProxyType)) else dict(old)
+            tables[kind][key] = value
+
+        def gain(kind: str, key: Any, u: Occupant, rule: str) -> None:
+            cur = tables[kind].get(key) if kind in tables else current[kind].get(key)
             if cur is not None and cur.side == u.side:
                 if cur.hidden and not u.hidden:  # now declared by a unit the enemy sees
-                    table[key] = Controller(u.side, False, None)
+                    put(kind, key, Controller(u.side, False, None))
                 return
             before = cur.side if cur is not None else None
             # a hidden gain: the other side still believes the Control it knew of (A26.15),
             # which is its own or the last it saw: ``before`` either way
-            table[key] = Controller(u.side, u.hidden, before if u.hidden else None)
+            put(kind, key, Controller(u.side, u.hidden, before if u.hidden else None))
+            what = key.text if kind == "location" else f"hex {key.label}" if kind == "hex" else f"building {key}"
             changes.append(ControlChange(what, u.side, before, u.hidden, rule))
 
         for u in sorted(units, key=lambda x: (x.hidden, x.id)):  # visible gains first
@@ -187,13 +198,20 @@ class ControlMap:
                 continue  # subterranean: no Control of Locations above (26.14)
             if deny_loc.get(loc, set()) - {u.side}:
                 continue
-            gain(locs, loc, loc.text, u, "A26.11")
+            gain("location", loc, u, "A26.11")
             if loc.level == 0 and not loc.rooftop and not (deny_hex.get(loc.hex, set()) - {u.side}):
-                gain(hexes, loc.hex, f"hex {loc.hex.label}", u, "A26.13")
+                gain("hex", loc.hex, u, "A26.13")
             b = buildings.get(loc.hex)
             if b is not None and not loc.rooftop and not (deny_bld.get(b, set()) - {u.side}):
-                gain(blds, b, f"building {b}", u, "A26.14")
-        new = replace(self, locations=MappingProxyType(locs), hexes=MappingProxyType(hexes), buildings=MappingProxyType(blds))
+                gain("building", b, u, "A26.14")
+        if not tables:
+            return self, changes
+
+        def table(kind: str, old: Mapping[Any, Controller]) -> Mapping[Any, Controller]:
+            return MappingProxyType(tables[kind]) if kind in tables else old
+
+        new = replace(self, locations=table("location", self.locations), hexes=table("hex", self.hexes),
+                      buildings=table("building", self.buildings))
         return new, changes
 
     def as_known_by(self, side: str | None) -> ControlMap:

@@ -1,8 +1,11 @@
 """Saved games: one SQLite file per game (DESIGN.md "Persistence", CONTRACTS 5).
 
 A game file holds its format version, the ruleset, the gwasl version that
-made it, the source scenario, the seed, the options and the append-only
-journal.  Each journal entry is committed (WAL) before the
+made it, the source scenario, the seed, the options, the append-only
+journal and snapshots of the state (every few hundred events, so a long game
+opens by reducing only the entries after the newest one).  A snapshot is a
+cache: one whose digest or content is wrong is passed over and the game
+opens from an older one, or from the start.  Each journal entry is committed (WAL) before the
 session changes its state, so a crash or ``kill -9`` loses nothing that was
 shown and never leaves a file that does not open.
 
@@ -13,6 +16,8 @@ read one is a :class:`GameFileError` with one line naming the file.
 from __future__ import annotations
 
 import contextlib
+import functools
+import hashlib
 import json
 import math
 import os
@@ -33,6 +38,7 @@ from gwasl.engine.game import Game, GameError, GameOptions
 from gwasl.engine.journal import Entry
 from gwasl.engine.record import RecordError
 from gwasl.engine.session import Session, SessionError
+from gwasl.engine.snapshot import Deferred
 from gwasl.model.files import FileError, FileReadError, check_regular_file, file_head, read_regular_file
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "MAX_GAME_FILE", "GameFile", "GameFileError", "create_game", "load_source", "open_game", "strict_loads"]
@@ -41,6 +47,8 @@ FORMAT = "gwasl-game"
 FORMAT_VERSION = 1
 #: a game file larger than this is refused (a long game is a few MB)
 MAX_GAME_FILE = 512 * 1024 * 1024
+#: snapshots a game file keeps (the newest)
+KEEP_SNAPSHOTS = 4
 #: the largest scenario file of a solitaire game that ``load_source`` reads
 MAX_SOURCE = 64 * 1024 * 1024
 _ENTRY_KINDS = frozenset({"begin", "act", "auto", "take_back"})
@@ -80,15 +88,31 @@ class JournalRow(SQLModel, table=True):
     events: str = "[]"
 
 
+class SnapshotRow(SQLModel, table=True):
+    """The state after journal entry ``idx`` as the game encodes it; ``digest`` is the
+    SHA-256 of ``state``, so a damaged snapshot is seen and passed over."""
+
+    __tablename__ = "snapshot"
+    idx: int = Field(primary_key=True)
+    digest: str
+    state: str
+
+
+def _digest(text_: str) -> str:
+    return hashlib.sha256(text_.encode("utf-8")).hexdigest()
+
+
 def strict_loads(data: str | bytes, what: str) -> Any:
     """JSON with no duplicate keys and no non-finite numbers (a file must read back as written)."""
 
     def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for k, v in items:
-            if k in out:
-                raise ValueError(f"duplicate key {k[:40]!r}")
-            out[k] = v
+        out = dict(items)
+        if len(out) != len(items):  # rare: find the culprit only then (this runs for every object)
+            seen: set[str] = set()
+            for k, _v in items:
+                if k in seen:
+                    raise ValueError(f"duplicate key {k[:40]!r}")
+                seen.add(k)
         return out
 
     def const(name: str) -> Any:
@@ -132,10 +156,33 @@ def _engine(path: Path) -> Engine:
 class SqliteJournal:
     """The journal of an open game file: :meth:`append` commits before it returns."""
 
-    def __init__(self, engine: Engine, path: Path, entries: Sequence[Entry] = ()) -> None:
+    def __init__(self, engine: Engine, path: Path, entries: Sequence[Entry] = (),
+                 snapshots: Sequence[tuple[int, Any]] = ()) -> None:
         self._engine = engine
         self._path = path
         self._entries = list(entries)
+        self._snapshots = list(snapshots)
+
+    keeps_snapshots = True
+
+    def save_snapshot(self, index: int, state: Any) -> None:
+        """Write a snapshot in its own transaction; a failure loses only the speed it buys."""
+        data = _dumps(state)
+        try:
+            with self._engine.begin() as conn:
+                SnapshotRow.__table__.create(conn, checkfirst=True)  # type: ignore[attr-defined]  # a file made before snapshots
+                conn.execute(text("INSERT OR REPLACE INTO snapshot (idx, digest, state) VALUES (:i, :d, :s)"),
+                             {"i": index, "d": _digest(data), "s": data})
+                # the newest few are all opening needs (older ones serve only after a take-back
+                # past these): the file does not grow by a state every few hundred events
+                conn.execute(text("DELETE FROM snapshot WHERE idx NOT IN (SELECT idx FROM snapshot ORDER BY idx DESC LIMIT :k)"),
+                             {"k": KEEP_SNAPSHOTS})
+        except SQLAlchemyError:
+            return
+        self._snapshots = [*sorted(x for x in self._snapshots if x[0] != index)[-(KEEP_SNAPSHOTS - 1):], (index, state)]
+
+    def snapshots(self) -> Sequence[tuple[int, Any]]:
+        return tuple(self._snapshots)
 
     def append(self, entry: Entry) -> None:
         row = {
@@ -212,7 +259,7 @@ def create_game(path: str | os.PathLike[str], game: Game[Any], source: Mapping[s
         os.chmod(tmp, 0o666 & ~mask)  # as a normal program creates a file
         engine = _engine(tmp)
         try:
-            SQLModel.metadata.create_all(engine, tables=[GameMeta.__table__, JournalRow.__table__])  # type: ignore[attr-defined]  # sqlmodel declares no __table__
+            SQLModel.metadata.create_all(engine, tables=[GameMeta.__table__, JournalRow.__table__, SnapshotRow.__table__])  # type: ignore[attr-defined]  # sqlmodel declares no __table__
             meta = {"format": FORMAT, "format_version": FORMAT_VERSION, "gwasl_version": __version__,
                     "ruleset": game.ruleset, "seed": seed, "options": options.to_json(), "source": source}
             _write_meta(engine, meta)
@@ -267,6 +314,7 @@ def open_game(path: str | os.PathLike[str]) -> GameFile:
                 raise GameFileError(f"{p}: not a gwasl game file")
             meta_rows = conn.execute(select(GameMeta.key, GameMeta.value)).all()  # type: ignore[call-overload]
             rows = conn.execute(select(JournalRow).order_by(JournalRow.idx)).all()  # type: ignore[arg-type]
+            snap_rows = _snapshot_rows(conn) if "snapshot" in tables else []
         meta = {str(k): strict_loads(v, f"{p}: meta {k}") for k, v in meta_rows}
         if meta.get("format") != FORMAT:
             raise GameFileError(f"{p}: not a gwasl game file")
@@ -290,7 +338,7 @@ def open_game(path: str | os.PathLike[str]) -> GameFile:
                 raise GameFileError(f"{p}: the game file is damaged (journal entry {i} missing)")
         if not entries or entries[0].kind != "begin":
             raise GameFileError(f"{p}: the game file is damaged (no opening entry)")
-        session = Session.restore(game, source, seed, options, SqliteJournal(engine, p, entries))
+        session = Session.restore(game, source, seed, options, SqliteJournal(engine, p, entries, _snapshots(snap_rows)))
     except GameFileError:
         engine.dispose()
         raise
@@ -301,6 +349,32 @@ def open_game(path: str | os.PathLike[str]) -> GameFile:
         engine.dispose()
         raise GameFileError(f"{p}: the game file is damaged: {_short(e)}") from None
     return GameFile(p, engine, ruleset, game, session, meta)
+
+
+def _snapshot_rows(conn: Any) -> list[Any]:
+    """The snapshot table's rows, newest first; none if the table is not as gwasl writes it
+    (a snapshot is a cache: a damaged one never stops a game from opening)."""
+    try:
+        return list(conn.execute(text("SELECT idx, digest, state FROM snapshot ORDER BY idx DESC")).all())
+    except SQLAlchemyError:
+        return []
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"non-finite number {name}")
+
+
+def _snapshots(rows: Sequence[Any]) -> list[tuple[int, Any]]:
+    """The snapshots whose digest matches, newest first, to be read when needed (the
+    session decodes the newest first and passes over any that does not decode)."""
+    out = []
+    for idx, digest, data in rows:
+        if not isinstance(idx, int) or not isinstance(data, str) or digest != _digest(data):
+            continue
+        # read when needed (opening decodes only the newest that holds); the digest matched and
+        # the game checks what it decodes: plain (fast) JSON
+        out.append((idx, Deferred(functools.partial(json.loads, data, parse_constant=_no_constant))))
+    return out
 
 
 def _entry(row: Any, game: Game[Any], p: Path) -> Entry:

@@ -25,3 +25,16 @@ def test_a_nested_record_without_kind_still_reads():
     j = Rolled(0, "x", (4,), (Drm("a", 1),), 5).to_json()
     del j["modifiers"][0]["kind"], j["modifiers"][0]["v"]
     assert ENGINE_EVENTS.decode(j).modifiers == (Drm("a", 1),)
+
+
+def test_a_bad_field_deep_inside_is_named_by_its_whole_path():
+    """The decoder builds the path only when a field is bad (opening a long game decodes
+    every event): it must still name the whole way down."""
+    j = Rolled(0, "x", (4,), (Drm("a", 1), Drm("b", 2)), 5).to_json()
+    j["modifiers"][1]["value"] = "two"
+    with pytest.raises(RecordError, match=r"^roll\.modifiers\[1\]\.value: expected an integer, got str$"):
+        ENGINE_EVENTS.decode(j)
+    j = Rolled(0, "x", (4,), (), 5).to_json()
+    j["dice"] = [4, None]
+    with pytest.raises(RecordError, match=r"^roll\.dice\[1\]: expected an integer, got null$"):
+        ENGINE_EVENTS.decode(j)

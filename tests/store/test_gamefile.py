@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.toygame import Run, Step, ToyGame
+from engine.toygame import Pass, Run, Step, ToyGame
 from gwasl.engine.game import GameOptions
 from gwasl.games import register_ruleset
 from gwasl.store.gamefile import FORMAT_VERSION, GameFileError, create_game, open_game
@@ -186,3 +186,170 @@ def test_meta_holds_what_the_game_started_from(tmp_path):
     con.close()
     assert meta["seed"] == 77 and meta["ruleset"] == "toy" and meta["source"] == {"traps": [5, 7]}
     assert meta["format"] == "gwasl-game" and "gwasl_version" in meta
+
+
+# -- snapshots (DESIGN.md "Persistence": a long game opens fast) -------------------------
+
+
+def _aslgw_file(path: Path, events: int = 160, every: int = 25):
+    from gwasl.games import game_for
+    from gwasl.model.scenario_io import load_scenario, scenario_to_dict
+    from gwasl.scenarios import bundled_scenario
+
+    src = dict(scenario_to_dict(load_scenario(bundled_scenario("bois-des-caures-1916.json"))))
+    gf = create_game(path, game_for("aslgw"), src, 4, GameOptions(practice=True))
+    gf.session.snapshot_every = every
+    rng = random.Random(2)
+    while gf.session.next_seq < events and not gf.session.status().over:
+        legal = gf.session.legal()
+        enders = [a for a in legal if a.action.kind.startswith("end_")]
+        gf.session.act((rng.choice(enders) if enders and rng.random() < 0.3 else rng.choice(legal)).action)
+    return gf
+
+
+def _replayed(session):
+    state = session.game.setup(session.source, session.options)
+    for _seq, ev in session.effective():
+        state = session.game.reduce(state, ev)
+    return state
+
+
+def test_an_aslgw_game_reopens_from_its_newest_snapshot(tmp_path):
+    p = tmp_path / "g.game"
+    with _aslgw_file(p) as gf:
+        state = gf.session.state
+    rows = sqlite3.connect(p).execute("SELECT idx FROM snapshot ORDER BY idx").fetchall()
+    assert len(rows) >= 4
+    with open_game(p) as again:
+        assert again.session.opened_from == rows[-1][0]
+        assert again.session.state == state == _replayed(again.session)
+        assert again.session.replay_check().identical
+
+
+@pytest.mark.parametrize("damage", [
+    "UPDATE snapshot SET state = replace(state, '\"turn\":', '\"turn\": ') WHERE idx = (SELECT max(idx) FROM snapshot)",
+    "UPDATE snapshot SET state = '{\"types\":[\"builtins:eval\"],\"value\":{\"@c\":0,\"v\":{}}}', "
+    "digest = 'c0ffee' WHERE idx = (SELECT max(idx) FROM snapshot)",
+    "DROP TABLE snapshot",
+    "DROP TABLE snapshot; CREATE TABLE snapshot (x TEXT)",
+    "UPDATE snapshot SET digest = 'x'",
+])
+def test_a_damaged_snapshot_is_passed_over_and_the_game_still_opens(tmp_path, damage):
+    p = tmp_path / "g.game"
+    with _aslgw_file(p, events=90) as gf:
+        state = gf.session.state
+    newest = sqlite3.connect(p).execute("SELECT max(idx) FROM snapshot").fetchone()[0]
+    _sql(p, *damage.split("; "))
+    with open_game(p) as again:
+        assert again.session.opened_from is None or again.session.opened_from < newest
+        assert again.session.state == state
+        assert again.session.replay_check().identical
+
+
+def test_a_snapshot_with_a_good_digest_and_a_wrong_state_fails_replay_check(tmp_path):
+    import hashlib
+
+    p = tmp_path / "g.game"
+    with _aslgw_file(p, events=90) as gf:
+        gf.close()
+    con = sqlite3.connect(p)
+    idx, state = con.execute("SELECT idx, state FROM snapshot ORDER BY idx DESC").fetchone()
+    obj = json.loads(state)
+    obj["value"]["v"]["turn"] += 3  # a state the journal never reached
+    text = json.dumps(obj, separators=(",", ":"))
+    con.execute("UPDATE snapshot SET state = ?, digest = ? WHERE idx = ?", (text, hashlib.sha256(text.encode()).hexdigest(), idx))
+    con.commit()
+    con.close()
+    with open_game(p) as again:
+        rep = again.session.replay_check()
+        assert not rep.identical and f"snapshot after entry {idx}" in (rep.detail or "")
+
+
+def test_a_game_file_keeps_only_its_newest_snapshots(tmp_path):
+    from gwasl.store.gamefile import KEEP_SNAPSHOTS
+
+    p = tmp_path / "g.game"
+    with _aslgw_file(p, events=200, every=20) as gf:
+        made = sorted(gf.session._snaps)
+        kept = [i for i, _ in gf.session.journal.snapshots()]
+    rows = [r[0] for r in sqlite3.connect(p).execute("SELECT idx FROM snapshot ORDER BY idx")]
+    assert len(made) > KEEP_SNAPSHOTS and rows == made[-KEEP_SNAPSHOTS:] == sorted(kept)
+
+
+class _SnapToy(ToyGame):
+    """The toy game with snapshots (as tests/engine/test_snapshots.py)."""
+
+    ruleset = "toy-snap"
+
+    def encode_state(self, state, base=None):
+        from gwasl.engine import snapshot
+
+        return snapshot.encode(state, base)
+
+    def decode_state(self, obj, base=None):
+        from gwasl.engine import snapshot
+        from gwasl.engine.game import GameError
+
+        try:
+            return snapshot.decode(obj, snapshot.classes_in(["engine.toygame"]), base)
+        except snapshot.SnapshotError as e:
+            raise GameError(str(e)) from None
+
+
+SNAP_GAME = _SnapToy()
+register_ruleset("toy-snap", SNAP_GAME)
+
+
+def _snap_driver(path: str, conn) -> None:  # a forked child: acts forever with a snapshot every 3 events
+    with open_game(path) as gf:
+        gf.session.snapshot_every = 3
+        while True:
+            if gf.session.status().over:
+                gf.session.undo()
+                conn.send(gf.session.entries[-1].index)
+                continue
+            entries = gf.session.act(Pass())  # the race never ends: no take-back retires a snapshot
+            conn.send(entries[-1].index)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_kill_9_while_writing_snapshots_loses_nothing_and_the_file_opens(tmp_path):
+    """Snapshots written every few events by a child killed at random moments, 60 times:
+    every shown entry is on disk, the file opens (from a snapshot when it has one) to the
+    state its journal replays to, and replay_check holds."""
+    p = tmp_path / "g.game"
+    with create_game(p, SNAP_GAME, {"traps": [5, 7]}, 3, GameOptions(practice=True)) as gf:
+        gf.session.snapshot_every = 3
+        for i in range(30):  # snapshots in the file before any child runs, however slow the machine
+            if gf.session.status().over:
+                gf.session.undo()
+            gf.session.act(Step() if i % 2 else Run())
+    assert [r for r in sqlite3.connect(p).execute("SELECT idx FROM snapshot")]
+    ctx = multiprocessing.get_context("fork")
+    rng = random.Random(2)
+    shown_max, from_snapshot = 0, 0
+    for kills in range(60):
+        parent, child = ctx.Pipe(duplex=False)
+        proc = ctx.Process(target=_snap_driver, args=(str(p), child))
+        proc.start()
+        child.close()
+        for _ in range(6 if kills % 3 == 0 else 0):  # every third child acts a few times first, however slow the machine
+            if not parent.poll(10):
+                break
+            shown_max = max(shown_max, parent.recv())
+        time.sleep(rng.uniform(0.0, 0.05))
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.join()
+        while parent.poll():
+            try:
+                shown_max = max(shown_max, parent.recv())
+            except (EOFError, OSError):
+                break
+        parent.close()
+        with open_game(p) as gf:
+            assert len(gf.session.entries) > shown_max
+            assert gf.session.state == _replayed(gf.session)
+            from_snapshot += gf.session.opened_from is not None
+    with open_game(p) as gf:
+        assert gf.session.replay_check().identical
+    assert from_snapshot == 60

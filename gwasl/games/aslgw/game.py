@@ -16,6 +16,7 @@ from fractions import Fraction
 from itertools import product
 from typing import Any, ClassVar
 
+from gwasl.engine import snapshot
 from gwasl.engine.dice import GameDice
 from gwasl.engine.events import Decided, Rolled
 from gwasl.engine.game import (
@@ -180,6 +181,7 @@ class AslgwGame(Game[AslgwState]):
 
     def __init__(self) -> None:
         self._last_legal: tuple[AslgwState, Viewer, list[Record]] | None = None
+        self._classes: dict[str, type] | None = None
 
     # -- set-up ---------------------------------------------------------------
     def setup(self, source: Mapping[str, Any] | None, options: GameOptions) -> AslgwState:
@@ -212,6 +214,26 @@ class AslgwGame(Game[AslgwState]):
             settings = replace(settings, turns=max(1, settings.turns + card.balance[balance].turns))
         return AslgwState(settings, frozenset(options.secret), options.practice, fog, hip, layer,
                           phasing=settings.first, victory=victory)
+
+    # -- snapshots (DESIGN.md "Persistence") -------------------------------------
+    #: the packages whose records a snapshot of an aslgw state is built from
+    SNAPSHOT_PACKAGES: ClassVar[tuple[str, ...]] = ("gwasl.model.", "gwasl.rules.", "gwasl.games.aslgw.")
+
+    def encode_state(self, state: AslgwState, base: AslgwState | None = None) -> Any:
+        """The whole state as self-describing JSON; the parts play has not touched since
+        ``base`` (the set-up state: the map, most units) are references to it."""
+        return snapshot.encode(state, base)
+
+    def decode_state(self, obj: Any, base: AslgwState | None = None) -> AslgwState:
+        if self._classes is None:
+            self._classes = snapshot.classes_in(self.SNAPSHOT_PACKAGES)
+        try:
+            st = snapshot.decode(obj, self._classes, base)
+        except snapshot.SnapshotError as e:
+            raise GameError(f"a bad snapshot: {e}") from None
+        if not isinstance(st, AslgwState):
+            raise GameError("a bad snapshot: not the state of an aslgw game")
+        return st
 
     def begin(self, state: AslgwState, dice: GameDice) -> list[Record]:
         st = state.settings

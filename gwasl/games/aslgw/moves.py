@@ -12,7 +12,6 @@ module only puts them in the order of play.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -76,8 +75,7 @@ MOVE_MODES = {Phase.MPh: ("normal", "assault"), Phase.APh: ("advance",)}
 def private_dice(state: AslgwState, side: str, seed: int) -> GameDice:
     """The private stream of ``side`` (a side whose hidden layer gwasl keeps): its own
     seed derived from the game's, at the position the events so far have used."""
-    derived = int.from_bytes(hashlib.blake2b(f"gwasl-secret:{seed}:{side}".encode(), digest_size=8).digest(), "little")
-    return GameDice(derived, state.private_position(side))
+    return GameDice(seed).private(side, state.private_position(side))
 
 
 def secret_roll(dice: GameDice, roll: Roll) -> SecretRoll:

@@ -84,8 +84,18 @@ def _locations(s: Scenario, hexes: Iterable[Hex]) -> list[Location]:
     return out
 
 
+_BUILDINGS: list[tuple[object, dict[Hex, str]]] = []
+
+
 def _buildings(s: Scenario) -> dict[Hex, str]:
-    return {h: d.building for h, d in s.map.hexes.items() if d.building}
+    """The map's buildings by hex, kept for the map object (immutable) last asked about:
+    Control is re-judged after every unit event, and a 16-board map has 5,280 hexes."""
+    for m, b in _BUILDINGS:
+        if m is s.map.hexes:
+            return b
+    b = {h: d.building for h, d in s.map.hexes.items() if d.building}
+    _BUILDINGS[:] = [(s.map.hexes, b)]
+    return b
 
 
 def initial(s: Scenario, card: ScenarioCard, sides: Sequence[str], balance: str | None) -> VictoryState:
@@ -99,6 +109,10 @@ def initial(s: Scenario, card: ScenarioCard, sides: Sequence[str], balance: str 
     return VictoryState(card, cm, _ro({k: cm for k in (*sides, PUBLIC)}), (), balance)
 
 
+#: judge every unit each time (the plain reference the incremental judging is checked against)
+FULL_JUDGING = False
+
+
 def settle(fog: FogState, v: VictoryState) -> VictoryState:
     """Control once the units set up have had their chance to gain it (A26.11): so that later
     re-judging depends only on the units, never on when an event made gwasl look."""
@@ -106,8 +120,27 @@ def settle(fog: FogState, v: VictoryState) -> VictoryState:
     if tuple(units) == v.seen and v.seen:
         return v  # Control is a function of the units: nothing changed (ControlMap.update is idempotent)
     b = _buildings(fog.scenario)
-    believed = {k: cm.update([u for u in units if not u.hidden or u.side == k], b)[0] for k, cm in v.believed.items()}
-    return replace(v, truth=v.truth.update(units, b)[0], believed=_ro(believed), seen=tuple(units))
+    judging = units
+    if v.seen and not FULL_JUDGING:
+        # Judging a Location, hex or building again with the same units there changes nothing
+        # (ControlMap.update is idempotent), and what a unit gains depends only on the units of
+        # its own hex and building: judge those where a unit came, went or changed.
+        changed = {u.location.hex for u in set(units) ^ set(v.seen)}
+        blds = {b[h] for h in changed if h in b}
+        judging = [u for u in units if u.location.hex in changed or (blds and b.get(u.location.hex) in blds)]
+    # sides that see the same units and believe the same map reach the same belief: judge it once
+    judged: dict[tuple[int, tuple[int, ...]], ControlMap] = {}
+
+    def judge(cm: ControlMap, k: str | None) -> ControlMap:
+        seen_by = tuple(i for i, u in enumerate(judging) if k is None or not u.hidden or u.side == k)
+        key = (id(cm), seen_by)
+        if key not in judged:
+            judged[key] = cm.update([judging[i] for i in seen_by], b)[0]
+        return judged[key]
+
+    truth = judge(v.truth, None)
+    believed = {k: judge(cm, k) for k, cm in v.believed.items()}
+    return replace(v, truth=truth, believed=_ro(believed), seen=tuple(units))
 
 
 def occupants(fog: FogState) -> list[Occupant]:

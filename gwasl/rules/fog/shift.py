@@ -748,7 +748,7 @@ def _hip_exchange(st: FogState, plan: ShiftPlan, choices: ShiftChoices, notes: l
         # 3.3.3 (and 4.2): a location left devoid of HIP units and hidden fortifications is
         # marked with a dummy HIP counter, so a shift never removes a location from play.
         if had_real[h] and not st.hip_pieces_at(h, side):
-            st, did = st.fresh_id("h")
+            st, did = st.fresh_id("h", side)
             st = replace(st, dummy_hip=st.dummy_hip + (DummyHip(did, side, h),))
             notes.append(f"a dummy HIP counter marks {h}, left without HIP units or hidden fortifications (O'Leary 3.3.3, 4.2)")
     notes.append(f"{len(plan.movers_a)} HIP piece(s) {ha}->{hb}, {len(plan.movers_b)} {hb}->{ha}")
@@ -922,7 +922,7 @@ def _lose_status(st: FogState, plan: ShiftPlan, env: FogEnv, revealed: bool, not
             st.scenario, st.unit(u), h, st.unit(u).position, env.in_enemy_los(st.scenario, side, h, st.unit(u).position))]
         lost = [u for u in ids if u not in keep]
         if keep:
-            st, sid = st.fresh_id("s")
+            st, sid = st.fresh_id("s", side)
             pos = st.unit(keep[0]).position
             st = st.with_stacks(st.stacks + (ConcealStack(sid, side, h, pos, tuple(keep), len(keep) + 1),))
             st = st.with_status({u: FogStatus.CONCEALED for u in keep})

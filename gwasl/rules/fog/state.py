@@ -289,6 +289,8 @@ class FogState:
     clock: Clock | None = None
     log: tuple[LogEntry, ...] = ()
     next_id: int = 1
+    # ids issued in play per (side, prefix): see fresh_id, why one shared counter would leak
+    issued: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
 
     # -- construction -----------------------------------------------------------
     @classmethod
@@ -443,8 +445,24 @@ class FogState:
         return frozenset(out)
 
     # -- small functional updates ---------------------------------------------------
-    def fresh_id(self, prefix: str) -> tuple[FogState, str]:
-        return replace(self, next_id=self.next_id + 1), f"{prefix}{self.next_id}"
+    def fresh_id(self, prefix: str, side: str) -> tuple[FogState, str]:
+        """A new id for a piece of ``side`` made in play (a "?" stack ``s``, a dummy HIP ``h``).
+
+        CONTRACTS 5: the number must not depend on anything hidden from a viewer.
+        One counter shared by every side and kind let a secret side's hidden dummy
+        HIP (O'Leary 3.3.3) shift the number of the enemy's next "?" stack, so each
+        (side, prefix) has its own count, and the sides interleave above the set-up
+        ids so no two pieces ever share an id: with sides (A, B), A's stacks are
+        s{n}, s{n+3}, ... and B's s{n+1}, s{n+4}, ... (``n`` = ``next_id``).
+        """
+        sides = tuple(self.scenario.sides)
+        k = sides.index(side) if side in sides else len(sides)
+        key = f"{side}:{prefix}"
+        count = self.issued.get(key, 0)
+        issued = dict(self.issued)
+        issued[key] = count + 1
+        number = self.next_id + count * (len(sides) + 1) + k
+        return replace(self, issued=_ro(issued)), f"{prefix}{number}"
 
     def logged(self, actor: str | None, text: str, public: str | None = None, own: str | None = None) -> FogState:
         return replace(self, log=self.log + (LogEntry(len(self.log), actor, text, public, own),))

@@ -87,7 +87,7 @@ def gain_concealment(state: FogState, unit_ids: Iterable[str]) -> FogState:
     if len({(u.side, u.hex, u.position) for u in units}) != 1:
         raise FogRuleError("units gaining concealment together must share side, hex and position")
     u0 = units[0]
-    st, sid = state.fresh_id("s")
+    st, sid = state.fresh_id("s", u0.side)
     st = st.with_stacks(st.stacks + (ConcealStack(sid, u0.side, u0.hex, u0.position, tuple(ids), len(ids) + 1),))
     st = st.with_status({i: FogStatus.CONCEALED for i in ids})
     line = f"{', '.join(ids)} at {u0.hex} gain concealment"
@@ -138,7 +138,7 @@ def move_units(state: FogState, unit_ids: Iterable[str], to: Hex, position: Posi
         else:
             left = tuple(u for u in s.unit_ids if u not in movers)
             stacks[k] = replace(s, unit_ids=left, height=max(len(left) + 1, s.height - len(movers)))
-            st, nid = replace(st, stacks=tuple(stacks)).fresh_id("s")
+            st, nid = replace(st, stacks=tuple(stacks)).fresh_id("s", s.side)
             stacks.append(ConcealStack(nid, s.side, to, position, tuple(movers),
                                        1 if s.cloaked else len(movers) + 1, s.potential_dummy, s.cloaked))
     st = replace(st, stacks=tuple(stacks), spent=MappingProxyType(spent), moved=st.moved | set(ids))

@@ -33,6 +33,16 @@ def test_hidden_facts_reach_the_viewer_only_through_a_reveal(case, seed, play_se
     run(case, seed, play_seed)
 
 
+def test_a_secret_sides_hidden_dummy_hip_does_not_renumber_the_players_stacks():
+    """A stored hypothesis example (regression): the secret French shift HIP units H7->K7 and
+    O'Leary 3.3.3 marks H7 with a new dummy HIP; the German "?" stack that A12.122 makes in the
+    next phase took its id from the same counter, so the player saw s8 instead of s7."""
+    case = next(c for c in CASES if c.path.endswith("bois-des-caures-1916.json") and c.hidden_side == "french"
+                and c.secret and c.variant == "swap_hip H6<->K7")
+    out = run(case, 93, 53)
+    assert out.steps > 17 or out.revealed or out.over
+
+
 def test_the_comparison_runs_long_enough_to_mean_something():
     """Not vacuous: fixed playouts compare dozens of actions (moves, phases, secret
     shift windows) before any reveal."""
