@@ -416,7 +416,7 @@ def reduce(state: AslgwState, ev: Record) -> AslgwState | None:
         sc = state.scenario
         units = [sc.unit(i) for i in ev.units]
         ids = [u.id for u in units] + [w.id for w in carried(sc, units) if not is_hidden(state.fog, w.id)]
-        return replace(state, fog=gain_concealment(state.fog, ids))
+        return replace(state, fog=gain_concealment(state.fog, ids).state)
     for fn in (fx.reduce, ry.reduce_rally, rt.reduce_rout, ml.reduce_melee, chg.reduce_charge, gp.reduce_gas):
         got = fn(state, ev)
         if got is not None:

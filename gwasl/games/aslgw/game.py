@@ -200,7 +200,7 @@ class AslgwGame(Game[AslgwState]):
         bad = sorted(set(options.secret) - set(sc.sides))
         if bad:
             raise GameError(f"--secret {bad[0][:40]!r} is not a side of this scenario ({', '.join(sc.sides)})")
-        fog = sh.clean(FogState.from_scenario(sc))
+        fog = FogState.from_scenario(sc)
         hip = frozenset(s for s in sc.sides if fog.hidden_hexes(s) - {st.hex for st in fog.stacks if st.side == s}
                         or any(fog.status_of(u.id) is FogStatus.HIP for u in sc.units if u.side == s))
         layer = frozenset(s for s in sc.sides if fog.hidden_hexes(s))
@@ -678,15 +678,15 @@ class AslgwGame(Game[AslgwState]):
         if isinstance(event, ConcealmentLost):
             fog = state.fog
             hip = [u for u in event.units if fog.status_of(u) is FogStatus.HIP]
-            fog = lose_concealment(fog, [u for u in event.units if u not in hip], event.why, log=False)
+            fog = lose_concealment(fog, [u for u in event.units if u not in hip], event.why).state
             if hip:
                 fog = fog.with_status({u: FogStatus.NONE for u in hip})
-            return replace(state, fog=sh.clean(fog))
+            return replace(state, fog=fog)
         if isinstance(event, DummyRemoved):
             gone = set(event.stacks)
             return replace(state, fog=state.fog.with_stacks(s for s in state.fog.stacks if s.id not in gone))
         if isinstance(event, HipRevealed):
-            return replace(state, fog=sh.clean(reveal_hip(state.fog, event.side, Hex.from_label(event.at), event.why)))
+            return replace(state, fog=reveal_hip(state.fog, event.side, Hex.from_label(event.at), event.why).state)
         if isinstance(event, DoubleTimed):
             sc = state.scenario
             ch = {}
@@ -742,7 +742,7 @@ class AslgwGame(Game[AslgwState]):
         fog = state.fog
         if state.started and state.phase is Phase.CCPh:
             # O'Leary 2.2: potential dummy stacks sharing a location merge at the end of their CCPh.
-            fog = sh.clean(merge_potential_dummies(fog, state.phasing))
+            fog = merge_potential_dummies(fog, state.phasing).state
         new_turn = not state.started or e.turn != state.turn or e.phasing != state.phasing
         play = {}
         for k, up in state.play.items():

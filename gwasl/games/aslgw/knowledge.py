@@ -18,7 +18,6 @@ is computed from one of these, never from the whole truth:
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import replace
 
 from gwasl.games.aslgw.state import PileKey
 from gwasl.model.hexgrid import Hex
@@ -109,7 +108,7 @@ def side_knowledge(fog: FogState, side: str) -> FogState:
     """The fog layer as ``side`` knows it (own layer in full, the enemy as it sees it,
     a notional squad under each enemy "?"): what its policy decides from, and the
     state its shift DRM is judged on (docs/rules-notes.md)."""
-    return replace(known_state(fog, side), log=())
+    return known_state(fog, side)
 
 
 def infantry(units: Iterable[Unit]) -> list[Unit]:

@@ -73,11 +73,6 @@ LEDGERS = {"dummy": LedgerKind.DUMMY, "hip": LedgerKind.HIP, "cloaked": LedgerKi
 MAX_POLICY_ATTEMPTS = 6
 
 
-def clean(fog: FogState) -> FogState:
-    """The fog state without the rule functions' English log (the game's log is its events)."""
-    return replace(fog, log=()) if fog.log else fog
-
-
 def plan_for(fog: FogState, ledger: str, side: str, a: str, b: str) -> ShiftPlan:
     """The plan of a shift named as the :class:`Shift` action names it.  HIP: the real
     units at ``a`` shift (all its pieces if it holds none), as the policy plans them."""
@@ -160,16 +155,15 @@ def resolve_player_shift(state: AslgwState, action: Shift, dice: GameDice) -> li
     events: list[Record] = [dice.event(r.roll, action.side),
                             ShiftResolved(action.side, action.ledger, action.a, action.b, tuple(r.roll.dice), r.roll.final,
                                           r.band, tuple(r.consequences))]
-    public = r.state.log[-1].public if r.state.log else None
-    if public:
-        events.append(ShiftSeen(action.side, tuple(public.split("; "))))
+    if r.public:
+        events.append(ShiftSeen(action.side, r.public))
     return events
 
 
 def apply_shift(fog: FogState, side: str, ledger: str, a: str, b: str, dice: tuple[int, ...]) -> FogState:
     """Replay a shift result from its dice (the game's reduce)."""
     plan = plan_for(side_knowledge(fog, side), ledger, side, a, b)
-    return clean(resolve_shift(fog, plan, ScriptedDice(list(dice)), env()).state)
+    return resolve_shift(fog, plan, ScriptedDice(list(dice)), env()).state
 
 
 def run_window(state: AslgwState, side: str, seed: int) -> list[Record]:
@@ -191,10 +185,9 @@ def run_window(state: AslgwState, side: str, seed: int) -> list[Record]:
         ledger, a, b = _ident(d.chosen.plan)
         r = resolve_shift(fog, d.chosen.plan, dice, env())
         attempts.append(Attempt(ledger, a, b, secret_roll(dice, r.roll), r.band, d.reason, tuple(r.consequences)))
-        public = r.state.log[-1].public if r.state.log else None
-        if public:
-            seen.append(ShiftSeen(side, tuple(public.split("; "))))
-        fog = clean(r.state)
+        if r.public:
+            seen.append(ShiftSeen(side, r.public))
+        fog = r.state
     return [ShiftWindow(side, state.phase.value, tuple(attempts), tuple(explained)), *seen, WindowEnded(side)]
 
 
@@ -229,10 +222,8 @@ def resolve_minefield(state: AslgwState, action: MinefieldChoice, dice: GameDice
         return [MinefieldShifted(owner, mid, None, lines=(line,))]
     plan = plan_minefield_shift(side_knowledge(fog, owner), mid, action.other, env())
     r = resolve_shift(fog, plan, dice, env())
-    public = r.state.log[-1].public if r.state.log else None
     return [dice.event(r.roll, owner),
-            MinefieldShifted(owner, mid, action.other, tuple(r.roll.dice), r.roll.final, r.band,
-                             tuple(public.split("; ")) if public else ())]
+            MinefieldShifted(owner, mid, action.other, tuple(r.roll.dice), r.roll.final, r.band, r.public)]
 
 
 def apply_minefield(fog: FogState, owner: str, mid: str, other: str | None, dice: tuple[int, ...]) -> FogState:
@@ -242,7 +233,7 @@ def apply_minefield(fog: FogState, owner: str, mid: str, other: str | None, dice
             return replace(fog, minefields=tuple(x for x in fog.minefields if x.id != mid))
         return replace(fog, minefields=tuple(replace(x, revealed=True) if x.id == mid else x for x in fog.minefields))
     plan = plan_minefield_shift(side_knowledge(fog, owner), mid, other, env())
-    return clean(resolve_shift(fog, plan, ScriptedDice(list(dice)), env()).state)
+    return resolve_shift(fog, plan, ScriptedDice(list(dice)), env()).state
 
 
 @dataclass(frozen=True, slots=True)

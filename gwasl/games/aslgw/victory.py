@@ -188,7 +188,7 @@ def remove_units(fog: FogState, ids: Iterable[str]) -> FogState:
     gone = [i for i in ids if any(u.id == i for u in fog.scenario.units)]
     if not gone:
         return fog
-    fog = lose_concealment(fog, gone, "removed", log=False)
+    fog = lose_concealment(fog, gone, "removed").state
     drop = set(gone)
     sc = fog.scenario.with_units(u for u in fog.scenario.units if u.id not in drop)
     if any(f.leader in drop for f in sc.formations):

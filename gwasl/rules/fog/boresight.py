@@ -31,7 +31,10 @@ class ThirdDieError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class ThirdDieResult:
-    """Outcome of one third die: ``fixed`` is the hex now bore sighted / pre-registered, or None."""
+    """Outcome of one third die: ``fixed`` is the hex now bore sighted / pre-registered, or None.
+
+    ``side`` rolled it; the enemy learns nothing of it (a bore-sighted hex is secret
+    until it matters, as in FTF play).  ``rule``: 6.1 (bore sight) or 7.1 (pre-registration)."""
 
     state: FogState
     roll: Roll
@@ -39,6 +42,8 @@ class ThirdDieResult:
     fixed: Hex | None
     scatter_rolls: tuple[Roll, ...] = ()
     members: tuple[str, ...] = ()
+    side: str = ""
+    rule: str = "O'Leary 6.1"
 
 
 def scatter(h: Hex, direction_die: int, distance_die: int) -> Hex:
@@ -95,11 +100,7 @@ def bore_sight_die(state: FogState, unit_ids: Iterable[str], target: Hex, dice: 
     st = state
     if fixed is not None:
         st = replace(st, bore_sight=tuple(replace(b, hex=fixed) if b.unit_id in ids else b for b in st.bore_sight))
-    side = recs[ids[0]].side
-    text = f"{roll.explain()} -> {outcome}" + (f": bore sighted {fixed}" if fixed else "")
-    # The enemy learns nothing: a bore-sighted hex is secret until it matters (as in FTF play).
-    st = st.logged(side, text)
-    return ThirdDieResult(st, roll, outcome, fixed, extra, ids)
+    return ThirdDieResult(st, roll, outcome, fixed, extra, ids, recs[ids[0]].side, "O'Leary 6.1")
 
 
 def pre_registration_die(state: FogState, module: str, ar_hex: Hex, dice: Dice, could_be: CandidateFn,
@@ -119,6 +120,4 @@ def pre_registration_die(state: FogState, module: str, ar_hex: Hex, dice: Dice, 
     if fixed is not None:
         st = replace(st, pre_registration=tuple(replace(p, hex=fixed) if p.module == module else p
                                                 for p in st.pre_registration))
-    text = f"{roll.explain()} -> {outcome}" + (f": pre-registered {fixed}" if fixed else "")
-    st = st.logged(rec.side, text)
-    return ThirdDieResult(st, roll, outcome, fixed, extra, (module,))
+    return ThirdDieResult(st, roll, outcome, fixed, extra, (module,), rec.side, "O'Leary 7.1")

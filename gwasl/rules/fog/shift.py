@@ -133,6 +133,8 @@ class ShiftResult:
     consequences: tuple[str, ...]
     hd_attempts: tuple[str, ...] = ()  # vehicles that may now attempt a HD maneuver (2.3)
     shown_roll: Roll | None = None  # the roll as the shifting side is shown it (knowledge.shown_roll)
+    public: tuple[str, ...] = ()  # what every other side sees of the attempt (nothing for a quiet shift)
+    rule: str = "O'Leary 2.5"
 
     @property
     def shifted(self) -> bool:
@@ -650,10 +652,8 @@ def resolve_shift(state: FogState, plan: ShiftPlan, dice: Dice, env: FogEnv,
     from gwasl.rules.fog.knowledge import shown_roll  # knowledge plans shifts: imported here, not above
 
     shown = shown_roll(state, plan, roll, env)
-    outcome = f" -> {band.band}: " + "; ".join(notes)
-    st = st.logged(plan.side, roll.explain() + outcome, "; ".join(public) if public else None,
-                   shown.explain() + outcome)
-    return ShiftResult(st, plan, roll, band.band, tuple(notes), hd, shown)
+    return ShiftResult(st, plan, roll, band.band, tuple(notes), hd, shown, tuple(public),
+                       "O'Leary 4.6.2" if is_mf else "O'Leary 2.5")
 
 
 def _exchange(st: FogState, plan: ShiftPlan, choices: ShiftChoices, env: FogEnv,
@@ -880,7 +880,7 @@ def _lose_status(st: FogState, plan: ShiftPlan, env: FogEnv, revealed: bool, not
                 public.append(f"{'cloaking counter' if s.cloaked else 'concealed stack'} at {s.hex} removed: a dummy (O'Leary 2.5)")
                 continue
             if revealed:
-                st = lose_concealment(st, s.unit_ids, "shift DR >= 13 (O'Leary 2.5)", log=False)
+                st = lose_concealment(st, s.unit_ids, "shift DR >= 13 (O'Leary 2.5)").state
                 st = replace(st, ti=st.ti | set(s.unit_ids))
                 notes.append(f"{', '.join(s.unit_ids)} at {s.hex} lose concealment and become TI")
                 public.append(f"{', '.join(s.unit_ids)} revealed at {s.hex}, TI (O'Leary 2.5)")

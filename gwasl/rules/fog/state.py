@@ -25,8 +25,9 @@ The hidden layer of each side:
   sighted locations and OBA pre-registered hexes (6, 7).
 
 Plus the shift ledger (2.5, 3.3.4, 3.3.5), TI markers, the MF history the
-2.4 consistency check needs, the turn clock and the log.  Everything is an
-immutable value; every change returns a new state.
+2.4 consistency check needs and the turn clock.  Everything is an
+immutable value; every change returns a new state.  There is no log: rule
+functions return typed outcomes and :mod:`gwasl.rules.fog.words` makes their words.
 """
 
 from __future__ import annotations
@@ -58,7 +59,6 @@ __all__ = [
     "FogStatus",
     "HiddenFortification",
     "LedgerKind",
-    "LogEntry",
     "Minefield",
     "PreRegistration",
     "ShiftRecord",
@@ -209,31 +209,6 @@ class ShiftRecord:
     closes: bool  # no other stack of this kind may shift this phase
 
 
-@dataclass(frozen=True, slots=True)
-class LogEntry:
-    """A log line rendered per viewer.
-
-    ``text`` is the whole truth (the omniscient view; ``actor`` too unless
-    ``own`` is given); ``own`` is what ``actor`` is shown when the truth
-    holds something it may not know (a shift DR's "+1 in enemy LOS" from a
-    hidden enemy unit, O'Leary 2.5); ``public`` is what every other side may
-    read, or ``None`` when the event is invisible to them (e.g. a successful
-    shift)."""
-
-    seq: int
-    actor: str | None
-    text: str
-    public: str | None = None
-    own: str | None = None
-
-    def render(self, viewer: str) -> str | None:
-        if viewer == "omniscient" or self.actor is None:
-            return self.text
-        if viewer == self.actor:
-            return self.text if self.own is None else self.own
-        return self.public
-
-
 def fog_extension(obj_extra: Mapping[str, Any]) -> Mapping[str, Any]:
     """The ``"fog"`` extension object of a scenario or side (docs/format/fog.md), or empty."""
     v = obj_extra.get("fog")
@@ -287,7 +262,6 @@ class FogState:
     moved: frozenset[str] = frozenset()
     ledger: tuple[ShiftRecord, ...] = ()
     clock: Clock | None = None
-    log: tuple[LogEntry, ...] = ()
     next_id: int = 1
     # ids issued in play per (side, prefix): see fresh_id, why one shared counter would leak
     issued: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
@@ -463,9 +437,6 @@ class FogState:
         issued[key] = count + 1
         number = self.next_id + count * (len(sides) + 1) + k
         return replace(self, issued=_ro(issued)), f"{prefix}{number}"
-
-    def logged(self, actor: str | None, text: str, public: str | None = None, own: str | None = None) -> FogState:
-        return replace(self, log=self.log + (LogEntry(len(self.log), actor, text, public, own),))
 
     def with_status(self, changes: Mapping[str, FogStatus]) -> FogState:
         st = dict(self.status)

@@ -1,13 +1,14 @@
 """Status rules of the hidden layer (O'Leary 2.2, 3.2, 3.4, 5.2) and the turn clock.
 
-All functions are pure: they take a :class:`FogState` and return a new one,
-logging what the other side may see.
+All functions are pure.  Those that change what a side may learn return a typed
+outcome (the new state, what happened, the rule): the words shown to each viewer
+are made from it in one place, :mod:`gwasl.rules.fog.words`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 
 from gwasl.model.hexgrid import Hex
@@ -17,7 +18,12 @@ from gwasl.rules.fog.shift import reveal_fortification
 from gwasl.rules.fog.state import Clock, ConcealStack, FogState, FogStatus
 
 __all__ = [
+    "ConcealmentGained",
+    "ConcealmentLost",
     "FogRuleError",
+    "HipRevealed",
+    "PotentialDummiesMerged",
+    "PotentialDummyDropped",
     "advance_clock",
     "attackable_units",
     "drop_potential_dummy",
@@ -37,6 +43,67 @@ class FogRuleError(Exception):
     """An action the fog rules forbid (e.g. moving a HIP unit conventionally, 3.2.2)."""
 
 
+@dataclass(frozen=True, slots=True)
+class ConcealmentLost:
+    """``units`` of ``side`` lost concealment at ``hexes`` because of ``cause`` (none: nothing changed)."""
+
+    state: FogState
+    side: str | None
+    units: tuple[str, ...]
+    hexes: tuple[Hex, ...]
+    cause: str
+    rule: str = "O'Leary 2.2"
+
+
+@dataclass(frozen=True, slots=True)
+class ConcealmentGained:
+    """``units`` of ``side`` at ``hex`` form a new "?" stack of ``height`` counters
+    (none: nothing changed)."""
+
+    state: FogState
+    side: str | None
+    units: tuple[str, ...]
+    hex: Hex | None
+    height: int
+    rule: str = "A12.122, O'Leary 2.2"
+
+
+@dataclass(frozen=True, slots=True)
+class PotentialDummyDropped:
+    """``side``'s stack at ``hex`` dropped its potential dummy status (``dropped`` False: it had none)."""
+
+    state: FogState
+    side: str
+    hex: Hex
+    dropped: bool
+    rule: str = "O'Leary 2.2"
+
+
+@dataclass(frozen=True, slots=True)
+class PotentialDummiesMerged:
+    """``merged`` potential dummy stacks of ``side`` joined another at the end of its CCPh."""
+
+    state: FogState
+    side: str
+    merged: int
+    rule: str = "O'Leary 2.2"
+
+
+@dataclass(frozen=True, slots=True)
+class HipRevealed:
+    """HIP pieces of ``side`` at ``hex`` revealed by ``cause``: ``units``, ``dummies``
+    dummy HIP counters (removed) and ``fortifications`` (their kinds)."""
+
+    state: FogState
+    side: str
+    hex: Hex
+    cause: str
+    units: tuple[str, ...]
+    dummies: int
+    fortifications: tuple[str, ...]
+    rule: str = "O'Leary 3.4"
+
+
 def advance_clock(state: FogState, turn: int, phasing: str, phase: Phase) -> FogState:
     """Go to ``phase`` of ``phasing``'s player turn ``turn``; TI markers last for the
     remainder of the player turn (O'Leary 2.5), so a new player turn clears them."""
@@ -53,13 +120,13 @@ def mark_acted(state: FogState) -> FogState:
     return replace(state, clock=replace(state.clock, acted=True))
 
 
-def lose_concealment(state: FogState, unit_ids: Iterable[str], cause: str, log: bool = True) -> FogState:
+def lose_concealment(state: FogState, unit_ids: Iterable[str], cause: str) -> ConcealmentLost:
     """O'Leary 2.2 (A12.121): units lose concealment.  A potential dummy stack that
     loses concealment loses that status for good; a stack left with no real
     unit is gone (its dummy counters with it)."""
     ids = [i for i in unit_ids if state.status_of(i) in (FogStatus.CONCEALED, FogStatus.POTENTIAL_DUMMY, FogStatus.CLOAKED)]
     if not ids:
-        return state
+        return ConcealmentLost(state, None, (), (), cause)
     gone = set(ids)
     stacks = []
     for s in state.stacks:
@@ -70,19 +137,16 @@ def lose_concealment(state: FogState, unit_ids: Iterable[str], cause: str, log: 
             continue
         stacks.append(s)
     st = state.with_stacks(stacks).with_status({u: FogStatus.NONE for u in ids})
-    if log:
-        where = sorted({st.unit(u).hex.label for u in ids})
-        line = f"{', '.join(ids)} lose concealment at {', '.join(where)} ({cause})"
-        st = st.logged(st.unit(ids[0]).side, line, line)
-    return st
+    where = tuple(sorted({st.unit(u).hex for u in ids}, key=lambda h: h.label))
+    return ConcealmentLost(st, st.unit(ids[0]).side, tuple(ids), where, cause)
 
 
-def gain_concealment(state: FogState, unit_ids: Iterable[str]) -> FogState:
+def gain_concealment(state: FogState, unit_ids: Iterable[str]) -> ConcealmentGained:
     """Units of one location gain concealment (A12.122): a plain "?" stack, never
     again a potential dummy stack (O'Leary 2.2)."""
     ids = [i for i in unit_ids if state.status_of(i) is FogStatus.NONE]
     if not ids:
-        return state
+        return ConcealmentGained(state, None, (), None, 0)
     units = [state.unit(i) for i in ids]
     if len({(u.side, u.hex, u.position) for u in units}) != 1:
         raise FogRuleError("units gaining concealment together must share side, hex and position")
@@ -90,18 +154,17 @@ def gain_concealment(state: FogState, unit_ids: Iterable[str]) -> FogState:
     st, sid = state.fresh_id("s", u0.side)
     st = st.with_stacks(st.stacks + (ConcealStack(sid, u0.side, u0.hex, u0.position, tuple(ids), len(ids) + 1),))
     st = st.with_status({i: FogStatus.CONCEALED for i in ids})
-    line = f"{', '.join(ids)} at {u0.hex} gain concealment"
-    return st.logged(u0.side, line, f"a concealed stack of {len(ids) + 1} counters at {u0.hex}")
+    return ConcealmentGained(st, u0.side, tuple(ids), u0.hex, len(ids) + 1)
 
 
-def drop_potential_dummy(state: FogState, stack_id: str) -> FogState:
+def drop_potential_dummy(state: FogState, stack_id: str) -> PotentialDummyDropped:
     """O'Leary 2.2: a potential dummy stack may drop that status at any time and stay concealed."""
     s = state.stack(stack_id)
     if not s.potential_dummy:
-        return state
+        return PotentialDummyDropped(state, s.side, s.hex, False)
     st = state.with_stacks(replace(x, potential_dummy=False) if x.id == stack_id else x for x in state.stacks)
     st = st.with_status({u: FogStatus.CONCEALED for u in s.unit_ids})
-    return st.logged(s.side, f"stack at {s.hex} drops potential dummy status (O'Leary 2.2)")
+    return PotentialDummyDropped(st, s.side, s.hex, True)
 
 
 def move_units(state: FogState, unit_ids: Iterable[str], to: Hex, position: Position, mf: float) -> FogState:
@@ -163,7 +226,7 @@ def move_dummy_stack(state: FogState, stack_id: str, to: Hex, position: Position
     return st
 
 
-def merge_potential_dummies(state: FogState, side: str) -> FogState:
+def merge_potential_dummies(state: FogState, side: str) -> PotentialDummiesMerged:
     """O'Leary 2.2: at the end of ``side``'s CCPh, potential dummy stacks sharing a
     location and position merge into one (their "?" counters stay in the stack)."""
     c = state.clock
@@ -183,12 +246,12 @@ def merge_potential_dummies(state: FogState, side: str) -> FogState:
                                   height=sum(g.height for g in group))
         drop |= {g.id for g in group[1:]}
     if not merged:
-        return state
-    st = state.with_stacks(merged.get(s.id, s) for s in state.stacks if s.id not in drop)
-    return st.logged(side, f"{len(drop)} potential dummy stack(s) merged at the end of the CCPh (O'Leary 2.2)")
+        return PotentialDummiesMerged(state, side, 0)
+    return PotentialDummiesMerged(state.with_stacks(merged.get(s.id, s) for s in state.stacks if s.id not in drop),
+                                  side, len(drop))
 
 
-def reveal_hip(state: FogState, side: str, h: Hex, cause: str) -> FogState:
+def reveal_hip(state: FogState, side: str, h: Hex, cause: str) -> HipRevealed:
     """O'Leary 3.4: HIP pieces at ``h`` are revealed as conventional HIP units are
     (A12.3, e.g. by Search); a revealed dummy HIP counter is removed; a hidden
     fortification there becomes known."""
@@ -196,20 +259,13 @@ def reveal_hip(state: FogState, side: str, h: Hex, cause: str) -> FogState:
     dummies = state.dummy_hip_at(h, side)
     forts = state.fortifications_at(h, side)
     if not (units or dummies or forts):
-        return state
+        return HipRevealed(state, side, h, cause, (), 0, ())
     st = state.with_status({u.id: FogStatus.NONE for u in units})
     st = replace(st, dummy_hip=tuple(d for d in st.dummy_hip if d not in dummies))
     for f in forts:
         st = reveal_fortification(st, f.id)
-    parts = []
-    if units:
-        parts.append(f"{', '.join(u.id for u in units)} revealed")
-    if dummies:
-        parts.append(f"{len(dummies)} dummy HIP counter(s) revealed and removed")
-    if forts:
-        parts.append(f"{', '.join(f.kind.value for f in forts)} revealed")
-    line = f"at {h} ({cause}): " + "; ".join(parts) + " (O'Leary 3.4)"
-    return st.logged(side, line, line)
+    return HipRevealed(st, side, h, cause, tuple(u.id for u in units), len(dummies),
+                       tuple(f.kind.value for f in forts))
 
 
 def may_be_attacked(state: FogState, unit_id: str) -> tuple[bool, str | None]:

@@ -4,7 +4,8 @@ Nothing of the state reaches a view unless this module copies it on
 purpose.  A side sees its own units and hidden layer in full; of the enemy
 it sees units that are neither concealed nor hidden, "?" stacks with their
 counter counts (real and dummy alike, the potential dummy flag never), known
-and revealed fortifications and minefields, and log lines written for it.
+and revealed fortifications and minefields.  (The words of what happened are
+not state: :mod:`gwasl.rules.fog.words` makes them from the rules' outcomes.)
 ``"omniscient"`` (the designer) sees everything, dummies told apart.
 
 Sorting never uses a hidden fact: enemy stacks sort by side, hex, position
@@ -177,7 +178,6 @@ class SideView:
     fortifications: tuple[FortificationView, ...]
     minefields: tuple[MinefieldView, ...]
     ti: tuple[str, ...]
-    log: tuple[str, ...]
 
 
 def _hex_key(h: Hex) -> tuple[int, int]:
@@ -322,10 +322,9 @@ def view(state: FogState, viewer: str) -> SideView:
     public = Scenario(sc.title, sc.date, public_map, sides, tuple(units), tuple(formations), (), sc.id,
                       Front(sc.front), Weather(sc.weather), sc.winter, sc.night)
 
-    log = tuple(line for e in state.log if (line := e.render(viewer)) is not None)
     ti = tuple(sorted(i for i in state.ti if i in visible_ids))
     return SideView(viewer, sc.title, sc.date, state.clock, public, tuple(units), tuple(concealed), own,
-                    tuple(forts), tuple(mines), ti, log)
+                    tuple(forts), tuple(mines), ti)
 
 
 def _int(v: Any) -> int | None:

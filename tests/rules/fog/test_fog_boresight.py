@@ -7,6 +7,7 @@ import pytest
 from gwasl.model.phases import Phase
 from gwasl.rules.dice import ScriptedDice
 from gwasl.rules.fog.boresight import ThirdDieError, bore_sight_die, pre_registration_die, scatter
+from gwasl.rules.fog.words import line
 
 ENEMY = {"id": "G", "side": "german", "kind": "squad", "class": "first_line", "hex": "A1"}
 
@@ -53,7 +54,7 @@ def test_6_3_weapons_may_share_one_die_decided_before_the_throw(kit):
     """O'Leary 6.3: two weapons of a firing stack may use the same die."""
     r = bore_sight_die(_state(kit, mg("m1"), mg("m2")), ["m1", "m2"], kit.hx("F5"), ScriptedDice([2]), ANY)
     assert {b.unit_id: b.hex for b in r.state.bore_sight} == {"m1": kit.hx("F5"), "m2": kit.hx("F5")}
-    assert len(r.state.log) == 1
+    assert r.members == ("m1", "m2") and r.roll.dice == (2,) and r.rule == "O'Leary 6.1"  # one die for both
 
 
 def test_6_1_only_weapons_allowed_to_bore_sight_roll(kit):
@@ -64,7 +65,8 @@ def test_6_1_only_weapons_allowed_to_bore_sight_roll(kit):
 def test_6_secret_the_enemy_log_shows_nothing(kit):
     """O'Leary 6 in a hidden-information game: the bore-sight die is the owner's secret."""
     r = bore_sight_die(_state(kit, mg("m1")), ["m1"], kit.hx("F5"), ScriptedDice([1]), ANY)
-    assert r.state.log[-1].render("german") is None and "F5" in r.state.log[-1].render("french")
+    assert r.side == "french" and line(r, "german") is None
+    assert "F5" in (line(r, "french") or "") and line(r, "french") == line(r, "omniscient")
 
 
 def test_7_1_pre_registration_die(kit):
@@ -73,6 +75,7 @@ def test_7_1_pre_registration_die(kit):
     st = _state(kit)
     r = pre_registration_die(st, "75mm", kit.hx("F5"), ScriptedDice([1]), ANY)
     assert r.fixed == kit.hx("F5") and r.state.pre_registration[0].hex == kit.hx("F5")
+    assert r.rule == "O'Leary 7.1" and line(r, "german") is None and "pre-registered F5" in (line(r, "french") or "")
     r = pre_registration_die(st, "75mm", kit.hx("F5"), ScriptedDice([4]), ANY)
     assert r.fixed is None
     r = pre_registration_die(st, "75mm", kit.hx("E5"), ScriptedDice([6, 4, 1]), ANY)

@@ -20,15 +20,15 @@ def test_a_hidden_dummy_hip_does_not_renumber_the_enemys_next_concealed_stack_o_
     """O'Leary 3.3.3 marks a location a HIP shift left empty with a new dummy HIP counter:
     hidden from the German, so the German "?" stack A12.122 makes next gets the same id
     whether or not the French made one (it used to take the next number of one shared counter)."""
-    plain = gain_concealment(_state(), ["g"])
+    plain = gain_concealment(_state(), ["g"]).state
     st, _ = _state().fresh_id("h", "french")
-    after_hidden = gain_concealment(st, ["g"])
+    after_hidden = gain_concealment(st, ["g"]).state
     assert [s.id for s in plain.stacks] == [s.id for s in after_hidden.stacks]
 
 
 def test_a_sides_hidden_pieces_do_not_renumber_its_own_concealed_stacks():
     st, _ = _state().fresh_id("h", "german")
-    assert gain_concealment(st, ["g"]).stacks[-1].id == gain_concealment(_state(), ["g"]).stacks[-1].id
+    assert gain_concealment(st, ["g"]).state.stacks[-1].id == gain_concealment(_state(), ["g"]).state.stacks[-1].id
 
 
 def test_ids_made_in_play_never_collide():

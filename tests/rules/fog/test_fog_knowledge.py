@@ -15,6 +15,7 @@ from gwasl.rules.fog.policy import choose_shift
 from gwasl.rules.fog.shift import plan_hip_shift, resolve_shift
 from gwasl.rules.fog.status import reveal_hip
 from gwasl.rules.fog.view import view
+from gwasl.rules.fog.words import line
 
 ENEMY = {"id": "G", "side": "german", "kind": "squad", "class": "first_line", "hex": "A1"}
 PRIVATE = {"setup_hexes": ["C3", "E3"], "tunnel": "H8", "complex": "galleries-1"}
@@ -25,7 +26,7 @@ def _revealed_pillbox(kit):
                   forts=[{"kind": "pillbox", "hexes": ["C3"], "owner": "french", "hidden": True, "tem": 5, **PRIVATE}],
                   dummies=[{"side": "french", "kind": "dummy_hip", "hex": "E3"}])
     st = kit.at(s, "german", Phase.MPh)
-    return reveal_hip(st, "french", kit.hx("C3"), "Search (A12.152)")
+    return reveal_hip(st, "french", kit.hx("C3"), "Search (A12.152)").state
 
 
 def test_3_4_revealed_fortification_shows_the_enemy_only_its_counter(kit):
@@ -76,8 +77,7 @@ def test_2_5_shift_log_shows_the_shifter_only_the_drm_it_knows(kit):
     plan = plan_hip_shift(st, "french", kit.hx("C3"), kit.hx("F5"), env)
     assert any("LOS of an enemy unit" in m.cause for m in plan.modifiers)  # the truth
     r = resolve_shift(st, plan, ScriptedDice([3, 4]), env)
-    (french,) = view(r.state, "french").log
-    (designer,) = view(r.state, "omniscient").log
+    french, designer = line(r, "french") or "", line(r, "omniscient") or ""
     assert "LOS of an enemy unit" not in french and "3+4" in french
     assert "LOS of an enemy unit" in designer
     assert r.shown_roll is not None and r.shown_roll.dice == r.roll.dice and r.shown_roll.drm == r.roll.drm - 1
@@ -94,7 +94,7 @@ def test_2_5_shift_log_and_policy_are_identical_with_or_without_a_hidden_enemy_u
         c = next(c for c in d.candidates if c.plan.hex_a == kit.hx("C3"))
         assert c.odds == shift_band_odds(c.drm) and "LOS of an enemy unit" not in c.explain()
         r = resolve_shift(st, c.plan, ScriptedDice([1, 2]), env)
-        seen.append((d.explain(), view(r.state, "french").log))
+        seen.append((d.explain(), line(r, "french")))
     assert seen[0] == seen[1]
 
 
@@ -104,7 +104,7 @@ def test_2_5_known_enemy_los_is_still_shown(kit):
     visible = dict(HIDDEN_ENEMY, hidden="none")
     st = _hip_pair(kit, [visible])
     r = resolve_shift(st, plan_hip_shift(st, "french", kit.hx("C3"), kit.hx("F5"), env), ScriptedDice([1, 2]), env)
-    assert "LOS of an enemy unit" in view(r.state, "french").log[0]
+    assert "LOS of an enemy unit" in (line(r, "french") or "")
     pile = dict(HIDDEN_ENEMY, hidden="concealed")
     st = _hip_pair(kit, [pile])
     d = choose_shift(st, "french", env, seed=3, threshold=-99)

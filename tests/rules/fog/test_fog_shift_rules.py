@@ -514,7 +514,7 @@ def test_2_4_2_mortar_crew_and_spotter_shift_together_on_one_dr(kit):
     assert plan.eligible and plan.drm == 0  # G6 is open ground: worst TEM 0
     r = resolve_shift(st, plan, ScriptedDice([2, 3]), env)
     assert r.state.unit("crew").hex.label == "G5" and r.state.unit("spot").hex.label == "G6"
-    assert len(r.state.ledger) == 1 and len(r.state.log) == 1
+    assert len(r.state.ledger) == 1 and r.roll.dice == (2, 3) and r.public == ()  # one DR; a quiet shift
     bad = plan_group_dummy_shift(st, [(sid(st, "C3", kit), sid(st, "G5", kit)), (sid(st, "C3", kit), sid(st, "G6", kit))], env)
     assert not bad.eligible and "2.4.2" in bad.reason
     fail = resolve_shift(st, plan, ScriptedDice([6, 5]), env)

@@ -23,6 +23,7 @@ from gwasl.rules.fog.status import (
     move_units,
     reveal_hip,
 )
+from gwasl.rules.fog.words import line
 
 ENEMY = {"id": "G", "side": "german", "kind": "squad", "class": "first_line", "hex": "A1"}
 
@@ -41,12 +42,18 @@ def test_2_2_losing_concealment_ends_potential_dummy_status_for_good(kit):
     regaining concealment gives a plain "?" stack."""
     s = kit.build(units=[ENEMY, u("a", "C3", "potential_dummy")])
     st = kit.at(s, "french", Phase.MPh)
-    st = lose_concealment(st, ["a"], "fired (A12.121)")
+    lost = lose_concealment(st, ["a"], "fired (A12.121)")
+    assert (lost.side, lost.units, lost.hexes, lost.rule) == ("french", ("a",), (kit.hx("C3"),), "O'Leary 2.2")
+    st = lost.state
     assert st.status_of("a") is FogStatus.NONE and not st.stacks
-    st = gain_concealment(st, ["a"])
+    gained = gain_concealment(st, ["a"])
+    assert (gained.units, gained.hex, gained.height) == (("a",), kit.hx("C3"), 2)
+    st = gained.state
     assert st.status_of("a") is FogStatus.CONCEALED
     assert not st.stacks[0].potential_dummy
-    assert "lose concealment" in st.log[0].render("german")
+    assert line(lost, "german") == "a lose concealment at C3 (fired (A12.121))"
+    assert line(gained, "german") == "a concealed stack of 2 counters at C3" and line(gained, "french") == "a at C3 gain concealment"
+    assert line(lose_concealment(st, ["nobody"], "x"), "omniscient") is None  # nothing happened: no line
 
 
 def test_2_2_splitting_makes_two_potential_dummy_stacks(kit):
@@ -70,8 +77,9 @@ def test_2_2_potential_dummy_stacks_merge_at_the_end_of_the_ccph(kit):
         merge_potential_dummies(st, "french")
     with pytest.raises(FogRuleError):
         merge_potential_dummies(advance_clock(st, 1, "german", Phase.CCPh), "french")
-    st = merge_potential_dummies(advance_clock(st, 1, "french", Phase.CCPh), "french")
-    (one,) = st.stacks_at(kit.hx("C3"))
+    merged = merge_potential_dummies(advance_clock(st, 1, "french", Phase.CCPh), "french")
+    assert merged.merged == 1 and line(merged, "german") is None and "merged" in (line(merged, "french") or "")
+    (one,) = merged.state.stacks_at(kit.hx("C3"))
     assert set(one.unit_ids) == {"a", "b"} and one.potential_dummy and one.height == 4
 
 
@@ -80,7 +88,9 @@ def test_2_2_dropping_potential_dummy_status_keeps_concealment(kit):
     s = kit.build(units=[ENEMY, u("a", "C3", "potential_dummy")], dummies=[{"side": "french", "kind": "dummy_stack", "hex": "F5", "counters": 3}])
     st = kit.at(s, "french", Phase.MPh)
     sid = st.stacks_at(kit.hx("C3"))[0].id
-    st = drop_potential_dummy(st, sid)
+    dropped = drop_potential_dummy(st, sid)
+    assert dropped.dropped and line(dropped, "german") is None and not drop_potential_dummy(dropped.state, sid).dropped
+    st = dropped.state
     assert st.status_of("a") is FogStatus.CONCEALED and not st.stack(sid).potential_dummy
     p = plan_dummy_shift(st, sid, st.stacks_at(kit.hx("F5"))[0].id, kit.env())
     assert not p.eligible
@@ -121,12 +131,14 @@ def test_3_4_revealed_dummy_hip_is_removed_and_hip_units_revealed(kit):
     s = kit.build(units=[ENEMY, u("h", "C3", "hip")], dummies=[{"side": "french", "kind": "dummy_hip", "hex": "F5"}],
                   forts=[{"kind": "foxhole", "hexes": ["F5"], "owner": "french", "hidden": True}])
     st = kit.at(s, "german", Phase.MPh)
-    st = reveal_hip(st, "french", kit.hx("F5"), "Search (A12.152)")
+    searched = reveal_hip(st, "french", kit.hx("F5"), "Search (A12.152)")
+    assert (searched.units, searched.dummies, searched.fortifications, searched.rule) == ((), 1, ("foxhole",), "O'Leary 3.4")
+    st = searched.state
     assert not st.dummy_hip and not st.fortifications
     assert st.scenario.map.fortifications_at(kit.hx("F5"))
-    st = reveal_hip(st, "french", kit.hx("C3"), "enemy entered the location")
-    assert st.status_of("h") is FogStatus.NONE
-    assert "revealed" in st.log[-1].render("german")
+    entered = reveal_hip(st, "french", kit.hx("C3"), "enemy entered the location")
+    assert entered.units == ("h",) and entered.state.status_of("h") is FogStatus.NONE
+    assert line(entered, "german") == "at C3 (enemy entered the location): h revealed (O'Leary 3.4)"
 
 
 def test_2_3_conventional_movement_ends_bore_sight_eligibility_but_a_shift_keeps_it(kit):

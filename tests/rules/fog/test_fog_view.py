@@ -11,6 +11,7 @@ from gwasl.rules.dice import ScriptedDice
 from gwasl.rules.fog.shift import plan_hip_shift, plan_minefield_shift, resolve_shift
 from gwasl.rules.fog.state import FogState
 from gwasl.rules.fog.view import ViewError, view
+from gwasl.rules.fog.words import line
 from testsupport import EXAMPLE_PATH
 
 ENEMY = {"id": "G", "side": "german", "kind": "squad", "class": "first_line", "hex": "A1"}
@@ -93,7 +94,7 @@ def test_minefield_strength_only_when_revealed(kit):
     r = resolve_shift(st, plan_minefield_shift(st, m, o, env), ScriptedDice([2, 2]), env)
     g2 = view(r.state, "german")
     assert {(x.hex.label, x.ap, x.at) for x in g2.minefields} == {("H2", 3, 0), ("H4", 6, 0), ("J2", None, None)}
-    assert any("revealed: 6 AP" in line for line in g2.log)
+    assert any("revealed: 6 AP" in x for x in r.public) and line(r, "german") == "; ".join(r.public)
 
 
 def test_log_lines_are_rendered_per_viewer(kit):
@@ -104,15 +105,16 @@ def test_log_lines_are_rendered_per_viewer(kit):
     st = kit.at(s, "french", Phase.MPh)
     env = kit.env([])
     plan = plan_hip_shift(st, "french", kit.hx("C3"), kit.hx("F5"), env)
-    ok = resolve_shift(st, plan, ScriptedDice([2, 2]), env).state
-    assert view(ok, "german").log == () and len(view(ok, "french").log) == 1
-    bad = resolve_shift(st, plan, ScriptedDice([6, 6]), env).state  # 12 -1 (woods) -1 (both HIP) = 10: disallowed
-    assert view(bad, "german").log == ()
+    ok = resolve_shift(st, plan, ScriptedDice([2, 2]), env)
+    assert line(ok, "german") is None and line(ok, "french") is not None
+    bad = resolve_shift(st, plan, ScriptedDice([6, 6]), env)  # 12 -1 (woods) -1 (both HIP) = 10: disallowed
+    assert line(bad, "german") is None
     worse = resolve_shift(st, plan_hip_shift(st, "french", kit.hx("C3"), kit.hx("F5"), kit.env(["F5"])),
-                          ScriptedDice([6, 6]), kit.env(["F5"])).state  # 12 -1 +1 (LOS) -1 = 11
-    (line,) = view(worse, "german").log
-    assert "concealed stack of 2 counters appears at C3" in line and " h " not in f" {line} "
-    assert view(worse, "german").concealed_stacks[0].hex == kit.hx("C3")
+                          ScriptedDice([6, 6]), kit.env(["F5"]))  # 12 -1 +1 (LOS) -1 = 11
+    (seen,) = worse.public
+    assert line(worse, "german") == seen
+    assert "concealed stack of 2 counters appears at C3" in seen and " h " not in f" {seen} "
+    assert view(worse.state, "german").concealed_stacks[0].hex == kit.hx("C3")
 
 
 def test_sorting_does_not_depend_on_hidden_ids(kit):
