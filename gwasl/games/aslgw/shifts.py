@@ -49,6 +49,7 @@ from gwasl.rules.fog.shift import (
     shift_window,
 )
 from gwasl.rules.fog.state import FogState, LedgerKind
+from gwasl.rules.fog.words import public_lines
 
 __all__ = [
     "LEDGERS",
@@ -156,7 +157,7 @@ def resolve_player_shift(state: AslgwState, action: Shift, dice: GameDice) -> li
                             ShiftResolved(action.side, action.ledger, action.a, action.b, tuple(r.roll.dice), r.roll.final,
                                           r.band, tuple(r.consequences))]
     if r.public:
-        events.append(ShiftSeen(action.side, r.public))
+        events.append(ShiftSeen(action.side, public_lines(r)))
     return events
 
 
@@ -186,7 +187,7 @@ def run_window(state: AslgwState, side: str, seed: int) -> list[Record]:
         r = resolve_shift(fog, d.chosen.plan, dice, env())
         attempts.append(Attempt(ledger, a, b, secret_roll(dice, r.roll), r.band, d.reason, tuple(r.consequences)))
         if r.public:
-            seen.append(ShiftSeen(side, r.public))
+            seen.append(ShiftSeen(side, public_lines(r)))
         fog = r.state
     return [ShiftWindow(side, state.phase.value, tuple(attempts), tuple(explained)), *seen, WindowEnded(side)]
 
@@ -223,7 +224,7 @@ def resolve_minefield(state: AslgwState, action: MinefieldChoice, dice: GameDice
     plan = plan_minefield_shift(side_knowledge(fog, owner), mid, action.other, env())
     r = resolve_shift(fog, plan, dice, env())
     return [dice.event(r.roll, owner),
-            MinefieldShifted(owner, mid, action.other, tuple(r.roll.dice), r.roll.final, r.band, r.public)]
+            MinefieldShifted(owner, mid, action.other, tuple(r.roll.dice), r.roll.final, r.band, public_lines(r))]
 
 
 def apply_minefield(fog: FogState, owner: str, mid: str, other: str | None, dice: tuple[int, ...]) -> FogState:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from types import MappingProxyType
 from typing import Any
 
@@ -44,6 +45,8 @@ from gwasl.rules.fog.table import FogTable
 from gwasl.rules.units import infantry_movement
 
 __all__ = [
+    "Seen",
+    "SeenKind",
     "ShiftChoices",
     "ShiftError",
     "ShiftPlan",
@@ -122,6 +125,33 @@ class ShiftChoices:
     complex_moves: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
 
+class SeenKind(StrEnum):
+    """What the other sides see of a shift DR (its words: :func:`gwasl.rules.fog.words.seen_line`)."""
+
+    DUMMY_REMOVED = "dummy_removed"  # a "?" stack or cloaking counter was a dummy: removed (2.5 11-12)
+    REVEALED_TI = "revealed_ti"  # units revealed and TI (2.5 >= 13)
+    CLOAK_LOST = "cloak_lost"  # a cloaking counter becomes a concealed stack (2.5, 5.2)
+    FORTIFICATION_REVEALED = "fortification_revealed"  # a hidden fortification revealed (2.5, 4.2)
+    STACK_APPEARS = "stack_appears"  # HIP units lose HIP and stay concealed (2.5)
+    REVEALED = "revealed"  # HIP units lose HIP and cannot be concealed there (2.5)
+    MINEFIELD_DUMMY = "minefield_dummy"  # a minefield counter was a dummy: removed (4.6.2)
+    MINEFIELD_REVEALED = "minefield_revealed"  # a minefield's strength revealed (4.6.2)
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """One fact of a shift DR every other side sees (O'Leary 2.5, 4.2, 4.6.2, 5.2), at ``hex``."""
+
+    what: SeenKind
+    hex: Hex
+    units: tuple[str, ...] = ()
+    counters: int = 0  # the "?" stack's height (STACK_APPEARS, CLOAK_LOST)
+    cloaked: bool = False  # DUMMY_REMOVED: it was a cloaking counter
+    fortification: str = ""  # FORTIFICATION_REVEALED: its kind
+    ap: int = 0  # MINEFIELD_REVEALED
+    at: int = 0
+
+
 @dataclass(frozen=True, slots=True)
 class ShiftResult:
     """The outcome of a shift DR: new state, the roll, the 2.5 band and what happened."""
@@ -133,7 +163,7 @@ class ShiftResult:
     consequences: tuple[str, ...]
     hd_attempts: tuple[str, ...] = ()  # vehicles that may now attempt a HD maneuver (2.3)
     shown_roll: Roll | None = None  # the roll as the shifting side is shown it (knowledge.shown_roll)
-    public: tuple[str, ...] = ()  # what every other side sees of the attempt (nothing for a quiet shift)
+    public: tuple[Seen, ...] = ()  # what every other side sees of the attempt (nothing for a quiet shift)
     rule: str = "O'Leary 2.5"
 
     @property
@@ -634,7 +664,7 @@ def resolve_shift(state: FogState, plan: ShiftPlan, dice: Dice, env: FogEnv,
                       closes=band.closes_phase and not is_mf)
     st = replace(state, ledger=state.ledger + (rec,))
     notes: list[str] = []
-    public: list[str] = []
+    public: list[Seen] = []
     hd: tuple[str, ...] = ()
     if is_mf:
         st = _minefield_outcome(st, plan, band.shift, notes, public)
@@ -863,7 +893,7 @@ def _apply_choices(st: FogState, moved: list[str], choices: ShiftChoices, notes:
 
 
 def _lose_status(st: FogState, plan: ShiftPlan, env: FogEnv, revealed: bool, notes: list[str],
-                 public: list[str]) -> FogState:
+                 public: list[Seen]) -> FogState:
     """2.5 results 11-12 (status lost) and >= 13 (revealed, TI)."""
     from gwasl.rules.fog.status import lose_concealment
 
@@ -877,19 +907,19 @@ def _lose_status(st: FogState, plan: ShiftPlan, env: FogEnv, revealed: bool, not
             if s.is_dummy:
                 st = st.with_stacks(x for x in st.stacks if x.id != sid)
                 notes.append(f"dummy stack at {s.hex} eliminated")
-                public.append(f"{'cloaking counter' if s.cloaked else 'concealed stack'} at {s.hex} removed: a dummy (O'Leary 2.5)")
+                public.append(Seen(SeenKind.DUMMY_REMOVED, s.hex, cloaked=s.cloaked))
                 continue
             if revealed:
                 st = lose_concealment(st, s.unit_ids, "shift DR >= 13 (O'Leary 2.5)").state
                 st = replace(st, ti=st.ti | set(s.unit_ids))
                 notes.append(f"{', '.join(s.unit_ids)} at {s.hex} lose concealment and become TI")
-                public.append(f"{', '.join(s.unit_ids)} revealed at {s.hex}, TI (O'Leary 2.5)")
+                public.append(Seen(SeenKind.REVEALED_TI, s.hex, s.unit_ids))
             elif s.cloaked:
                 new = replace(s, cloaked=False, potential_dummy=False, height=len(s.unit_ids) + 1)
                 st = st.with_stacks(new if x.id == sid else x for x in st.stacks)
                 st = st.with_status({u: FogStatus.CONCEALED for u in s.unit_ids})
                 notes.append(f"stack at {s.hex} loses cloaked status, stays concealed (O'Leary 5.2)")
-                public.append(f"cloaking counter at {s.hex} becomes a concealed stack of {new.height} counters")
+                public.append(Seen(SeenKind.CLOAK_LOST, s.hex, counters=new.height))
             else:
                 new = replace(s, potential_dummy=False)
                 st = st.with_stacks(new if x.id == sid else x for x in st.stacks)
@@ -906,7 +936,7 @@ def _lose_status(st: FogState, plan: ShiftPlan, env: FogEnv, revealed: bool, not
     for f in [f for f in st.fortifications if f.id in pieces]:
         st = reveal_fortification(st, f.id)
         notes.append(f"{f.kind.value} at {f.hex} revealed")
-        public.append(f"hidden {f.kind.value} revealed at {f.hex} (O'Leary 2.5, 4.2)")
+        public.append(Seen(SeenKind.FORTIFICATION_REVEALED, f.hex, fortification=f.kind.value))
     # one "?" per Location: units IN a dugout or a deep trench do not share the stack of the ground (A12.1)
     by_loc: dict[tuple[Hex, Position], list[str]] = {}
     for u in units:
@@ -916,7 +946,7 @@ def _lose_status(st: FogState, plan: ShiftPlan, env: FogEnv, revealed: bool, not
             st = st.with_status({u: FogStatus.NONE for u in ids})
             st = replace(st, ti=st.ti | set(ids))
             notes.append(f"{', '.join(ids)} at {h} lose HIP and concealment and become TI")
-            public.append(f"{', '.join(ids)} revealed at {h}, TI (O'Leary 2.5)")
+            public.append(Seen(SeenKind.REVEALED_TI, h, tuple(ids)))
             continue
         keep = [u for u in ids if not env.concealment_loss(
             st.scenario, st.unit(u), h, st.unit(u).position, env.in_enemy_los(st.scenario, side, h, st.unit(u).position))]
@@ -927,11 +957,11 @@ def _lose_status(st: FogState, plan: ShiftPlan, env: FogEnv, revealed: bool, not
             st = st.with_stacks(st.stacks + (ConcealStack(sid, side, h, pos, tuple(keep), len(keep) + 1),))
             st = st.with_status({u: FogStatus.CONCEALED for u in keep})
             notes.append(f"{', '.join(keep)} at {h} lose HIP, stay concealed")
-            public.append(f"a concealed stack of {len(keep) + 1} counters appears at {h} (O'Leary 2.5)")
+            public.append(Seen(SeenKind.STACK_APPEARS, h, counters=len(keep) + 1))
         if lost:
             st = st.with_status({u: FogStatus.NONE for u in lost})
             notes.append(f"{', '.join(lost)} at {h} lose HIP and cannot be concealed there")
-            public.append(f"{', '.join(lost)} revealed at {h} (O'Leary 2.5)")
+            public.append(Seen(SeenKind.REVEALED, h, tuple(lost)))
     return st
 
 
@@ -948,7 +978,7 @@ def reveal_fortification(st: FogState, fort_id: str) -> FogState:
                    scenario=st.scenario.with_map(replace(m, fortifications=m.fortifications + (known,))))
 
 
-def _minefield_outcome(st: FogState, plan: ShiftPlan, exchange: bool, notes: list[str], public: list[str]) -> FogState:
+def _minefield_outcome(st: FogState, plan: ShiftPlan, exchange: bool, notes: list[str], public: list[Seen]) -> FogState:
     ((a, b),) = plan.stack_pairs
     m, o = st.minefield(a), st.minefield(b)
     if exchange:
@@ -963,10 +993,10 @@ def _minefield_outcome(st: FogState, plan: ShiftPlan, exchange: bool, notes: lis
     for x in sorted((m2, o2), key=lambda x: (x.hex.column, x.hex.row)):
         if x.dummy:
             notes.append(f"dummy minefield at {x.hex} revealed and removed")
-            public.append(f"minefield counter at {x.hex} revealed: a dummy, removed (O'Leary 4.6.2)")
+            public.append(Seen(SeenKind.MINEFIELD_DUMMY, x.hex))
         else:
             kept.append(x)
             notes.append(f"minefield at {x.hex} revealed: {x.ap} AP, {x.at} AT")
-            public.append(f"minefield at {x.hex} revealed: {x.ap} AP, {x.at} AT (O'Leary 4.6.2)")
+            public.append(Seen(SeenKind.MINEFIELD_REVEALED, x.hex, ap=x.ap, at=x.at))
     st = replace(st, minefields=tuple(x for x in st.minefields if x.id not in (m.id, o.id)) + tuple(kept))
     return st

@@ -11,7 +11,7 @@ The aslgw game (its events' texts) and the editor's fog preview both call it.
 from __future__ import annotations
 
 from gwasl.rules.fog.boresight import ThirdDieResult
-from gwasl.rules.fog.shift import ShiftResult
+from gwasl.rules.fog.shift import Seen, SeenKind, ShiftResult
 from gwasl.rules.fog.status import (
     ConcealmentGained,
     ConcealmentLost,
@@ -20,10 +20,32 @@ from gwasl.rules.fog.status import (
     PotentialDummyDropped,
 )
 
-__all__ = ["FogOutcome", "line", "public_lines"]
+__all__ = ["FogOutcome", "line", "public_lines", "seen_line"]
 
 FogOutcome = (ShiftResult | ThirdDieResult | ConcealmentLost | ConcealmentGained | PotentialDummyDropped
               | PotentialDummiesMerged | HipRevealed)
+
+
+def seen_line(f: Seen) -> str:
+    """The words of one fact of a shift DR the other sides see (O'Leary 2.5, 4.2, 4.6.2, 5.2)."""
+    units = ", ".join(f.units)
+    match f.what:
+        case SeenKind.DUMMY_REMOVED:
+            return f"{'cloaking counter' if f.cloaked else 'concealed stack'} at {f.hex} removed: a dummy (O'Leary 2.5)"
+        case SeenKind.REVEALED_TI:
+            return f"{units} revealed at {f.hex}, TI (O'Leary 2.5)"
+        case SeenKind.CLOAK_LOST:
+            return f"cloaking counter at {f.hex} becomes a concealed stack of {f.counters} counters"
+        case SeenKind.FORTIFICATION_REVEALED:
+            return f"hidden {f.fortification} revealed at {f.hex} (O'Leary 2.5, 4.2)"
+        case SeenKind.STACK_APPEARS:
+            return f"a concealed stack of {f.counters} counters appears at {f.hex} (O'Leary 2.5)"
+        case SeenKind.REVEALED:
+            return f"{units} revealed at {f.hex} (O'Leary 2.5)"
+        case SeenKind.MINEFIELD_DUMMY:
+            return f"minefield counter at {f.hex} revealed: a dummy, removed (O'Leary 4.6.2)"
+        case SeenKind.MINEFIELD_REVEALED:
+            return f"minefield at {f.hex} revealed: {f.ap} AP, {f.at} AT (O'Leary 4.6.2)"
 
 
 def _lines(o: FogOutcome) -> tuple[str | None, str, str | None, str | None]:
@@ -31,7 +53,7 @@ def _lines(o: FogOutcome) -> tuple[str | None, str, str | None, str | None]:
     if isinstance(o, ShiftResult):
         outcome = f" -> {o.band}: " + "; ".join(o.consequences)
         own = (o.shown_roll or o.roll).explain() + outcome
-        return o.plan.side, o.roll.explain() + outcome, own, "; ".join(o.public) or None
+        return o.plan.side, o.roll.explain() + outcome, own, "; ".join(public_lines(o)) or None
     if isinstance(o, ThirdDieResult):
         what = "bore sighted" if o.rule == "O'Leary 6.1" else "pre-registered"
         return o.side, f"{o.roll.explain()} -> {o.outcome}" + (f": {what} {o.fixed}" if o.fixed else ""), None, None
@@ -83,7 +105,7 @@ def line(o: FogOutcome, viewer: str) -> str | None:
 def public_lines(o: FogOutcome) -> tuple[str, ...]:
     """What every side but the outcome's own may read of it, one fact a line."""
     if isinstance(o, ShiftResult):
-        return o.public
+        return tuple(seen_line(f) for f in o.public)
     if not _happened(o):
         return ()
     public = _lines(o)[3]

@@ -8,10 +8,10 @@ from gwasl.model.phases import Phase
 from gwasl.model.scenario import Position
 from gwasl.model.scenario_io import load_scenario
 from gwasl.rules.dice import ScriptedDice
-from gwasl.rules.fog.shift import plan_hip_shift, plan_minefield_shift, resolve_shift
+from gwasl.rules.fog.shift import Seen, SeenKind, plan_hip_shift, plan_minefield_shift, resolve_shift
 from gwasl.rules.fog.state import FogState
 from gwasl.rules.fog.view import ViewError, view
-from gwasl.rules.fog.words import line
+from gwasl.rules.fog.words import line, seen_line
 from testsupport import EXAMPLE_PATH
 
 ENEMY = {"id": "G", "side": "german", "kind": "squad", "class": "first_line", "hex": "A1"}
@@ -94,7 +94,9 @@ def test_minefield_strength_only_when_revealed(kit):
     r = resolve_shift(st, plan_minefield_shift(st, m, o, env), ScriptedDice([2, 2]), env)
     g2 = view(r.state, "german")
     assert {(x.hex.label, x.ap, x.at) for x in g2.minefields} == {("H2", 3, 0), ("H4", 6, 0), ("J2", None, None)}
-    assert any("revealed: 6 AP" in x for x in r.public) and line(r, "german") == "; ".join(r.public)
+    assert {(f.what, f.hex.label, f.ap, f.at) for f in r.public} == {(SeenKind.MINEFIELD_REVEALED, "H2", 3, 0),
+                                                                      (SeenKind.MINEFIELD_REVEALED, "H4", 6, 0)}
+    assert "minefield at H4 revealed: 6 AP, 0 AT (O'Leary 4.6.2)" in (line(r, "german") or "")
 
 
 def test_log_lines_are_rendered_per_viewer(kit):
@@ -111,9 +113,9 @@ def test_log_lines_are_rendered_per_viewer(kit):
     assert line(bad, "german") is None
     worse = resolve_shift(st, plan_hip_shift(st, "french", kit.hx("C3"), kit.hx("F5"), kit.env(["F5"])),
                           ScriptedDice([6, 6]), kit.env(["F5"]))  # 12 -1 +1 (LOS) -1 = 11
-    (seen,) = worse.public
-    assert line(worse, "german") == seen
-    assert "concealed stack of 2 counters appears at C3" in seen and " h " not in f" {seen} "
+    (fact,) = worse.public
+    assert fact == Seen(SeenKind.STACK_APPEARS, kit.hx("C3"), counters=2)  # no unit id: "h" stays hidden
+    assert line(worse, "german") == seen_line(fact) == "a concealed stack of 2 counters appears at C3 (O'Leary 2.5)"
     assert view(worse.state, "german").concealed_stacks[0].hex == kit.hx("C3")
 
 
