@@ -45,13 +45,23 @@ class Deferred:
         return self._load()
 
 
+class _Retired:
+    """A class the game no longer has, named by its module's ``SNAPSHOT_RETIRED_TYPES``:
+    an old snapshot's values of it are read (so later references still line up) and dropped."""
+
+
 def _name(cls: type) -> str:
     return f"{cls.__module__}:{cls.__qualname__}"
 
 
 def classes_in(prefixes: Iterable[str]) -> dict[str, type]:
     """The dataclasses and enums of the already imported modules whose names start
-    with one of ``prefixes``: what a snapshot of a game may be built from."""
+    with one of ``prefixes``: what a snapshot of a game may be built from.
+
+    A module may list classes it no longer has in ``SNAPSHOT_RETIRED_TYPES``, and a
+    dataclass fields it no longer has in ``SNAPSHOT_RETIRED_FIELDS``: a snapshot written
+    before they went still opens, their values read and dropped (they must no longer be
+    state, e.g. the English log the fog rules used to keep)."""
     pre = tuple(prefixes)
     out: dict[str, type] = {}
     for mod_name, mod in list(sys.modules.items()):
@@ -61,6 +71,8 @@ def classes_in(prefixes: Iterable[str]) -> dict[str, type]:
             if isinstance(obj, type) and obj.__module__ == mod_name and (
                     dataclasses.is_dataclass(obj) or issubclass(obj, enum.Enum)):
                 out[_name(obj)] = obj
+        for retired in getattr(mod, "SNAPSHOT_RETIRED_TYPES", ()):
+            out.setdefault(f"{mod_name}:{retired}", _Retired)
     return out
 
 
@@ -179,12 +191,22 @@ def _dec(o: Any, classes: list[type], base: Any, depth: int, made: list[Any]) ->
         return made[n]
     if "@c" in o:
         cls = _nth(classes, o["@c"])
+        if cls is _Retired and isinstance(o.get("v"), dict):
+            for x in o["v"].values():
+                if x != _SAME:
+                    _dec(x, classes, None, d, made)
+            made.append(None)
+            return None
         if not dataclasses.is_dataclass(cls) or not isinstance(o.get("v"), dict):
             raise SnapshotError(f"{str(o['@c'])[:60]} is not a record of this game")
         fields = {f.name: f for f in dataclasses.fields(cls) if f.init}
         same_class = base is not None and type(base) is cls
         kw = {}
         for k, x in o["v"].items():
+            if k not in fields and k in getattr(cls, "SNAPSHOT_RETIRED_FIELDS", ()):
+                if x != _SAME:
+                    _dec(x, classes, None, d, made)
+                continue
             if k not in fields:
                 raise SnapshotError(f"{cls.__name__} has no field {str(k)[:40]!r}")
             b = getattr(base, k) if same_class else None

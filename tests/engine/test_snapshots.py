@@ -208,3 +208,49 @@ def test_an_object_met_twice_is_written_once_and_read_back_shared():
 def test_a_reference_to_nothing_written_yet_is_refused():
     with pytest.raises(sn.SnapshotError, match="not written before"):
         sn.decode({"types": [], "value": {"@t": [{"@r": 0}]}}, {})
+
+
+def test_a_retired_field_and_class_are_read_and_dropped_keeping_references(monkeypatch):
+    """A field a class no longer has (SNAPSHOT_RETIRED_FIELDS) holding records of a class the
+    module no longer has (SNAPSHOT_RETIRED_TYPES): an old snapshot still decodes, and a
+    record written after them and referred to again (``{"@r": n}``) is still the right one."""
+    import sys
+    import types as pytypes
+    from typing import ClassVar
+
+    @dataclass(frozen=True)
+    class Note:
+        text: str
+
+    @dataclass(frozen=True)
+    class Spot:
+        at: int
+
+    @dataclass(frozen=True)
+    class Old:
+        log: tuple[Note, ...]
+        here: Spot
+        again: Spot
+
+    @dataclass(frozen=True)
+    class New:
+        here: Spot
+        again: Spot
+        SNAPSHOT_RETIRED_FIELDS: ClassVar[tuple[str, ...]] = ("log",)
+
+    spot = Spot(7)
+    obj = sn.encode(Old((Note("a"), Note("b")), spot, spot))
+    assert obj["value"]["v"]["again"] == {"@r": 2}  # after the two Notes: the reference counts them
+    mod = pytypes.ModuleType("snap_retired_mod")
+    for cls in (Spot, New):
+        cls.__module__, cls.__qualname__ = "snap_retired_mod", cls.__name__
+        setattr(mod, cls.__name__, cls)
+    mod.SNAPSHOT_RETIRED_TYPES = ("Note",)  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "snap_retired_mod", mod)
+    short = [n.rsplit(".", 1)[-1] for n in obj["types"]]  # as the classes were named where they were written
+    obj["types"] = [f"snap_retired_mod:{'New' if n == 'Old' else n}" for n in short]
+    back = sn.decode(obj, sn.classes_in(["snap_retired_mod"]))
+    assert back == New(Spot(7), Spot(7)) and back.here is back.again
+    with pytest.raises(sn.SnapshotError, match="no field"):  # an unknown field is still refused
+        obj["value"]["v"]["other"] = 1
+        sn.decode(obj, sn.classes_in(["snap_retired_mod"]))

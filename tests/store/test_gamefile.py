@@ -353,3 +353,57 @@ def test_kill_9_while_writing_snapshots_loses_nothing_and_the_file_opens(tmp_pat
     with open_game(p) as gf:
         assert gf.session.replay_check().identical
     assert from_snapshot == 60
+
+
+def _with_old_fog_log(obj: dict) -> int:
+    """``obj`` (a snapshot) as written while FogState kept the fog rules' English log, empty
+    as the game kept it between events: a ``log`` field, the same-as-set-up mark, in its
+    place before ``next_id``.  Returns how many FogStates it changed.  (A log holding
+    LogEntry records: tests/engine/test_snapshots.py.)"""
+    fog = obj["types"].index("gwasl.rules.fog.state:FogState")
+    changed = 0
+
+    def walk(o):
+        nonlocal changed
+        if isinstance(o, dict):
+            if o.get("@c") == fog and isinstance(o.get("v"), dict):
+                v = o["v"]
+                items = list(v.items())
+                k = next(i for i, (key, _) in enumerate(items) if key == "next_id")
+                v.clear()
+                v.update(items[:k] + [("log", {"@=": 1})] + items[k:])
+                changed += 1
+            for x in list(o.values()):
+                walk(x)
+        elif isinstance(o, list):
+            for x in o:
+                walk(x)
+
+    walk(obj["value"])
+    return changed
+
+
+def test_a_snapshot_written_while_the_fog_layer_kept_its_log_still_opens(tmp_path):
+    """The fog rules' English log left FogState (they return typed outcomes; the words are
+    gwasl.rules.fog.words): a snapshot a game file holds from before still opens, passes
+    replay --check, and the log it held is dropped (FogState.SNAPSHOT_RETIRED_FIELDS)."""
+    import hashlib
+
+    p = tmp_path / "g.game"
+    with _aslgw_file(p, events=90) as gf:
+        state = gf.session.state
+    con = sqlite3.connect(p)
+    rows = con.execute("SELECT idx, state FROM snapshot ORDER BY idx").fetchall()
+    changed = 0
+    for idx, text in rows:
+        obj = json.loads(text)
+        changed += _with_old_fog_log(obj)
+        new = json.dumps(obj, separators=(",", ":"))
+        con.execute("UPDATE snapshot SET state = ?, digest = ? WHERE idx = ?", (new, hashlib.sha256(new.encode()).hexdigest(), idx))
+    con.commit()
+    con.close()
+    assert changed >= 2
+    with open_game(p) as again:
+        assert again.session.opened_from == rows[-1][0]
+        assert again.session.state == state
+        assert again.session.replay_check().identical

@@ -36,7 +36,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Any
+from typing import Any, ClassVar
 
 from gwasl.model.hexgrid import Hex, HexLabelError
 from gwasl.model.phases import Phase
@@ -209,6 +209,10 @@ class ShiftRecord:
     closes: bool  # no other stack of this kind may shift this phase
 
 
+#: gone from this module; a game snapshot written while FogState had its log still opens (gwasl.engine.snapshot)
+SNAPSHOT_RETIRED_TYPES = ("LogEntry",)
+
+
 def fog_extension(obj_extra: Mapping[str, Any]) -> Mapping[str, Any]:
     """The ``"fog"`` extension object of a scenario or side (docs/format/fog.md), or empty."""
     v = obj_extra.get("fog")
@@ -265,6 +269,8 @@ class FogState:
     next_id: int = 1
     # ids issued in play per (side, prefix): see fresh_id, why one shared counter would leak
     issued: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    # the English log rule functions used to append to (now typed outcomes, gwasl.rules.fog.words)
+    SNAPSHOT_RETIRED_FIELDS: ClassVar[tuple[str, ...]] = ("log",)
 
     # -- construction -----------------------------------------------------------
     @classmethod
