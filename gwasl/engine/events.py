@@ -74,10 +74,15 @@ class Rolled(Record):
 @dataclass(frozen=True)
 class Decided(Record):
     """An automated side's decision: what it chose and why (candidates, scores,
-    rule numbers in ``details``).  ``private_to`` as for :class:`Rolled`."""
+    rule numbers in ``details``).  ``private_to`` as for :class:`Rolled`.
+
+    ``public``: the policy declares its ``why`` (never its ``details``) free of hidden
+    facts, because the action it explains shows them anyway (a fire reveals its
+    firers): every viewer reads the why even when the side is kept secret."""
 
     kind: ClassVar[str] = "decision"
     side: str
     why: str
     details: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     private_to: str | None = None
+    public: bool = False

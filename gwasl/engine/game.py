@@ -148,11 +148,15 @@ class Outcome:
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """What an automated side chose, and why (candidates, scores, rule numbers)."""
+    """What an automated side chose, and why (candidates, scores, rule numbers).
+
+    ``public``: the why names only what the action itself shows every viewer (see
+    :class:`~gwasl.engine.events.Decided`); the details stay with the side's own viewers."""
 
     action: Record
     why: str
     details: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    public: bool = False
 
 
 S = TypeVar("S")
@@ -346,7 +350,11 @@ class Game(abc.ABC, Generic[S]):
         return Shown("roll", event.explain(), event.data())
 
     def decision_shown(self, event: Decided, viewer: Viewer) -> Shown | None:
+        """A decision in full for a viewer who may know the side's secrets; for others,
+        a public decision's why alone, and nothing of a private one."""
         if event.private_to is not None and not viewer.sees_secrets_of(event.private_to):
+            if event.public:
+                return Shown("decision", f"{event.side}: {event.why}", {"side": event.side})
             return None
         return Shown("decision", f"{event.side}: {event.why}", {"side": event.side, "details": dict(event.details)})
 

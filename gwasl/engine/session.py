@@ -322,7 +322,8 @@ class Session(Generic[S]):
                 return new
             dice = GameDice(self.seed, self.dice_position)
             decision: Decision = policy(Seat(self.game, self.state, self.viewer(st.side)), dice)
-            decided = Decided(st.side, decision.why, decision.details, st.side if st.side in self.game.secret_sides(self.state) else None)
+            decided = Decided(st.side, decision.why, decision.details,
+                              st.side if st.side in self.game.secret_sides(self.state) else None, decision.public)
             pre = [*dice.roll_events(), decided]
             dice = _Continue(dice)
             new.append(self._step("auto", decision.action, st.side, group, decision, pre, dice))
@@ -435,7 +436,8 @@ class Session(Generic[S]):
                             return ReplayReport(n, False, e.seq, f"entry {e.index}: no automated side {e.actor}")
                         decision = policy(Seat(game, state, game.viewer(state, str(e.actor))), dice)
                         secret = e.actor in game.secret_sides(state)
-                        pre = [*dice.roll_events(), Decided(str(e.actor), decision.why, decision.details, e.actor if secret else None)]
+                        pre = [*dice.roll_events(),
+                               Decided(str(e.actor), decision.why, decision.details, e.actor if secret else None, decision.public)]
                         action = decision.action
                         dice = _Continue(dice)
                     events = pre + game.apply(state, action, dice)

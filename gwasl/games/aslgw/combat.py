@@ -78,7 +78,10 @@ def legal(game: AslgwGame, state: AslgwState, viewer: Viewer, side: str) -> list
     """The combat actions ``side`` (the side to act) may take now, as ``viewer`` knows them."""
     out: list[Record] = []
     shooter = fr.firing_side(state)
-    if shooter is not None and shooter not in state.secret and (shooter == side or state.phase is Phase.MPh):
+    # a side gwasl keeps secret fires only by its policy, which looks through its own seat
+    # (viewer named after it); nobody else is ever offered its fire
+    own_seat = shooter not in state.secret or viewer.name == shooter
+    if shooter is not None and own_seat and (shooter == side or state.phase is Phase.MPh):
         out += fr.fire_options(state, viewer)
     if state.phase is Phase.MPh and side == state.phasing:
         out += chg.options(state, viewer)
@@ -215,7 +218,7 @@ def _secret_first_fire(game: AslgwGame, em: fx.Emitter) -> None:
             break
         fired.append(why)
         fr.resolve(em, choice)
-    em.emit(FireConsidered(side, "; ".join([*fired, why]) if why else "; ".join(fired), cands))
+    em.emit(FireConsidered(side, "; ".join([*fired, why]) if why else "; ".join(fired), cands, tuple(fired)))
 
 
 # ---------------------------------------------------------------------------
@@ -264,7 +267,7 @@ def _fire_policy(seat: Seat[Any], dice: GameDice) -> Decision:
     gas = next((a for a in legal_ if isinstance(a, ReleaseGas)), None)
     if gas is not None:
         return Decision(gas, f"gwasl's fire policy releases {gas.side}'s gas attack {gas.index + 1} as soon as it may (ASLGW 1.9)",
-                        {"threshold": FIRE_THRESHOLD})
+                        {"threshold": FIRE_THRESHOLD}, public=True)
     best: tuple[float, bool, Fire] | None = None
     lines = []
     for a in legal_:
@@ -278,7 +281,7 @@ def _fire_policy(seat: Seat[Any], dice: GameDice) -> Decision:
     if best is not None and (best[0] >= FIRE_THRESHOLD or (best[1] and best[0] > 0)):
         a = best[2]
         return Decision(a, f"gwasl's fire policy fires {'+'.join(a.firers)} at {a.at} ({a.mode}): {best[0]:.0%} chance of "
-                           f"at least a 1MC-grade result", {"candidates": lines, "threshold": FIRE_THRESHOLD})
+                           f"at least a 1MC-grade result", {"candidates": lines, "threshold": FIRE_THRESHOLD}, public=True)
     end = next(a for a in legal_ if isinstance(a, EndPhase))
     why = "nothing to fire" if best is None else f"best chance {best[0]:.0%} < {FIRE_THRESHOLD:.0%}, no ADJACENT target"
     return Decision(end, f"gwasl's fire policy ends the phase: {why}", {"candidates": lines, "threshold": FIRE_THRESHOLD})
@@ -286,7 +289,8 @@ def _fire_policy(seat: Seat[Any], dice: GameDice) -> Decision:
 
 def _near(seat: Seat[Any], a: Fire) -> bool:
     at = Hex.from_label(a.at)
-    return any(u["id"] in a.firers and Hex.from_label(u["hex"]).distance(at) <= 1 for u in seat.view()["units"])
+    known = seat.view().fog.scenario  # the firing side's knowledge (Game.policy_view)
+    return any(u.id in a.firers and u.hex.distance(at) <= 1 for u in known.units)
 
 
 def automated(state: AslgwState, side: str) -> Mapping[str, Policy]:

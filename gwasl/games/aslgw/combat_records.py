@@ -281,12 +281,15 @@ class FireConsidered(Record):
     """gwasl's fire policy for ``side``, whose hidden layer it keeps, looked at the units
     that just moved (A8.1) and did not fire: why (every candidate with its odds).
     Private to ``side``; made after every move step while that side is the
-    defender, so its presence tells nothing."""
+    defender, so its presence tells nothing.  ``public``: the reason of each fire it
+    made, which every viewer reads (the fire revealed its firers and its target is
+    known; the candidates and the reason to hold fire stay private)."""
 
     kind: ClassVar[str] = "fire_policy"
     side: str
     why: str
     candidates: tuple[str, ...] = ()
+    public: tuple[str, ...] = ()
 
 
 @EVENTS.register

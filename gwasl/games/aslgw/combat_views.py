@@ -105,6 +105,8 @@ def event_view(event: Record, viewer: Viewer) -> Shown | None:
         return Shown("formation", f"{event.side}: casualties make {event.formation} a {event.to.replace('_', '-')} (ASLGW 1.1)")
     if isinstance(event, FireConsidered):
         if not viewer.sees_secrets_of(event.side):
+            if event.public:
+                return Shown("fire_policy", f"{event.side}'s fire policy {'; '.join(event.public)}", {"side": event.side})
             return None
         return Shown("fire_policy", f"{event.side}'s fire policy: {event.why}", {"candidates": list(event.candidates)})
     if isinstance(event, ResidualPlaced):

@@ -159,9 +159,11 @@ def test_units_out_of_known_enemy_los_in_concealment_terrain_gain_concealment_at
 # gwasl's fire policy for a side it keeps secret
 
 
-def test_a_secret_defender_fires_when_its_policy_decides_and_explains_it_privately():
+def test_a_secret_defender_fires_when_its_policy_decides_and_explains_it():
     """The secret French HIP squad is next to the German moving in: the policy fires
-    (an ADJACENT target) and the firer is revealed; its reasoning is private."""
+    (an ADJACENT target) and the firer is revealed.  The player reads why it fired
+    (the fire showed the firer; issue 14: the kept-secret side's decisions with their
+    "why"), never the candidates it weighed, which stay the French side's."""
     d = doc([squad("G", "C2"), leader("GL", "C2"), squad("F", "C4", "french", hidden="hip"), squad("K", "J9", "french")])
     s = session(d, secret=("french",))
     to_phase(s, "MPh")
@@ -170,8 +172,12 @@ def test_a_secret_defender_fires_when_its_policy_decides_and_explains_it_private
     considered = of(ev, FireConsidered)
     assert len(considered) == 1 and considered[0].side == "french"
     assert any(c.units == ("F",) for c in of(ev, ConcealmentLost))
-    assert all(e["kind"] != "fire_policy" for e in s.log("player"))
-    assert any(e["kind"] == "fire_policy" for e in s.log("french"))
+    seen = [e for e in s.log("player") if e["kind"] == "fire_policy"]
+    assert len(seen) == 1 and seen[0]["text"].startswith("french's fire policy fires F at C3")
+    assert "candidates" not in seen[0] and "ADJACENT" not in seen[0]["text"]
+    own = [e for e in s.log("french") if e["kind"] == "fire_policy"]
+    assert own and own[0]["text"].endswith("nothing of its can fire")  # why it stopped: the side's own
+    assert "nothing of its can fire" not in seen[0]["text"]
 
 
 def test_a_secret_side_s_prep_fire_is_decided_by_its_policy_with_its_reasons():
@@ -181,6 +187,25 @@ def test_a_secret_side_s_prep_fire_is_decided_by_its_policy_with_its_reasons():
     to_phase(s, "MPh", "french")
     decided = [e for e in flat(s.entries) if isinstance(e, Decided)]
     assert decided and "fire policy" in decided[0].why and decided[0].private_to == "french"
+
+
+def test_the_player_reads_why_a_secret_side_fired_but_not_why_it_held_fire():
+    """Issue 14 (the kept-secret side's decisions with their "why"): a fire's reason is
+    public, since the fire reveals its firers and its target is the player's own (A12.15
+    loss of concealment on firing); the candidates weighed and the reason to hold fire
+    stay the secret side's."""
+    d = doc([squad("G", "C4"), squad("F", "C3", "french"), leader("FL", "C3", "french"), squad("F2", "C3", "french")],
+            game={"first_moves": "french"})
+    s = session(d, secret=("french",))
+    to_phase(s, "MPh", "french")
+    decided = [e for e in flat(s.entries) if isinstance(e, Decided)]
+    fired = [e for e in decided if "fires" in e.why]
+    held = [e for e in decided if "ends the phase" in e.why]
+    assert fired and all(e.public for e in fired) and held and not any(e.public for e in held)
+    shown = [e for e in s.log("player") if e["kind"] == "decision"]
+    assert [e["text"] for e in shown] == [f"french: {e.why}" for e in fired]
+    assert all(set(e) == {"seq", "kind", "text", "side"} for e in shown)  # no candidates
+    assert len([e for e in s.log("french") if e["kind"] == "decision"]) == len(decided)
 
 
 def test_a_secret_side_releases_its_gas_when_it_may_aslgw_1_9():
