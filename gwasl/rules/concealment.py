@@ -78,7 +78,7 @@ def concealment_terrain(s: Scenario, h: Hex, position: Position) -> bool:
     foxhole, pillbox); the thresholds are infantry_combat.json ``concealment``.
 
     >>> import datetime
-    >>> from gwasl.model.scenario import MapData, HexData
+    >>> from gwasl.model.scenario import MapData, HexData, Terrain
     >>> s = Scenario("t", datetime.date(1916, 7, 1), MapData(3, 3, hexes={Hex(1, 1): HexData(Terrain.GRAIN)}), {})
     >>> concealment_terrain(s, Hex(1, 1), Position.GROUND), concealment_terrain(s, Hex(0, 0), Position.GROUND)
     (True, False)
