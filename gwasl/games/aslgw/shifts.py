@@ -49,7 +49,7 @@ from gwasl.rules.fog.shift import (
     shift_window,
 )
 from gwasl.rules.fog.state import FogState, LedgerKind
-from gwasl.rules.fog.words import public_lines
+from gwasl.rules.fog.words import consequence_lines, public_lines
 
 __all__ = [
     "LEDGERS",
@@ -155,7 +155,7 @@ def resolve_player_shift(state: AslgwState, action: Shift, dice: GameDice) -> li
     r = resolve_shift(fog, plan, dice, env())
     events: list[Record] = [dice.event(r.roll, action.side),
                             ShiftResolved(action.side, action.ledger, action.a, action.b, tuple(r.roll.dice), r.roll.final,
-                                          r.band, tuple(r.consequences))]
+                                          r.band, consequence_lines(r))]
     if r.public:
         events.append(ShiftSeen(action.side, public_lines(r)))
     return events
@@ -185,7 +185,7 @@ def run_window(state: AslgwState, side: str, seed: int) -> list[Record]:
             break
         ledger, a, b = _ident(d.chosen.plan)
         r = resolve_shift(fog, d.chosen.plan, dice, env())
-        attempts.append(Attempt(ledger, a, b, secret_roll(dice, r.roll), r.band, d.reason, tuple(r.consequences)))
+        attempts.append(Attempt(ledger, a, b, secret_roll(dice, r.roll), r.band, d.reason, consequence_lines(r)))
         if r.public:
             seen.append(ShiftSeen(side, public_lines(r)))
         fog = r.state

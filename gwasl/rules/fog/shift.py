@@ -45,6 +45,8 @@ from gwasl.rules.fog.table import FogTable
 from gwasl.rules.units import infantry_movement
 
 __all__ = [
+    "Done",
+    "DoneKind",
     "Seen",
     "SeenKind",
     "ShiftChoices",
@@ -152,6 +154,54 @@ class Seen:
     at: int = 0
 
 
+class DoneKind(StrEnum):
+    """What a shift DR did, as the shifting side reads it (words: :func:`gwasl.rules.fog.words.done_line`)."""
+
+    NO_EXCHANGE = "no_exchange"  # 2.5 8+ (closes: no other shift of ``kind`` this phase)
+    FREE_SHIFT = "free_shift"  # 2.5: final DR <= 0 adds no +1 to later attempts
+    HD_MAY_ATTEMPT = "hd_may_attempt"  # 2.3: vehicles on a crest line
+    BORE_SIGHT_LOST = "bore_sight_lost"  # 2.3
+    STACKS_EXCHANGE = "stacks_exchange"  # 2.5 <= 7
+    SELF_EXCHANGE = "self_exchange"
+    DUMMY_HIP_MARKS = "dummy_hip_marks"  # 3.3.3, 4.2
+    HIP_PIECES = "hip_pieces"  # 3.3: ``count`` pieces hex->to, ``count_back`` to->hex
+    FORTIFICATION_CA = "fortification_ca"  # 4.4
+    TUNNEL_EXIT = "tunnel_exit"  # 4.4.2
+    TUNNEL_FOLLOWS = "tunnel_follows"  # 4.4.2
+    CAVE_PLACED = "cave_placed"  # 4.4.1
+    NOT_EMPLACED = "not_emplaced"  # 2.3
+    CHOICES_APPLIED = "choices_applied"  # 2.3
+    DUMMY_ELIMINATED = "dummy_eliminated"  # 2.5 11+
+    REVEALED_TI = "revealed_ti"  # 2.5 13+
+    CLOAK_LOST = "cloak_lost"  # 5.2
+    POTENTIAL_DUMMY_LOST = "potential_dummy_lost"  # 2.2
+    DUMMY_HIP_ELIMINATED = "dummy_hip_eliminated"  # 2.5 11+
+    FORTIFICATION_REVEALED = "fortification_revealed"  # 2.5, 4.2
+    HIP_REVEALED_TI = "hip_revealed_ti"  # 2.5 13+
+    HIP_STAYS_CONCEALED = "hip_stays_concealed"  # 2.5 11-12
+    HIP_REVEALED = "hip_revealed"  # 2.5 11-12
+    MINEFIELDS_EXCHANGE = "minefields_exchange"  # 4.6.2
+    MINEFIELD_NO_EXCHANGE = "minefield_no_exchange"  # 4.6.3
+    MINEFIELD_DUMMY = "minefield_dummy"  # 4.6.2
+    MINEFIELD_REVEALED = "minefield_revealed"  # 4.6.2
+
+
+@dataclass(frozen=True, slots=True)
+class Done:
+    """One thing a shift DR did, as the shifting side (and the omniscient view) reads it."""
+
+    what: DoneKind
+    hex: Hex | None = None
+    to: Hex | None = None
+    units: tuple[str, ...] = ()
+    count: int = 0
+    count_back: int = 0
+    kind: str = ""  # the ledger (NO_EXCHANGE), the fortification's kind (FORTIFICATION_REVEALED, TUNNEL_*)
+    ap: int = 0
+    at: int = 0
+    closes: bool = False  # NO_EXCHANGE: no other shift of ``kind`` this phase
+
+
 @dataclass(frozen=True, slots=True)
 class ShiftResult:
     """The outcome of a shift DR: new state, the roll, the 2.5 band and what happened."""
@@ -160,7 +210,7 @@ class ShiftResult:
     plan: ShiftPlan
     roll: Roll
     band: str
-    consequences: tuple[str, ...]
+    consequences: tuple[Done, ...]
     hd_attempts: tuple[str, ...] = ()  # vehicles that may now attempt a HD maneuver (2.3)
     shown_roll: Roll | None = None  # the roll as the shifting side is shown it (knowledge.shown_roll)
     public: tuple[Seen, ...] = ()  # what every other side sees of the attempt (nothing for a quiet shift)
@@ -663,7 +713,7 @@ def resolve_shift(state: FogState, plan: ShiftPlan, dice: Dice, env: FogEnv,
                       counted=band.shift and t.counts_as_shift(roll.final),
                       closes=band.closes_phase and not is_mf)
     st = replace(state, ledger=state.ledger + (rec,))
-    notes: list[str] = []
+    notes: list[Done] = []
     public: list[Seen] = []
     hd: tuple[str, ...] = ()
     if is_mf:
@@ -671,12 +721,11 @@ def resolve_shift(state: FogState, plan: ShiftPlan, dice: Dice, env: FogEnv,
     elif band.shift:
         st, hd = _exchange(st, plan, choices, env, notes)
     else:
-        notes.append("no exchange" + ("" if not band.closes_phase else
-                                      f"; no other {plan.kind.value} shift this phase (O'Leary 2.5)"))
+        notes.append(Done(DoneKind.NO_EXCHANGE, kind=plan.kind.value, closes=band.closes_phase))
         if band.status_lost:
             st = _lose_status(st, plan, env, band.revealed, notes, public)
     if band.shift and roll.final <= t.free_shift_max:
-        notes.append("final DR <= 0: this shift adds no +1 to later attempts (O'Leary 2.5)")
+        notes.append(Done(DoneKind.FREE_SHIFT))
     # The truth for the omniscient view; the shifting side sees the same dice with the DRM it
     # knows (a hidden enemy unit's LOS must not show through the +1, O'Leary 2.5).
     from gwasl.rules.fog.knowledge import shown_roll  # knowledge plans shifts: imported here, not above
@@ -687,7 +736,7 @@ def resolve_shift(state: FogState, plan: ShiftPlan, dice: Dice, env: FogEnv,
 
 
 def _exchange(st: FogState, plan: ShiftPlan, choices: ShiftChoices, env: FogEnv,
-              notes: list[str]) -> tuple[FogState, tuple[str, ...]]:
+              notes: list[Done]) -> tuple[FogState, tuple[str, ...]]:
     moved: list[str] = []
     if plan.kind in (LedgerKind.DUMMY, LedgerKind.CLOAKED):
         for pa, pb in plan.stack_pairs:
@@ -701,11 +750,11 @@ def _exchange(st: FogState, plan: ShiftPlan, choices: ShiftChoices, env: FogEnv,
     hd = tuple(u for u in moved if _is_vehicle(st.unit(u), env) and st.scenario.map.hexes.get(st.unit(u).hex)
                and st.scenario.map.hexes[st.unit(u).hex].extra.get("crest_line") is True)
     if hd:
-        notes.append(f"{', '.join(hd)} may attempt a HD maneuver (O'Leary 2.3)")
+        notes.append(Done(DoneKind.HD_MAY_ATTEMPT, units=hd))
     return st, hd
 
 
-def _swap_stacks(st: FogState, a_id: str, b_id: str, notes: list[str]) -> tuple[FogState, list[str]]:
+def _swap_stacks(st: FogState, a_id: str, b_id: str, notes: list[Done]) -> tuple[FogState, list[str]]:
     """O'Leary 2.3: exchange two "?" stacks (or one with itself); the counter count the enemy
     sees and the portion of the location stay with each location; the MF history goes too (2.4)."""
     a, b = st.stack(a_id), st.stack(b_id)
@@ -715,8 +764,7 @@ def _swap_stacks(st: FogState, a_id: str, b_id: str, notes: list[str]) -> tuple[
     sighting = [x.unit_id for x in st.bore_sight if x.unit_id in a.unit_ids + b.unit_ids and x.eligible and x.hex is None]
     if sighting and history & st.moved:
         st = st.without_bore_sight(sighting)
-        notes.append(f"{', '.join(sighting)} may no longer bore sight: a stack of this shift has moved other than "
-                     "by shifting (O'Leary 2.3)")
+        notes.append(Done(DoneKind.BORE_SIGHT_LOST, units=tuple(sighting)))
     if a.id != b.id:
         # A dummy stack's movement history goes with its content, which changes stack id here.
         flags = {a.id: b.id in st.moved, b.id: a.id in st.moved}
@@ -736,10 +784,10 @@ def _swap_stacks(st: FogState, a_id: str, b_id: str, notes: list[str]) -> tuple[
             spent[u] = sa
         st = replace(st, spent=MappingProxyType(spent))
         moved = list(a.unit_ids + b.unit_ids)
-        notes.append(f"stacks at {a.hex} and {b.hex} exchange locations")
+        notes.append(Done(DoneKind.STACKS_EXCHANGE, a.hex, b.hex))
     else:
         moved = list(a.unit_ids)
-        notes.append(f"the stack at {a.hex} exchanges with itself")
+        notes.append(Done(DoneKind.SELF_EXCHANGE, a.hex))
     return st, moved
 
 
@@ -747,7 +795,7 @@ def _is_vehicle(u: Unit, env: FogEnv) -> bool:
     return size_class_of(u) in env.table.vehicle_sizes
 
 
-def _hip_exchange(st: FogState, plan: ShiftPlan, choices: ShiftChoices, notes: list[str]) -> tuple[FogState, list[str]]:
+def _hip_exchange(st: FogState, plan: ShiftPlan, choices: ShiftChoices, notes: list[Done]) -> tuple[FogState, list[str]]:
     side, ha, hb = plan.side, plan.hex_a, plan.hex_b
     # 3.3.3, 4.2: a hidden fortification is "the equivalent of an HIP unit in every respect".
     had_real = {h: bool(st.hip_units_at(h, side) or st.fortifications_at(h, side)) for h in (ha, hb)}
@@ -780,12 +828,12 @@ def _hip_exchange(st: FogState, plan: ShiftPlan, choices: ShiftChoices, notes: l
         if had_real[h] and not st.hip_pieces_at(h, side):
             st, did = st.fresh_id("h", side)
             st = replace(st, dummy_hip=st.dummy_hip + (DummyHip(did, side, h),))
-            notes.append(f"a dummy HIP counter marks {h}, left without HIP units or hidden fortifications (O'Leary 3.3.3, 4.2)")
-    notes.append(f"{len(plan.movers_a)} HIP piece(s) {ha}->{hb}, {len(plan.movers_b)} {hb}->{ha}")
+            notes.append(Done(DoneKind.DUMMY_HIP_MARKS, h))
+    notes.append(Done(DoneKind.HIP_PIECES, ha, hb, count=len(plan.movers_a), count_back=len(plan.movers_b)))
     return st, [m for m in dest if m in unit_ids]
 
 
-def _fortification_ca(st: FogState, plan: ShiftPlan, choices: ShiftChoices, notes: list[str]) -> FogState:
+def _fortification_ca(st: FogState, plan: ShiftPlan, choices: ShiftChoices, notes: list[Done]) -> FogState:
     """O'Leary 4.4: a shifted fortification with a well-defined CA chooses it at once."""
     movers = set(plan.movers_a) | set(plan.movers_b)
     picked = {f.id for f in st.fortifications if f.id in movers and f.id in choices.ca
@@ -794,7 +842,7 @@ def _fortification_ca(st: FogState, plan: ShiftPlan, choices: ShiftChoices, note
         return st
     forts = tuple(replace(f, extra=MappingProxyType(dict(f.extra) | {"ca": int(choices.ca[f.id]) % 6}))
                   if f.id in picked else f for f in st.fortifications)
-    notes.append(f"{len(picked)} fortification CA chosen (O'Leary 4.4)")
+    notes.append(Done(DoneKind.FORTIFICATION_CA, count=len(picked)))
     return replace(st, fortifications=forts)
 
 
@@ -825,7 +873,7 @@ def _check_reanchoring(state: FogState, plan: ShiftPlan, choices: ShiftChoices) 
             raise ShiftError(f"{uid} is not inside the cave complex (O'Leary 4.4.1)")
 
 
-def _reanchor(st: FogState, plan: ShiftPlan, choices: ShiftChoices, notes: list[str]) -> FogState:
+def _reanchor(st: FogState, plan: ShiftPlan, choices: ShiftChoices, notes: list[Done]) -> FogState:
     """O'Leary 4.4.1-4.4.2 after a fortification shifted: its tunnel stays connected to it
     (and may take a new far exit); a tunnel of another fortification that ended in it
     follows it; units of its cave complex may be placed in any fortification of the complex."""
@@ -839,12 +887,12 @@ def _reanchor(st: FogState, plan: ShiftPlan, choices: ShiftChoices, notes: list[
         extra = dict(f.extra)
         if f.id in choices.tunnel_exits:
             extra["tunnel"] = choices.tunnel_exits[f.id].label
-            notes.append(f"tunnel of the {f.kind.value} now at {f.hex} exits at {choices.tunnel_exits[f.id]} (O'Leary 4.4.2)")
+            notes.append(Done(DoneKind.TUNNEL_EXIT, f.hex, choices.tunnel_exits[f.id], kind=f.kind.value))
         elif f.id not in movers:
             for m in moved:
                 if extra.get("tunnel") == old_hex[m.id].label and m.hex != old_hex[m.id]:
                     extra["tunnel"] = m.hex.label
-                    notes.append(f"tunnel from {f.hex} follows the {m.kind.value} to {m.hex} (O'Leary 4.4.2)")
+                    notes.append(Done(DoneKind.TUNNEL_FOLLOWS, f.hex, m.hex, kind=m.kind.value))
         forts.append(replace(f, extra=MappingProxyType(extra)) if extra != dict(f.extra) else f)
     st = replace(st, fortifications=tuple(forts))
     if choices.complex_moves:
@@ -852,7 +900,7 @@ def _reanchor(st: FogState, plan: ShiftPlan, choices: ShiftChoices, notes: list[
         moves = {uid: (by_id[fid].hex, _position_in(by_id[fid].kind))
                  for uid, fid in choices.complex_moves.items()}
         st = st.with_units_moved(moves)
-        notes.append(f"{len(moves)} unit(s) placed in the changed cave complex without a shift DR (O'Leary 4.4.1)")
+        notes.append(Done(DoneKind.CAVE_PLACED, count=len(moves)))
     return st
 
 
@@ -862,7 +910,7 @@ def _position_in(kind: FortificationKind) -> Position:
     return fortification_table()[kind].position or Position.GROUND
 
 
-def _apply_choices(st: FogState, moved: list[str], choices: ShiftChoices, notes: list[str], table: FogTable) -> FogState:
+def _apply_choices(st: FogState, moved: list[str], choices: ShiftChoices, notes: list[Done], table: FogTable) -> FogState:
     """O'Leary 2.3: after a shift a vehicle picks TCA/VCA and CE/BU, a gun its CA and
     emplacement (if it could emplace at start); other pieces choose nothing."""
     if not (choices.ca or choices.vca or choices.ce or choices.emplaced):
@@ -886,13 +934,13 @@ def _apply_choices(st: FogState, moved: list[str], choices: ShiftChoices, notes:
                 elif u.extra.get("may_emplace") is True and terrain_table()[st.scenario.map.terrain_at(u.hex)].allows_emplacement:
                     extra["emplaced"] = True
                 else:
-                    notes.append(f"{u.id} may not be emplaced at {u.hex} (O'Leary 2.3)")
+                    notes.append(Done(DoneKind.NOT_EMPLACED, u.hex, units=(u.id,)))
         units.append(replace(u, extra=MappingProxyType(extra)) if extra != dict(u.extra) else u)
-    notes.append("post-shift choices applied (O'Leary 2.3)")
+    notes.append(Done(DoneKind.CHOICES_APPLIED))
     return replace(st, scenario=st.scenario.with_units(units))
 
 
-def _lose_status(st: FogState, plan: ShiftPlan, env: FogEnv, revealed: bool, notes: list[str],
+def _lose_status(st: FogState, plan: ShiftPlan, env: FogEnv, revealed: bool, notes: list[Done],
                  public: list[Seen]) -> FogState:
     """2.5 results 11-12 (status lost) and >= 13 (revealed, TI)."""
     from gwasl.rules.fog.status import lose_concealment
@@ -906,36 +954,36 @@ def _lose_status(st: FogState, plan: ShiftPlan, env: FogEnv, revealed: bool, not
             s = st.stack(sid)
             if s.is_dummy:
                 st = st.with_stacks(x for x in st.stacks if x.id != sid)
-                notes.append(f"dummy stack at {s.hex} eliminated")
+                notes.append(Done(DoneKind.DUMMY_ELIMINATED, s.hex))
                 public.append(Seen(SeenKind.DUMMY_REMOVED, s.hex, cloaked=s.cloaked))
                 continue
             if revealed:
                 st = lose_concealment(st, s.unit_ids, "shift DR >= 13 (O'Leary 2.5)").state
                 st = replace(st, ti=st.ti | set(s.unit_ids))
-                notes.append(f"{', '.join(s.unit_ids)} at {s.hex} lose concealment and become TI")
+                notes.append(Done(DoneKind.REVEALED_TI, s.hex, units=s.unit_ids))
                 public.append(Seen(SeenKind.REVEALED_TI, s.hex, s.unit_ids))
             elif s.cloaked:
                 new = replace(s, cloaked=False, potential_dummy=False, height=len(s.unit_ids) + 1)
                 st = st.with_stacks(new if x.id == sid else x for x in st.stacks)
                 st = st.with_status({u: FogStatus.CONCEALED for u in s.unit_ids})
-                notes.append(f"stack at {s.hex} loses cloaked status, stays concealed (O'Leary 5.2)")
+                notes.append(Done(DoneKind.CLOAK_LOST, s.hex))
                 public.append(Seen(SeenKind.CLOAK_LOST, s.hex, counters=new.height))
             else:
                 new = replace(s, potential_dummy=False)
                 st = st.with_stacks(new if x.id == sid else x for x in st.stacks)
                 st = st.with_status({u: FogStatus.CONCEALED for u in s.unit_ids})
-                notes.append(f"stack at {s.hex} loses potential dummy status for good, stays concealed (O'Leary 2.2)")
+                notes.append(Done(DoneKind.POTENTIAL_DUMMY_LOST, s.hex))
         return st
     # HIP pieces: the movers of both locations.
     pieces = list(plan.movers_a) + list(plan.movers_b)
     unit_ids = {u.id for u in st.scenario.units}
     units = [i for i in pieces if i in unit_ids]
     for d in [d for d in st.dummy_hip if d.id in pieces]:
-        notes.append(f"dummy HIP at {d.hex} eliminated")
+        notes.append(Done(DoneKind.DUMMY_HIP_ELIMINATED, d.hex))
     st = replace(st, dummy_hip=tuple(d for d in st.dummy_hip if d.id not in pieces))
     for f in [f for f in st.fortifications if f.id in pieces]:
         st = reveal_fortification(st, f.id)
-        notes.append(f"{f.kind.value} at {f.hex} revealed")
+        notes.append(Done(DoneKind.FORTIFICATION_REVEALED, f.hex, kind=f.kind.value))
         public.append(Seen(SeenKind.FORTIFICATION_REVEALED, f.hex, fortification=f.kind.value))
     # one "?" per Location: units IN a dugout or a deep trench do not share the stack of the ground (A12.1)
     by_loc: dict[tuple[Hex, Position], list[str]] = {}
@@ -945,7 +993,7 @@ def _lose_status(st: FogState, plan: ShiftPlan, env: FogEnv, revealed: bool, not
         if revealed:
             st = st.with_status({u: FogStatus.NONE for u in ids})
             st = replace(st, ti=st.ti | set(ids))
-            notes.append(f"{', '.join(ids)} at {h} lose HIP and concealment and become TI")
+            notes.append(Done(DoneKind.HIP_REVEALED_TI, h, units=tuple(ids)))
             public.append(Seen(SeenKind.REVEALED_TI, h, tuple(ids)))
             continue
         keep = [u for u in ids if not env.concealment_loss(
@@ -956,11 +1004,11 @@ def _lose_status(st: FogState, plan: ShiftPlan, env: FogEnv, revealed: bool, not
             pos = st.unit(keep[0]).position
             st = st.with_stacks(st.stacks + (ConcealStack(sid, side, h, pos, tuple(keep), len(keep) + 1),))
             st = st.with_status({u: FogStatus.CONCEALED for u in keep})
-            notes.append(f"{', '.join(keep)} at {h} lose HIP, stay concealed")
+            notes.append(Done(DoneKind.HIP_STAYS_CONCEALED, h, units=tuple(keep)))
             public.append(Seen(SeenKind.STACK_APPEARS, h, counters=len(keep) + 1))
         if lost:
             st = st.with_status({u: FogStatus.NONE for u in lost})
-            notes.append(f"{', '.join(lost)} at {h} lose HIP and cannot be concealed there")
+            notes.append(Done(DoneKind.HIP_REVEALED, h, units=tuple(lost)))
             public.append(Seen(SeenKind.REVEALED, h, tuple(lost)))
     return st
 
@@ -978,25 +1026,25 @@ def reveal_fortification(st: FogState, fort_id: str) -> FogState:
                    scenario=st.scenario.with_map(replace(m, fortifications=m.fortifications + (known,))))
 
 
-def _minefield_outcome(st: FogState, plan: ShiftPlan, exchange: bool, notes: list[str], public: list[Seen]) -> FogState:
+def _minefield_outcome(st: FogState, plan: ShiftPlan, exchange: bool, notes: list[Done], public: list[Seen]) -> FogState:
     ((a, b),) = plan.stack_pairs
     m, o = st.minefield(a), st.minefield(b)
     if exchange:
         m2, o2 = replace(m, hex=o.hex, revealed=True), replace(o, hex=m.hex, revealed=True)
-        notes.append(f"minefields at {m.hex} and {o.hex} exchange locations")
+        notes.append(Done(DoneKind.MINEFIELDS_EXCHANGE, m.hex, o.hex))
     else:
         m2, o2 = replace(m, revealed=True), replace(o, revealed=True)
-        notes.append("no exchange; further minefield shifts stay possible (O'Leary 4.6.3)")
+        notes.append(Done(DoneKind.MINEFIELD_NO_EXCHANGE))
     kept = []
     # Report in map order, never in entered/other order: the order would tell the enemy
     # whether the two counters exchanged, which the shift DR keeps secret (4.6.2).
     for x in sorted((m2, o2), key=lambda x: (x.hex.column, x.hex.row)):
         if x.dummy:
-            notes.append(f"dummy minefield at {x.hex} revealed and removed")
+            notes.append(Done(DoneKind.MINEFIELD_DUMMY, x.hex))
             public.append(Seen(SeenKind.MINEFIELD_DUMMY, x.hex))
         else:
             kept.append(x)
-            notes.append(f"minefield at {x.hex} revealed: {x.ap} AP, {x.at} AT")
+            notes.append(Done(DoneKind.MINEFIELD_REVEALED, x.hex, ap=x.ap, at=x.at))
             public.append(Seen(SeenKind.MINEFIELD_REVEALED, x.hex, ap=x.ap, at=x.at))
     st = replace(st, minefields=tuple(x for x in st.minefields if x.id not in (m.id, o.id)) + tuple(kept))
     return st

@@ -11,7 +11,7 @@ The aslgw game (its events' texts) and the editor's fog preview both call it.
 from __future__ import annotations
 
 from gwasl.rules.fog.boresight import ThirdDieResult
-from gwasl.rules.fog.shift import Seen, SeenKind, ShiftResult
+from gwasl.rules.fog.shift import Done, DoneKind, Seen, SeenKind, ShiftResult
 from gwasl.rules.fog.status import (
     ConcealmentGained,
     ConcealmentLost,
@@ -20,7 +20,7 @@ from gwasl.rules.fog.status import (
     PotentialDummyDropped,
 )
 
-__all__ = ["FogOutcome", "line", "public_lines", "seen_line"]
+__all__ = ["FogOutcome", "consequence_lines", "done_line", "line", "public_lines", "seen_line"]
 
 FogOutcome = (ShiftResult | ThirdDieResult | ConcealmentLost | ConcealmentGained | PotentialDummyDropped
               | PotentialDummiesMerged | HipRevealed)
@@ -48,10 +48,75 @@ def seen_line(f: Seen) -> str:
             return f"minefield at {f.hex} revealed: {f.ap} AP, {f.at} AT (O'Leary 4.6.2)"
 
 
+def done_line(d: Done) -> str:
+    """The words of one thing a shift DR did, as the shifting side reads it (O'Leary 2-5)."""
+    units = ", ".join(d.units)
+    match d.what:
+        case DoneKind.NO_EXCHANGE:
+            return "no exchange" + (f"; no other {d.kind} shift this phase (O'Leary 2.5)" if d.closes else "")
+        case DoneKind.FREE_SHIFT:
+            return "final DR <= 0: this shift adds no +1 to later attempts (O'Leary 2.5)"
+        case DoneKind.HD_MAY_ATTEMPT:
+            return f"{units} may attempt a HD maneuver (O'Leary 2.3)"
+        case DoneKind.BORE_SIGHT_LOST:
+            return f"{units} may no longer bore sight: a stack of this shift has moved other than by shifting (O'Leary 2.3)"
+        case DoneKind.STACKS_EXCHANGE:
+            return f"stacks at {d.hex} and {d.to} exchange locations"
+        case DoneKind.SELF_EXCHANGE:
+            return f"the stack at {d.hex} exchanges with itself"
+        case DoneKind.DUMMY_HIP_MARKS:
+            return f"a dummy HIP counter marks {d.hex}, left without HIP units or hidden fortifications (O'Leary 3.3.3, 4.2)"
+        case DoneKind.HIP_PIECES:
+            return f"{d.count} HIP piece(s) {d.hex}->{d.to}, {d.count_back} {d.to}->{d.hex}"
+        case DoneKind.FORTIFICATION_CA:
+            return f"{d.count} fortification CA chosen (O'Leary 4.4)"
+        case DoneKind.TUNNEL_EXIT:
+            return f"tunnel of the {d.kind} now at {d.hex} exits at {d.to} (O'Leary 4.4.2)"
+        case DoneKind.TUNNEL_FOLLOWS:
+            return f"tunnel from {d.hex} follows the {d.kind} to {d.to} (O'Leary 4.4.2)"
+        case DoneKind.CAVE_PLACED:
+            return f"{d.count} unit(s) placed in the changed cave complex without a shift DR (O'Leary 4.4.1)"
+        case DoneKind.NOT_EMPLACED:
+            return f"{units} may not be emplaced at {d.hex} (O'Leary 2.3)"
+        case DoneKind.CHOICES_APPLIED:
+            return "post-shift choices applied (O'Leary 2.3)"
+        case DoneKind.DUMMY_ELIMINATED:
+            return f"dummy stack at {d.hex} eliminated"
+        case DoneKind.REVEALED_TI:
+            return f"{units} at {d.hex} lose concealment and become TI"
+        case DoneKind.CLOAK_LOST:
+            return f"stack at {d.hex} loses cloaked status, stays concealed (O'Leary 5.2)"
+        case DoneKind.POTENTIAL_DUMMY_LOST:
+            return f"stack at {d.hex} loses potential dummy status for good, stays concealed (O'Leary 2.2)"
+        case DoneKind.DUMMY_HIP_ELIMINATED:
+            return f"dummy HIP at {d.hex} eliminated"
+        case DoneKind.FORTIFICATION_REVEALED:
+            return f"{d.kind} at {d.hex} revealed"
+        case DoneKind.HIP_REVEALED_TI:
+            return f"{units} at {d.hex} lose HIP and concealment and become TI"
+        case DoneKind.HIP_STAYS_CONCEALED:
+            return f"{units} at {d.hex} lose HIP, stay concealed"
+        case DoneKind.HIP_REVEALED:
+            return f"{units} at {d.hex} lose HIP and cannot be concealed there"
+        case DoneKind.MINEFIELDS_EXCHANGE:
+            return f"minefields at {d.hex} and {d.to} exchange locations"
+        case DoneKind.MINEFIELD_NO_EXCHANGE:
+            return "no exchange; further minefield shifts stay possible (O'Leary 4.6.3)"
+        case DoneKind.MINEFIELD_DUMMY:
+            return f"dummy minefield at {d.hex} revealed and removed"
+        case DoneKind.MINEFIELD_REVEALED:
+            return f"minefield at {d.hex} revealed: {d.ap} AP, {d.at} AT"
+
+
+def consequence_lines(r: ShiftResult) -> tuple[str, ...]:
+    """What a shift DR did, one line each, as the shifting side reads it."""
+    return tuple(done_line(d) for d in r.consequences)
+
+
 def _lines(o: FogOutcome) -> tuple[str | None, str, str | None, str | None]:
     """(actor, the truth, the actor's own line or None for the truth, the public line or None)."""
     if isinstance(o, ShiftResult):
-        outcome = f" -> {o.band}: " + "; ".join(o.consequences)
+        outcome = f" -> {o.band}: " + "; ".join(consequence_lines(o))
         own = (o.shown_roll or o.roll).explain() + outcome
         return o.plan.side, o.roll.explain() + outcome, own, "; ".join(public_lines(o)) or None
     if isinstance(o, ThirdDieResult):

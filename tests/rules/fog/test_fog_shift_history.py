@@ -6,8 +6,9 @@ from __future__ import annotations
 from gwasl.model.phases import Phase
 from gwasl.model.scenario import Position
 from gwasl.rules.dice import ScriptedDice
-from gwasl.rules.fog.shift import plan_dummy_shift, plan_hip_shift, resolve_shift
+from gwasl.rules.fog.shift import Done, DoneKind, plan_dummy_shift, plan_hip_shift, resolve_shift
 from gwasl.rules.fog.status import advance_clock, move_dummy_stack, move_units
+from gwasl.rules.fog.words import consequence_lines
 
 ENEMY = {"id": "G", "side": "german", "kind": "squad", "class": "first_line", "hex": "A1"}
 MG = {"id": "mg", "side": "french", "kind": "support_weapon", "weapon": "MG", "hex": "C3",
@@ -38,7 +39,8 @@ def test_2_3_a_dummy_stack_that_moved_ends_bore_sighting_of_the_stack_it_exchang
     r = _shift(st, kit, "C3", "F6")
     assert r.shifted and r.state.unit("mg").hex == kit.hx("F6")
     assert not r.state.bore_sight[0].eligible
-    assert any("O'Leary 2.3" in n and "mg" in n for n in r.consequences)
+    assert Done(DoneKind.BORE_SIGHT_LOST, units=("mg",)) in r.consequences
+    assert any("O'Leary 2.3" in n and "mg" in n for n in consequence_lines(r))
 
 
 def test_2_3_a_unit_that_moved_ends_bore_sighting_of_its_partner(kit):

@@ -9,6 +9,8 @@ from gwasl.model.phases import Phase
 from gwasl.model.scenario import Position
 from gwasl.rules.dice import ScriptedDice
 from gwasl.rules.fog.shift import (
+    Done,
+    DoneKind,
     ShiftChoices,
     ShiftError,
     is_phase_closed,
@@ -22,6 +24,7 @@ from gwasl.rules.fog.shift import (
 )
 from gwasl.rules.fog.state import Clock, FogStatus, LedgerKind
 from gwasl.rules.fog.status import advance_clock, mark_acted, move_units
+from gwasl.rules.fog.words import consequence_lines
 from gwasl.rules.garance import wears_garance
 
 ENEMY = {"id": "G", "side": "german", "kind": "squad", "class": "first_line", "hex": "A1"}
@@ -494,7 +497,8 @@ def test_2_3_vehicle_shifted_to_a_crest_line_may_attempt_hull_down(kit):
     st = kit.at(s, "french", Phase.MPh)
     env = kit.env()
     r = resolve_shift(st, plan_dummy_shift(st, sid(st, "C3", kit), sid(st, "F5", kit), env), ScriptedDice([1, 1]), env)
-    assert r.hd_attempts == ("tank",) and any("HD" in n for n in r.consequences)
+    assert r.hd_attempts == ("tank",) and Done(DoneKind.HD_MAY_ATTEMPT, units=("tank",)) in r.consequences
+    assert "tank may attempt a HD maneuver (O'Leary 2.3)" in consequence_lines(r)
     back = advance_clock(r.state, 1, "french", Phase.APh)
     r2 = resolve_shift(back, plan_dummy_shift(back, sid(back, "C3", kit), sid(back, "F5", kit), env), ScriptedDice([1, 1]), env)
     assert r2.hd_attempts == ()
@@ -546,7 +550,9 @@ def test_2_3_no_emplacement_in_a_building_after_a_shift(kit):
     env = kit.env()
     r = resolve_shift(st, plan_dummy_shift(st, sid(st, "C3", kit), sid(st, "F5", kit), env), ScriptedDice([1, 1]), env,
                       ShiftChoices(emplaced={"g1": True}))
-    assert "emplaced" not in r.state.unit("g1").extra and any("may not be emplaced" in n for n in r.consequences)
+    assert "emplaced" not in r.state.unit("g1").extra
+    (refused,) = [d for d in r.consequences if d.what is DoneKind.NOT_EMPLACED]
+    assert refused.units == ("g1",) and f"g1 may not be emplaced at {refused.hex} (O'Leary 2.3)" in consequence_lines(r)
 
 
 def test_4_4_a_shifted_pillbox_chooses_its_ca(kit):
