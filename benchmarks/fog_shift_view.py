@@ -36,8 +36,7 @@ from gwasl.rules.fog.env import FogEnv
 from gwasl.rules.fog.odds import shift_band_odds
 from gwasl.rules.fog.preview import plan_between
 from gwasl.rules.fog.shift import ShiftError, resolve_shift
-from gwasl.rules.fog.state import FogState
-from gwasl.rules.fog.status import advance_clock
+from gwasl.rules.fog.state import Clock, FogState
 from gwasl.rules.fog.view import view
 from gwasl.scenarios import bundled_scenario
 
@@ -58,7 +57,8 @@ def main() -> None:
         return max(1, int(count * k))
 
     s = load_scenario(bundled_scenario("bois-des-caures-1916.json"))
-    st = advance_clock(FogState.from_scenario(s), 1, "german", Phase.MPh)
+    st = FogState.from_scenario(s)
+    clock = Clock(1, "german", Phase.MPh)
     env = FogEnv()
     v = timed(lambda: view(st, "german"), n(300))
     ref = timed(lambda: scenario_to_dict(st.scenario), n(300))
@@ -70,7 +70,7 @@ def main() -> None:
         for a in hexes:
             for b in hexes:
                 with contextlib.suppress(ShiftError):
-                    plan_between(st, "french", a, b, env, None)
+                    plan_between(st, "french", a, b, env, None, clock)
 
     sees = env.sees(st.scenario)
     enemies = [u for u in st.scenario.units if u.side == "german"]
@@ -91,11 +91,11 @@ def main() -> None:
     f = timed(lambda: FogState.from_scenario(s), 300)
     print(f"FogState.from_scenario:     {f * 1e6:9.1f} us   scenario_to_dict: {ref * 1e6:9.1f} us   ratio {f / ref:5.2f}")
 
-    fr = advance_clock(st, 1, "french", Phase.MPh)
+    fr, clock = st, Clock(1, "french", Phase.MPh)
     g6, f4 = (Hex.from_label(x) for x in ("G6", "F4"))
-    plan = plan_between(fr, "french", g6, f4, env, None)
-    pl = timed(lambda: plan_between(fr, "french", g6, f4, env, None), 100)
-    rs = timed(lambda: resolve_shift(fr, plan, ScriptedDice([3, 4]), env), 100)
+    plan = plan_between(fr, "french", g6, f4, env, None, clock)
+    pl = timed(lambda: plan_between(fr, "french", g6, f4, env, None, clock), 100)
+    rs = timed(lambda: resolve_shift(fr, plan, ScriptedDice([3, 4]), env, clock=clock), 100)
     print(f"resolve_shift + shown roll: {rs * 1e3:9.2f} ms   plan the shift:  {pl * 1e3:9.3f} ms   ratio {rs / pl:5.2f}")
 
 

@@ -161,27 +161,32 @@ def _enc(v: Any, base: Any, depth: int, t: _Ctx) -> Any:
     raise SnapshotError(f"a {type(v).__name__} cannot be written in a snapshot")
 
 
-def decode(obj: Any, classes: Mapping[str, type], base: Any = None) -> Any:
-    """The value :func:`encode` wrote, built from ``classes`` only (and ``base`` for references)."""
+def decode(obj: Any, classes: Mapping[str, type], base: Any = None, retired: dict[str, Any] | None = None) -> Any:
+    """The value :func:`encode` wrote, built from ``classes`` only (and ``base`` for references).
+
+    ``retired``, if given, receives the value of each field a class no longer has
+    (``SNAPSHOT_RETIRED_FIELDS``) as ``"Class.field"``, for the game to migrate; a
+    field written as unchanged from ``base`` is not given (the base has none)."""
     if not isinstance(obj, dict) or set(obj) != {"types", "value"} or not isinstance(obj["types"], list):
         raise SnapshotError("not a snapshot (an object with its types and value)")
     types_ = [_class(classes, n) for n in obj["types"]]
     try:
-        return _dec(obj["value"], types_, base, 0, [])
+        return _dec(obj["value"], types_, base, 0, [], retired)
     except SnapshotError:
         raise
     except (TypeError, ValueError, KeyError, AttributeError, RecursionError) as e:
         raise SnapshotError(f"the snapshot does not decode: {str(e).splitlines()[0][:120] if str(e) else type(e).__name__}") from None
 
 
-def _dec(o: Any, classes: list[type], base: Any, depth: int, made: list[Any]) -> Any:
+def _dec(o: Any, classes: list[type], base: Any, depth: int, made: list[Any],
+         retired: dict[str, Any] | None = None) -> Any:
     if depth > _MAX_DEPTH:
         raise SnapshotError("the snapshot is nested too deeply")
     d = depth + 1
     if o is None or isinstance(o, (bool, int, float, str)):
         return o
     if isinstance(o, list):
-        return [_dec(x, classes, None, d, made) for x in o]
+        return [_dec(x, classes, None, d, made, retired) for x in o]
     if not isinstance(o, dict) or len(o) not in (1, 2):
         raise SnapshotError("the snapshot holds a value of no known form")
     if "@r" in o and len(o) == 1:
@@ -205,7 +210,9 @@ def _dec(o: Any, classes: list[type], base: Any, depth: int, made: list[Any]) ->
         for k, x in o["v"].items():
             if k not in fields and k in getattr(cls, "SNAPSHOT_RETIRED_FIELDS", ()):
                 if x != _SAME:
-                    _dec(x, classes, None, d, made)
+                    old = _dec(x, classes, None, d, made, retired)
+                    if retired is not None:
+                        retired[f"{cls.__name__}.{k}"] = old
                 continue
             if k not in fields:
                 raise SnapshotError(f"{cls.__name__} has no field {str(k)[:40]!r}")
@@ -215,14 +222,14 @@ def _dec(o: Any, classes: list[type], base: Any, depth: int, made: list[Any]) ->
                     raise SnapshotError(f"the snapshot refers to the set-up state where it has no {cls.__name__}")
                 kw[k] = b
             else:
-                kw[k] = _dec(x, classes, b, d, made)
+                kw[k] = _dec(x, classes, b, d, made, retired)
         made.append(cls(**kw))
         return made[-1]
     if "@e" in o:
         cls = _nth(classes, o["@e"])
         if not issubclass(cls, enum.Enum):
             raise SnapshotError(f"{str(o['@e'])[:60]} is not an enumeration of this game")
-        return cls(_dec(o.get("v"), classes, None, d, made))
+        return cls(_dec(o.get("v"), classes, None, d, made, retired))
     if len(o) != 1:
         raise SnapshotError("the snapshot holds a value of no known form")
     (tag, items), = o.items()
@@ -234,7 +241,7 @@ def _dec(o: Any, classes: list[type], base: Any, depth: int, made: list[Any]) ->
         raise SnapshotError(f"{str(tag)[:10]} needs a list")
     if tag == "@t":
         bt = base if isinstance(base, tuple) and len(base) == len(items) else None
-        return tuple(_dec(x, classes, bt[i] if bt is not None else None, d, made) for i, x in enumerate(items))
+        return tuple(_dec(x, classes, bt[i] if bt is not None else None, d, made, retired) for i, x in enumerate(items))
     if tag in ("@f", "@s"):
         vals = [_dec(x, classes, None, d, []) for x in items]  # no sharing inside a set
         return frozenset(vals) if tag == "@f" else set(vals)
@@ -243,8 +250,8 @@ def _dec(o: Any, classes: list[type], base: Any, depth: int, made: list[Any]) ->
         for pair in items:
             if not isinstance(pair, list) or len(pair) != 2:
                 raise SnapshotError("a mapping entry must be a [key, value] pair")
-            key = _dec(pair[0], classes, None, d, made)  # the key first, as written (numbering)
-            out[key] = _dec(pair[1], classes, None, d, made)
+            key = _dec(pair[0], classes, None, d, made, retired)  # the key first, as written (numbering)
+            out[key] = _dec(pair[1], classes, None, d, made, retired)
         made.append(MappingProxyType(out) if tag == "@m" else out)
         return made[-1]
     raise SnapshotError(f"unknown snapshot tag {str(tag)[:10]!r}")

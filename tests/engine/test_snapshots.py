@@ -249,8 +249,10 @@ def test_a_retired_field_and_class_are_read_and_dropped_keeping_references(monke
     monkeypatch.setitem(sys.modules, "snap_retired_mod", mod)
     short = [n.rsplit(".", 1)[-1] for n in obj["types"]]  # as the classes were named where they were written
     obj["types"] = [f"snap_retired_mod:{'New' if n == 'Old' else n}" for n in short]
-    back = sn.decode(obj, sn.classes_in(["snap_retired_mod"]))
+    retired: dict = {}
+    back = sn.decode(obj, sn.classes_in(["snap_retired_mod"]), None, retired)
     assert back == New(Spot(7), Spot(7)) and back.here is back.again
+    assert retired == {"New.log": (None, None)}  # handed to the game to migrate (a retired class reads as None)
     with pytest.raises(sn.SnapshotError, match="no field"):  # an unknown field is still refused
         obj["value"]["v"]["other"] = 1
         sn.decode(obj, sn.classes_in(["snap_retired_mod"]))

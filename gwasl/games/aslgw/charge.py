@@ -267,6 +267,7 @@ def reduce_charge(state: AslgwState, ev: Record) -> AslgwState | None:
             u = sc.unit(cm.unit)
             ids = [cm.unit] + [w.id for w in mv.carried(sc, [u])]
             fog = move_units(fog, ids, Hex.from_label(cm.to), Position(cm.to_in), cm.mf)
+            state = state.moved_units_of(u.side)  # O'Leary 2.3, 5.1: the phase's shift windows are past
             targets.setdefault((cm.to, cm.to_in), []).append(cm.unit)
             c = fx.mark_moved(c, [cm.unit])
         left = dict(ev.left)

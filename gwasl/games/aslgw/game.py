@@ -90,13 +90,13 @@ from gwasl.model.phases import Phase
 from gwasl.model.scenario import Position, Scenario, Unit, UnitKind
 from gwasl.model.scenario_io import ScenarioError, parse_scenario
 from gwasl.rules.card import CardError, scenario_card
-from gwasl.rules.fog.state import FogState, FogStatus
+from gwasl.rules.fog.state import Clock, FogState, FogStatus, ShiftRecord
 from gwasl.rules.fog.status import (
-    advance_clock,
     lose_concealment,
     merge_potential_dummies,
     move_dummy_stack,
     move_units,
+    player_turn_began,
     reveal_hip,
 )
 from gwasl.rules.movement import movement_table, steps_from
@@ -132,8 +132,7 @@ def _windows(state: AslgwState, turn: int, phasing: str, phase: Phase) -> tuple[
     """Sides whose shift window opens at the start of this phase, as its own step: every
     window of a side gwasl keeps secret (its policy acts there), and the enemy MPh
     window of a side given HIP pieces (O'Leary 3.3.2), which is not the side to act."""
-    probe = replace(state, turn=turn, phasing=phasing, phase=phase,
-                    fog=advance_clock(state.fog, turn, phasing, phase))
+    probe = replace(state, turn=turn, phasing=phasing, phase=phase, acted=False)
     defender = state.settings.other(phasing)
     out = []
     for side in (phasing, defender):
@@ -228,12 +227,13 @@ class AslgwGame(Game[AslgwState]):
         if self._classes is None:
             self._classes = snapshot.classes_in(self.SNAPSHOT_PACKAGES)
         try:
-            st = snapshot.decode(obj, self._classes, base)
+            retired: dict[str, Any] = {}
+            st = snapshot.decode(obj, self._classes, base, retired)
         except snapshot.SnapshotError as e:
             raise GameError(f"a bad snapshot: {e}") from None
         if not isinstance(st, AslgwState):
             raise GameError("a bad snapshot: not the state of an aslgw game")
-        return st
+        return _migrated(st, retired)
 
     def begin(self, state: AslgwState, dice: GameDice) -> list[Record]:
         st = state.settings
@@ -719,19 +719,21 @@ class AslgwGame(Game[AslgwState]):
             st = state.with_play({m: replace(state.unit_play(m), done=True) for m in members})
             return replace(st, platoons_done=st.platoons_done | {event.platoon})
         if isinstance(event, ShiftResolved):
-            return replace(state, fog=sh.apply_shift(state.fog, event.side, event.ledger, event.a, event.b, event.dice))
+            fog, rec = sh.apply_shift(state, event.side, event.ledger, event.a, event.b, event.dice)
+            return replace(state, fog=fog, ledger=state.ledger + (rec,))
         if isinstance(event, ShiftWindow):
-            fog = state.fog
+            st = state
             pos = state.private_position(event.side)
             for a in event.attempts:
-                fog = sh.apply_shift(fog, event.side, a.ledger, a.a, a.b, a.roll.dice)
+                fog, rec = sh.apply_shift(st, event.side, a.ledger, a.a, a.b, a.roll.dice)
+                st = replace(st, fog=fog, ledger=st.ledger + (rec,))
                 pos = max(pos, a.roll.n + len(a.roll.dice))
-            return replace(state, fog=fog, private_dice=ro({**state.private_dice, event.side: pos}))
+            return replace(st, private_dice=ro({**state.private_dice, event.side: pos}))
         if isinstance(event, MinefieldEntered):
             return replace(state, minefield=(event.minefield, event.owner))
         if isinstance(event, MinefieldShifted):
-            fog = sh.apply_minefield(state.fog, event.owner, event.minefield, event.other, event.dice)
-            return replace(state, fog=fog, minefield=None)
+            fog, rec = sh.apply_minefield(state, event.owner, event.minefield, event.other, event.dice)
+            return replace(state, fog=fog, minefield=None, ledger=state.ledger + rec)
         combat = cb.reduce(state, event)  # fire and close combat (issue 12)
         if combat is not None:
             return combat
@@ -742,7 +744,7 @@ class AslgwGame(Game[AslgwState]):
         fog = state.fog
         if state.started and state.phase is Phase.CCPh:
             # O'Leary 2.2: potential dummy stacks sharing a location merge at the end of their CCPh.
-            fog = merge_potential_dummies(fog, state.phasing).state
+            fog = merge_potential_dummies(fog, state.phasing, state.clock).state
         new_turn = not state.started or e.turn != state.turn or e.phasing != state.phasing
         play = {}
         for k, up in state.play.items():
@@ -753,9 +755,9 @@ class AslgwGame(Game[AslgwState]):
                 nu = replace(nu, ntc_passed=False, cx=nu.cx and owner != e.phasing)
             if nu != UnitPlay():
                 play[k] = nu
-        fog = replace(advance_clock(fog, e.turn, e.phasing, phase), spent=ro({}))
+        fog = replace(player_turn_began(fog) if new_turn else fog, spent=ro({}))
         st = replace(state, fog=fog, turn=e.turn, phasing=e.phasing, phase=phase, started=True, windows=e.windows,
-                     play=ro(play), impulse=None, platoons=frozenset(), platoons_done=frozenset(), piles=ro({}))
+                     acted=False, play=ro(play), impulse=None, platoons=frozenset(), platoons_done=frozenset(), piles=ro({}))
         if phase is Phase.MPh:
             st = self._platoons_at_mph(st)
         return st
@@ -820,8 +822,10 @@ class AslgwGame(Game[AslgwState]):
         if real:
             spent = max((st.unit_play(u).mf_spent for u in real if sc.unit(u).kind is not UnitKind.SUPPORT_WEAPON), default=0.0)
             fog = move_units(fog, real, to, to_in, spent)
+            st = st.moved_units_of(sc.unit(real[0]).side)
         for did in e.dummies:
             fog = move_dummy_stack(fog, did, to, to_in, st.unit_play(did).mf_spent)
+            st = st.moved_units_of(fog.stack(did).side)
         st = replace(st, fog=fog)
         if e.counters:
             # The public MF of the "?" pile: what any viewer has seen it spend this phase.
@@ -925,3 +929,17 @@ def _known_enemies(sc: Scenario, side: str, h: Hex, pos: Position) -> list[Unit]
         return list(enemies_in_the_way(sc, side, h, pos))
     except LocationError:
         return []
+
+
+def _migrated(st: AslgwState, retired: Mapping[str, Any]) -> AslgwState:
+    """A snapshot written while the fog layer kept the shift ledger and the turn clock
+    (FogState.ledger, .clock): they move to the game's state, where they are now."""
+    ledger = retired.get("FogState.ledger")
+    clock = retired.get("FogState.clock")
+    if ledger is None and clock is None:
+        return st
+    if not (ledger is None or isinstance(ledger, tuple)) or not all(isinstance(r, ShiftRecord) for r in ledger or ()) or \
+            not (clock is None or isinstance(clock, Clock)):
+        raise GameError("a bad snapshot: its fog layer's shift ledger or turn clock is malformed")
+    return replace(st, ledger=ledger if ledger is not None else st.ledger,
+                   acted=st.acted or (clock is not None and clock.acted))

@@ -370,6 +370,8 @@ def reduce_melee(state: AslgwState, ev: Record) -> AslgwState | None:
         movers = [sc.unit(i) for i in ev.units]
         ids = [u.id for u in movers] + [w.id for w in carried(sc, movers)]
         fog = move_units(state.fog, ids, Hex.from_label(ev.to), Position(ev.to_in), 0.0)
+        if ids:
+            state = state.moved_units_of(sc.unit(ids[0]).side)  # as every move (O'Leary 2.3, 5.1)
         from gwasl.games.aslgw.effects import with_mark
 
         for i in ev.units:

@@ -139,6 +139,7 @@ def reduce_rout(state: AslgwState, ev: Record) -> AslgwState | None:
     u = sc.unit(ev.unit)
     ids = [u.id] + [w.id for w in carried(sc, [u])]
     fog = move_units(state.fog, ids, Hex.from_label(ev.to), Position(ev.to_in), 0.0)
+    state = state.moved_units_of(u.side)  # as every move (O'Leary 2.3, 5.1)
     c = state.combat
     return replace(state, fog=fog, combat=replace(c, routed=c.routed | {ev.unit}))
 

@@ -14,6 +14,7 @@ the events.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -48,7 +49,7 @@ from gwasl.rules.fog.shift import (
     resolve_shift,
     shift_window,
 )
-from gwasl.rules.fog.state import FogState, LedgerKind
+from gwasl.rules.fog.state import Clock, FogState, LedgerKind, ShiftRecord
 from gwasl.rules.fog.words import consequence_lines, public_lines
 
 __all__ = [
@@ -74,17 +75,19 @@ LEDGERS = {"dummy": LedgerKind.DUMMY, "hip": LedgerKind.HIP, "cloaked": LedgerKi
 MAX_POLICY_ATTEMPTS = 6
 
 
-def plan_for(fog: FogState, ledger: str, side: str, a: str, b: str) -> ShiftPlan:
-    """The plan of a shift named as the :class:`Shift` action names it.  HIP: the real
-    units at ``a`` shift (all its pieces if it holds none), as the policy plans them."""
+def plan_for(fog: FogState, ledger: str, side: str, a: str, b: str, clock: Clock,
+             shifts: Sequence[ShiftRecord]) -> ShiftPlan:
+    """The plan of a shift named as the :class:`Shift` action names it, now (``clock``)
+    after the shift DRs ``shifts`` (the game's ledger).  HIP: the real units at ``a``
+    shift (all its pieces if it holds none), as the policy plans them."""
     if ledger == "dummy":
-        return plan_dummy_shift(fog, a, b, env())
+        return plan_dummy_shift(fog, a, b, env(), clock=clock, ledger=shifts)
     if ledger == "cloaked":
-        return plan_cloaked_shift(fog, a, b, env())
+        return plan_cloaked_shift(fog, a, b, env(), clock=clock, ledger=shifts)
     if ledger == "hip":
         ha, hb = Hex.from_label(a), Hex.from_label(b)
         real = tuple(u.id for u in fog.hip_units_at(ha, side))
-        return plan_hip_shift(fog, side, ha, hb, env(), movers_a=real or None)
+        return plan_hip_shift(fog, side, ha, hb, env(), movers_a=real or None, clock=clock, ledger=shifts)
     raise ShiftError(f"no {ledger!r} shifts: use one of {', '.join(LEDGERS)}")
 
 
@@ -96,54 +99,53 @@ def _ident(p: ShiftPlan) -> tuple[str, str, str]:
 
 def has_window(state: AslgwState, side: str) -> bool:
     """Whether a shift window of ``side`` is open now (O'Leary 2.3, 3.3.2, 5.1)."""
-    c = state.fog.clock
-    return c is not None and any(shift_window(c, side, k) is None for k in LEDGERS.values())
+    c = state.clock
+    return any(shift_window(c, side, k) is None for k in LEDGERS.values())
 
 
 def shift_options(state: AslgwState, side: str) -> list[Record]:
     """Every eligible shift attempt of ``side`` now, planned on its knowledge."""
     fog = state.fog
-    c = fog.clock
-    if c is None:
-        return []
+    c = state.clock
     known = side_knowledge(fog, side)
     out: list[Record] = []
 
     def open_(k: LedgerKind) -> bool:
-        return shift_window(c, side, k) is None and not is_phase_closed(fog, side, k)
+        return shift_window(c, side, k) is None and not is_phase_closed(state.ledger, c, side, k)
 
     own = sorted((s for s in fog.stacks if s.side == side), key=lambda s: (s.hex.column, s.hex.row, s.position.value, s.id))
     if open_(LedgerKind.HIP):
         hexes = sorted({h for h in fog.hidden_hexes(side) if fog.hip_pieces_at(h, side)}, key=lambda h: (h.column, h.row))
         for a in hexes:
             for b in hexes:
-                if a != b and _eligible(known, "hip", side, a.label, b.label):
+                if a != b and _eligible(state, known, "hip", side, a.label, b.label):
                     out.append(Shift("hip", side, a.label, b.label))
     if open_(LedgerKind.DUMMY):
         for sa in own:
             if sa.potential_dummy and not sa.cloaked:
                 for sb in own:
-                    if sb.id != sa.id and not sb.cloaked and _eligible(known, "dummy", side, sa.id, sb.id):
+                    if sb.id != sa.id and not sb.cloaked and _eligible(state, known, "dummy", side, sa.id, sb.id):
                         out.append(Shift("dummy", side, sa.id, sb.id))
     if open_(LedgerKind.CLOAKED):
         for sa in own:
             if sa.cloaked and not sa.is_dummy:
                 for sb in own:
-                    if sb.id != sa.id and sb.cloaked and _eligible(known, "cloaked", side, sa.id, sb.id):
+                    if sb.id != sa.id and sb.cloaked and _eligible(state, known, "cloaked", side, sa.id, sb.id):
                         out.append(Shift("cloaked", side, sa.id, sb.id))
     return out
 
 
-def _eligible(known: FogState, ledger: str, side: str, a: str, b: str) -> bool:
+def _eligible(state: AslgwState, known: FogState, ledger: str, side: str, a: str, b: str) -> bool:
     try:
-        return plan_for(known, ledger, side, a, b).eligible
+        return plan_for(known, ledger, side, a, b, state.clock, state.ledger).eligible
     except ShiftError:
         return False
 
 
 def shift_odds(state: AslgwState, action: Shift) -> dict[str, Fraction]:
     """Exact odds of each band of the 2.5 table for the attempt (DRM as the side knows it)."""
-    plan = plan_for(side_knowledge(state.fog, action.side), action.ledger, action.side, action.a, action.b)
+    plan = plan_for(side_knowledge(state.fog, action.side), action.ledger, action.side, action.a, action.b,
+                    state.clock, state.ledger)
     return dict(shift_band_odds(plan.drm, env().table))
 
 
@@ -151,8 +153,9 @@ def resolve_player_shift(state: AslgwState, action: Shift, dice: GameDice) -> li
     """A shift attempt the player asked for: rolled on the shared stream, the roll and
     result private to the shifting side, what the enemy sees of it public."""
     fog = state.fog
-    plan = plan_for(side_knowledge(fog, action.side), action.ledger, action.side, action.a, action.b)
-    r = resolve_shift(fog, plan, dice, env())
+    plan = plan_for(side_knowledge(fog, action.side), action.ledger, action.side, action.a, action.b,
+                    state.clock, state.ledger)
+    r = resolve_shift(fog, plan, dice, env(), clock=state.clock)
     events: list[Record] = [dice.event(r.roll, action.side),
                             ShiftResolved(action.side, action.ledger, action.a, action.b, tuple(r.roll.dice), r.roll.final,
                                           r.band, consequence_lines(r))]
@@ -161,10 +164,14 @@ def resolve_player_shift(state: AslgwState, action: Shift, dice: GameDice) -> li
     return events
 
 
-def apply_shift(fog: FogState, side: str, ledger: str, a: str, b: str, dice: tuple[int, ...]) -> FogState:
-    """Replay a shift result from its dice (the game's reduce)."""
-    plan = plan_for(side_knowledge(fog, side), ledger, side, a, b)
-    return resolve_shift(fog, plan, ScriptedDice(list(dice)), env()).state
+def apply_shift(state: AslgwState, side: str, ledger: str, a: str, b: str,
+                dice: tuple[int, ...]) -> tuple[FogState, ShiftRecord]:
+    """Replay a shift result from its dice (the game's reduce): the fog layer after it
+    and the entry it adds to the ledger (O'Leary 2.5)."""
+    fog = state.fog
+    plan = plan_for(side_knowledge(fog, side), ledger, side, a, b, state.clock, state.ledger)
+    r = resolve_shift(fog, plan, ScriptedDice(list(dice)), env(), clock=state.clock)
+    return r.state, r.record
 
 
 def run_window(state: AslgwState, side: str, seed: int) -> list[Record]:
@@ -173,18 +180,20 @@ def run_window(state: AslgwState, side: str, seed: int) -> list[Record]:
     from ``side``'s private stream; one private event holds every decision and
     roll, so the events the enemy sees do not depend on what was tried."""
     fog = state.fog
+    shifts = state.ledger
     dice = private_dice(state, side, seed)
     attempts: list[Attempt] = []
     explained: list[str] = []
     seen: list[Record] = []
     for _ in range(MAX_POLICY_ATTEMPTS):
         known = side_knowledge(fog, side)
-        d = choose_shift(known, side, env(), seed)
+        d = choose_shift(known, side, env(), seed, clock=state.clock, ledger=shifts)
         explained.append(d.explain())
         if d.chosen is None:
             break
         ledger, a, b = _ident(d.chosen.plan)
-        r = resolve_shift(fog, d.chosen.plan, dice, env())
+        r = resolve_shift(fog, d.chosen.plan, dice, env(), clock=state.clock)
+        shifts += (r.record,)
         attempts.append(Attempt(ledger, a, b, secret_roll(dice, r.roll), r.band, d.reason, consequence_lines(r)))
         if r.public:
             seen.append(ShiftSeen(side, public_lines(r)))
@@ -200,7 +209,8 @@ def minefield_options(state: AslgwState) -> list[Record]:
     known = side_knowledge(state.fog, owner)
     out: list[Record] = [MinefieldChoice(mid, None)]
     for o in sorted(state.fog.minefields, key=lambda m: (m.hex.column, m.hex.row, m.id)):
-        if o.side == owner and o.id != mid and plan_minefield_shift(known, mid, o.id, env()).eligible:
+        if o.side == owner and o.id != mid and \
+                plan_minefield_shift(known, mid, o.id, env(), clock=state.clock, ledger=state.ledger).eligible:
             out.append(MinefieldChoice(mid, o.id))
     return out
 
@@ -209,7 +219,8 @@ def minefield_odds(state: AslgwState, action: MinefieldChoice) -> dict[str, Frac
     if action.other is None or state.minefield is None:
         return {}
     known = side_knowledge(state.fog, state.minefield[1])
-    return dict(shift_band_odds(plan_minefield_shift(known, action.minefield, action.other, env()).drm, env().table))
+    plan = plan_minefield_shift(known, action.minefield, action.other, env(), clock=state.clock, ledger=state.ledger)
+    return dict(shift_band_odds(plan.drm, env().table))
 
 
 def resolve_minefield(state: AslgwState, action: MinefieldChoice, dice: GameDice) -> list[Record]:
@@ -221,20 +232,26 @@ def resolve_minefield(state: AslgwState, action: MinefieldChoice, dice: GameDice
         line = (f"dummy minefield at {m.hex} revealed and removed" if m.dummy
                 else f"minefield at {m.hex}: its owner keeps it there; {m.ap} AP, {m.at} AT (O'Leary 4.6.2)")
         return [MinefieldShifted(owner, mid, None, lines=(line,))]
-    plan = plan_minefield_shift(side_knowledge(fog, owner), mid, action.other, env())
-    r = resolve_shift(fog, plan, dice, env())
+    plan = plan_minefield_shift(side_knowledge(fog, owner), mid, action.other, env(), clock=state.clock,
+                                ledger=state.ledger)
+    r = resolve_shift(fog, plan, dice, env(), clock=state.clock)
     return [dice.event(r.roll, owner),
             MinefieldShifted(owner, mid, action.other, tuple(r.roll.dice), r.roll.final, r.band, public_lines(r))]
 
 
-def apply_minefield(fog: FogState, owner: str, mid: str, other: str | None, dice: tuple[int, ...]) -> FogState:
+def apply_minefield(state: AslgwState, owner: str, mid: str, other: str | None,
+                    dice: tuple[int, ...]) -> tuple[FogState, tuple[ShiftRecord, ...]]:
+    """Replay the owner's 4.6.2 choice: the fog layer after it and the ledger entry its
+    shift DR adds (none if the owner kept the minefield there)."""
+    fog = state.fog
     if other is None:
         m = fog.minefield(mid)
         if m.dummy:
-            return replace(fog, minefields=tuple(x for x in fog.minefields if x.id != mid))
-        return replace(fog, minefields=tuple(replace(x, revealed=True) if x.id == mid else x for x in fog.minefields))
-    plan = plan_minefield_shift(side_knowledge(fog, owner), mid, other, env())
-    return resolve_shift(fog, plan, ScriptedDice(list(dice)), env()).state
+            return replace(fog, minefields=tuple(x for x in fog.minefields if x.id != mid)), ()
+        return replace(fog, minefields=tuple(replace(x, revealed=True) if x.id == mid else x for x in fog.minefields)), ()
+    plan = plan_minefield_shift(side_knowledge(fog, owner), mid, other, env(), clock=state.clock, ledger=state.ledger)
+    r = resolve_shift(fog, plan, ScriptedDice(list(dice)), env(), clock=state.clock)
+    return r.state, (r.record,)
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,10 +265,13 @@ class SideKnowledge:
     phase: Phase
     minefield: tuple[str, str] | None
     fog: FogState
+    clock: Clock
+    ledger: tuple[ShiftRecord, ...]  # the game's: how many shift DRs so far seeds the policy's ties
 
 
 def side_view(state: AslgwState, side: str) -> SideKnowledge:
-    return SideKnowledge(side, state.turn, state.phase, state.minefield, side_knowledge(state.fog, side))
+    return SideKnowledge(side, state.turn, state.phase, state.minefield, side_knowledge(state.fog, side),
+                         state.clock, state.ledger)
 
 
 def minefield_decision(view: SideKnowledge, seed: int) -> tuple[MinefieldChoice, str, dict[str, object]]:
@@ -259,6 +279,6 @@ def minefield_decision(view: SideKnowledge, seed: int) -> tuple[MinefieldChoice,
     from that side's knowledge only."""
     assert view.minefield is not None
     mid, _owner = view.minefield
-    d = choose_minefield_shift(view.fog, mid, env(), seed)
+    d = choose_minefield_shift(view.fog, mid, env(), seed, clock=view.clock, ledger=view.ledger)
     other = d.chosen.plan.b if d.chosen is not None else None
     return MinefieldChoice(mid, other), d.reason, {"candidates": [c.explain() for c in d.candidates]}

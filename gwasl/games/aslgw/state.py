@@ -6,8 +6,10 @@ layer) and adds what play needs: the turn record and the phase (A3), the
 shift windows pending at the start of a phase, each unit's movement this
 phase (:class:`UnitPlay`: MF spent, CX, Double Time, NTC...), the impulse of
 a moving platoon (ASLGW 1.4.1), the public MF of "?" piles, the position of
-each secret side's private dice stream, and a pending minefield decision
-(O'Leary 4.6.2).  Fire and close combat (issue 12) slot in through
+each secret side's private dice stream, a pending minefield decision
+(O'Leary 4.6.2), and the fog layer's bookkeeping: the shift ledger (O'Leary
+2.5, 3.3.4, 3.3.5) and whether the phasing side has acted this phase (2.3,
+5.1), passed with the :attr:`AslgwState.clock` to the fog rule functions.  Fire and close combat (issue 12) slot in through
 :class:`UnitPlay`'s ``pinned``/``dm`` and the scenario units' ``broken``.
 
 The game's :meth:`~gwasl.games.aslgw.game.AslgwGame.reduce` is the only way it
@@ -27,7 +29,7 @@ from gwasl.games.aslgw.victory import VictoryState
 from gwasl.model.hexgrid import Hex
 from gwasl.model.phases import Phase
 from gwasl.model.scenario import Position
-from gwasl.rules.fog.state import FogState
+from gwasl.rules.fog.state import Clock, FogState, ShiftRecord
 
 __all__ = ["AslgwState", "Impulse", "ImpulseMember", "PileKey", "UnitPlay", "ro"]
 
@@ -124,10 +126,24 @@ class AslgwState:
     why_over: str = ""
     combat: CombatState = field(default_factory=CombatState)  # fire and close combat (issue 12)
     victory: VictoryState = field(default_factory=VictoryState)  # Control, losses, the card's conditions (A26)
+    # every shift DR made, in order (O'Leary 2.5, 3.3.4): the +1 per earlier shift, the phase a failure closes
+    ledger: tuple[ShiftRecord, ...] = ()
+    # a unit of the phasing side has moved/advanced/fired this phase: start-of-phase windows past (O'Leary 2.3, 5.1)
+    acted: bool = False
 
     @property
     def scenario(self):
         return self.fog.scenario
+
+    @property
+    def clock(self) -> Clock:
+        """Where the game is, as the fog rule functions read it (O'Leary 2.3, 2.5, 3.3.2, 5.1)."""
+        return Clock(self.turn, self.phasing, self.phase, self.acted)
+
+    def moved_units_of(self, side: str) -> AslgwState:
+        """Units of ``side`` changed location other than by shifting: if ``side`` is phasing,
+        the start-of-phase shift windows of this phase are past (O'Leary 2.3, 5.1)."""
+        return replace(self, acted=True) if side == self.phasing and not self.acted else self
 
     @property
     def defender(self) -> str:

@@ -149,7 +149,7 @@ def state_view(state: AslgwState, viewer: Viewer, status: Status) -> dict[str, A
                             "revealed": m.revealed} for m in layer.minefields if m.side == ks],
             "ledger": [{"turn": r.turn, "phasing": r.phasing, "phase": r.phase.value, "kind": r.kind.value,
                         "final": r.final, "band": r.band, "counted": r.counted, "closes": r.closes}
-                       for r in layer.ledger if r.side == ks],
+                       for r in state.ledger if r.side == ks],
         }
     forts: dict[tuple[Any, ...], dict[str, Any]] = {}
     mines: dict[tuple[Any, ...], dict[str, Any]] = {}

@@ -34,7 +34,7 @@ with and is never printed.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -55,7 +55,7 @@ from gwasl.rules.fog.shift import (
     resolve_shift,
     shift_window,
 )
-from gwasl.rules.fog.state import FogState, LedgerKind, Minefield
+from gwasl.rules.fog.state import Clock, FogState, LedgerKind, Minefield, ShiftRecord
 from gwasl.rules.fog.view import view
 
 __all__ = ["Candidate", "PolicyDecision", "choose_minefield_shift", "choose_shift", "known_state", "run_policy",
@@ -149,15 +149,15 @@ def threat_map(state: FogState, side: str, env: FogEnv, hexes: set[Hex]) -> dict
     return out
 
 
-def _plans(state: FogState, side: str, env: FogEnv) -> tuple[list[ShiftPlan], int]:
-    c = state.clock
+def _plans(state: FogState, side: str, env: FogEnv, c: Clock | None,
+           ledger: Sequence[ShiftRecord]) -> tuple[list[ShiftPlan], int]:
     plans: list[ShiftPlan] = []
     skipped = 0
     if c is None:
         return plans, 0
 
     def open_(kind: LedgerKind) -> bool:
-        return shift_window(c, side, kind) is None and not is_phase_closed(state, side, kind)
+        return shift_window(c, side, kind) is None and not is_phase_closed(ledger, c, side, kind)
 
     def keep(p: ShiftPlan) -> None:
         nonlocal skipped
@@ -173,20 +173,20 @@ def _plans(state: FogState, side: str, env: FogEnv) -> tuple[list[ShiftPlan], in
             movers = real or None
             for b in hip_hexes:
                 if b != a:
-                    keep(plan_hip_shift(state, side, a, b, env, movers_a=movers))
+                    keep(plan_hip_shift(state, side, a, b, env, movers_a=movers, clock=c, ledger=ledger))
     own = sorted((s for s in state.stacks if s.side == side), key=lambda s: (s.hex.column, s.hex.row, s.position.value, s.id))
     if open_(LedgerKind.DUMMY):
         for sa in own:
             if sa.potential_dummy and not sa.cloaked:
                 for sb in own:
                     if sb.id != sa.id and not sb.cloaked:
-                        keep(plan_dummy_shift(state, sa.id, sb.id, env))
+                        keep(plan_dummy_shift(state, sa.id, sb.id, env, clock=c, ledger=ledger))
     if open_(LedgerKind.CLOAKED):
         for sa in own:
             if sa.cloaked and not sa.is_dummy:
                 for sb in own:
                     if sb.id != sa.id and sb.cloaked:
-                        keep(plan_cloaked_shift(state, sa.id, sb.id, env))
+                        keep(plan_cloaked_shift(state, sa.id, sb.id, env, clock=c, ledger=ledger))
     return plans, skipped
 
 
@@ -208,14 +208,16 @@ def _moving_values(state: FogState, plan: ShiftPlan, env: FogEnv) -> tuple[float
     return va, vb, da, db
 
 
-def choose_shift(state: FogState, side: str, env: FogEnv, seed: int, threshold: float = 0.05) -> PolicyDecision:
-    """The shift attempt ``side`` should make now, if any, with every candidate explained."""
-    plans, skipped = _plans(state, side, env)
+def choose_shift(state: FogState, side: str, env: FogEnv, seed: int, threshold: float = 0.05, *,
+                 clock: Clock | None, ledger: Sequence[ShiftRecord] = ()) -> PolicyDecision:
+    """The shift attempt ``side`` should make now (``clock``), if any, with every candidate
+    explained; ``ledger``: the shifts made so far (O'Leary 2.5, 3.3.4), kept by the game."""
+    plans, skipped = _plans(state, side, env, clock, ledger)
     if not plans:
         return PolicyDecision(side, (), None, "no eligible shift now (window closed or no candidates)", skipped)
     hexes = {p.hex_a for p in plans} | {p.hex_b for p in plans}
     threat = threat_map(state, side, env, hexes)
-    rng = random.Random(seed * 1_000_003 + len(state.ledger))
+    rng = random.Random(seed * 1_000_003 + len(ledger))
     known = known_state(state, side)
     cands = []
     for p in plans:
@@ -240,19 +242,23 @@ def choose_shift(state: FogState, side: str, env: FogEnv, seed: int, threshold: 
 
 
 def run_policy(state: FogState, side: str, dice: Dice, env: FogEnv, seed: int, max_attempts: int = 6,
-               threshold: float = 0.05) -> tuple[FogState, tuple[PolicyDecision, ...], tuple[ShiftResult, ...]]:
-    """Make the policy's shift attempts for ``side`` now, one by one, until no candidate
-    is worth it, a failure closes the phase, or ``max_attempts`` is reached."""
+               threshold: float = 0.05, *, clock: Clock | None, ledger: Sequence[ShiftRecord] = ()
+               ) -> tuple[FogState, tuple[PolicyDecision, ...], tuple[ShiftResult, ...]]:
+    """Make the policy's shift attempts for ``side`` now (``clock``), one by one, until no
+    candidate is worth it, a failure closes the phase, or ``max_attempts`` is reached.
+    Each result's ``record`` joins the ``ledger`` for the next attempt (O'Leary 2.5)."""
     decisions = []
     results = []
+    led = tuple(ledger)
     for _ in range(max_attempts):
-        d = choose_shift(state, side, env, seed, threshold)
+        d = choose_shift(state, side, env, seed, threshold, clock=clock, ledger=led)
         decisions.append(d)
         if d.chosen is None:
             break
-        r = resolve_shift(state, d.chosen.plan, dice, env)
+        r = resolve_shift(state, d.chosen.plan, dice, env, clock=clock)
         results.append(r)
         state = r.state
+        led += (r.record,)
     return state, tuple(decisions), tuple(results)
 
 
@@ -260,7 +266,8 @@ _REVEAL_COST = 0.5  # a minefield whose strength is known is worth less to its o
 
 
 def choose_minefield_shift(state: FogState, entered_id: str, env: FogEnv, seed: int, vehicles: bool = False,
-                           threshold: float = 0.05) -> PolicyDecision:
+                           threshold: float = 0.05, *, clock: Clock | None,
+                           ledger: Sequence[ShiftRecord] = ()) -> PolicyDecision:
     """O'Leary 4.6.2 for the computer: an enemy unit has entered minefield ``entered_id``;
     exchange it with another unrevealed minefield of its owner, or not.
 
@@ -272,7 +279,7 @@ def choose_minefield_shift(state: FogState, entered_id: str, env: FogEnv, seed: 
     side = m.side
     cands = []
     skipped = 0
-    rng = random.Random(seed * 1_000_003 + len(state.ledger))
+    rng = random.Random(seed * 1_000_003 + len(ledger))
     known = known_state(state, side)
 
     def factors(x: Minefield) -> int:
@@ -281,7 +288,7 @@ def choose_minefield_shift(state: FogState, entered_id: str, env: FogEnv, seed: 
     for o in sorted(state.minefields, key=lambda x: (x.hex.column, x.hex.row, x.id)):
         if o.side != side or o.id == m.id:
             continue
-        p = plan_minefield_shift(state, m.id, o.id, env)
+        p = plan_minefield_shift(state, m.id, o.id, env, clock=clock, ledger=ledger)
         if not p.eligible:
             skipped += 1
             continue

@@ -9,8 +9,8 @@ chance of each band of the 2.5 table (CONTRACTS 4).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -28,7 +28,7 @@ from gwasl.rules.fog.shift import (
     plan_minefield_shift,
     prior_shifts,
 )
-from gwasl.rules.fog.state import Clock, ConcealStack, FogState, LedgerKind
+from gwasl.rules.fog.state import Clock, ConcealStack, FogState, LedgerKind, ShiftRecord
 
 __all__ = ["PreviewError", "ShiftPreview", "preview_shift"]
 
@@ -66,25 +66,27 @@ def _best(plans: list[ShiftPlan]) -> ShiftPlan | None:
     return plans[0] if plans else None
 
 
-def plan_between(state: FogState, side: str, a: Hex, b: Hex, env: FogEnv, prior: int | None) -> ShiftPlan:
-    """The shift ``side``'s hidden pieces at ``a`` would make with those at ``b``."""
+def plan_between(state: FogState, side: str, a: Hex, b: Hex, env: FogEnv, prior: int | None,
+                 clock: Clock | None = None, ledger: Sequence[ShiftRecord] = ()) -> ShiftPlan:
+    """The shift ``side``'s hidden pieces at ``a`` would make with those at ``b`` now
+    (``clock``) after the shift DRs ``ledger`` (or ``prior`` earlier shifts)."""
     if state.hip_pieces_at(a, side) and state.hip_pieces_at(b, side):
-        return plan_hip_shift(state, side, a, b, env, prior=prior)
-    plans = [plan_dummy_shift(state, x.id, y.id, env, prior) for x, y in _pairs(state, side, a, b, False)]
+        return plan_hip_shift(state, side, a, b, env, prior=prior, clock=clock, ledger=ledger)
+    plans = [plan_dummy_shift(state, x.id, y.id, env, prior, clock=clock, ledger=ledger) for x, y in _pairs(state, side, a, b, False)]
     got = _best(plans)
     if got is None:
-        got = _best([plan_cloaked_shift(state, x.id, y.id, env, prior) for x, y in _pairs(state, side, a, b, True)])
+        got = _best([plan_cloaked_shift(state, x.id, y.id, env, prior, clock=clock, ledger=ledger) for x, y in _pairs(state, side, a, b, True)])
     if got is None:
         ma = [m for m in state.minefields_at(a, side) if not m.revealed]
         mb = [m for m in state.minefields_at(b, side) if not m.revealed]
-        got = _best([plan_minefield_shift(state, x.id, y.id, env, prior) for x in ma for y in mb])
+        got = _best([plan_minefield_shift(state, x.id, y.id, env, prior, clock=clock, ledger=ledger) for x in ma for y in mb])
     if got is not None:
         return got
     # Hidden pieces of different kinds: never exchangeable (3.3.1), but still show the DRM.
     kind = LedgerKind.HIP if state.hip_pieces_at(a, side) else LedgerKind.DUMMY
     s = state.scenario
     facts = ShiftFacts(
-        prior_shifts=prior_shifts(state, side, kind) if prior is None else prior,
+        prior_shifts=prior_shifts(ledger, clock, side, kind) if prior is None else prior,
         tem_a=env.location_tem(s, a, Position.GROUND, ()),
         tem_b=env.location_tem(s, b, Position.GROUND, ()),
         enemy_los_a=env.in_enemy_los(s, side, a),
@@ -107,7 +109,7 @@ def preview_shift(scenario: Scenario, a: Hex, b: Hex, phase: Phase, phasing: str
     """
     env = env or FogEnv()
     state = FogState.from_scenario(scenario)
-    state = replace(state, clock=Clock(1, phasing, phase))
+    clock = Clock(1, phasing, phase)  # the start of the phase: no shift made yet
     owners = [side for side in scenario.sides if a in state.hidden_hexes(side)]
     if not owners:
         raise PreviewError(f"{a} holds no hidden stack (potential dummy, dummy, HIP, cloaked or minefield) of any side")
@@ -115,5 +117,5 @@ def preview_shift(scenario: Scenario, a: Hex, b: Hex, phase: Phase, phasing: str
     if not both:
         raise PreviewError(f"{b} holds no hidden stack of {' or '.join(owners)}, the side shifting from {a}")
     side = phasing if phasing in both else both[0]
-    plan = plan_between(state, side, a, b, env, prior)
+    plan = plan_between(state, side, a, b, env, prior, clock)
     return ShiftPreview(plan, shift_band_odds(plan.drm, env.table))

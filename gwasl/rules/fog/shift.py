@@ -17,7 +17,7 @@ cloaked stacks, and minefields (4.6.3-4.6.4: never closed by a failure).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from types import MappingProxyType
@@ -211,6 +211,7 @@ class ShiftResult:
     roll: Roll
     band: str
     consequences: tuple[Done, ...]
+    record: ShiftRecord  # the new entry of its ledger: the game appends it (O'Leary 2.5, 3.3.4)
     hd_attempts: tuple[str, ...] = ()  # vehicles that may now attempt a HD maneuver (2.3)
     shown_roll: Roll | None = None  # the roll as the shifting side is shown it (knowledge.shown_roll)
     public: tuple[Seen, ...] = ()  # what every other side sees of the attempt (nothing for a quiet shift)
@@ -272,25 +273,27 @@ def _same_phase(r: ShiftRecord, clock: Clock) -> bool:
     return r.turn == clock.turn and r.phasing == clock.phasing and r.phase is clock.phase
 
 
-def prior_shifts(state: FogState, side: str, kind: LedgerKind) -> int:
-    """O'Leary 2.5: earlier shifts of ``side`` this phase in the ``kind`` ledger
-    (3.3.4), leaving out shifts whose final DR was <= 0."""
-    c = state.clock
+def prior_shifts(ledger: Sequence[ShiftRecord], clock: Clock | None, side: str, kind: LedgerKind) -> int:
+    """O'Leary 2.5: earlier shifts of ``side`` this phase (``clock``) in the ``kind``
+    ledger (3.3.4), leaving out shifts whose final DR was <= 0.  The game keeps the
+    ``ledger`` and the ``clock`` (gwasl.games.aslgw.state.AslgwState)."""
+    c = clock
     if c is None:
         return 0
-    return sum(1 for r in state.ledger if r.side == side and r.kind is kind and r.counted and _same_phase(r, c))
+    return sum(1 for r in ledger if r.side == side and r.kind is kind and r.counted and _same_phase(r, c))
 
 
-def is_phase_closed(state: FogState, side: str, kind: LedgerKind) -> bool:
-    """O'Leary 2.5 (final DR >= 8) and 3.3.5: has a failed shift closed this phase?"""
-    c = state.clock
+def is_phase_closed(ledger: Sequence[ShiftRecord], clock: Clock | None, side: str, kind: LedgerKind) -> bool:
+    """O'Leary 2.5 (final DR >= 8) and 3.3.5: has a failed shift in ``ledger`` closed
+    the phase ``clock`` is in?"""
+    c = clock
     if c is None:
         return False
     key = closure_key(c, side, kind)
     return any(
         r.side == side and r.kind is kind and r.closes and r.turn == c.turn and r.phasing == c.phasing
         and closure_key(replace(c, phase=r.phase), side, kind) == key
-        for r in state.ledger
+        for r in ledger
     )
 
 
@@ -377,13 +380,13 @@ def _plan(kind: LedgerKind, side: str, a_hex: Hex, b_hex: Hex, reasons: list[str
                      facts=facts, modifiers=shift_modifiers(facts, env.table), **kw)
 
 
-def _window_reasons(state: FogState, side: str, kind: LedgerKind) -> list[str]:
+def _window_reasons(clock: Clock | None, ledger: Sequence[ShiftRecord], side: str, kind: LedgerKind) -> list[str]:
     out = []
-    if state.clock is not None:
-        why = shift_window(state.clock, side, kind)
+    if clock is not None:
+        why = shift_window(clock, side, kind)
         if why:
             out.append(why)
-    if kind is not LedgerKind.MINEFIELD and is_phase_closed(state, side, kind):
+    if kind is not LedgerKind.MINEFIELD and is_phase_closed(ledger, clock, side, kind):
         out.append(f"a failed {kind.value} shift already closed this phase to further {kind.value} shifts (O'Leary 2.5, 3.3.5)")
     return out
 
@@ -391,7 +394,8 @@ def _window_reasons(state: FogState, side: str, kind: LedgerKind) -> list[str]:
 # ---------------------------------------------------------------------------
 # Plans
 # ---------------------------------------------------------------------------
-def plan_dummy_shift(state: FogState, a_id: str, b_id: str, env: FogEnv, prior: int | None = None) -> ShiftPlan:
+def plan_dummy_shift(state: FogState, a_id: str, b_id: str, env: FogEnv, prior: int | None = None,
+                     *, clock: Clock | None = None, ledger: Sequence[ShiftRecord] = ()) -> ShiftPlan:
     """O'Leary 2.3-2.4: exchange a potential dummy or dummy stack with another.
 
     2.3.1 complete stacks only; 2.3.2 a potential dummy stack with a dummy stack
@@ -409,7 +413,7 @@ def plan_dummy_shift(state: FogState, a_id: str, b_id: str, env: FogEnv, prior: 
         reasons.append("both stacks must belong to the shifting side (O'Leary 2.3)")
     if a.cloaked or b.cloaked:
         reasons.append("cloaked stacks shift with other cloaking counters (O'Leary 5.1)")
-    reasons += _window_reasons(state, side, LedgerKind.DUMMY)
+    reasons += _window_reasons(clock, ledger, side, LedgerKind.DUMMY)
     for s in (a, b):
         if not s.is_dummy and not s.potential_dummy:
             reasons.append(f"the stack at {s.hex} is concealed but not a potential dummy stack (O'Leary 2.2, 2.3)")
@@ -442,7 +446,8 @@ def plan_dummy_shift(state: FogState, a_id: str, b_id: str, env: FogEnv, prior: 
                             (_spent(state, a.unit_ids + (a.id,)), ub, str(a.hex))])
         if why:
             reasons.append(why)
-    facts = _stack_facts(state, env, side, a, b, ua + ub, prior, LedgerKind.DUMMY)
+    facts = _stack_facts(state, env, side, a, b, ua + ub,
+                         prior_shifts(ledger, clock, side, LedgerKind.DUMMY) if prior is None else prior)
     return _plan(LedgerKind.DUMMY, side, a.hex, b.hex, reasons, facts, env, a=a.id, b=b.id)
 
 
@@ -460,7 +465,7 @@ def _incomplete_locations(state: FogState, a: ConcealStack, b: ConcealStack) -> 
 
 
 def plan_group_dummy_shift(state: FogState, pairs: Iterable[tuple[str, str]], env: FogEnv,
-                           prior: int | None = None) -> ShiftPlan:
+                           prior: int | None = None, *, clock: Clock | None = None, ledger: Sequence[ShiftRecord] = ()) -> ShiftPlan:
     """O'Leary 2.4.2 (optional, at the player's discretion): potential dummy stacks in
     separate locations (e.g. a mortar crew and its spotter) shift together with as many
     dummy/potential dummy stacks, on one shift DR.
@@ -471,7 +476,7 @@ def plan_group_dummy_shift(state: FogState, pairs: Iterable[tuple[str, str]], en
     pairs = tuple(pairs)
     if len(pairs) < 2:
         raise ShiftError("a grouped shift needs two or more pairs of stacks (O'Leary 2.4.2)")
-    plans = [plan_dummy_shift(state, a, b, env, prior) for a, b in pairs]
+    plans = [plan_dummy_shift(state, a, b, env, prior, clock=clock, ledger=ledger) for a, b in pairs]
     ids = [x for p in pairs for x in p]
     reasons = [p.reason for p in plans if not p.eligible and p.reason]
     if len(set(ids)) != len(ids):
@@ -495,7 +500,8 @@ def plan_group_dummy_shift(state: FogState, pairs: Iterable[tuple[str, str]], en
                  a=pairs[0][0], b=pairs[0][1], pairs=pairs)
 
 
-def plan_cloaked_shift(state: FogState, a_id: str, b_id: str, env: FogEnv, prior: int | None = None) -> ShiftPlan:
+def plan_cloaked_shift(state: FogState, a_id: str, b_id: str, env: FogEnv, prior: int | None = None,
+                       *, clock: Clock | None = None, ledger: Sequence[ShiftRecord] = ()) -> ShiftPlan:
     """O'Leary 5.1: units under a cloaking counter shift to the location of any other cloaking counter."""
     try:
         a, b = state.stack(a_id), state.stack(b_id)
@@ -511,7 +517,7 @@ def plan_cloaked_shift(state: FogState, a_id: str, b_id: str, env: FogEnv, prior
         reasons.append("both stacks must belong to the shifting side (O'Leary 5.1)")
     if a.id == b.id:
         reasons.append("a cloaked stack shifts to another cloaking counter (O'Leary 5.1)")
-    reasons += _window_reasons(state, side, LedgerKind.CLOAKED)
+    reasons += _window_reasons(clock, ledger, side, LedgerKind.CLOAKED)
     ti = [i for i in a.unit_ids + b.unit_ids if i in state.ti]
     if ti:
         reasons.append(f"{', '.join(ti)} are TI (O'Leary 2.5)")
@@ -521,16 +527,17 @@ def plan_cloaked_shift(state: FogState, a_id: str, b_id: str, env: FogEnv, prior
                         (_spent(state, a.unit_ids + (a.id,)), ub, str(a.hex))])
     if why:
         reasons.append(why)
-    facts = _stack_facts(state, env, side, a, b, ua + ub, prior, LedgerKind.CLOAKED)
+    facts = _stack_facts(state, env, side, a, b, ua + ub,
+                         prior_shifts(ledger, clock, side, LedgerKind.CLOAKED) if prior is None else prior)
     return _plan(LedgerKind.CLOAKED, side, a.hex, b.hex, reasons, facts, env, a=a.id, b=b.id)
 
 
 def _stack_facts(state: FogState, env: FogEnv, side: str, a: ConcealStack, b: ConcealStack, units: list[Unit],
-                 prior: int | None, kind: LedgerKind) -> ShiftFacts:
+                 prior: int) -> ShiftFacts:
     s = state.scenario
     t = env.table
     return ShiftFacts(
-        prior_shifts=prior_shifts(state, side, kind) if prior is None else prior,
+        prior_shifts=prior,
         tem_a=env.location_tem(s, a.hex, a.position, _forts_counting(state, side, a.hex, [a.position])),
         tem_b=env.location_tem(s, b.hex, b.position, _forts_counting(state, side, b.hex, [b.position])),
         enemy_los_a=env.in_enemy_los(s, side, a.hex, a.position),
@@ -553,7 +560,7 @@ def _hip_default_movers_b(state: FogState, side: str, hex_b: Hex) -> tuple[str, 
 
 def plan_hip_shift(state: FogState, side: str, hex_a: Hex, hex_b: Hex, env: FogEnv,
                    movers_a: Iterable[str] | None = None, movers_b: Iterable[str] | None = None,
-                   prior: int | None = None) -> ShiftPlan:
+                   prior: int | None = None, *, clock: Clock | None = None, ledger: Sequence[ShiftRecord] = ()) -> ShiftPlan:
     """O'Leary 3.3 and 4.2: HIP pieces (units, dummy HIP, hidden fortifications) exchange
     locations with another HIP location, whatever the counter counts (3.3.3).
 
@@ -580,7 +587,7 @@ def plan_hip_shift(state: FogState, side: str, hex_a: Hex, hex_b: Hex, env: FogE
         reasons.append("HIP pieces exchange with another location (O'Leary 3.3.3)")
     if not pieces_b:
         reasons.append(f"{hex_b} holds no HIP unit or dummy HIP counter of {side} (O'Leary 3.3, 4.2)")
-    reasons += _window_reasons(state, side, LedgerKind.HIP)
+    reasons += _window_reasons(clock, ledger, side, LedgerKind.HIP)
     ti = [i for i in ma + mb if i in state.ti]
     if ti:
         reasons.append(f"{', '.join(ti)} are TI (O'Leary 2.5)")
@@ -608,7 +615,7 @@ def plan_hip_shift(state: FogState, side: str, hex_a: Hex, hex_b: Hex, env: FogE
     t = env.table
     fort_sizes = tuple("fortification" for m in shifted if m in forts)
     facts = ShiftFacts(
-        prior_shifts=prior_shifts(state, side, LedgerKind.HIP) if prior is None else prior,
+        prior_shifts=prior_shifts(ledger, clock, side, LedgerKind.HIP) if prior is None else prior,
         tem_a=env.location_tem(s, hex_a, la, _forts_counting(state, side, hex_a, pos_a, shifted, True)),
         tem_b=env.location_tem(s, hex_b, lb, _forts_counting(state, side, hex_b, pos_b, shifted, True)),
         enemy_los_a=env.in_enemy_los(s, side, hex_a, la),
@@ -651,7 +658,7 @@ def _setup_hexes(f: HiddenFortification) -> frozenset[Hex] | None:
 
 
 def plan_minefield_shift(state: FogState, entered_id: str, other_id: str, env: FogEnv,
-                         prior: int | None = None) -> ShiftPlan:
+                         prior: int | None = None, *, clock: Clock | None = None, ledger: Sequence[ShiftRecord] = ()) -> ShiftPlan:
     """O'Leary 4.6.2-4.6.5: when a unit enters a minefield whose strength is not
     revealed, its owner may try to exchange it with another unrevealed minefield
     of the same type (hidden with hidden, known with known)."""
@@ -672,7 +679,7 @@ def plan_minefield_shift(state: FogState, entered_id: str, other_id: str, env: F
     s = state.scenario
     t = env.table
     facts = ShiftFacts(
-        prior_shifts=prior_shifts(state, side, LedgerKind.MINEFIELD) if prior is None else prior,
+        prior_shifts=prior_shifts(ledger, clock, side, LedgerKind.MINEFIELD) if prior is None else prior,
         tem_a=env.location_tem(s, m.hex, Position.GROUND, ()),
         tem_b=env.location_tem(s, o.hex, Position.GROUND, ()),
         enemy_los_a=True,  # the entering enemy unit is in the location
@@ -690,7 +697,7 @@ def plan_minefield_shift(state: FogState, entered_id: str, other_id: str, env: F
 # Resolution
 # ---------------------------------------------------------------------------
 def resolve_shift(state: FogState, plan: ShiftPlan, dice: Dice, env: FogEnv,
-                  choices: ShiftChoices | None = None) -> ShiftResult:
+                  choices: ShiftChoices | None = None, *, clock: Clock | None = None) -> ShiftResult:
     """O'Leary 2.5: roll the shift DR for an eligible plan and apply the table.
 
     <= 7: the pieces exchange (<= 0: the shift adds no +1 to later attempts);
@@ -707,12 +714,12 @@ def resolve_shift(state: FogState, plan: ShiftPlan, dice: Dice, env: FogEnv,
     t = env.table
     roll = dice.DR(f"O'Leary 2.5 shift DR: {plan.kind.value} {plan.hex_a}-{plan.hex_b} ({plan.side})", plan.modifiers)
     band = t.band_of(roll.final)
-    c = state.clock or Clock(1, plan.side, Phase.MPh)
+    c = clock or Clock(1, plan.side, Phase.MPh)
     is_mf = plan.kind is LedgerKind.MINEFIELD
     rec = ShiftRecord(c.turn, c.phasing, c.phase, plan.side, plan.kind, roll.final, band.band,
                       counted=band.shift and t.counts_as_shift(roll.final),
                       closes=band.closes_phase and not is_mf)
-    st = replace(state, ledger=state.ledger + (rec,))
+    st = state
     notes: list[Done] = []
     public: list[Seen] = []
     hd: tuple[str, ...] = ()
@@ -731,7 +738,7 @@ def resolve_shift(state: FogState, plan: ShiftPlan, dice: Dice, env: FogEnv,
     from gwasl.rules.fog.knowledge import shown_roll  # knowledge plans shifts: imported here, not above
 
     shown = shown_roll(state, plan, roll, env)
-    return ShiftResult(st, plan, roll, band.band, tuple(notes), hd, shown, tuple(public),
+    return ShiftResult(st, plan, roll, band.band, tuple(notes), rec, hd, shown, tuple(public),
                        "O'Leary 4.6.2" if is_mf else "O'Leary 2.5")
 
 

@@ -24,8 +24,10 @@ The hidden layer of each side:
 * :class:`BoreSight` / :class:`PreRegistration` -- still undetermined bore
   sighted locations and OBA pre-registered hexes (6, 7).
 
-Plus the shift ledger (2.5, 3.3.4, 3.3.5), TI markers, the MF history the
-2.4 consistency check needs and the turn clock.  Everything is an
+Plus TI markers and the MF history the 2.4 consistency check needs.  The
+shift ledger (:class:`ShiftRecord`, 2.5, 3.3.4, 3.3.5) and the turn
+(:class:`Clock`) are the game's bookkeeping: the game keeps them and passes
+them to the rule functions that need them.  Everything is an
 immutable value; every change returns a new state.  There is no log: rule
 functions return typed outcomes and :mod:`gwasl.rules.fog.words` makes their words.
 """
@@ -264,13 +266,13 @@ class FogState:
     spent: Mapping[str, float] = field(default_factory=lambda: MappingProxyType({}))
     # O'Leary 2.3: units, and dummy stacks (by stack id), that changed location other than by shifting.
     moved: frozenset[str] = frozenset()
-    ledger: tuple[ShiftRecord, ...] = ()
-    clock: Clock | None = None
     next_id: int = 1
     # ids issued in play per (side, prefix): see fresh_id, why one shared counter would leak
     issued: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
-    # the English log rule functions used to append to (now typed outcomes, gwasl.rules.fog.words)
-    SNAPSHOT_RETIRED_FIELDS: ClassVar[tuple[str, ...]] = ("log",)
+    # the English log rule functions used to append to (now typed outcomes, gwasl.rules.fog.words);
+    # the shift ledger and the turn clock, game bookkeeping now kept by the game
+    # (gwasl.games.aslgw.state.AslgwState.ledger, .acted; its decode_state migrates them)
+    SNAPSHOT_RETIRED_FIELDS: ClassVar[tuple[str, ...]] = ("log", "ledger", "clock")
 
     # -- construction -----------------------------------------------------------
     @classmethod
@@ -351,9 +353,6 @@ class FogState:
             if isinstance(m, Mapping) and isinstance(m.get("id"), str):
                 pr = m.get("pre_registered")
                 prereg.append(PreRegistration(m["id"], str(m.get("side", "")), _hex(pr) if pr != "undetermined" else None))
-        sides = list(scenario.sides)
-        first = fog_extension(scenario.extra).get("first_phasing")
-        clock = Clock(1, first if isinstance(first, str) and first in scenario.sides else (sides[0] if sides else ""), Phase.RPh)
         map_data = replace(scenario.map, fortifications=tuple(kept))
         return cls(
             scenario=replace(scenario, map=map_data),
@@ -364,7 +363,6 @@ class FogState:
             minefields=tuple(minefields),
             bore_sight=tuple(bore),
             pre_registration=tuple(prereg),
-            clock=clock,
             next_id=n + 1,
         )
 
@@ -465,6 +463,3 @@ class FogState:
         ids = set(unit_ids)
         return replace(self, bore_sight=tuple(replace(b, eligible=False) if b.unit_id in ids and b.hex is None else b
                                               for b in self.bore_sight))
-
-    def phase_of_clock(self) -> Phase:
-        return self.clock.phase if self.clock else Phase.RPh

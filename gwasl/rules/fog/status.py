@@ -1,4 +1,4 @@
-"""Status rules of the hidden layer (O'Leary 2.2, 3.2, 3.4, 5.2) and the turn clock.
+"""Status rules of the hidden layer (O'Leary 2.2, 3.2, 3.4, 5.2); the game keeps the turn clock.
 
 All functions are pure.  Those that change what a side may learn return a typed
 outcome (the new state, what happened, the rule): the words shown to each viewer
@@ -24,17 +24,16 @@ __all__ = [
     "HipRevealed",
     "PotentialDummiesMerged",
     "PotentialDummyDropped",
-    "advance_clock",
     "attackable_units",
     "drop_potential_dummy",
     "gain_concealment",
     "lose_concealment",
-    "mark_acted",
     "may_be_attacked",
     "may_change_ca",
     "may_move_conventionally",
     "merge_potential_dummies",
     "move_units",
+    "player_turn_began",
     "reveal_hip",
 ]
 
@@ -104,20 +103,11 @@ class HipRevealed:
     rule: str = "O'Leary 3.4"
 
 
-def advance_clock(state: FogState, turn: int, phasing: str, phase: Phase) -> FogState:
-    """Go to ``phase`` of ``phasing``'s player turn ``turn``; TI markers last for the
-    remainder of the player turn (O'Leary 2.5), so a new player turn clears them."""
-    old = state.clock
-    new_player_turn = old is None or old.turn != turn or old.phasing != phasing
-    return replace(state, clock=Clock(turn, phasing, phase), ti=frozenset() if new_player_turn else state.ti)
-
-
-def mark_acted(state: FogState) -> FogState:
-    """A friendly unit has moved/advanced/fired this phase: the start-of-phase shift
-    windows (2.3, 5.1) are past."""
-    if state.clock is None:
-        return state
-    return replace(state, clock=replace(state.clock, acted=True))
+def player_turn_began(state: FogState) -> FogState:
+    """A new player turn: TI markers last for the remainder of the player turn
+    (O'Leary 2.5), so they go.  The game keeps the turn and phase itself and calls
+    this when the phasing side or the turn changes."""
+    return replace(state, ti=frozenset()) if state.ti else state
 
 
 def lose_concealment(state: FogState, unit_ids: Iterable[str], cause: str) -> ConcealmentLost:
@@ -206,10 +196,7 @@ def move_units(state: FogState, unit_ids: Iterable[str], to: Hex, position: Posi
                                        1 if s.cloaked else len(movers) + 1, s.potential_dummy, s.cloaked))
     st = replace(st, stacks=tuple(stacks), spent=MappingProxyType(spent), moved=st.moved | set(ids))
     st = st.with_units_moved({i: (to, position) for i in ids})
-    st = st.without_bore_sight(ids)
-    if st.clock is not None and ids and st.unit(ids[0]).side == st.clock.phasing:
-        st = mark_acted(st)
-    return st
+    return st.without_bore_sight(ids)
 
 
 def move_dummy_stack(state: FogState, stack_id: str, to: Hex, position: Position, mf: float) -> FogState:
@@ -220,16 +207,13 @@ def move_dummy_stack(state: FogState, stack_id: str, to: Hex, position: Position
     spent = dict(state.spent)
     spent[stack_id] = max(spent.get(stack_id, 0.0), float(mf))
     st = state.with_stacks(replace(x, hex=to, position=position) if x.id == stack_id else x for x in state.stacks)
-    st = replace(st, spent=MappingProxyType(spent), moved=st.moved | {stack_id})  # its history, for 2.3
-    if st.clock is not None and s.side == st.clock.phasing:
-        st = mark_acted(st)
-    return st
+    return replace(st, spent=MappingProxyType(spent), moved=st.moved | {stack_id})  # its history, for 2.3
 
 
-def merge_potential_dummies(state: FogState, side: str) -> PotentialDummiesMerged:
-    """O'Leary 2.2: at the end of ``side``'s CCPh, potential dummy stacks sharing a
-    location and position merge into one (their "?" counters stay in the stack)."""
-    c = state.clock
+def merge_potential_dummies(state: FogState, side: str, clock: Clock | None) -> PotentialDummiesMerged:
+    """O'Leary 2.2: at the end of ``side``'s CCPh (``clock``, the game's), potential dummy
+    stacks sharing a location and position merge into one (their "?" counters stay in the stack)."""
+    c = clock
     if c is None or c.phase is not Phase.CCPh or c.phasing != side:
         raise FogRuleError(f"potential dummy stacks merge at the end of {side}'s own CCPh (O'Leary 2.2)")
     groups: dict[tuple[Hex, Position], list[ConcealStack]] = {}

@@ -15,6 +15,7 @@ and count, never by an internal id.
 from __future__ import annotations
 
 import datetime as _dt
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any
@@ -193,8 +194,10 @@ _STATUS_TO_HIDDEN = {
 }
 
 
-def view(state: FogState, viewer: str) -> SideView:
-    """O'Leary's fog of war for ``viewer`` (a side id or ``"omniscient"``).
+def view(state: FogState, viewer: str, *, clock: Clock | None = None, ledger: Sequence[ShiftRecord] = ()) -> SideView:
+    """O'Leary's fog of war for ``viewer`` (a side id or ``"omniscient"``); ``clock`` and
+    ``ledger`` are the game's (where it is, the shifts made), shown as they are and
+    the ledger only for the sides whose hidden layer ``viewer`` sees.
 
     >>> from gwasl.model.scenario_io import load_scenario
     >>> from gwasl.scenarios import bundled_scenario
@@ -294,7 +297,7 @@ def view(state: FogState, viewer: str) -> SideView:
                                 key=lambda b: b.unit_id)),
         pre_registration=tuple(sorted(((p.module, p.hex) for p in state.pre_registration if p.side in layer_sides),
                                       key=lambda p: p[0])),
-        ledger=tuple(r for r in state.ledger if r.side in layer_sides),
+        ledger=tuple(r for r in ledger if r.side in layer_sides),
     )
 
     # -- whitelisted scenario for drawing ------------------------------------------------
@@ -323,7 +326,7 @@ def view(state: FogState, viewer: str) -> SideView:
                       Front(sc.front), Weather(sc.weather), sc.winter, sc.night)
 
     ti = tuple(sorted(i for i in state.ti if i in visible_ids))
-    return SideView(viewer, sc.title, sc.date, state.clock, public, tuple(units), tuple(concealed), own,
+    return SideView(viewer, sc.title, sc.date, clock, public, tuple(units), tuple(concealed), own,
                     tuple(forts), tuple(mines), ti)
 
 

@@ -52,7 +52,9 @@ def test_dummy_shifts_only_at_the_start_of_the_own_mph_o_leary_2_3():
     assert Shift("dummy", "french", pd.id, dummy.id) in shifts(s, ledger="dummy")
     assert shifts(s, ledger="hip")
     unit = next(a.action for a in s.legal() if isinstance(a.action, Move) and "F1-3" in a.action.pieces)
+    assert not s.state.acted
     s.act(unit)
+    assert s.state.acted and s.state.clock.acted  # the game keeps the clock the fog rules read
     assert not shifts(s, ledger="dummy")  # a friendly unit has moved (2.3)
     assert shifts(s, ledger="hip")  # HIP: at any time in the own MPh (3.3.2)
 

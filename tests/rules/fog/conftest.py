@@ -12,8 +12,7 @@ from gwasl.model.phases import Phase
 from gwasl.model.scenario import Scenario
 from gwasl.model.scenario_io import parse_scenario
 from gwasl.rules.fog.env import FogEnv
-from gwasl.rules.fog.state import FogState
-from gwasl.rules.fog.status import advance_clock
+from gwasl.rules.fog.state import Clock, FogState
 
 
 def build_scenario(units: Iterable[dict] = (), dummies: Iterable[dict] = (), forts: Iterable[dict] = (),
@@ -55,8 +54,10 @@ def env_seeing(targets: Iterable[str] = (), **kw) -> FogEnv:
     return FogEnv(sees_factory=sees_only(targets), **kw)
 
 
-def state_at(scenario: Scenario, phasing: str, phase: Phase, turn: int = 1) -> FogState:
-    return advance_clock(FogState.from_scenario(scenario), turn, phasing, phase)
+def state_at(scenario: Scenario, phasing: str, phase: Phase, turn: int = 1) -> tuple[FogState, Clock]:
+    """The scenario's fog layer and the clock at the start of ``phasing``'s ``phase``: the
+    game keeps the clock (and the shift ledger) and passes them to the rule functions."""
+    return FogState.from_scenario(scenario), Clock(turn, phasing, phase)
 
 
 @pytest.fixture

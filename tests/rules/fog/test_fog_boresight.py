@@ -18,7 +18,7 @@ def mg(uid, bs="undetermined"):
 
 def _state(kit, *units):
     s = kit.build(units=[ENEMY, *units], fog={"oba": [{"id": "75mm", "side": "french", "pre_registered": "undetermined"}]})
-    return kit.at(s, "french", Phase.PFPh)
+    return kit.at(s, "french", Phase.PFPh)[0]
 
 
 ANY = lambda h: True  # noqa: E731

@@ -25,7 +25,7 @@ def _revealed_pillbox(kit):
     s = kit.build(units=[ENEMY],
                   forts=[{"kind": "pillbox", "hexes": ["C3"], "owner": "french", "hidden": True, "tem": 5, **PRIVATE}],
                   dummies=[{"side": "french", "kind": "dummy_hip", "hex": "E3"}])
-    st = kit.at(s, "german", Phase.MPh)
+    st, _clk = kit.at(s, "german", Phase.MPh)
     return reveal_hip(st, "french", kit.hx("C3"), "Search (A12.152)").state
 
 
@@ -51,9 +51,9 @@ def test_3_4_a_fortification_revealed_after_a_failed_shift_carries_nothing_priva
     s = kit.build(units=[ENEMY],
                   forts=[{"kind": "pillbox", "hexes": ["C3"], "owner": "french", "hidden": True, **PRIVATE}],
                   dummies=[{"side": "french", "kind": "dummy_hip", "hex": "E3"}])
-    st = kit.at(s, "french", Phase.MPh)
+    st, clk = kit.at(s, "french", Phase.MPh)
     env = kit.env(["C3", "E3"])
-    r = resolve_shift(st, plan_hip_shift(st, "french", kit.hx("C3"), kit.hx("E3"), env), ScriptedDice([6, 6]), env)
+    r = resolve_shift(st, plan_hip_shift(st, "french", kit.hx("C3"), kit.hx("E3"), env, clock=clk), ScriptedDice([6, 6]), env, clock=clk)
     assert r.band == "status_lost" and not r.state.fortifications  # 12 +1 (LOS) -1 (both HIP): revealed (4.2)
     (f,) = view(r.state, "german").scenario.map.fortifications
     assert not set(PRIVATE) & set(f.extra)
@@ -73,10 +73,10 @@ def test_2_5_shift_log_shows_the_shifter_only_the_drm_it_knows(kit):
     """O'Leary 2.5: a hidden German unit sees F5.  The DR is rolled with its +1 (the truth), but
     the French log line shows the same dice without it; the designer's line keeps it."""
     env = kit.env(["F5"])
-    st = _hip_pair(kit, [HIDDEN_ENEMY])
-    plan = plan_hip_shift(st, "french", kit.hx("C3"), kit.hx("F5"), env)
+    st, clk = _hip_pair(kit, [HIDDEN_ENEMY])
+    plan = plan_hip_shift(st, "french", kit.hx("C3"), kit.hx("F5"), env, clock=clk)
     assert any("LOS of an enemy unit" in m.cause for m in plan.modifiers)  # the truth
-    r = resolve_shift(st, plan, ScriptedDice([3, 4]), env)
+    r = resolve_shift(st, plan, ScriptedDice([3, 4]), env, clock=clk)
     french, designer = line(r, "french") or "", line(r, "omniscient") or ""
     assert "LOS of an enemy unit" not in french and "3+4" in french
     assert "LOS of an enemy unit" in designer
@@ -89,11 +89,11 @@ def test_2_5_shift_log_and_policy_are_identical_with_or_without_a_hidden_enemy_u
     env = kit.env(["F5"])
     seen = []
     for enemies in ([], [HIDDEN_ENEMY]):
-        st = _hip_pair(kit, enemies)
-        d = choose_shift(st, "french", env, seed=3, threshold=-99)
+        st, clk = _hip_pair(kit, enemies)
+        d = choose_shift(st, "french", env, seed=3, threshold=-99, clock=clk)
         c = next(c for c in d.candidates if c.plan.hex_a == kit.hx("C3"))
         assert c.odds == shift_band_odds(c.drm) and "LOS of an enemy unit" not in c.explain()
-        r = resolve_shift(st, c.plan, ScriptedDice([1, 2]), env)
+        r = resolve_shift(st, c.plan, ScriptedDice([1, 2]), env, clock=clk)
         seen.append((d.explain(), line(r, "french")))
     assert seen[0] == seen[1]
 
@@ -102,10 +102,11 @@ def test_2_5_known_enemy_los_is_still_shown(kit):
     """O'Leary 2.5: an enemy unit the French can see (or a German "?" pile) does give them the +1."""
     env = kit.env(["F5"])
     visible = dict(HIDDEN_ENEMY, hidden="none")
-    st = _hip_pair(kit, [visible])
-    r = resolve_shift(st, plan_hip_shift(st, "french", kit.hx("C3"), kit.hx("F5"), env), ScriptedDice([1, 2]), env)
+    st, clk = _hip_pair(kit, [visible])
+    r = resolve_shift(st, plan_hip_shift(st, "french", kit.hx("C3"), kit.hx("F5"), env, clock=clk), ScriptedDice([1, 2]), env,
+                      clock=clk)
     assert "LOS of an enemy unit" in (line(r, "french") or "")
     pile = dict(HIDDEN_ENEMY, hidden="concealed")
-    st = _hip_pair(kit, [pile])
-    d = choose_shift(st, "french", env, seed=3, threshold=-99)
+    st, clk = _hip_pair(kit, [pile])
+    d = choose_shift(st, "french", env, seed=3, threshold=-99, clock=clk)
     assert any("LOS of an enemy unit" in m.cause for c in d.candidates for m in c.modifiers)

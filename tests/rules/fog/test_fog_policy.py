@@ -19,8 +19,8 @@ def _scenario(kit, german_at="D4"):
 def test_policy_moves_a_threatened_hip_stack_to_a_safer_candidate(kit):
     """Beyond O'Leary 3.3.2: in the enemy MPh, the HIP stack adjacent to two German squads is
     moved to the far candidate; the decision lists every candidate with score and DRM."""
-    st = kit.at(_scenario(kit), "german", Phase.MPh)
-    d = choose_shift(st, "french", kit.env(["D3", "E2"]), seed=7)
+    st, clk = kit.at(_scenario(kit), "german", Phase.MPh)
+    d = choose_shift(st, "french", kit.env(["D3", "E2"]), seed=7, clock=clk)
     assert d.chosen is not None
     assert (d.chosen.plan.hex_a.label, d.chosen.plan.hex_b.label) == ("D3", "J8")
     assert d.candidates[0] is d.chosen and len(d.candidates) >= 3
@@ -32,10 +32,10 @@ def test_policy_moves_a_threatened_hip_stack_to_a_safer_candidate(kit):
 
 def test_policy_is_deterministic_for_a_seed(kit):
     """Beyond O'Leary (deliverable 8): the same seed and dice give the same decisions and explanations; every roll is an O'Leary 2.5 shift DR."""
-    st = kit.at(_scenario(kit), "german", Phase.MPh)
+    st, clk = kit.at(_scenario(kit), "german", Phase.MPh)
     env = kit.env(["D3"])
-    a = run_policy(st, "french", Dice(seed=11), env, seed=3)
-    b = run_policy(st, "french", Dice(seed=11), env, seed=3)
+    a = run_policy(st, "french", Dice(seed=11), env, seed=3, clock=clk)
+    b = run_policy(st, "french", Dice(seed=11), env, seed=3, clock=clk)
     assert a[0] == b[0]
     assert [d.explain() for d in a[1]] == [d.explain() for d in b[1]]
     assert a[2] and all(r.roll.cause.startswith("O'Leary 2.5") for r in a[2])
@@ -43,16 +43,16 @@ def test_policy_is_deterministic_for_a_seed(kit):
 
 def test_policy_does_nothing_when_no_window_is_open(kit):
     """O'Leary 3.3.2: no HIP shift in the enemy APh."""
-    st = kit.at(_scenario(kit), "german", Phase.APh)
-    d = choose_shift(st, "french", kit.env(), seed=1)
+    st, clk = kit.at(_scenario(kit), "german", Phase.APh)
+    d = choose_shift(st, "french", kit.env(), seed=1, clock=clk)
     assert d.chosen is None and not d.candidates and "no eligible shift" in d.reason
 
 
 def test_policy_keeps_still_when_nothing_threatens(kit):
     """Beyond O'Leary: with the enemy far from every candidate, no shift is worth its 2.5 risk."""
     s = _scenario(kit, german_at="A10")
-    st = kit.at(s, "german", Phase.MPh)
-    d = choose_shift(st, "french", kit.env([]), seed=1, threshold=0.2)
+    st, clk = kit.at(s, "german", Phase.MPh)
+    d = choose_shift(st, "french", kit.env([]), seed=1, threshold=0.2, clock=clk)
     assert d.chosen is None and d.candidates
 
 
@@ -67,8 +67,8 @@ def test_policy_uses_only_what_its_side_may_see(kit):
                    dummies=[{"side": "french", "kind": "dummy_hip", "hex": "J8"}, {"side": "french", "kind": "dummy_hip", "hex": "E2"}],
                    hexes={"D3": {"terrain": "woods"}, "J8": {"terrain": "woods"}})
     env = kit.env([])
-    t1 = threat_map(kit.at(base, "german", Phase.MPh), "french", env, {kit.hx("D3")})
-    t2 = threat_map(kit.at(s2, "german", Phase.MPh), "french", env, {kit.hx("D3")})
+    t1 = threat_map(kit.at(base, "german", Phase.MPh)[0], "french", env, {kit.hx("D3")})
+    t2 = threat_map(kit.at(s2, "german", Phase.MPh)[0], "french", env, {kit.hx("D3")})
     assert t1 == t2
 
 
@@ -79,14 +79,14 @@ def test_policy_springs_the_strongest_minefield_on_an_entering_unit(kit):
                   forts=[{"kind": "minefield", "hexes": ["F5"], "owner": "french", "hidden": True, "ap": 6},
                          {"kind": "minefield", "hexes": ["G6"], "owner": "french", "hidden": True, "ap": 3}],
                   dummies=[{"side": "french", "kind": "dummy_minefield", "hex": "C3"}])
-    st = kit.at(s, "german", Phase.MPh)
+    st, clk = kit.at(s, "german", Phase.MPh)
     entered = st.minefields_at(kit.hx("C3"))[0].id
-    d = choose_minefield_shift(st, entered, kit.env(), seed=5)
+    d = choose_minefield_shift(st, entered, kit.env(), seed=5, clock=clk)
     assert d.chosen is not None and d.chosen.plan.hex_b.label == "F5"
     assert [c.plan.hex_b.label for c in d.candidates] == ["F5", "G6"]
     # Entering the strong one: no exchange is worth revealing another.
     strong = st.minefields_at(kit.hx("F5"))[0].id
-    assert choose_minefield_shift(st, strong, kit.env(), seed=5).chosen is None
+    assert choose_minefield_shift(st, strong, kit.env(), seed=5, clock=clk).chosen is None
 
 
 def test_policy_odds_ignore_the_los_of_hidden_enemy_units(kit):
@@ -107,8 +107,8 @@ def test_policy_odds_ignore_the_los_of_hidden_enemy_units(kit):
     dummies = [{"side": "french", "kind": "dummy_hip", "hex": "J8"}]
 
     def decide(units):
-        st = kit.at(kit.build(units=units, dummies=dummies, hexes={"J8": {"terrain": "woods"}}), "german", Phase.MPh)
-        return st, choose_shift(st, "french", env, seed=4)
+        st, clk = kit.at(kit.build(units=units, dummies=dummies, hexes={"J8": {"terrain": "woods"}}), "german", Phase.MPh)
+        return st, choose_shift(st, "french", env, seed=4, clock=clk)
 
     _sa, a = decide(german + french)
     sb, b = decide(german + hidden + french)

@@ -8,10 +8,9 @@ from gwasl.model.phases import Phase
 from gwasl.model.scenario import Position
 from gwasl.rules.dice import ScriptedDice
 from gwasl.rules.fog.shift import plan_dummy_shift, resolve_shift
-from gwasl.rules.fog.state import FogStatus
+from gwasl.rules.fog.state import Clock, FogStatus
 from gwasl.rules.fog.status import (
     FogRuleError,
-    advance_clock,
     attackable_units,
     drop_potential_dummy,
     gain_concealment,
@@ -41,7 +40,7 @@ def test_2_2_losing_concealment_ends_potential_dummy_status_for_good(kit):
     """O'Leary 2.2: a potential dummy stack that loses concealment may never again become one;
     regaining concealment gives a plain "?" stack."""
     s = kit.build(units=[ENEMY, u("a", "C3", "potential_dummy")])
-    st = kit.at(s, "french", Phase.MPh)
+    st, _clk = kit.at(s, "french", Phase.MPh)
     lost = lose_concealment(st, ["a"], "fired (A12.121)")
     assert (lost.side, lost.units, lost.hexes, lost.rule) == ("french", ("a",), (kit.hx("C3"),), "O'Leary 2.2")
     st = lost.state
@@ -60,7 +59,7 @@ def test_2_2_splitting_makes_two_potential_dummy_stacks(kit):
     """O'Leary 2.2: moving the components of a potential dummy stack into two locations makes
     two potential dummy stacks."""
     s = kit.build(units=[ENEMY, u("a", "C3", "potential_dummy"), u("b", "C3", "potential_dummy")])
-    st = kit.at(s, "french", Phase.MPh)
+    st, _clk = kit.at(s, "french", Phase.MPh)
     st = move_units(st, ["b"], kit.hx("C4"), Position.GROUND, 1)
     assert len(st.stacks) == 2 and all(x.potential_dummy for x in st.stacks)
     assert {x.hex.label for x in st.stacks} == {"C3", "C4"}
@@ -70,14 +69,14 @@ def test_2_2_potential_dummy_stacks_merge_at_the_end_of_the_ccph(kit):
     """O'Leary 2.2: two potential dummy stacks in the same location and position merge at the
     end of that side's CCPh -- not before, and not in the enemy's CCPh."""
     s = kit.build(units=[ENEMY, u("a", "C3", "potential_dummy"), u("b", "C4", "potential_dummy")])
-    st = kit.at(s, "french", Phase.MPh)
+    st, clk = kit.at(s, "french", Phase.MPh)
     st = move_units(st, ["b"], kit.hx("C3"), Position.GROUND, 1)
     assert len(st.stacks_at(kit.hx("C3"))) == 2
     with pytest.raises(FogRuleError, match="2.2"):
-        merge_potential_dummies(st, "french")
+        merge_potential_dummies(st, "french", clk)
     with pytest.raises(FogRuleError):
-        merge_potential_dummies(advance_clock(st, 1, "german", Phase.CCPh), "french")
-    merged = merge_potential_dummies(advance_clock(st, 1, "french", Phase.CCPh), "french")
+        merge_potential_dummies(st, "french", Clock(1, "german", Phase.CCPh))
+    merged = merge_potential_dummies(st, "french", Clock(1, "french", Phase.CCPh))
     assert merged.merged == 1 and line(merged, "german") is None and "merged" in (line(merged, "french") or "")
     (one,) = merged.state.stacks_at(kit.hx("C3"))
     assert set(one.unit_ids) == {"a", "b"} and one.potential_dummy and one.height == 4
@@ -86,13 +85,13 @@ def test_2_2_potential_dummy_stacks_merge_at_the_end_of_the_ccph(kit):
 def test_2_2_dropping_potential_dummy_status_keeps_concealment(kit):
     """O'Leary 2.2: a potential dummy stack may drop that status at any time and stay concealed."""
     s = kit.build(units=[ENEMY, u("a", "C3", "potential_dummy")], dummies=[{"side": "french", "kind": "dummy_stack", "hex": "F5", "counters": 3}])
-    st = kit.at(s, "french", Phase.MPh)
+    st, clk = kit.at(s, "french", Phase.MPh)
     sid = st.stacks_at(kit.hx("C3"))[0].id
     dropped = drop_potential_dummy(st, sid)
     assert dropped.dropped and line(dropped, "german") is None and not drop_potential_dummy(dropped.state, sid).dropped
     st = dropped.state
     assert st.status_of("a") is FogStatus.CONCEALED and not st.stack(sid).potential_dummy
-    p = plan_dummy_shift(st, sid, st.stacks_at(kit.hx("F5"))[0].id, kit.env())
+    p = plan_dummy_shift(st, sid, st.stacks_at(kit.hx("F5"))[0].id, kit.env(), clock=clk)
     assert not p.eligible
 
 
@@ -102,14 +101,14 @@ def test_2_2_enemy_in_the_location_does_not_end_potential_dummy_status(kit):
         units=[dict(ENEMY, hex="C3"), u("a", "C3", "potential_dummy")],
         dummies=[{"side": "french", "kind": "dummy_stack", "hex": "F5", "counters": 3}],
     )
-    st = kit.at(s, "french", Phase.MPh)
-    assert plan_dummy_shift(st, st.stacks_at(kit.hx("C3"), "french")[0].id, st.stacks_at(kit.hx("F5"))[0].id, kit.env(["C3"])).eligible
+    st, clk = kit.at(s, "french", Phase.MPh)
+    assert plan_dummy_shift(st, st.stacks_at(kit.hx("C3"), "french")[0].id, st.stacks_at(kit.hx("F5"))[0].id, kit.env(["C3"]), clock=clk).eligible
 
 
 def test_3_2_1_hip_units_are_immune_to_fire_and_snipers(kit):
     """O'Leary 3.2 and 3.2.1: fire attacks on the location and snipers do not affect HIP units."""
     s = kit.build(units=[ENEMY, u("h", "C3", "hip"), u("c", "C3", "concealed")])
-    st = kit.at(s, "german", Phase.PFPh)
+    st, _clk = kit.at(s, "german", Phase.PFPh)
     ok, why = may_be_attacked(st, "h")
     assert not ok and "3.2.1" in why
     assert attackable_units(st, kit.hx("C3")) == ("c",)
@@ -118,7 +117,7 @@ def test_3_2_1_hip_units_are_immune_to_fire_and_snipers(kit):
 def test_3_2_2_hip_units_neither_move_nor_change_ca_conventionally(kit):
     """O'Leary 3.2.2: HIP units move and change CA only by shifting."""
     s = kit.build(units=[ENEMY, u("h", "C3", "hip")])
-    st = kit.at(s, "french", Phase.MPh)
+    st, _clk = kit.at(s, "french", Phase.MPh)
     assert not may_move_conventionally(st, "h")[0]
     assert not may_change_ca(st, "h")[0]
     with pytest.raises(FogRuleError, match="3.2.2"):
@@ -130,7 +129,7 @@ def test_3_4_revealed_dummy_hip_is_removed_and_hip_units_revealed(kit):
     counter is removed; a hidden fortification there becomes known."""
     s = kit.build(units=[ENEMY, u("h", "C3", "hip")], dummies=[{"side": "french", "kind": "dummy_hip", "hex": "F5"}],
                   forts=[{"kind": "foxhole", "hexes": ["F5"], "owner": "french", "hidden": True}])
-    st = kit.at(s, "german", Phase.MPh)
+    st, _clk = kit.at(s, "german", Phase.MPh)
     searched = reveal_hip(st, "french", kit.hx("F5"), "Search (A12.152)")
     assert (searched.units, searched.dummies, searched.fortifications, searched.rule) == ((), 1, ("foxhole",), "O'Leary 3.4")
     st = searched.state
@@ -146,10 +145,10 @@ def test_2_3_conventional_movement_ends_bore_sight_eligibility_but_a_shift_keeps
     mg = {"id": "mg", "side": "french", "kind": "support_weapon", "weapon": "MG", "hex": "C3",
           "hidden": "potential_dummy", "bore_sight": "undetermined"}
     s = kit.build(units=[ENEMY, mg], dummies=[{"side": "french", "kind": "dummy_stack", "hex": "F5", "counters": 2}])
-    st = kit.at(s, "french", Phase.MPh)
+    st, clk = kit.at(s, "french", Phase.MPh)
     env = kit.env()
-    r = resolve_shift(st, plan_dummy_shift(st, st.stacks_at(kit.hx("C3"))[0].id, st.stacks_at(kit.hx("F5"))[0].id, env),
-                      ScriptedDice([1, 1]), env)
+    r = resolve_shift(st, plan_dummy_shift(st, st.stacks_at(kit.hx("C3"))[0].id, st.stacks_at(kit.hx("F5"))[0].id, env, clock=clk),
+                      ScriptedDice([1, 1]), env, clock=clk)
     assert r.state.bore_sight[0].eligible
     moved = move_units(r.state, ["mg"], kit.hx("F6"), Position.GROUND, 1)
     assert not moved.bore_sight[0].eligible

@@ -68,7 +68,7 @@ def _hidden_stuff(kit):
                          {"kind": "minefield", "hexes": ["H4"], "owner": "french", "hidden": True, "ap": 3},
                          {"kind": "minefield", "hexes": ["J2"], "owner": "french", "ap": 4},
                          {"kind": "wire", "hexes": ["B2"]}])
-    return kit.at(s, "german", Phase.MPh)
+    return kit.at(s, "german", Phase.MPh)[0]
 
 
 def test_hidden_fortifications_and_their_positions_stay_hidden(kit):
@@ -104,15 +104,15 @@ def test_log_lines_are_rendered_per_viewer(kit):
     s = kit.build(units=[ENEMY, {"id": "h", "side": "french", "kind": "squad", "class": "first_line", "hex": "C3", "hidden": "hip"}],
                   dummies=[{"side": "french", "kind": "dummy_hip", "hex": "F5"}],
                   hexes={"C3": {"terrain": "woods"}, "F5": {"terrain": "woods"}})
-    st = kit.at(s, "french", Phase.MPh)
+    st, clk = kit.at(s, "french", Phase.MPh)
     env = kit.env([])
-    plan = plan_hip_shift(st, "french", kit.hx("C3"), kit.hx("F5"), env)
-    ok = resolve_shift(st, plan, ScriptedDice([2, 2]), env)
+    plan = plan_hip_shift(st, "french", kit.hx("C3"), kit.hx("F5"), env, clock=clk)
+    ok = resolve_shift(st, plan, ScriptedDice([2, 2]), env, clock=clk)
     assert line(ok, "german") is None and line(ok, "french") is not None
-    bad = resolve_shift(st, plan, ScriptedDice([6, 6]), env)  # 12 -1 (woods) -1 (both HIP) = 10: disallowed
+    bad = resolve_shift(st, plan, ScriptedDice([6, 6]), env, clock=clk)  # 12 -1 (woods) -1 (both HIP) = 10: disallowed
     assert line(bad, "german") is None
-    worse = resolve_shift(st, plan_hip_shift(st, "french", kit.hx("C3"), kit.hx("F5"), kit.env(["F5"])),
-                          ScriptedDice([6, 6]), kit.env(["F5"]))  # 12 -1 +1 (LOS) -1 = 11
+    worse = resolve_shift(st, plan_hip_shift(st, "french", kit.hx("C3"), kit.hx("F5"), kit.env(["F5"]), clock=clk),
+                          ScriptedDice([6, 6]), kit.env(["F5"]), clock=clk)  # 12 -1 +1 (LOS) -1 = 11
     (fact,) = worse.public
     assert fact == Seen(SeenKind.STACK_APPEARS, kit.hx("C3"), counters=2)  # no unit id: "h" stays hidden
     assert line(worse, "german") == seen_line(fact) == "a concealed stack of 2 counters appears at C3 (O'Leary 2.5)"
@@ -125,7 +125,7 @@ def test_sorting_does_not_depend_on_hidden_ids(kit):
         units = [ENEMY]
         for uid, hexl in order:
             units.append({"id": uid, "side": "french", "kind": "squad", "class": "first_line", "hex": hexl, "hidden": "potential_dummy"})
-        return view(kit.at(kit.build(units=units), "french", Phase.MPh), "german")
+        return view(kit.at(kit.build(units=units), "french", Phase.MPh)[0], "german")
     assert build([("z", "C3"), ("a", "F5")]) == build([("a", "C3"), ("z", "F5")])
 
 
@@ -135,7 +135,7 @@ def test_cloaking_counters_show_one_counter_whatever_is_beneath(kit):
     s = kit.build(units=[ENEMY] + [{"id": f"c{i}", "side": "french", "kind": "squad", "class": "first_line", "hex": "C3",
                                     "hidden": "concealed", "cloaked": True} for i in range(3)],
                   dummies=[{"side": "french", "kind": "dummy_stack", "hex": "F5", "counters": 1, "cloaked": True}], night=True)
-    st = kit.at(s, "french", Phase.MPh)
+    st, _clk = kit.at(s, "french", Phase.MPh)
     g = view(st, "german")
     assert [(c.hex.label, c.counters, c.cloaked) for c in g.concealed_stacks] == [("C3", 1, True), ("F5", 1, True)]
     f = view(st, "french")

@@ -14,6 +14,8 @@ can fail).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -26,8 +28,8 @@ from gwasl.rules.dice import ScriptedDice
 from gwasl.rules.fog.env import FogEnv
 from gwasl.rules.fog.preview import plan_between
 from gwasl.rules.fog.shift import ShiftError, resolve_shift
-from gwasl.rules.fog.state import FogState, LedgerKind
-from gwasl.rules.fog.status import advance_clock, merge_potential_dummies, move_dummy_stack, move_units
+from gwasl.rules.fog.state import Clock, FogState, LedgerKind, ShiftRecord
+from gwasl.rules.fog.status import merge_potential_dummies, move_dummy_stack, move_units, player_turn_began
 from gwasl.rules.fog.view import view
 from gwasl.rules.fog.words import line
 
@@ -104,7 +106,7 @@ def fog_pair(draw):
                "units": german + sorted(units, key=lambda u: u["id"]), "dummies": dummies,
                "fog": {"oba": [{"id": "75", "side": "french",
                                 "pre_registered": draw(st.sampled_from(["undetermined", "A1", "B2"]))}]}}
-        return advance_clock(FogState.from_scenario(parse_scenario(doc)), 1, "french", Phase.MPh)
+        return FogState.from_scenario(parse_scenario(doc))
 
     a, b = variant(), variant()
     groups = [g for g in ([h for h, _ in conc], list(hip_hexes)) if g]
@@ -125,13 +127,31 @@ def fog_pair(draw):
 
 
 def _play(state: FogState, actions) -> tuple[FogState, tuple[str, ...]]:
-    """The state after ``actions`` and the lines the German reads of what happened."""
+    """The state after ``actions`` (from the start of the French MPh) and the lines the German
+    reads of what happened.  The clock and the shift ledger are kept here as the game keeps
+    them (gwasl.games.aslgw.state.AslgwState): a new player turn clears TI (O'Leary 2.5), a
+    phasing unit that moves closes the start-of-phase windows (2.3, 5.1)."""
     seen: list[str] = []
+    clock = Clock(1, "french", Phase.MPh)
+    ledger: tuple[ShiftRecord, ...] = ()
+
+    def to(phasing: str, phase: Phase) -> None:
+        nonlocal state, clock
+        if phasing != clock.phasing:
+            state = player_turn_began(state)
+        clock = Clock(clock.turn, phasing, phase)
+
+    def moved(side: str) -> None:
+        nonlocal clock
+        if side == clock.phasing:
+            clock = replace(clock, acted=True)
+
     for kind, x, y, d1, d2 in actions:
         if kind == "phase":
-            state = advance_clock(state, state.clock.turn, y, x if y == "french" else Phase.MPh)
+            to(y, x if y == "french" else Phase.MPh)
         elif kind == "ccph":
-            merged = merge_potential_dummies(advance_clock(state, state.clock.turn, "french", Phase.CCPh), "french")
+            to("french", Phase.CCPh)
+            merged = merge_potential_dummies(state, "french", clock)
             state = merged.state
             seen += filter(None, [line(merged, "german")])
         elif kind == "fmove":
@@ -140,11 +160,13 @@ def _play(state: FogState, actions) -> tuple[FogState, tuple[str, ...]]:
                     state = move_dummy_stack(state, s.id, y, Position.GROUND, 2)
                 else:
                     state = move_units(state, s.unit_ids, y, Position.GROUND, 2)
+                moved("french")
         elif kind == "german":
             state = move_units(state, [f"g{x}"], y, Position.GROUND, 1)
+            moved("german")
         else:
             try:
-                plan = plan_between(state, "french", x, y, ENV, None)
+                plan = plan_between(state, "french", x, y, ENV, None, clock, ledger)
             except ShiftError:
                 continue
             if not plan.eligible or plan.kind not in (LedgerKind.DUMMY, LedgerKind.HIP):
@@ -153,8 +175,8 @@ def _play(state: FogState, actions) -> tuple[FogState, tuple[str, ...]]:
                 d1 = d2 = 1
             if 2 + plan.drm > 10:
                 continue
-            r = resolve_shift(state, plan, ScriptedDice([d1, d2]), ENV)
-            state = r.state
+            r = resolve_shift(state, plan, ScriptedDice([d1, d2]), ENV, clock=clock)
+            state, ledger = r.state, ledger + (r.record,)
             seen += filter(None, [line(r, "german")])
     return state, tuple(seen)
 

@@ -17,8 +17,8 @@ from gwasl.rules.fog.shift import (
     prior_shifts,
     resolve_shift,
 )
-from gwasl.rules.fog.state import FogStatus, LedgerKind
-from gwasl.rules.fog.status import advance_clock
+from gwasl.rules.fog.state import Clock, FogStatus, LedgerKind
+from gwasl.rules.fog.status import player_turn_began
 from gwasl.rules.validate import validate_scenario
 
 ENEMY = {"id": "G", "side": "german", "kind": "squad", "class": "first_line", "hex": "A1"}
@@ -53,12 +53,12 @@ def test_2_3_2_three_real_counters_need_a_dummy_stack_of_at_least_four_counters(
     s = kit.build(units=[ENEMY, pd("sq", "C3"), pd("lmg", "C3", "support_weapon"), pd("ldr", "C3", "leader")],
                   dummies=[{"side": "french", "kind": "dummy_stack", "hex": "F5", "counters": 4},
                            {"side": "french", "kind": "dummy_stack", "hex": "G5", "counters": 3}])
-    st = kit.at(s, "french", Phase.MPh)
+    st, clk = kit.at(s, "french", Phase.MPh)
     env = kit.env()
     a = stack_at(st, "C3", kit)
     assert st.stack(a).real_counters == 3
-    assert plan_dummy_shift(st, a, stack_at(st, "F5", kit), env).eligible
-    p = plan_dummy_shift(st, a, stack_at(st, "G5", kit), env)
+    assert plan_dummy_shift(st, a, stack_at(st, "F5", kit), env, clock=clk).eligible
+    p = plan_dummy_shift(st, a, stack_at(st, "G5", kit), env, clock=clk)
     assert not p.eligible and "2.3.2" in p.reason
 
 
@@ -69,17 +69,17 @@ def test_2_5_example_stone_building_to_woods_final_dr_7_shift_made(kit):
     s = kit.build(units=[ENEMY, pd("sq", "C3"), pd("lmg", "C3", "support_weapon"), pd("ldr", "C3", "leader")],
                   dummies=[{"side": "french", "kind": "dummy_stack", "hex": "F5", "counters": 4}],
                   hexes={"C3": {"terrain": "stone_building"}, "F5": {"terrain": "woods"}})
-    st = kit.at(s, "french", Phase.MPh)
+    st, clk = kit.at(s, "french", Phase.MPh)
     env = kit.env(["C3"])
-    plan = plan_dummy_shift(st, stack_at(st, "C3", kit), stack_at(st, "F5", kit), env)
+    plan = plan_dummy_shift(st, stack_at(st, "C3", kit), stack_at(st, "F5", kit), env, clock=clk)
     assert plan.eligible
     assert [m.value for m in plan.modifiers] == [-1, 1]
-    r = resolve_shift(st, plan, ScriptedDice([3, 4]), env)
+    r = resolve_shift(st, plan, ScriptedDice([3, 4]), env, clock=clk)
     assert r.roll.total == 7 and r.roll.final == 7 and r.band == "allowed"
     assert {st.unit(u).hex.label for u in ("sq", "lmg", "ldr")} == {"C3"}
     assert {r.state.unit(u).hex.label for u in ("sq", "lmg", "ldr")} == {"F5"}
-    assert not is_phase_closed(r.state, "french", LedgerKind.DUMMY)
-    assert prior_shifts(r.state, "french", LedgerKind.DUMMY) == 1
+    assert not is_phase_closed((r.record,), clk, "french", LedgerKind.DUMMY)
+    assert prior_shifts((r.record,), clk, "french", LedgerKind.DUMMY) == 1
 
 
 # -- 2.5 example 2: 12, and 14 with two earlier shifts ---------------------------------------
@@ -98,42 +98,46 @@ def test_2_5_example_final_dr_12_dummy_eliminated_pd_status_lost(kit):
     enemy LOS; APh; DR 11 +1 (LOS) = 12: no exchange, the dummy is eliminated, the other
     stack stays concealed but is no longer a potential dummy stack; the APh is closed."""
     s = _example_2_scenario(kit)
-    st = kit.at(s, "french", Phase.APh)
+    st, clk = kit.at(s, "french", Phase.APh)
     env = kit.env(["F5"])
     a, b = stack_at(st, "C3", kit), stack_at(st, "F5", kit)
-    plan = plan_dummy_shift(st, a, b, env)
+    plan = plan_dummy_shift(st, a, b, env, clock=clk)
     assert plan.eligible and [m.value for m in plan.modifiers] == [1]
-    r = resolve_shift(st, plan, ScriptedDice([5, 6]), env)
+    r = resolve_shift(st, plan, ScriptedDice([5, 6]), env, clock=clk)
     assert r.roll.final == 12 and r.band == "status_lost"
     assert all(x.id != b for x in r.state.stacks)
     left = r.state.stack(a)
     assert not left.potential_dummy and left.hex.label == "C3"
     assert all(r.state.status_of(u) is FogStatus.CONCEALED for u in ("sq", "hs", "hero", "com"))
-    assert is_phase_closed(r.state, "french", LedgerKind.DUMMY)
-    assert not plan_dummy_shift(r.state, stack_at(r.state, "H2", kit), stack_at(r.state, "H4", kit), env).eligible
+    ledger = (r.record,)  # the game keeps the ledger (gwasl.games.aslgw.state.AslgwState.ledger)
+    assert is_phase_closed(ledger, clk, "french", LedgerKind.DUMMY)
+    assert not plan_dummy_shift(r.state, stack_at(r.state, "H2", kit), stack_at(r.state, "H4", kit), env,
+                                clock=clk, ledger=ledger).eligible
 
 
 def test_2_5_example_two_earlier_shifts_make_it_14_revealed_and_ti(kit):
     """O'Leary 2.5: the same with two pairs already shifted this APh: +2, final 14: the dummy
     is eliminated, the other stack loses concealment and PD status and becomes TI."""
     s = _example_2_scenario(kit)
-    st = kit.at(s, "french", Phase.APh)
+    st, clk = kit.at(s, "french", Phase.APh)
     env = kit.env(["F5"])
+    ledger: tuple = ()
     for x, y in (("H2", "H4"), ("I2", "I4")):
-        plan = plan_dummy_shift(st, stack_at(st, x, kit), stack_at(st, y, kit), env)
-        st = resolve_shift(st, plan, ScriptedDice([2, 2]), env).state
-    assert prior_shifts(st, "french", LedgerKind.DUMMY) == 2
+        plan = plan_dummy_shift(st, stack_at(st, x, kit), stack_at(st, y, kit), env, clock=clk, ledger=ledger)
+        r = resolve_shift(st, plan, ScriptedDice([2, 2]), env, clock=clk)
+        st, ledger = r.state, ledger + (r.record,)
+    assert prior_shifts(ledger, clk, "french", LedgerKind.DUMMY) == 2
     a, b = stack_at(st, "C3", kit), stack_at(st, "F5", kit)
-    plan = plan_dummy_shift(st, a, b, env)
+    plan = plan_dummy_shift(st, a, b, env, clock=clk, ledger=ledger)
     assert plan.drm == 3
-    r = resolve_shift(st, plan, ScriptedDice([5, 6]), env)
+    r = resolve_shift(st, plan, ScriptedDice([5, 6]), env, clock=clk)
     assert r.roll.final == 14 and r.band == "revealed"
     assert not r.state.stacks_at(kit.hx("F5")) and not r.state.stacks_at(kit.hx("C3"))
     assert all(r.state.status_of(u) is FogStatus.NONE for u in ("sq", "hs", "hero", "com"))
     assert {"sq", "hs", "hero", "com"} <= r.state.ti
-    assert is_phase_closed(r.state, "french", LedgerKind.DUMMY)
+    assert is_phase_closed(ledger + (r.record,), clk, "french", LedgerKind.DUMMY)
     # TI lasts for the remainder of the player turn only.
-    assert not advance_clock(r.state, 1, "german", Phase.RPh).ti
+    assert not player_turn_began(r.state).ti
 
 
 # -- 2.5 example 3: pillbox and cave, final DR -1 ---------------------------------------------
@@ -146,18 +150,19 @@ def test_2_5_example_pillbox_and_cave_drm_minus_4_final_minus_1_costs_no_later_p
                   dummies=[{"side": "french", "kind": "dummy_stack", "hex": "F5", "counters": 2},
                            {"side": "french", "kind": "dummy_stack", "hex": "H4", "counters": 2}],
                   forts=[{"kind": "pillbox", "hexes": ["C3"], "tem": 5}])
-    st = kit.at(s, "french", Phase.MPh)
+    st, clk = kit.at(s, "french", Phase.MPh)
     # The cave is not a Great War fortification: its 1+4+6 TEM comes through the injected TEM function.
     def tem(scenario, h, pos, forts):
         from gwasl.rules.fog.env import default_location_tem
         return 4 if h == kit.hx("F5") else default_location_tem(scenario, h, pos, forts)
     env = kit.env([], location_tem=tem)
-    plan = plan_dummy_shift(st, stack_at(st, "C3", kit), stack_at(st, "F5", kit), env)
+    plan = plan_dummy_shift(st, stack_at(st, "C3", kit), stack_at(st, "F5", kit), env, clock=clk)
     assert plan.facts.tem_a == 5 and plan.facts.tem_b == 4 and plan.drm == -4
-    r = resolve_shift(st, plan, ScriptedDice([1, 2]), env)
+    r = resolve_shift(st, plan, ScriptedDice([1, 2]), env, clock=clk)
     assert r.roll.total == 3 and r.roll.final == -1 and r.band == "allowed"
-    assert prior_shifts(r.state, "french", LedgerKind.DUMMY) == 0
-    nxt = plan_dummy_shift(r.state, stack_at(r.state, "H2", kit), stack_at(r.state, "H4", kit), env)
+    assert prior_shifts((r.record,), clk, "french", LedgerKind.DUMMY) == 0
+    nxt = plan_dummy_shift(r.state, stack_at(r.state, "H2", kit), stack_at(r.state, "H4", kit), env, clock=clk,
+                           ledger=(r.record,))
     assert all("earlier shift" not in m.cause for m in nxt.modifiers)
 
 
@@ -170,9 +175,9 @@ def test_2_5_example_halftrack_and_tiger_in_woods_drm_plus_2(kit):
                          pd("spw", "C3", "support_weapon", weapon="SPW 250/1", size_class="small_vehicle"),
                          pd("tiger", "F5", "support_weapon", weapon="PzKpfw VIE", size_class="large_vehicle")],
                   hexes={"C3": {"terrain": "woods"}, "F5": {"terrain": "woods"}})
-    st = kit.at(s, "french", Phase.MPh)
+    st, clk = kit.at(s, "french", Phase.MPh)
     env = kit.env([])
-    plan = plan_dummy_shift(st, stack_at(st, "C3", kit), stack_at(st, "F5", kit), env)
+    plan = plan_dummy_shift(st, stack_at(st, "C3", kit), stack_at(st, "F5", kit), env, clock=clk)
     assert plan.eligible
     assert [m.value for m in plan.modifiers] == [-1, 3] and plan.drm == 2
 
@@ -197,7 +202,7 @@ def test_3_1_1_a_lone_hip_gun_gets_two_dummies_and_three_locations(kit):
     dummies = [{"side": "french", "kind": "dummy_hip", "hex": "E2"}, {"side": "french", "kind": "dummy_hip", "hex": "G4"}]
     s = kit.build(units=units, dummies=dummies)
     assert dummy_hip_allotment(s, "french") == 2
-    st = kit.at(s, "french", Phase.MPh)
+    st, _clk = kit.at(s, "french", Phase.MPh)
     hip_hexes = {h for h in st.hidden_hexes("french") if st.hip_pieces_at(h, "french")}
     assert {h.label for h in hip_hexes} == {"C3", "E2", "G4"}
 
@@ -212,11 +217,11 @@ def test_3_3_3_part_of_a_hip_stack_shifts_the_rest_keeps_hip_if_allowed(kit):
     """O'Leary 3.3 and 3.3.3: 3 4-5-7 and a leader; one squad and the leader shift to a lone dummy
     HIP; the two other squads keep HIP status."""
     s = _three_squads(kit)
-    st = kit.at(s, "french", Phase.MPh)
+    st, clk = kit.at(s, "french", Phase.MPh)
     env = kit.env([])
-    plan = plan_hip_shift(st, "french", kit.hx("C3"), kit.hx("G4"), env, movers_a=("s1", "ldr"))
+    plan = plan_hip_shift(st, "french", kit.hx("C3"), kit.hx("G4"), env, movers_a=("s1", "ldr"), clock=clk)
     assert plan.eligible and plan.facts.both_hip
-    r = resolve_shift(st, plan, ScriptedDice([2, 3]), env)
+    r = resolve_shift(st, plan, ScriptedDice([2, 3]), env, clock=clk)
     assert r.band == "allowed"
     assert r.state.unit("s1").hex.label == "G4" and r.state.unit("ldr").hex.label == "G4"
     assert {u.id for u in r.state.hip_units_at(kit.hx("C3"), "french")} == {"s2", "s3"}
@@ -227,10 +232,10 @@ def test_3_3_3_remaining_squads_keep_hip_whatever_the_result(kit):
     """O'Leary 3.3.3: "Regardless of the results of the shift attempt, the two remaining
     squads will retain their HIP status" -- even on 11-12, which costs the movers their HIP."""
     s = _three_squads(kit)
-    st = kit.at(s, "french", Phase.MPh)
+    st, clk = kit.at(s, "french", Phase.MPh)
     env = kit.env([])
-    plan = plan_hip_shift(st, "french", kit.hx("C3"), kit.hx("G4"), env, movers_a=("s1", "ldr"))
-    r = resolve_shift(st, plan, ScriptedDice([6, 6]), env)  # 12 - 1 (both HIP) = 11
+    plan = plan_hip_shift(st, "french", kit.hx("C3"), kit.hx("G4"), env, movers_a=("s1", "ldr"), clock=clk)
+    r = resolve_shift(st, plan, ScriptedDice([6, 6]), env, clock=clk)  # 12 - 1 (both HIP) = 11
     assert r.roll.final == 11 and r.band == "status_lost"
     assert r.state.status_of("s2") is FogStatus.HIP and r.state.status_of("s3") is FogStatus.HIP
     assert r.state.status_of("s1") is FogStatus.CONCEALED and r.state.status_of("ldr") is FogStatus.CONCEALED
@@ -241,11 +246,11 @@ def test_3_3_3_six_six_six_to_a_five_three_six_that_stays_leaves_a_dummy_hip(kit
     """O'Leary 3.3.3: HIP 6-6-6 shifts to the location of a HIP 5-3-6, which need not move;
     the 6-6-6's old location, now without HIP units, gets a dummy HIP counter."""
     s = kit.build(units=[ENEMY, hip("666", "C3"), hip("536", "G4")])
-    st = kit.at(s, "french", Phase.MPh)
+    st, clk = kit.at(s, "french", Phase.MPh)
     env = kit.env([])
-    plan = plan_hip_shift(st, "french", kit.hx("C3"), kit.hx("G4"), env)
+    plan = plan_hip_shift(st, "french", kit.hx("C3"), kit.hx("G4"), env, clock=clk)
     assert plan.movers_b == ()
-    r = resolve_shift(st, plan, ScriptedDice([3, 3]), env)
+    r = resolve_shift(st, plan, ScriptedDice([3, 3]), env, clock=clk)
     assert r.band == "allowed"
     assert r.state.unit("666").hex.label == "G4" and r.state.unit("536").hex.label == "G4"
     assert [d.hex.label for d in r.state.dummy_hip] == ["C3"]
@@ -258,20 +263,20 @@ def test_3_3_5_failure_in_enemy_mph_closes_shifting_until_the_sides_pfph(kit):
     in its upcoming PFPh."""
     s = kit.build(units=[ENEMY, hip("666", "C3"), hip("536", "G4"), hip("x", "B8")],
                   dummies=[{"side": "french", "kind": "dummy_hip", "hex": "J2"}])
-    st = kit.at(s, "german", Phase.MPh)
+    st, clk = kit.at(s, "german", Phase.MPh)
     env = kit.env([])
-    plan = plan_hip_shift(st, "french", kit.hx("C3"), kit.hx("G4"), env)
-    r = resolve_shift(st, plan, ScriptedDice([4, 5]), env)  # 9 - 1 = 8: disallowed
+    plan = plan_hip_shift(st, "french", kit.hx("C3"), kit.hx("G4"), env, clock=clk)
+    r = resolve_shift(st, plan, ScriptedDice([4, 5]), env, clock=clk)  # 9 - 1 = 8: disallowed
     assert r.band == "disallowed"
-    st = r.state
-    assert not plan_hip_shift(st, "french", kit.hx("B8"), kit.hx("J2"), env).eligible
-    dfph = advance_clock(st, 1, "german", Phase.DFPh)
-    p = plan_hip_shift(dfph, "french", kit.hx("B8"), kit.hx("J2"), env)
+    st, ledger = r.state, (r.record,)
+    assert not plan_hip_shift(st, "french", kit.hx("B8"), kit.hx("J2"), env, clock=clk, ledger=ledger).eligible
+    dfph = Clock(1, "german", Phase.DFPh)
+    p = plan_hip_shift(st, "french", kit.hx("B8"), kit.hx("J2"), env, clock=dfph, ledger=ledger)
     assert not p.eligible and "3.3.5" in p.reason
-    pfph = advance_clock(dfph, 1, "french", Phase.PFPh)
-    assert plan_hip_shift(pfph, "french", kit.hx("B8"), kit.hx("J2"), env).eligible
+    pfph = Clock(1, "french", Phase.PFPh)
+    assert plan_hip_shift(st, "french", kit.hx("B8"), kit.hx("J2"), env, clock=pfph, ledger=ledger).eligible
     # The failed stack itself (not TI) may try again in that later phase.
-    assert plan_hip_shift(pfph, "french", kit.hx("C3"), kit.hx("G4"), env).eligible
+    assert plan_hip_shift(st, "french", kit.hx("C3"), kit.hx("G4"), env, clock=pfph, ledger=ledger).eligible
 
 
 # -- 4.3 ------------------------------------------------------------------------------------
@@ -282,15 +287,15 @@ def test_4_3_pillbox_in_woods_to_foxhole_in_woods_tem_drm_minus_1(kit):
                   forts=[{"kind": "pillbox", "hexes": ["C3"], "owner": "french", "hidden": True, "tem": 3},
                          {"kind": "foxhole", "hexes": ["F5"], "owner": "french", "hidden": True}],
                   hexes={"C3": {"terrain": "woods"}, "F5": {"terrain": "woods"}})
-    st = kit.at(s, "french", Phase.MPh)
+    st, clk = kit.at(s, "french", Phase.MPh)
     env = kit.env([])
     pill = st.fortifications_at(kit.hx("C3"), "french")[0].id
     fox = st.fortifications_at(kit.hx("F5"), "french")[0].id
-    plan = plan_hip_shift(st, "french", kit.hx("C3"), kit.hx("F5"), env, movers_a=(pill,), movers_b=(fox,))
+    plan = plan_hip_shift(st, "french", kit.hx("C3"), kit.hx("F5"), env, movers_a=(pill,), movers_b=(fox,), clock=clk)
     assert plan.eligible
     tem = [m.value for m in plan.modifiers if "TEM" in m.cause]
     assert tem == [-1]
-    r = resolve_shift(st, plan, ScriptedDice([1, 1]), env)
+    r = resolve_shift(st, plan, ScriptedDice([1, 1]), env, clock=clk)
     assert r.state.fortifications_at(kit.hx("F5"), "french")[0].kind.value == "pillbox"
     assert r.state.fortifications_at(kit.hx("C3"), "french")[0].kind.value == "foxhole"
 
@@ -302,9 +307,9 @@ def test_4_3_fortified_stone_building_to_dummy_hip_in_stone_building_minus_3(kit
                   dummies=[{"side": "french", "kind": "dummy_hip", "hex": "F5"}],
                   forts=[{"kind": "pillbox", "hexes": ["C3"], "owner": "french", "hidden": True, "tem": 4}],
                   hexes={"C3": {"terrain": "stone_building"}, "F5": {"terrain": "stone_building"}})
-    st = kit.at(s, "french", Phase.MPh)
+    st, clk = kit.at(s, "french", Phase.MPh)
     env = kit.env([])
-    plan = plan_hip_shift(st, "french", kit.hx("C3"), kit.hx("F5"), env)
+    plan = plan_hip_shift(st, "french", kit.hx("C3"), kit.hx("F5"), env, clock=clk)
     assert [m.value for m in plan.modifiers if "TEM" in m.cause] == [-3]
 
 
@@ -315,9 +320,9 @@ def test_4_5_a_fortification_not_shifted_lends_its_tem(kit):
                   dummies=[{"side": "french", "kind": "dummy_hip", "hex": "F5"}, {"side": "french", "kind": "dummy_hip", "hex": "G6"}],
                   forts=[{"kind": "pillbox", "hexes": ["C3"], "owner": "french", "hidden": True, "tem": 4}],
                   hexes={"C3": {"terrain": "woods"}, "F5": {"terrain": "stone_building"}})
-    st = kit.at(s, "french", Phase.MPh)
+    st, clk = kit.at(s, "french", Phase.MPh)
     env = kit.env([])
-    plan = plan_hip_shift(st, "french", kit.hx("C3"), kit.hx("F5"), env, movers_a=("sq",))
+    plan = plan_hip_shift(st, "french", kit.hx("C3"), kit.hx("F5"), env, movers_a=("sq",), clock=clk)
     assert plan.facts.tem_a == 4 and [m.value for m in plan.modifiers if "TEM" in m.cause] == [-3]
-    both = plan_hip_shift(st, "french", kit.hx("C3"), kit.hx("F5"), env)
+    both = plan_hip_shift(st, "french", kit.hx("C3"), kit.hx("F5"), env, clock=clk)
     assert both.facts.tem_a == 1  # pillbox shifted with the squad (4.5): woods only

@@ -1,0 +1,34 @@
+"""A game file written while the fog layer kept the shift ledger and the turn clock
+(FogState.ledger, FogState.clock; main at 6d8ee87) still opens from its newest snapshot,
+with the ledger and the phase's "acted" flag moved to the game's state (AslgwState), and
+``replay --check`` still finds it identical (CONTRACTS 5 game files; DESIGN.md "Persistence").
+
+tests/store/data/aslgw-fog-ledger-6d8ee87.game: Bois des Caures, seed 2, the French kept
+secret, 120 random actions favouring shifts, a snapshot every 25 entries, made by that
+commit's code; its newest snapshot (entry 138) holds two shift DRs and an acted clock.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from gwasl.rules.fog.state import LedgerKind
+from gwasl.store.gamefile import open_game
+
+OLD = Path(__file__).parent / "data" / "aslgw-fog-ledger-6d8ee87.game"
+
+
+def test_an_old_snapshot_with_the_ledger_in_the_fog_layer_opens_and_replays_identical(tmp_path):
+    p = tmp_path / "old.game"
+    shutil.copyfile(OLD, p)  # opening never writes, but the fixture stays untouched whatever happens
+    with open_game(p) as g:
+        s = g.session
+        assert s.opened_from == 138  # the newest snapshot was used, not passed over
+        st = s.state
+        # O'Leary 2.5, 3.3.4: the two shift DRs made so far, now in the game's ledger
+        assert len(st.ledger) == 2 and all(r.kind in LedgerKind for r in st.ledger)
+        assert st.acted  # a German unit had already acted in this APh (O'Leary 2.3, 5.1)
+        report = s.replay_check()
+        assert report.identical, report  # every stored snapshot equals the replayed state
+        assert report.events == 299
