@@ -180,7 +180,7 @@ def run_window(state: AslgwState, side: str, seed: int) -> list[Record]:
     from ``side``'s private stream; one private event holds every decision and
     roll, so the events the enemy sees do not depend on what was tried."""
     fog = state.fog
-    shifts = state.ledger
+    shifts = own_ledger(state, side)
     dice = private_dice(state, side, seed)
     attempts: list[Attempt] = []
     explained: list[str] = []
@@ -266,12 +266,19 @@ class SideKnowledge:
     minefield: tuple[str, str] | None
     fog: FogState
     clock: Clock
-    ledger: tuple[ShiftRecord, ...]  # the game's: how many shift DRs so far seeds the policy's ties
+    ledger: tuple[ShiftRecord, ...]  # the side's own shift DRs: their count seeds the policy's ties
+
+
+def own_ledger(state: AslgwState, side: str) -> tuple[ShiftRecord, ...]:
+    """``side``'s own shift DRs (O'Leary 2.5, 3.3.4): all its policy may read of the
+    ledger, since the enemy's DRs may be private to the enemy (a count of them would
+    tell the policy how often a hidden enemy tried to shift)."""
+    return tuple(r for r in state.ledger if r.side == side)
 
 
 def side_view(state: AslgwState, side: str) -> SideKnowledge:
     return SideKnowledge(side, state.turn, state.phase, state.minefield, side_knowledge(state.fog, side),
-                         state.clock, state.ledger)
+                         state.clock, own_ledger(state, side))
 
 
 def minefield_decision(view: SideKnowledge, seed: int) -> tuple[MinefieldChoice, str, dict[str, object]]:

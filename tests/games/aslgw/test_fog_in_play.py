@@ -268,3 +268,22 @@ def test_gwasl_decides_the_minefield_shift_of_a_secret_owner_o_leary_4_6_2():
     assert any(e["kind"] == "minefield_shift" for e in s.log())
     assert all(m.revealed for m in s.state.fog.minefields if m.hex.label == "D2" or m.id in {
         ev.other for ev in events_of(auto, MinefieldShifted)})
+
+
+def test_a_secret_sides_policy_reads_only_its_own_shift_drs_o_leary_2_5():
+    """O'Leary 2.5, 3.3.4: each side's shift DRs make its own ledger.  gwasl's policy for a
+    side reads that side's ledger only: the enemy's DRs may be private to the enemy, and
+    even their count (which seeds the policy's tie-breaks) would tell it how often a hidden
+    enemy tried to shift."""
+    from dataclasses import replace as _replace
+
+    from gwasl.games.aslgw.shifts import own_ledger, side_view
+    from gwasl.rules.fog.state import LedgerKind, Phase, ShiftRecord
+
+    s = session(doc([squad("G", "C2"), squad("F", "J9", "french", hidden="hip")]), secret=("german",))
+    mine = ShiftRecord(1, "german", Phase.MPh, "german", LedgerKind.DUMMY, 5, "5", True, False)
+    theirs = ShiftRecord(1, "german", Phase.MPh, "french", LedgerKind.HIP, 3, "3", True, False)
+    state = _replace(s.state, ledger=(theirs, mine, theirs))
+    assert own_ledger(state, "german") == (mine,)
+    assert side_view(state, "german").ledger == (mine,)
+    assert side_view(state, "french").ledger == (theirs, theirs)
