@@ -269,9 +269,10 @@ def player_window(app, tmp: Path, settings, size: tuple[int, int], events: int, 
     """Sections 4 and 5 of the module doc."""
     from benchmarks.game import ENDERS, MOVES, big_source
     from gwasl.engine.game import GameOptions
+    from gwasl.engine.history import CHECKPOINT
     from gwasl.games import game_for
     from gwasl.store.gamefile import create_game
-    from gwasl.ui.play.controller import CHECKPOINT, WARM_BUDGET, GameController
+    from gwasl.ui.play.controller import WARM_BUDGET, GameController
     from gwasl.ui.play.window import PlayerWindow
 
     columns, rows = size

@@ -9,23 +9,20 @@ history position the player stepped to.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from gwasl.engine.game import PLAYER, Outcome, Status
+from gwasl.engine.history import History
 from gwasl.engine.journal import Entry
 from gwasl.engine.record import Record
 from gwasl.engine.session import LegalAction, Session
 from gwasl.store.gamefile import GameFile
 
-__all__ = ["CHECKPOINT", "WARM_BUDGET", "GameController"]
+__all__ = ["WARM_BUDGET", "GameController"]
 
-#: one history state kept every this many events (stepping back costs at most as many reduces)
-CHECKPOINT = 16
-MAX_KEPT = 2048
 #: the longest the history is reduced for at one idle moment (seconds of the UI thread)
 WARM_BUDGET = 0.004
 
@@ -41,20 +38,15 @@ class GameController(QObject):
         self.session: Session[Any] = game_file.session
         self.viewer = PLAYER
         self._cursor: int | None = None  # None: live; else the seq of the last event shown
-        self._history: list[int] = []
-        self._events: list[Record] = []
         self._cursor_state: Any = None
         self._count = 0  # how many events the history position shows (while not live)
-        # history states worth keeping (states are immutable values): event count -> (seq of its
-        # last event, state); stepping one event is then one reduce, never a replay from the start
-        self._checkpoints: dict[int, tuple[int, Any]] = {}
+        # the history in force and its kept states: stepping one event is one reduce
+        self.history = History(self.session)
         self._shown: dict[tuple[str, int], dict[str, Any] | None] = {}  # (viewer, seq) -> the event as shown
-        self._refresh_history()
         self.session.add_listener(self._on_entries)
-        # while the player looks at the board, the history is reduced a few ms at a time,
-        # keeping every CHECKPOINT-th state: the first step back in a long game just opened
-        # is then as quick as the others
-        self._warm: tuple[int, int, Any] | None = None  # (event count, seq of its last event, state)
+        # while the player looks at the board, the history is reduced a few ms at a time
+        # (History.warm): the first step back in a long game just opened is then as quick
+        # as the others
         self._warmer = QTimer(self)
         self._warmer.setInterval(0)
         self._warmer.timeout.connect(self._warm_step)
@@ -62,58 +54,22 @@ class GameController(QObject):
 
     # -- the session's news ------------------------------------------------------
     def _on_entries(self, _session: Session[Any], _entries: Sequence[Entry]) -> None:
-        self._refresh_history()
+        self.history.refresh()
         self._cursor = None
         self._cursor_state = None
-        self._keep(len(self._history), self.session.state)
+        self.history.keep(len(self.history), self.session.state)
         if not self._warmer.isActive():
             self._warmer.start()  # the new events' checkpoints, between the player's clicks
         self.changed.emit()
 
     def _warm_step(self) -> None:
-        """Reduce the history on from where the last idle moment stopped, for WARM_BUDGET
-        seconds at most, keeping every CHECKPOINT-th state; stop at the live position."""
-        game, n = self.session.game, len(self._history)
-        warm = self._warm
-        if warm is None or warm[0] > n or (warm[0] and self._history[warm[0] - 1] != warm[1]):
-            # first time, or a take-back changed the history under it: on from the last state
-            # kept before where it had got to (every checkpoint before that one still holds)
-            start = self._checkpoint(0 if warm is None else min(warm[0], n))
-            if start is None:
-                self._keep(0, self.session.state_at(None))
-                start = (0, self._checkpoints[0][1])
-            count, state = start
-        else:
-            count, state = warm[0], warm[2]
-        deadline = time.perf_counter() + WARM_BUDGET
-        while count < n and time.perf_counter() < deadline:
-            state = game.reduce(state, self._events[count])
-            count += 1
-            if count % CHECKPOINT == 0:
-                self._keep(count, state)
-        self._warm = (count, self._history[count - 1] if count else -1, state)
-        if count >= n:
+        if self.history.warm(WARM_BUDGET):
             self._warmer.stop()
 
-    def _refresh_history(self) -> None:
-        pairs = list(self.session.effective())
-        self._history = [seq for seq, _ in pairs]
-        self._events = [ev for _, ev in pairs]
-
-    def _keep(self, count: int, state: Any) -> None:
-        self._checkpoints[count] = (self._history[count - 1] if count else -1, state)
-        if len(self._checkpoints) > MAX_KEPT:  # the states of single actions go; every CHECKPOINT-th stays
-            for n in [n for n in self._checkpoints if n % CHECKPOINT and n != count]:
-                del self._checkpoints[n]
-
-    def _checkpoint(self, count: int) -> tuple[int, Any] | None:
-        """The latest kept state at or before ``count`` events that is still in the history."""
-        best = None
-        for n, (seq, state) in self._checkpoints.items():
-            valid = n <= count and (n == 0 or (n <= len(self._history) and self._history[n - 1] == seq))
-            if valid and (best is None or n > best[0]):
-                best = (n, state)
-        return best
+    @property
+    def _history(self) -> list[int]:
+        """The seqs of the events in force (``History.seqs``)."""
+        return self.history.seqs
 
     def close(self) -> None:
         self._warmer.stop()
@@ -151,28 +107,10 @@ class GameController(QObject):
         self.changed.emit()
 
     def state_after(self, count: int) -> Any:
-        """The state after ``count`` events of the history: from the nearest kept state before
-        it (the one shown now when it is, else a checkpoint), reducing the events between."""
-        game = self.session.game
-        start = self._checkpoint(count)
-        if self._cursor is not None and self._count <= count and (start is None or self._count > start[0]):
-            start = (self._count, self._cursor_state)
-        if start is None:  # nothing kept yet: one pass from the start, keeping every CHECKPOINT-th state
-            self._keep(0, self.session.state_at(None))
-            start = (0, self._checkpoints[0][1])
-            n, state = start
-            for i in range(len(self._history)):
-                state = game.reduce(state, self._events[i])
-                if (i + 1) % CHECKPOINT == 0:
-                    self._keep(i + 1, state)
-            start = self._checkpoint(count)
-            assert start is not None
-        n, state = start
-        for i in range(n, count):
-            state = game.reduce(state, self._events[i])
-            if (i + 1) % CHECKPOINT == 0:
-                self._keep(i + 1, state)
-        return state
+        """The state after ``count`` events of the history (``History.state_after``, from
+        the position shown now when that is nearest)."""
+        near = (self._count, self._cursor_state) if self._cursor is not None else None
+        return self.history.state_after(count, near)
 
     def _state(self) -> Any:
         return self.session.state if self._cursor is None else self._cursor_state
@@ -193,7 +131,7 @@ class GameController(QObject):
         v = None
         out = []
         upto = len(self._history) if self._cursor is None else self._count
-        for seq, ev in zip(self._history[:upto], self._events[:upto], strict=True):
+        for seq, ev in zip(self._history[:upto], self.history.events[:upto], strict=True):
             key = (self.viewer, seq)
             if key not in self._shown:
                 if v is None:

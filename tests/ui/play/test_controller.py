@@ -6,17 +6,17 @@ from __future__ import annotations
 
 import random
 
+from gwasl.engine import history
 from gwasl.engine.game import GameOptions
 from gwasl.games import game_for
 from gwasl.store.gamefile import create_game, load_source
-from gwasl.ui.play import controller as ctl
 from gwasl.ui.play.controller import GameController
 from testsupport import SCENARIOS
 
 
 def test_history_states_equal_the_sessions_replay_in_any_order(qtbot, tmp_path, monkeypatch):
-    monkeypatch.setattr(ctl, "CHECKPOINT", 4)
-    monkeypatch.setattr(ctl, "MAX_KEPT", 10)  # pruning happens too
+    monkeypatch.setattr(history, "CHECKPOINT", 4)
+    monkeypatch.setattr(history, "MAX_KEPT", 10)  # pruning happens too
     game = game_for("aslgw")
     src = load_source("aslgw", str(SCENARIOS / "bois-des-caures-1916.json"))
     gf = create_game(tmp_path / "g.game", game, src, 3, GameOptions(frozenset({"french"}), practice=True))
@@ -55,7 +55,7 @@ def test_idle_moments_prepare_the_history_of_a_game_just_opened(qtbot, tmp_path)
         gf.session.act(rng.choice(gf.session.legal()).action)
     c = GameController(gf)  # as when the file is opened: nothing kept yet
     n = c.history_length
-    assert n > 3 * ctl.CHECKPOINT
+    assert n > 3 * history.CHECKPOINT
     qtbot.waitUntil(lambda: not c._warmer.isActive(), timeout=20000)
     reduced = []
     real = type(game).reduce
@@ -69,7 +69,7 @@ def test_idle_moments_prepare_the_history_of_a_game_just_opened(qtbot, tmp_path)
         for count in (n - 1, n // 2, 1, n - 2):
             reduced.clear()
             c.step_to(count)
-            assert len(reduced) < ctl.CHECKPOINT, (count, len(reduced))
+            assert len(reduced) < history.CHECKPOINT, (count, len(reduced))
             assert game.encode_state(c._state()) == game.encode_state(c.session.state_at(c._history[count - 1]))
     finally:
         type(game).reduce = real
