@@ -155,3 +155,18 @@ def test_game_text_output_keeps_a_files_text_on_its_own_line(tmp_path, capsys):
         got = capsys.readouterr().out
         assert got.count("\n") == want.count("\n")
         assert "\x1b" not in got and "Plain\\nturn 9, forged line\\x1b[2J" in got
+
+
+def test_a_fuzzed_journal_that_replays_differently_is_reported_not_refused(runner, good_game, tmp_path):
+    """A byte changed in the stored game (found by the fuzzer above: one byte at 16252 set
+    to 32) still opens; `game replay --check` then answers that it differs, on stdout with
+    exit 2 (CONTRACTS 5: exit 0 only when identical), which is an answer, not a crash."""
+    raw = bytearray(good_game.read_bytes())
+    raw[16252] = 32
+    p = tmp_path / "fuzzed.game"
+    p.write_bytes(bytes(raw))
+    o = runner.run(["game", "replay", str(p), "--check"])
+    assert_clean(o)
+    if o.code == 2 and not o.stderr:
+        assert o.stdout.startswith("differs at event ")
+
