@@ -149,6 +149,12 @@ def _planner() -> Policy:
     return planner_policy
 
 
+def _raid() -> Policy:
+    from gwasl.games.combined_arms.tactics import raid_policy
+
+    return raid_policy
+
+
 #: the batch policies, best first (measured on seeds 0-999: docs/combined-arms.md)
-POLICIES: dict[str, Policy] = {"cautious": cautious_policy, "planner": _planner(), "random": random_policy}
+POLICIES: dict[str, Policy] = {"cautious": cautious_policy, "raid": _raid(), "planner": _planner(), "random": random_policy}
 
