@@ -3,8 +3,10 @@ the rules, on positions built by hand, and its batch games."""
 
 from __future__ import annotations
 
+import pytest
+
 from games.combined_arms.ca_support import GAME, hx, position
-from gwasl.engine.batch import play_out
+from gwasl.engine.batch import batch, play_out
 from gwasl.engine.dice import GameDice
 from gwasl.engine.game import GameOptions, Seat
 from gwasl.games.combined_arms import board as B
@@ -118,3 +120,11 @@ def test_only_the_company_and_the_mmgs_enter():
 def test_raid_games_replay_from_the_seed():
     a = play_out(GAME, RAID, 1005, GameOptions())
     assert a == play_out(GAME, RAID, 1005, GameOptions()) and a.steps > 20
+
+
+@pytest.mark.slow
+def test_raid_jobs_give_the_same_figures():
+    """CONTRACTS 6: the same arguments give the same figures whatever the number of processes."""
+    one = batch(GAME, 8, 1000, "raid", jobs=1)
+    two = batch(GAME, 8, 1000, "raid", jobs=2)
+    assert (one.wins, one.ci95, one.mean_score) == (two.wins, two.ci95, two.mean_score)
