@@ -10,17 +10,19 @@ breaks, or nothing is left in reach.
 
 The tactic (CA Fire Attacks, Enemy Fire, Mortars, Enemy Decisions):
 
-* only the company and the two MMGs enter; armour and the other companies stay off
-  the board, where enemy fire and mortars cannot reach them;
-* the objective is the enemy counter whose neighbouring hexes the company reaches
-  soonest and where the fewest other counters could fire (:func:`objective`);
-* the company gathers 2 hexes away and steps next to the objective together, one
-  platoon per hex, never next to another counter (an adjacent counter is revealed
-  and fires at range 1 with 2 losses a platoon);
-* the MMGs, which never move, pin the objective the turn the company steps in
-  (moved platoons are spent and may not fire): a pinned counter becomes fresh in
-  the enemy phase instead of firing, and is revealed there since your platoons are
-  adjacent;
+* only one company (:data:`RAIDERS`) and the two MMGs enter, on turn 1 when the
+  bombardment pins most counters that could see them; armour and the other companies
+  stay off the board, where enemy fire and mortars cannot reach them (more companies
+  and armour support were tried and lost points: docs/combined-arms.md);
+* the objective is the enemy counter with 2 free hexes next to it that the company
+  reaches most cheaply, a revealed platoon preferred (:func:`objective`);
+* each platoon heads by the shortest way for its own hex next to the objective, never
+  next to another counter (an adjacent counter is revealed and fires at range 1 with 2
+  losses a platoon), one platoon a hex; it steps in only once two platoons of the
+  company are one move away, so they step in together;
+* the MMGs, which never move, pin the objective the turn the company steps in (moved
+  platoons are spent and may not fire): a pinned counter becomes fresh in the enemy
+  phase instead of firing, and is revealed there since your platoons are adjacent;
 * the next turn the adjacent platoons of the company, and nothing else, fire at it,
   so a modified 4+ breaks it (:func:`assault_group`);
 * the mortars (spotted by an MMG) and the MMGs otherwise pin the fresh counter that
