@@ -128,3 +128,24 @@ def test_raid_jobs_give_the_same_figures():
     one = batch(GAME, 8, 1000, "raid", jobs=1)
     two = batch(GAME, 8, 1000, "raid", jobs=2)
     assert (one.wins, one.ci95, one.mean_score) == (two.wins, two.ci95, two.mean_score)
+
+
+def test_a_revealed_platoon_is_the_better_objective():
+    """CA Victory: a broken enemy platoon scores 4 instead of 2; a potential counter proves
+    real only on a 5+ (CA Enemy Decisions), so of two counters equally far and both spent
+    (neither can fire on the way in) the raid takes the one revealed as a real platoon."""
+    a, b = hx(-2, 0), hx(2, 0)  # mirror images about the road: equally far from your edge
+    for real in (a, b):
+        s = position(enemy=[Counter(a, real=real == a, fresh=False), Counter(b, real=real == b, fresh=False)], turn=1)
+        assert T.objective(s, "D") == real
+
+
+def test_no_objective_whose_free_hexes_are_all_next_to_another_counter():
+    """CA Enemy Decisions: a counter adjacent to your platoons is revealed when activated,
+    and fires at range 1 for 2 losses a platoon (CA Enemy Fire); the raid never stands next
+    to a counter other than its objective, so a counter ringed by others is no objective."""
+    t = hx(0, 0)
+    ring = [h for h in B.bits(B.NEIGHBOUR_MASK[t])]
+    s = position(enemy=[Counter(t)] + [Counter(h) for h in ring[:3]], turn=1)
+    assert T.objective(s, "D") != t
+    assert all(not (B.NEIGHBOUR_MASK[h] & (s.enemy_mask & ~(1 << t))) for h in T._approach(s, t, "D"))
