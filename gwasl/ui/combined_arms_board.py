@@ -188,36 +188,91 @@ class CombinedArmsBoard(Board):
             c = hex_centre(int(h["x2"]), int(h["r"]))
             self._centres[str(h["hex"])] = c
             self._draw_hex(h, c)
+        self._draw_road([str(x) for x in board.get("road", [])])
+        self._draw_key()
         self._draw_mortars(view)
         self._draw_enemy(view.get("enemy", []))
         self._draw_units(view.get("units", []))
         self.scene.setSceneRect(self.scene.itemsBoundingRect().adjusted(-10, -10, 10, 10))
-        self.view.fitInView(self.scene.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
+        self._fit()
         self.tracks.view = view
         self.tracks.update()
         self.status.setText(self._status_text(view))
         self._make_buttons()
 
-    def _draw_hex(self, h: dict[str, Any], c: QPointF) -> None:
+    def _fit(self) -> None:
+        """The whole board, as large as the view allows."""
+        if not self.scene.sceneRect().isEmpty():
+            self.view.fitInView(self.scene.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
+
+    def _draw_road(self, road: list[str]) -> None:
+        """The central road as a track through its hexes' centres, on and off both edges."""
+        pts = [self._centres[x] for x in road if x in self._centres]
+        if len(pts) < 2:
+            return
+        path = QPainterPath(pts[0] + (pts[0] - pts[1]) * 0.6)
+        for q in pts:
+            path.lineTo(q)
+        path.lineTo(pts[-1] + (pts[-1] - pts[-2]) * 0.6)
+        for width, colour in ((9.0, QColor(120, 100, 70)), (6.0, QColor(225, 210, 170))):
+            pen = QPen(colour, width)
+            pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+            pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
+            self.scene.addPath(path, pen)
+
+    def _draw_key(self) -> None:
+        """A terrain key left of the board, drawn by the board's own hex painter."""
+        if not self._centres:
+            return
+        left = min(c.x() for c in self._centres.values()) - SQRT3 * SIZE * 2.6
+        top = min(c.y() for c in self._centres.values())
+        entries = [("open", "open farmland"), ("road", "road"), ("poor_going", "poor going"), ("crest", "crest"),
+                   ("woods", "woods"), ("wooded_crest", "wooded crest"), ("farm", "farm"), ("smoke", "smoke")]
+        for k, (terrain, words) in enumerate(entries):
+            c = QPointF(left, top + k * SIZE * 1.25)
+            fake = {"terrain": "open" if terrain in ("road", "smoke") else terrain, "road": terrain == "road",
+                    "smoke": terrain == "smoke"}
+            self._draw_hex(fake, c, scale=0.55)
+            t = self.scene.addSimpleText(words)
+            t.setFont(QFont("Sans", 7))
+            t.setBrush(QBrush(QColor(50, 50, 50)))
+            t.setPos(c.x() + SIZE * 0.6, c.y() - t.boundingRect().height() / 2)
+
+    def _draw_hex(self, h: dict[str, Any], c: QPointF, scale: float = 1.0) -> None:
+        """One hex with its terrain's marks; ``scale`` < 1 draws a key entry (no label, not clickable)."""
         terrain = h.get("terrain")
-        poly = self.scene.addPolygon(hex_polygon(c), QPen(QColor(120, 120, 100), 1.0), QBrush(TERRAIN_COLOUR.get(terrain, TERRAIN_COLOUR[None])))
+        k = scale
+        poly = self.scene.addPolygon(QPolygonF([c + _corner(30 + 60 * i, SIZE * k) for i in range(6)]),
+                                     QPen(QColor(120, 120, 100), 1.0), QBrush(TERRAIN_COLOUR.get(terrain, TERRAIN_COLOUR[None])))
+        if scale < 1.0:
+            if h.get("road"):
+                self.scene.addLine(c.x(), c.y() - SIZE * k, c.x(), c.y() + SIZE * k, QPen(QColor(150, 125, 85), 5.0 * k))
+            if h.get("smoke"):
+                self.scene.addPolygon(QPolygonF([c + _corner(30 + 60 * i, SIZE * k) for i in range(6)]), QPen(Qt.PenStyle.NoPen),
+                                      QBrush(QColor(150, 150, 150, 150)))
+            self._marks(terrain, c, k)
+            return
         poly.setData(0, h["hex"])
-        poly.setToolTip(f"{h['hex']}: {str(terrain).replace('_', ' ')}")
-        if terrain in ("crest", "wooded_crest"):  # a ridge line
-            self.scene.addLine(c.x() - SIZE * 0.6, c.y() + SIZE * 0.2, c.x() + SIZE * 0.6, c.y() + SIZE * 0.2, QPen(QColor(120, 80, 30), 2.5))
-        if terrain == "farm":
-            self.scene.addRect(QRectF(c.x() - 7, c.y() - 12, 14, 10), QPen(QColor(90, 40, 20)), QBrush(QColor(150, 60, 40)))
-        if terrain == "poor_going":
-            for dx in (-10, 0, 10):
-                self.scene.addLine(c.x() + dx - 3, c.y() + 14, c.x() + dx + 3, c.y() + 14, QPen(QColor(90, 90, 60), 1.5))
-        if h.get("road"):
-            self.scene.addEllipse(QRectF(c.x() - 5, c.y() - 5, 10, 10), QPen(Qt.PenStyle.NoPen), QBrush(QColor(150, 130, 100)))
+        poly.setToolTip(f"{h['hex']}: {str(terrain).replace('_', ' ')}" + (", road" if h.get("road") else "")
+                        + (", smoke" if h.get("smoke") else ""))
+        self._marks(terrain, c, 1.0)
         if h.get("smoke"):
             self.scene.addPolygon(hex_polygon(c), QPen(Qt.PenStyle.NoPen), QBrush(QColor(150, 150, 150, 150)))
         label = self.scene.addSimpleText(str(h["hex"]))
         label.setFont(QFont("Sans", 6))
         label.setBrush(QBrush(QColor(60, 60, 60)))
         label.setPos(c.x() - 6, c.y() - SIZE * 0.88)
+
+    def _marks(self, terrain: Any, c: QPointF, k: float) -> None:
+        """A terrain's marks at scale ``k``: ridge line, farm building, poor going."""
+        if terrain in ("crest", "wooded_crest"):  # a ridge line
+            self.scene.addLine(c.x() - SIZE * 0.6 * k, c.y() + SIZE * 0.2 * k, c.x() + SIZE * 0.6 * k, c.y() + SIZE * 0.2 * k,
+                               QPen(QColor(120, 80, 30), 2.5 * k))
+        if terrain == "farm":
+            self.scene.addRect(QRectF(c.x() - 7 * k, c.y() - 12 * k, 14 * k, 10 * k), QPen(QColor(90, 40, 20)), QBrush(QColor(150, 60, 40)))
+        if terrain == "poor_going":
+            for dx in (-10, 0, 10):
+                self.scene.addLine(c.x() + (dx - 3) * k, c.y() + 14 * k, c.x() + (dx + 3) * k, c.y() + 14 * k, QPen(QColor(90, 90, 60), 1.5 * k))
 
     def _counter(self, c: QPointF, dx: float, dy: float, text: str, fresh: bool, border: QColor | None = None) -> None:
         rect = QRectF(c.x() + dx - 11, c.y() + dy - 8, 22, 16)
@@ -349,6 +404,8 @@ class CombinedArmsBoard(Board):
     def eventFilter(self, obj: Any, event: Any) -> bool:
         from PySide6.QtCore import QEvent
 
+        if obj is self.view.viewport() and event.type() == QEvent.Type.Resize:
+            self._fit()  # the view's own size, once the layout has given it
         if obj is self.view.viewport() and event.type() == QEvent.Type.MouseButtonRelease:
             label = self.hex_at(self.view.mapToScene(event.position().toPoint()))
             if label is not None:

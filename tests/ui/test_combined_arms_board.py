@@ -98,8 +98,8 @@ def test_armour_arcs_and_spent_sides_are_drawn(board, tmp_path):
     view = s.view()
     board.show_view(view, s.legal())
     armour = [u for u in view["units"] if u["kind"] == "armour" and u["where"] == "board"]
-    paths = [i for i in board.scene.items() if type(i).__name__ == "QGraphicsPathItem"]
-    assert len(paths) == len(armour) > 0
+    paths = [i for i in board.scene.items() if type(i).__name__ == "QGraphicsPathItem" and i.brush().style() != Qt.BrushStyle.NoBrush]
+    assert len(paths) == len(armour) > 0  # one filled wedge each (the road is an unfilled path)
     out = tmp_path / "ca.png"
     assert board.grab().save(str(out)) and out.stat().st_size > 10_000
 
@@ -207,3 +207,28 @@ def test_a_whole_game_by_mouse_to_the_score(qtbot, tmp_path):
     qtbot.wait(10)
     out = tmp_path / "end.png"
     assert board.grab().save(str(out))
+
+
+def test_the_board_fills_its_view_with_the_road_and_a_terrain_key(qtbot, board):
+    """CA The Playing Board: the central road runs through its hexes off both edges; every
+    terrain the dice can give has a key entry; the board grows with the window."""
+    s = Session.new(GAME, None, 5)
+    view = s.view()
+    board.show_view(view, s.legal())
+    texts = {i.text() for i in board.scene.items() if hasattr(i, "text")}
+    assert {"open farmland", "road", "poor going", "crest", "woods", "wooded crest", "farm", "smoke"} <= texts
+    road = [i for i in board.scene.items() if type(i).__name__ == "QGraphicsPathItem" and i.brush().style() == Qt.BrushStyle.NoBrush]
+    assert road
+    first, last = board.centre_of(view["board"]["road"][0]), board.centre_of(view["board"]["road"][-1])
+    span = road[0].path().boundingRect()
+    assert span.top() < first.y() and span.bottom() > last.y()  # on and off both edges
+    sizes = []
+    for w, h in ((700, 450), (1400, 900)):
+        board.resize(w, h)
+        qtbot.waitUntil(lambda w=w: board.view.viewport().width() > w // 2)
+        qtbot.wait(10)
+        shown = board.view.mapFromScene(board.scene.sceneRect()).boundingRect()
+        vp = board.view.viewport().rect()
+        assert shown.width() >= vp.width() - 4 or shown.height() >= vp.height() - 4  # fits one way exactly
+        sizes.append(shown.width())
+    assert sizes[1] > sizes[0] * 1.5
