@@ -74,6 +74,7 @@ class NewGameDialog(QDialog):
             self.ruleset.addItem(RULESET_NAMES.get(key, key), key)
         self.ruleset.setCurrentIndex(max(0, self.ruleset.findData(ruleset)))
         self.ruleset.currentIndexChanged.connect(self._source_changed)
+        self.ruleset.currentIndexChanged.connect(lambda _i: self._search(self.search.text()))
         form.addRow("Game", self.ruleset)
 
         self.source = QLineEdit()
@@ -145,7 +146,22 @@ class NewGameDialog(QDialog):
 
     def _search(self, text: str) -> None:
         self.hits.clear()
-        if self.ruleset_name != "aslgw":
+        ruleset = self.ruleset_name
+        self.search.setPlaceholderText({"aslgw": "search the scenario library: title, id",
+                                        "on-patrol": "search On Patrol's bundled patrols: title",
+                                        "combined-arms": "Combined Arms dices its board from the seed: no scenario"}
+                                       .get(ruleset, ""))
+        if ruleset == "on-patrol":
+            from gwasl.games.on_patrol.scenario import BUNDLED_DIR, bundled, load_bundled
+
+            for name in bundled():
+                title = str(load_bundled(name).get("title") or name)
+                if not text or text.lower() in f"{title} {name}".lower():
+                    item = QListWidgetItem(title)
+                    item.setData(Qt.ItemDataRole.UserRole, str(BUNDLED_DIR / f"{name}.json"))
+                    self.hits.addItem(item)
+            return
+        if ruleset != "aslgw":
             return
         try:
             from gwasl.store.library import Library, LibraryError
