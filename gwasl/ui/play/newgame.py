@@ -74,7 +74,6 @@ class NewGameDialog(QDialog):
             self.ruleset.addItem(RULESET_NAMES.get(key, key), key)
         self.ruleset.setCurrentIndex(max(0, self.ruleset.findData(ruleset)))
         self.ruleset.currentIndexChanged.connect(self._source_changed)
-        self.ruleset.currentIndexChanged.connect(lambda _i: self._search(self.search.text()))
         form.addRow("Game", self.ruleset)
 
         self.source = QLineEdit()
@@ -90,6 +89,7 @@ class NewGameDialog(QDialog):
         self.search = QLineEdit()
         self.search.setPlaceholderText("search the scenario library: title, id")
         self.search.textChanged.connect(self._search)
+        self.ruleset.currentIndexChanged.connect(lambda _i: self._search(self.search.text()))
         self.hits = QListWidget()
         self.hits.setMaximumHeight(120)
         self.hits.itemClicked.connect(self._pick_hit)
