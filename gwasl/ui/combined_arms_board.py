@@ -85,7 +85,7 @@ class _Tracks(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.view: dict[str, Any] = {}
-        self.setMinimumSize(230, 360)
+        self.setMinimumSize(230, 500)
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Preferred)
 
     def paintEvent(self, event: Any) -> None:
@@ -144,7 +144,37 @@ class _Tracks(QWidget):
         p.drawText(QRectF(8, 266, 220, 90), Qt.TextFlag.TextWordWrap,
                    f"enemy broken: {broken.get('platoons', 0)} platoons, {broken.get('atgs', 0)} ATGs\n"
                    f"score if it ended now (before the final reveals): {score if score is not None else '-'}" + odds)
+        self._paint_boxes(p, 360)
         p.end()
+
+    #: the boxes of platoons not on the board: the view's ``where``, and the box's words
+    BOXES = (("off", "to enter"), ("exploited", "exploited"), ("withdrawn", "withdrawn"), ("broken", "broken"))
+
+    def boxes(self) -> list[list[str]]:
+        """The platoons in each of :attr:`BOXES`, as the view has them."""
+        units = [u for u in self.view.get("units") or () if u.get("where") != "board"]
+        return [[str(u["id"]) for u in units if u.get("where") == where] for where, _ in self.BOXES]
+
+    def _paint_boxes(self, p: QPainter, top: float) -> None:
+        """Your platoons off the board, as on the printed aids' WITHDRAWN box: those still to
+        enter, those exploited (CA Victory scores them), withdrawn (ammo) and broken."""
+        p.setPen(QPen(QColor(40, 40, 40)))
+        p.setFont(QFont("Sans", 8, QFont.Weight.Bold))
+        p.drawText(QRectF(8, top, 214, 14), "YOUR PLATOONS OFF THE BOARD")
+        y = top + 18
+        for (where, words), ids in zip(self.BOXES, self.boxes(), strict=True):
+            p.setPen(QPen(QColor(40, 40, 40)))
+            p.setFont(QFont("Sans", 7, QFont.Weight.Bold))
+            p.drawText(QRectF(8, y, 74, 14), Qt.AlignmentFlag.AlignVCenter, f"{words}: {len(ids)}")
+            p.setFont(QFont("Sans", 6, QFont.Weight.Bold))
+            for k, uid in enumerate(ids):
+                box = QRectF(82 + 20 * (k % 7), y + 16 * (k // 7), 18, 14)
+                colour = QColor(180, 60, 60) if where == "broken" else FRESH
+                p.setBrush(QBrush(QColor(255, 255, 255)))
+                p.setPen(QPen(colour, 1.5))
+                p.drawRect(box)
+                p.drawText(box, Qt.AlignmentFlag.AlignCenter, uid)
+            y += 16 * max(1, (len(ids) + 6) // 7) + 4
 
 
 class CombinedArmsBoard(Board):
@@ -332,7 +362,10 @@ class CombinedArmsBoard(Board):
 
     @staticmethod
     def _status_text(view: dict[str, Any]) -> str:
-        lines = [f"Turn {view.get('turn')}: {view.get('phase')} phase, {view.get('side') or '-'} to act"]
+        if view.get("over"):
+            lines = [f"The game is over ({view.get('result', {}).get('winner', '-')} wins)"]
+        else:
+            lines = [f"Turn {view.get('turn')}: {view.get('phase')} phase, {view.get('side') or '-'} to act"]
         pending = view.get("pending") or {}
         if pending.get("attack"):
             a = pending["attack"]

@@ -10,7 +10,7 @@ from gwasl.engine.dice import GameDice
 from gwasl.engine.game import Seat
 from gwasl.engine.session import Session
 from gwasl.games import game_for
-from gwasl.games.combined_arms.records import Commit, EndPhase, Move
+from gwasl.games.combined_arms.records import Commit, EndGame, EndPhase, Move
 from gwasl.ui.combined_arms_board import CombinedArmsBoard, action_hex
 from gwasl.ui.play.boards import board_for
 
@@ -232,3 +232,21 @@ def test_the_board_fills_its_view_with_the_road_and_a_terrain_key(qtbot, board):
         assert shown.width() >= vp.width() - 4 or shown.height() >= vp.height() - 4  # fits one way exactly
         sizes.append(shown.width())
     assert sizes[1] > sizes[0] * 1.5
+
+
+def test_the_aids_show_your_platoons_off_the_board_and_the_result(qtbot, board):
+    """CA Movement / Victory: platoons start off the board, enter, and may end exploited,
+    withdrawn or broken; the aids list each box, and a finished game says who won."""
+    s = Session.new(GAME, None, 5)
+    board.show_view(s.view(), s.legal())
+    assert [len(b) for b in board.tracks.boxes()] == [14, 0, 0, 0]
+    s.act(Move("D1", "1a"))
+    board.show_view(s.view(), s.legal())
+    assert "D1" not in board.tracks.boxes()[0] and len(board.tracks.boxes()[0]) == 13
+    while (s.status().turn, s.status().phase) != (2, "move"):
+        las = s.legal()
+        s.act(next((la.action for la in las if la.action.kind == "end_phase"), las[0].action))
+    s.act(EndGame())
+    board.show_view(s.view(), s.legal())
+    assert board.status.text().startswith("The game is over (")
+    assert s.view()["result"]["winner"] in board.status.text()
