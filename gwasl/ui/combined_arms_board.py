@@ -304,10 +304,12 @@ class CombinedArmsBoard(Board):
             for dx in (-10, 0, 10):
                 self.scene.addLine(c.x() + (dx - 3) * k, c.y() + 14 * k, c.x() + (dx + 3) * k, c.y() + 14 * k, QPen(QColor(90, 90, 60), 1.5 * k))
 
-    def _counter(self, c: QPointF, dx: float, dy: float, text: str, fresh: bool, border: QColor | None = None) -> None:
+    def _counter(self, c: QPointF, dx: float, dy: float, text: str, fresh: bool, border: QColor | None = None,
+                 tip: str = "") -> None:
         rect = QRectF(c.x() + dx - 11, c.y() + dy - 8, 22, 16)
         colour = FRESH if fresh else SPENT
-        self.scene.addRect(rect, QPen(border or colour, 2.0), QBrush(QColor(255, 255, 255) if fresh else QColor(250, 240, 215)))
+        item = self.scene.addRect(rect, QPen(border or colour, 2.0), QBrush(QColor(255, 255, 255) if fresh else QColor(250, 240, 215)))
+        item.setToolTip(tip)
         t = self.scene.addSimpleText(text)
         t.setFont(QFont("Sans", 7, QFont.Weight.Bold))
         t.setBrush(QBrush(colour))
@@ -325,7 +327,10 @@ class CombinedArmsBoard(Board):
                 dx, dy = -12 + 24 * (i % 2), -4 + 14 * (i // 2) - 6 * (len(us) > 2)
                 if u.get("kind") == "armour" and isinstance(u.get("facing"), int):
                     self._arc(c, int(u["facing"]), bool(u.get("fresh")))
-                self._counter(c, dx, dy, str(u["id"]), bool(u.get("fresh")))
+                kind = {"rifle": f"rifle platoon of {u.get('company')} company", "mmg": "MMG platoon",
+                        "armour": f"armour platoon facing {u.get('facing_name')}"}.get(str(u.get("kind")), str(u.get("kind")))
+                self._counter(c, dx, dy, str(u["id"]), bool(u.get("fresh")),
+                              tip=f"{u['id']}: {kind}, {'fresh' if u.get('fresh') else 'spent'}, in {h}")
 
     def _arc(self, c: QPointF, facing: int, fresh: bool) -> None:
         """The forward arc: the 60-degree wedge about the faced corner (Figure 2)."""
@@ -344,9 +349,13 @@ class CombinedArmsBoard(Board):
             if c is None:
                 continue
             fresh = bool(e.get("fresh"))
-            self._counter(c, -12 if e.get("atg") else 0, 6, "?" if e.get("platoon") == "potential" else "Pl", fresh)
+            state = "fresh" if fresh else "spent"
+            self._counter(c, -12 if e.get("atg") else 0, 6, "?" if e.get("platoon") == "potential" else "Pl", fresh,
+                          tip=f"{e.get('hex')}: a {e.get('platoon')} enemy platoon, {state}"
+                              + (" (its ATGs were removed)" if e.get("atg_removed") else ""))
             if e.get("atg"):
-                self._counter(c, 12, 6, "AT?" if e.get("atg") == "potential" else "ATG", fresh, ATG)
+                self._counter(c, 12, 6, "AT?" if e.get("atg") == "potential" else "ATG", fresh, ATG,
+                              tip=f"{e.get('hex')}: {e.get('atg')} ATGs, {state} with their platoon")
 
     def _draw_mortars(self, view: dict[str, Any]) -> None:
         m = view.get("mortars") or {}

@@ -250,3 +250,15 @@ def test_the_aids_show_your_platoons_off_the_board_and_the_result(qtbot, board):
     board.show_view(s.view(), s.legal())
     assert board.status.text().startswith("The game is over (")
     assert s.view()["result"]["winner"] in board.status.text()
+
+
+def test_counters_tell_what_they_are_on_hover(board):
+    """Figure 2: fresh or spent, potential or real; armour faces a hex corner."""
+    s = _session_in_fire_phase(3)
+    view = s.view()
+    board.show_view(view, s.legal())
+    tips = {i.toolTip() for i in board.scene.items() if type(i).__name__ == "QGraphicsRectItem" and i.toolTip()}
+    e = view["enemy"][0]
+    assert any(t.startswith(f"{e['hex']}: a {e['platoon']} enemy platoon, {'fresh' if e['fresh'] else 'spent'}") for t in tips)
+    armour = next(u for u in view["units"] if u["kind"] == "armour" and u["where"] == "board")
+    assert any(t.startswith(f"{armour['id']}: armour platoon facing {armour['facing_name']}") for t in tips)
