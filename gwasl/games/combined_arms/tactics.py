@@ -55,6 +55,7 @@ from gwasl.games.combined_arms.state import (
     UNIT_IDS,
     UNIT_KIND,
     State,
+    with_enemy,
 )
 
 __all__ = ["LOSS_BUDGET", "assault_group", "objective", "raid_policy"]
@@ -62,6 +63,14 @@ __all__ = ["LOSS_BUDGET", "assault_group", "objective", "raid_policy"]
 #: the game ends at the start of a turn once the loss track shows this many: the next
 #: enemy phase could take it past 7, which breaks a platoon (-2, CA Victory)
 LOSS_BUDGET = 4
+#: past the loss budget, an assault goes on while the loss track shows at most this many, if
+#: a fresh platoon of the company stands next to its objective: it fires before the enemy
+#: phase, and a counter it pins becomes fresh there instead of firing (CA Enemy Decisions)
+PUSH_ON = 6
+#: ...and has at least this many fresh platoons next to it
+PUSH_GROUP = 1
+#: how many platoons of the company must be one move away before they step in together
+STEP_IN = 2
 #: the raid is not begun where ending after turn 1 would win at least this often (the
 #: fight risks that chance for a few points, CA Design Notes)
 ENTER_BELOW = 1.01
@@ -72,6 +81,9 @@ LAST_OBJECTIVE_TURN = 16
 RAIDERS = 1
 #: how many turns of approach a sure enemy platoon is worth over an empty hex
 REAL_BONUS = float(3)
+#: weight, in turns of approach a point, of what revealing a counter now (ahead of its place
+#: in the activation order of the final reveals) adds to the end-now mean score (0: unused)
+REVEAL_FIRST = 25.0
 #: weight of a hex's expected losses against one turn of approach
 THREAT = 3.0
 
@@ -197,10 +209,37 @@ def objective(s: State, co: str, inf: list[float] | None = None, taken: set[int]
             continue
         # a revealed platoon is surely there to break; a potential one is real 1 time in 3
         # (1 in 2 with ATGs, CA Enemy Decisions)
-        key = (sum(costs) / len(costs) - REAL_BONUS * (1.0 if c.real else 0.5 if c.atg else 1 / 3), c.hex)
+        v = REAL_BONUS * (1.0 if c.real else 0.5 if c.atg else 1 / 3)
+        if REVEAL_FIRST and not c.real:
+            v += REVEAL_FIRST * reveal_first_gain(s, c.hex)
+        key = (sum(costs) / len(costs) - v, c.hex)
         if best is None or key < best:
             best = key
     return -1 if best is None else best[1]
+
+
+def reveal_first_gain(s: State, h: int) -> float:
+    """What revealing the counter in ``h`` now, before the others, adds to the mean score
+    of ending the game (CA Victory), the reveal rolls being in activation order and the -1
+    coming once 3 real platoons or 2 real ATGs are out (CA Enemy Decisions)."""
+    # the difference depends only on the counters (fresh or spent changes no reveal roll)
+    # and the reveal counts: the rest of the score is the same either way (the raid never
+    # exploits)
+    key = (tuple(c[:4] for c in s.enemy), s.real_platoons_revealed, s.real_atgs_revealed)
+    gains = _REVEAL_GAINS.get(key)
+    if gains is None:
+        if len(_REVEAL_GAINS) > 4096:
+            _REVEAL_GAINS.clear()
+        gains = _REVEAL_GAINS[key] = {-1: O.mean_score(s, s.turn)}
+    if h not in gains:
+        first = [c for c in s.enemy if c.hex == h]
+        moved = with_enemy(s, tuple(first) + tuple(c for c in s.enemy if c.hex != h))
+        gains[h] = O.mean_score(moved, s.turn) - gains[-1] if first and not first[0].real else 0.0
+    return gains[h]
+
+
+#: reveal_first_gain's figures by counters and reveal counts; -1 holds the end-now mean
+_REVEAL_GAINS: dict[tuple[object, ...], dict[int, float]] = {}
 
 
 # -- the move phase --------------------------------------------------------------------------
@@ -224,7 +263,7 @@ def stop_reason(s: State) -> str:
         return "the raid was not begun"
     if any(u.where == BROKEN for u in s.units):
         return "a platoon of yours has broken: the losses now cost points (CA Victory)"
-    if s.losses >= LOSS_BUDGET:
+    if s.losses >= LOSS_BUDGET and not _pushing_on(s):
         return f"the loss track shows {s.losses}: the next enemy phase could break a platoon"
     objs = objectives(s)
     if not objs:
@@ -232,6 +271,17 @@ def stop_reason(s: State) -> str:
     if s.turn > LAST_OBJECTIVE_TURN and not any(_next_to(s, co) >= 0 for co in objs):
         return "too late for another objective"
     return ""
+
+
+def _pushing_on(s: State) -> bool:
+    """Whether an assault next to its objective goes on past the loss budget."""
+    if s.losses > PUSH_ON:
+        return False
+    for co in companies(s):
+        t = _next_to(s, co)
+        if t >= 0 and len([i for i in assault_group(s, t) if UNIT_COMPANY[i] == co]) >= PUSH_GROUP:
+            return True
+    return False
 
 
 def _move(s: State) -> Decision:
@@ -289,7 +339,7 @@ def _company_moves(s: State, co: str, t: int, inf: list[float], taken: set[int])
     hops = {a: _hops(s, a, t) for a in app}
     # ready to step in: two platoons (or the whole company, if smaller) one move away
     near = sum(1 for i in members if s.units[i].where >= 0 and min(hops[a][s.units[i].where] for a in app) <= 1)
-    ready = near >= min(2, len(members))
+    ready = near >= min(STEP_IN, len(members))
     claimed = {s.units[i].where for i in members if s.units[i].where >= 0 and B.distance(s.units[i].where, t) == 1}
     out: list[tuple[float, Move, str]] = []
     for i in members:
