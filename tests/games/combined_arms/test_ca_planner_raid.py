@@ -149,3 +149,39 @@ def test_no_objective_whose_free_hexes_are_all_next_to_another_counter():
     s = position(enemy=[Counter(t)] + [Counter(h) for h in ring[:3]], turn=1)
     assert T.objective(s, "D") != t
     assert all(not (B.NEIGHBOUR_MASK[h] & (s.enemy_mask & ~(1 << t))) for h in T._approach(s, t, "D"))
+
+
+def test_an_assault_next_to_its_objective_goes_on_past_the_loss_budget():
+    """CA Sequence of Play: your fire phase comes before the enemy phase, and a counter
+    your fire pins becomes fresh there instead of firing (CA Enemy Decisions); so with a
+    fresh platoon of the company next to its objective the raid fires once more although
+    the loss track shows LOSS_BUDGET.  At 7 the next loss breaks a platoon (CA Enemy Fire),
+    and a spent platoon cannot fire: then it ends the game."""
+    t = hx(0, 0)
+    n = list(B.bits(B.NEIGHBOUR_MASK[t]))
+    units = {"D1": (n[0], True, -1), "D2": (hx(0, -3), True, -1), "M1": (B.ROAD[0], True, -1)}
+    s = position(units=units, enemy=[Counter(t, real=True)], turn=4, losses=T.LOSS_BUDGET)
+    assert T.stop_reason(s) == "" and not isinstance(_decide(s).action, EndGame)
+    s = position(units=units, enemy=[Counter(t, real=True)], turn=4, losses=7)
+    assert isinstance(_decide(s).action, EndGame)
+    spent = {**units, "D1": (n[0], False, -1)}
+    s = position(units=spent, enemy=[Counter(t, real=True)], turn=4, losses=T.LOSS_BUDGET)
+    assert isinstance(_decide(s).action, EndGame)
+
+
+def test_revealing_a_counter_before_the_minus_one_is_worth_its_reveal_chance():
+    """CA Enemy Decisions: a platoon is real on 5+, -1 if its ATGs were removed, that -1
+    replaced by the -1 once 3 real platoons are revealed; the final reveals go in activation
+    order (CA Victory).  With 2 real platoons out, X (ATGs removed: real on a 6 either way)
+    then Y: Y is real 1/6 x 1/6 + 5/6 x 2/6 = 11/36 of the time; revealed first, 12/36.  A
+    real platoon in play scores 2, so revealing Y first adds 2/36 to the end-now mean, and
+    X first adds nothing."""
+    a, b = hx(-2, 0), hx(2, 0)  # mirror images about the road: equally far from your edge
+    x, y = min(a, b), max(a, b)  # position() keeps the counters in hex order: x activates first
+    s = position(enemy=[Counter(x, atg_removed=True, fresh=False), Counter(y, fresh=False)], turn=1,
+                 real_platoons_revealed=2)
+    assert [c.hex for c in s.enemy] == [x, y]
+    assert T.reveal_first_gain(s, y) == pytest.approx(2 / 36)
+    assert T.reveal_first_gain(s, x) == pytest.approx(0.0)
+    # equally far and equally likely real otherwise: the raid takes Y, to reveal it first
+    assert T.objective(s, "D") == y
