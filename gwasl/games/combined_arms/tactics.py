@@ -5,8 +5,10 @@ Why it can beat doing nothing (CA Victory): the score counts 2 for an enemy plat
 in play and 4 for one broken, and your losses cost nothing until the circular loss
 track passes from 7 to 0 and breaks a platoon (CA Enemy Fire).  So the raid spends
 that free budget: it ends the game (CA Sequence of Play: "You may end the game after
-... any earlier turn") once the losses reach :data:`LOSS_BUDGET`, or a platoon of yours
-breaks, or nothing is left in reach.
+... any earlier turn") once the losses reach :data:`LOSS_BUDGET` (unless a fresh platoon
+of the company already stands next to its objective: it fires before the enemy phase,
+and may pin it; then up to :data:`PUSH_ON`), or a platoon of yours breaks, or nothing is
+left in reach.
 
 The tactic (CA Fire Attacks, Enemy Fire, Mortars, Enemy Decisions):
 
@@ -15,7 +17,9 @@ The tactic (CA Fire Attacks, Enemy Fire, Mortars, Enemy Decisions):
   stay off the board, where enemy fire and mortars cannot reach them (more companies
   and armour support were tried and lost points: docs/combined-arms.md);
 * the objective is the enemy counter with 2 free hexes next to it that the company
-  reaches most cheaply, a revealed platoon preferred (:func:`objective`);
+  reaches most cheaply, a revealed platoon preferred, and one whose reveal in play would
+  come before the -1 of CA Enemy Decisions that it would meet at the end
+  (:func:`objective`, :func:`reveal_first_gain`);
 * each platoon heads by the shortest way for its own hex next to the objective, never
   next to another counter (an adjacent counter is revealed and fires at range 1 with 2
   losses a platoon), one platoon a hex; it steps in only once two platoons of the
