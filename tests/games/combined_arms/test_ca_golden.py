@@ -43,6 +43,7 @@ def _plain(policy: Policy, seed: int) -> str:
         s = GAME.reduce(s, e)
     while not GAME.status(s).over:
         side = GAME.status(s).side
+        assert side is not None
         dec = (GAME.automated(s).get(side) or policy)(Seat(GAME, s, GAME.viewer(s, side)), d)
         _update(h, dec.action)
         for e in GAME.apply(s, dec.action, d):
