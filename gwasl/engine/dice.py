@@ -48,7 +48,7 @@ class GameDice(Dice):
         super().__init__(seed=seed)
         self.position = position
         self._block = -1
-        self._bytes = b""
+        self._faces: list[int] = []  # the dice of block ``_block``
         self._starts: list[int] = []  # stream position of each logged roll's first die
 
     def _record(self, cause: str, dice: tuple[int, ...], modifiers: Mapping[str, int] | Iterable[Modifier] | None) -> Roll:
@@ -82,9 +82,24 @@ class GameDice(Dice):
     def _die(self) -> int:
         block, i = divmod(self.position, _PER_DIGEST)
         if block != self._block:
-            self._block, self._bytes = block, _digest(self.seed, block)
+            d = _digest(self.seed, block)
+            self._block, self._faces = block, [int.from_bytes(d[j : j + 8], "little") % 6 + 1 for j in range(0, 64, 8)]
         self.position += 1
-        return int.from_bytes(self._bytes[i * 8 : i * 8 + 8], "little") % 6 + 1
+        return self._faces[i]
+
+    def unlogged(self, n: int = 1) -> int:
+        """The sum of the next ``n`` dice of the stream, drawn without a logged roll: for
+        batch play's quiet paths (``Game.step``, quiet seats), where nobody reads the rolls
+        but the stream must move exactly as the logged rolls would move it.
+
+        >>> a, b = GameDice(5), GameDice(5)
+        >>> a.unlogged(2) == b.DR("x").total and a.position == b.position == 2 and not a.log
+        True
+        """
+        total = 0
+        for _ in range(n):
+            total += self._die()
+        return total
 
     def randrange(self, n: int, cause: str) -> int:
         """A uniform choice among ``n`` (a tie-break), from dice of the stream, logged.

@@ -160,7 +160,11 @@ class _Stepper(_Builder):
         self.state = _REDUCERS[type(ev)](self.state, ev)
 
     def roll(self, cause: str, mods: Sequence[Modifier] = (), two: bool = False) -> int:
-        return (self.dice.DR(cause, mods) if two else self.dice.dr(cause, mods)).final
+        # the same dice and the same modified total as a logged roll (Roll.final), no record
+        total = self.dice.unlogged(2 if two else 1)
+        for m in mods:
+            total += m.value
+        return total
 
 
 class CombinedArmsGame(Game[State]):

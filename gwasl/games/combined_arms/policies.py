@@ -32,8 +32,9 @@ class _Rng:
 
     _MUL, _INC, _MASK = 6364136223846793005, 1442695040888963407, (1 << 64) - 1
 
-    def __init__(self, dice: GameDice) -> None:
-        d = dice.dr("random policy").total
+    def __init__(self, dice: GameDice, quiet: bool = False) -> None:
+        # a quiet seat (batch play) draws the same die without a logged roll
+        d = dice.unlogged() if quiet else dice.dr("random policy").total
         self._x = (dice.seed * 1_000_003 + dice.position * 7 + d) & self._MASK
 
     def below(self, n: int) -> int:
@@ -88,7 +89,7 @@ def random_policy(seat: Seat[Any], dice: GameDice) -> Decision:
     a choice without a legal action is dropped and the draw repeated, which gives the
     same distribution as listing every group first, without building every list."""
     s: State = seat.view()
-    rng = _Rng(dice)
+    rng = _Rng(dice, seat.quiet)
     g = game()
     if s.breaks or s.rolls or s.phase not in (MOVE, FIRE):
         acts = g._attacker_actions(s)
