@@ -209,6 +209,18 @@ class CombinedArmsGame(Game[State]):
         the potential enemy counters and ATGs (CA The Playing Board, The Units)."""
         self._memo.clear()
         b = _Builder(self, state, dice)
+        self._begin(b)
+        return b.events
+
+    def begun(self, state: State, dice: GameDice) -> State:
+        """The state :meth:`begin`'s events lead to, computed by the same code without keeping
+        the events (batch play; tests/games/combined_arms/test_ca_batch.py checks it)."""
+        b = _Stepper(self, state, dice)
+        self._begin(b)
+        return b.state
+
+    def _begin(self, b: _Builder) -> None:
+        state = b.state
         if state.terrain:
             terrain = list(state.terrain)
         else:
@@ -233,7 +245,6 @@ class CombinedArmsGame(Game[State]):
         atgs = [h for h in hexes if R.atg_placed(terrain, h)]
         b.emit(CountersPlaced(tuple(B.label(h) for h in hexes), tuple(B.label(h) for h in atgs)))
         b.emit(PhaseBegun(1, MOVE))
-        return b.events
 
     # -- the rules -------------------------------------------------------------------
     def sides(self, state: State) -> tuple[str, ...]:
@@ -247,9 +258,21 @@ class CombinedArmsGame(Game[State]):
             return Status(state.turn, OVER, None, True, state.result)
         if state.phase == SETUP:
             return Status(0, SETUP, None)
-        if state.breaks or state.rolls or state.phase != ENEMY:
-            return Status(state.turn, state.phase, PLAYER_SIDE)
-        return Status(state.turn, state.phase, DEFENDER_SIDE)
+        side = _side_to_act(state)
+        # a Status is an immutable value: one per (turn, phase, side) serves every state
+        key = (state.turn, state.phase, side)
+        st = _STATUS.get(key)
+        if st is None:
+            st = _STATUS[key] = Status(state.turn, state.phase, side)
+        return st
+
+    def viewer(self, state: State, name: str) -> Viewer:
+        # the sides and their secrets (none) never change: each viewer is built once
+        v = _VIEWERS.get(name)
+        if v is None:
+            v = super().viewer(state, name)
+            _VIEWERS[name] = v
+        return v
 
     def legal_actions(self, state: State, viewer: Viewer) -> Sequence[Record]:
         st = self.status(state)
@@ -389,15 +412,15 @@ class CombinedArmsGame(Game[State]):
 
     def _run(self, b: _Builder, action: Record) -> None:
         state = b.state
-        st = self.status(state)
-        if st.over:
+        if state.phase == OVER:
             raise IllegalAction("the game is over", R.R_VICTORY)
         handler = _HANDLERS.get(type(action))
         if handler is None:
             raise IllegalAction(f"{action.kind!r} is not a Combined Arms action")
         side = DEFENDER_SIDE if type(action) in _DEFENDER_ACTIONS else PLAYER_SIDE
-        if st.side != side:
-            raise IllegalAction(f"it is the {st.side}'s turn to act, not the {side}'s", R.R_SEQ)
+        to_act = None if state.phase == SETUP else _side_to_act(state)
+        if to_act != side:
+            raise IllegalAction(f"it is the {to_act}'s turn to act, not the {side}'s", R.R_SEQ)
         handler(self, b, action)
         self._advance(b)
 
@@ -970,6 +993,15 @@ class CombinedArmsGame(Game[State]):
 
         return action_shown(state, action)
 
+
+def _side_to_act(state: State) -> str:
+    """The side to act in a state neither over nor in set-up: you while a choice of yours is
+    pending (roll order, breaks) or in your phases, else the defender."""
+    return PLAYER_SIDE if state.breaks or state.rolls or state.phase != ENEMY else DEFENDER_SIDE
+
+
+_STATUS: dict[tuple[int, str, str], Status] = {}
+_VIEWERS: dict[str, Viewer] = {}
 
 _TERRAIN_CAUSE = tuple(f"terrain of {B.label(i)} ({R.R_BOARD})" for i in range(B.N))
 

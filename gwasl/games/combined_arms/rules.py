@@ -18,6 +18,7 @@ Chances in 6: a hit on a modified 2+ at -3 (Figure 7's D3), a side shot without 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from gwasl.games.combined_arms import board as B
 from gwasl.games.combined_arms.state import (
@@ -125,8 +126,21 @@ _FLAGS = {tid: (t.blocks_fire, t.cover, t.hull_down, not t.armour_may_enter, t.c
           for tid, t in TERRAIN.items()}
 
 
+#: the last terrain terrain_masks was asked about, and its answer (set-up asks 2-3 times)
+_LAST_MASKS: list[Any] = [None, {}]
+
+
 def terrain_masks(terrain: Sequence[str]) -> dict[str, int]:
     """Bitmasks of the hexes whose terrain has each effect of terrain.json."""
+    key = tuple(terrain)
+    if _LAST_MASKS[0] == key:
+        return dict(_LAST_MASKS[1])
+    out = _terrain_masks(key)
+    _LAST_MASKS[0], _LAST_MASKS[1] = key, out
+    return dict(out)
+
+
+def _terrain_masks(terrain: Sequence[str]) -> dict[str, int]:
     by_kind: dict[str, int] = {}
     for i, tid in enumerate(terrain):
         by_kind[tid] = by_kind.get(tid, 0) | 1 << i
