@@ -35,7 +35,9 @@ __all__ = [
     "DIST",
     "EXIT_HEXES",
     "FORBIDDEN_EDGE",
+    "LOF_BY_HEX",
     "LOF_INTERIOR",
+    "LOF_NEAR",
     "LOF_PARTIAL",
     "N",
     "NEIGHBOURS",
@@ -246,3 +248,29 @@ def _lof_tables() -> tuple[dict[int, int], dict[int, int]]:
 #: for each pair a*N+b at range 2..5: bitmask of the hexes whose interior the line
 #: crosses, and of those it touches along part of a hexside (range 1 has none)
 LOF_INTERIOR, LOF_PARTIAL = _lof_tables()
+
+
+def _lof_by_hex() -> tuple[tuple[dict[int, tuple[int, int]], ...], tuple[int, ...]]:
+    by: list[dict[int, tuple[int, int]]] = []
+    near: list[int] = []
+    for a in range(N):
+        tab: dict[int, tuple[int, int]] = {}
+        for b in bits(WITHIN5[a]):
+            k = a * N + b
+            if _DIST[k] < 2:
+                continue
+            for x in bits(LOF_INTERIOR[k]):
+                im, pm = tab.get(x, (0, 0))
+                tab[x] = (im | 1 << b, pm)
+            for x in bits(LOF_PARTIAL[k]):
+                im, pm = tab.get(x, (0, 0))
+                tab[x] = (im, pm | 1 << b)
+        by.append(tab)
+        near.append(_mask(tab))
+    return tuple(by), tuple(near)
+
+
+#: the same tables turned around, for one-to-all queries: LOF_BY_HEX[a][x] is (the targets
+#: 2-5 hexes from a whose line crosses x's interior, those whose line touches x along part of
+#: a hexside); LOF_NEAR[a] is the bitmask of the hexes x listed
+LOF_BY_HEX, LOF_NEAR = _lof_by_hex()

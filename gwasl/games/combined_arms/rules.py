@@ -67,6 +67,7 @@ __all__ = [
     "enemy_spotters",
     "exploit_allowed",
     "fire_facings",
+    "fire_reach",
     "fire_targets",
     "friendly_broken",
     "global_reveal_penalty",
@@ -220,33 +221,45 @@ def line_of_fire(s: State, a: int, b: int, own: bool = False, rifle_mask: int | 
     return BLOCKED if n >= 2 else n
 
 
+#: fire_reach's answers by (blocking hexes, origin): they change only with smoke and the board
+_REACH: dict[tuple[int, int], tuple[int, int]] = {}
+
+
+def fire_reach(s: State, frm: int) -> tuple[int, int]:
+    """:func:`line_of_fire` from ``frm`` to every hex 1-5 hexes away at once, for lines that
+    only terrain and smoke block (not your own fire): the bitmask of the hexes it is not
+    BLOCKED to, and the bitmask of those among them it is PARTIAL to (CA Fire Attacks,
+    Figure 5).  Kept per (blocking hexes, origin), the one owner of these answers;
+    tests/games/combined_arms/test_ca_rules.py checks them against line_of_fire."""
+    blockers = s.blocks | s.smoke_mask
+    key = (blockers, frm)
+    r = _REACH.get(key)
+    if r is None:
+        tab = B.LOF_BY_HEX[frm]
+        blocked = once = twice = 0
+        for x in B.bits(blockers & B.LOF_NEAR[frm]):
+            im, pm = tab[x]
+            blocked |= im
+            twice |= once & pm  # a second partial block blocks
+            once |= pm
+        clear = B.WITHIN5[frm] & ~(blocked | twice)
+        r = (clear, once & clear)
+        if len(_REACH) > 20_000:
+            _REACH.clear()
+        _REACH[key] = r
+    return r
+
+
 def spotted(s: State, spotter: int, target: int) -> bool:
     """Within a 1-5 hex line of fire of the spotter; intervening platoons and a
     single partial block are no hindrance (CA Mortars)."""
     return bool(spotted_mask(s, spotter) >> target & 1)
 
 
-#: spotted_mask's answers by (blocking hexes, spotter): they change only with smoke
-_SPOTTED: dict[tuple[int, int], int] = {}
-
-
 def spotted_mask(s: State, spotter: int) -> int:
     """The hexes :func:`spotted` from ``spotter``: within 1-5 hexes, the line of fire
     not blocked by terrain or smoke (CA Mortars)."""
-    blockers = s.blocks | s.smoke_mask
-    key = (blockers, spotter)
-    m = _SPOTTED.get(key)
-    if m is None:
-        m = 0
-        base = spotter * B.N
-        for h in B.bits(B.WITHIN5[spotter]):
-            k = base + h
-            if _DIST[k] <= 1 or not (B.LOF_INTERIOR[k] & blockers or (B.LOF_PARTIAL[k] & blockers).bit_count() >= 2):
-                m |= 1 << h
-        if len(_SPOTTED) > 20_000:
-            _SPOTTED.clear()
-        _SPOTTED[key] = m
-    return m
+    return fire_reach(s, spotter)[0]
 
 
 def own_spotters(s: State) -> list[int]:
@@ -546,8 +559,14 @@ def payoff(s: State, frm: int, h: int) -> tuple[int, int, int]:
     if terms is None:
         return 0, 0, 0
     weight = infantry_weights(s).get(h, 0)
-    ch = chances(terms[0] - terms[1] - terms[2], INFANTRY_NEED)
-    return weight * ch * (3 if terms[2] == 1 else 1), weight, ch
+    p, ch = _payoff(weight, *terms)
+    return p, weight, ch
+
+
+def _payoff(weight: int, open_: bool, partial: bool, d: int) -> tuple[int, int]:
+    """(payoff, chances) from the weight and the terms of :func:`_infantry_terms`."""
+    ch = chances(open_ - partial - d, INFANTRY_NEED)
+    return weight * ch * (3 if d == 1 else 1), ch
 
 
 #: the platoons tuple the weights below were counted for (kept, so its id is never reused), and them
@@ -571,9 +590,14 @@ def clusters(s: State, frm: int) -> list[tuple[tuple[int, ...], int]]:
     """Every cluster the enemy in ``frm`` may engage, with its total payoff: 1, 2 or
     3 mutually adjacent hexes each holding your infantry within a 1-5 hex line of
     fire (CA Enemy Fire).  Hexes it has no chance against are left out."""
+    # payoff() for every hex of your infantry at once: the lines of fire from fire_reach
+    clear, part = fire_reach(s, frm)
+    weights = infantry_weights(s)
+    cover = s.cover
+    base = frm * B.N
     hexes = {}
-    for h in B.bits(s.m_inf & B.WITHIN5[frm]):
-        p = payoff(s, frm, h)[0]
+    for h in B.bits(s.m_inf & clear):
+        p = _payoff(weights.get(h, 0), not cover >> h & 1, bool(part >> h & 1), _DIST[base + h])[0]
         if p > 0:
             hexes[h] = p
     hs = sorted(hexes)
