@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
 from gwasl.engine.dice import GameDice
 from gwasl.engine.game import GameOptions, Seat
 from gwasl.games import game_for
