@@ -89,6 +89,7 @@ from gwasl.games.combined_arms.state import (
     Counter,
     HexRoll,
     State,
+    Unit,
     initial_state,
     put,
     with_enemy,
@@ -1023,11 +1024,22 @@ _AUTOMATED: Mapping[str, Policy] | None = None
 
 
 # -- reducers ----------------------------------------------------------------------------------
-def _set_unit(s: State, i: int, **kw: Any) -> State:
-    nu = s.units[i]._replace(**kw)
-    if "where" in kw:
-        return with_units(s, s.units[:i] + (nu,) + s.units[i + 1:])
-    return put(s, units=s.units[:i] + (nu,) + s.units[i + 1:])
+def _set_unit(s: State, i: int, where: int | None = None, fresh: bool | None = None, facing: int | None = None,
+              **more: Any) -> State:
+    """``s`` with platoon ``i`` changed (None: kept) and the state fields ``more`` set, in one copy."""
+    old = s.units[i]
+    nu = Unit(old.where if where is None else where, old.fresh if fresh is None else fresh,
+              old.facing if facing is None else facing)
+    units = s.units[:i] + (nu,) + s.units[i + 1:]
+    if nu.where != old.where:
+        return with_units(s, units, **more)
+    return put(s, units=units, **more)
+
+
+def _set_fresh(s: State, names: Sequence[str], fresh: bool) -> State:
+    """``s`` with these platoons fresh or spent (the unit bitmasks do not change)."""
+    idx = {_UNIT_INDEX[u] for u in names}
+    return put(s, units=tuple(Unit(u.where, fresh, u.facing) if i in idx else u for i, u in enumerate(s.units)))
 
 
 def _set_counter(s: State, h: int, fn: Callable[[Counter], Counter | None]) -> State:
@@ -1068,8 +1080,7 @@ def _r_stage(s: State, e: StageSet) -> State:
 def _r_moved(s: State, e: Moved) -> State:
     i = _UNIT_INDEX[e.unit]
     where = s.units[i].where if e.to is None else B.index_of(e.to)
-    s = _set_unit(s, i, where=where, fresh=False, facing=s.units[i].facing if e.facing is None else e.facing)
-    return put(s, acted=True)
+    return _set_unit(s, i, where=where, fresh=False, facing=e.facing, acted=True)
 
 
 def _r_left(s: State, e: Left) -> State:
@@ -1078,27 +1089,22 @@ def _r_left(s: State, e: Left) -> State:
 
 
 def _r_spent(s: State, e: Spent) -> State:
-    for u in e.units:
-        s = _set_unit(s, _UNIT_INDEX[u], fresh=False)
-    return s
+    return _set_fresh(s, e.units, False)
 
 
 def _r_recovered(s: State, e: Recovered) -> State:
-    for u in e.units:
-        s = _set_unit(s, _UNIT_INDEX[u], fresh=True)
-    return s
+    return _set_fresh(s, e.units, True)
 
 
 def _r_faced(s: State, e: Faced) -> State:
     i = _UNIT_INDEX[e.unit]
-    s = _set_unit(s, i, facing=e.facing)
-    return put(s, faced=s.faced | 1 << i)
+    return _set_unit(s, i, facing=e.facing, faced=s.faced | 1 << i)
 
 
 def _r_committed(s: State, e: Committed) -> State:
     i = _UNIT_INDEX[e.unit]
-    s = _set_unit(s, i, fresh=False, facing=s.units[i].facing if e.facing is None else e.facing)
-    return put(s, group=(*s.group, (i, -1 if e.facing is None else e.facing)), group_target=B.index_of(e.target))
+    return _set_unit(s, i, fresh=False, facing=e.facing, group=(*s.group, (i, -1 if e.facing is None else e.facing)),
+                     group_target=B.index_of(e.target))
 
 
 def _r_attack_done(s: State, e: AttackDone) -> State:

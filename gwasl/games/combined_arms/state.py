@@ -185,8 +185,8 @@ def put(s: State, **kw: Any) -> State:
     return _new(State, items)  # type: ignore[no-any-return]
 
 
-def with_units(s: State, units: tuple[Unit, ...]) -> State:
-    """``s`` with these platoons, its unit bitmasks recomputed."""
+def with_units(s: State, units: tuple[Unit, ...], **more: Any) -> State:
+    """``s`` with these platoons, its unit bitmasks recomputed (and the fields ``more`` set)."""
     anym = rifle = inf = arm = 0
     co = [0, 0, 0]
     for i, u in enumerate(units):
@@ -201,7 +201,7 @@ def with_units(s: State, units: tuple[Unit, ...]) -> State:
                 if k == RIFLE:
                     rifle |= bit
                     co[COMPANY_INDEX[i]] |= bit
-    return put(s, units=units, m_any=anym, m_rifle=rifle, m_inf=inf, m_armour=arm, m_company=(co[0], co[1], co[2]))
+    return put(s, units=units, m_any=anym, m_rifle=rifle, m_inf=inf, m_armour=arm, m_company=(co[0], co[1], co[2]), **more)
 
 
 def with_enemy(s: State, enemy: tuple[Counter, ...]) -> State:
