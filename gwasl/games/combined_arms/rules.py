@@ -284,14 +284,18 @@ def can_enter(s: State, u: int, h: int) -> bool:
     """Whether platoon ``u`` may enter hex ``h`` (CA Movement): no enemy counter,
     not a side edge hex of the 5 middle hexrows; a rifle platoon not with a rifle
     platoon of another company; armour not into poor going, woods or other armour."""
-    if (s.enemy_mask | B.FORBIDDEN_EDGE) >> h & 1:
-        return False
+    return not _barred(s, u) >> h & 1
+
+
+def _barred(s: State, u: int) -> int:
+    """The hexes platoon ``u`` may not enter (:func:`can_enter`), as a bitmask."""
+    barred = s.enemy_mask | B.FORBIDDEN_EDGE
     kind = UNIT_KIND[u]
     if kind == ARMOUR:
-        return not (s.no_armour | s.m_armour) >> h & 1
+        return barred | s.no_armour | s.m_armour
     if kind == RIFLE:
-        return not (s.m_rifle & ~s.m_company[COMPANY_INDEX[u]]) >> h & 1
-    return True
+        return barred | (s.m_rifle & ~s.m_company[COMPANY_INDEX[u]])
+    return barred
 
 
 def _armour_passes(s: State, u: int, h: int) -> bool:
@@ -313,21 +317,21 @@ def unit_moves(s: State, u: int) -> list[UnitMove]:
         return []
     kind = UNIT_KIND[u]
     out: list[UnitMove] = []
+    barred = _barred(s, u)  # can_enter for every hex at once
     if unit.where == OFFBOARD:
-        for h in B.bits(B.REAR_HEXES):
-            if can_enter(s, u, h):
-                if kind == ARMOUR:
-                    # from the virtual row above: up-left source steps SE (facings 4, 5),
-                    # up-right source steps SW (facings 3, 4)
-                    out.extend((h, f, "enter") for f in (3, 4, 5))
-                else:
-                    out.append((h, -1, "enter"))
+        for h in B.bits(B.REAR_HEXES & ~barred):
+            if kind == ARMOUR:
+                # from the virtual row above: up-left source steps SE (facings 4, 5),
+                # up-right source steps SW (facings 3, 4)
+                out.extend((h, f, "enter") for f in (3, 4, 5))
+            else:
+                out.append((h, -1, "enter"))
         if kind == ARMOUR:
             mid = _TOP_ROAD
             d1 = B.road_step(B.OFF_TOP, mid)
             second = B.ROAD[1]
             d2 = B.road_step(mid, second)
-            if d1 is not None and d2 is not None and _armour_passes(s, u, mid) and can_enter(s, u, second):
+            if d1 is not None and d2 is not None and not barred >> mid & 1 and not barred >> second & 1:
                 out.extend((second, f, "road") for f in range(6) if d1 in (f, (f + 1) % 6) and d2 in (f, (f + 1) % 6))
         return out
     h = unit.where
@@ -335,25 +339,25 @@ def unit_moves(s: State, u: int) -> list[UnitMove]:
         return []  # MMGs never move once entered, except to withdraw
     ns = B.NEIGHBOURS[h]
     if kind != ARMOUR:
-        return [(t, -1, "move") for t in ns if t != B.OFF and can_enter(s, u, t)]
+        return [(t, -1, "move") for t in ns if t != B.OFF and not barred >> t & 1]
     f = unit.facing
     for d in range(6):
         t = ns[d]
-        if t != B.OFF and can_enter(s, u, t):
+        if t != B.OFF and not barred >> t & 1:
             out.append((t, (d - 1) % 6, "forward"))
             out.append((t, d, "forward"))
     for d in ((f + 3) % 6, (f + 4) % 6):
         t = ns[d]
-        if t != B.OFF and can_enter(s, u, t):
+        if t != B.OFF and not barred >> t & 1:
             out.append((t, f, "reverse"))
     fwd = (f, (f + 1) % 6)
     for d1 in fwd:
         m = ns[d1]
-        if m == B.OFF or B.road_step(h, m) != d1 or not _armour_passes(s, u, m):
+        if m == B.OFF or B.road_step(h, m) != d1 or barred >> m & 1:  # _armour_passes
             continue
         for d2 in fwd:
             t = B.NEIGHBOURS[m][d2]
-            if t != B.OFF and B.road_step(m, t) == d2 and can_enter(s, u, t):
+            if t != B.OFF and B.road_step(m, t) == d2 and not barred >> t & 1:
                 out.append((t, f, "road"))
     return out
 
