@@ -107,7 +107,9 @@ def mortar_decision(s: State, dice: GameDice) -> Decision:
 # -- activation -------------------------------------------------------------------------------
 def armour_choices(s: State, frm: int, with_atg: bool) -> list[tuple[int, int]]:
     """(armour unit, chances in 6) for each armour platoon the enemy in ``frm`` may engage."""
-    out = []
+    out: list[tuple[int, int]] = []
+    if not s.m_armour:  # no armour on the board
+        return out
     for u in _ARMOUR:
         ch = R.armour_chances(s, frm, u, with_atg)
         if ch is not None:

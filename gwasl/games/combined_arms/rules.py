@@ -596,15 +596,18 @@ def clusters(s: State, frm: int) -> list[tuple[tuple[int, ...], int]]:
     fire (CA Enemy Fire).  Hexes it has no chance against are left out."""
     # payoff() for every hex of your infantry at once: the lines of fire from fire_reach
     clear, part = fire_reach(s, frm)
+    targets = s.m_inf & clear
+    if not targets:
+        return []
     weights = infantry_weights(s)
     cover = s.cover
     base = frm * B.N
     hexes = {}
-    for h in B.bits(s.m_inf & clear):
+    for h in B.bits(targets):
         p = _payoff(weights.get(h, 0), not cover >> h & 1, bool(part >> h & 1), _DIST[base + h])[0]
         if p > 0:
             hexes[h] = p
-    hs = sorted(hexes)
+    hs = list(hexes)  # in index order, as bits gives them
     out: list[tuple[tuple[int, ...], int]] = [((h,), hexes[h]) for h in hs]
     for ai, a in enumerate(hs):
         for bi in range(ai + 1, len(hs)):
