@@ -64,7 +64,7 @@ def defender_policy(seat: Seat[Any], dice: GameDice) -> Decision:
     """The enemy's next step, from its knowledge (the whole state: nothing is hidden)."""
     s: State = seat.view()
     if s.stage == "mortar":
-        return mortar_decision(s, dice)
+        return mortar_decision(s, dice, not seat.quiet)
     if s.stage == "activate":
         return activation_decision(s, dice, not seat.quiet)
     if s.stage == "fire":
@@ -73,17 +73,23 @@ def defender_policy(seat: Seat[Any], dice: GameDice) -> Decision:
 
 
 # -- mortars ---------------------------------------------------------------------------------
-def mortar_decision(s: State, dice: GameDice) -> Decision:
+def mortar_decision(s: State, dice: GameDice, explain: bool = True) -> Decision:
     """CA Mortars and Enemy Decisions: not in successive turns; available on the die; the
-    hex with most infantry platoons, then most infantry platoons adjacent."""
+    hex with most infantry platoons, then most infantry platoons adjacent.  Without
+    ``explain`` (a quiet seat) the availability die is drawn without a logged roll."""
     if s.enemy_fired and s.enemy_fired == s.turn - 1:
         return Decision(EnemyMortar(None), f"enemy mortars fired last turn and may not fire in successive turns ({R.R_MORTARS})",
                         {"available": False})
     need = R.enemy_mortar_fires_on(s)
-    why_need = (f"more of your platoons ({R.friendly_broken(s)}) than enemy platoons ({s.enemy_platoons_broken}) broken"
-                if need == 6 else "not more of your platoons than enemy platoons broken")
-    d = dice.dr(f"enemy mortars available on {need}-6: {why_need} ({R.R_DECISIONS})").total
+    if explain:
+        why_need = (f"more of your platoons ({R.friendly_broken(s)}) than enemy platoons ({s.enemy_platoons_broken}) broken"
+                    if need == 6 else "not more of your platoons than enemy platoons broken")
+        d = dice.dr(f"enemy mortars available on {need}-6: {why_need} ({R.R_DECISIONS})").total
+    else:
+        d = dice.unlogged()
     if d < need:
+        if not explain:
+            return Decision(EnemyMortar(None), "unavailable")
         return Decision(EnemyMortar(None), f"enemy mortars rolled {d}, needing {need}: unavailable", {"die": d, "need": need})
     targets = R.enemy_mortar_targets(s)
     if not targets:
