@@ -166,9 +166,9 @@ def activation_plan(s: State, c: Counter, explain: bool = True) -> dict[str, Any
         plan["atg_best_chances"] = best
         if best >= R.REVEAL_ATG_CHANCES:
             plan["atg_test"] = True
-            reasons.append(f"potential ATGs have {best} chances in 6 against your armour: open fire")
-        else:
-            reasons.append(f"potential ATGs' best chance {best}/6 < {R.REVEAL_ATG_CHANCES}/6")
+        if explain:
+            reasons.append(f"potential ATGs have {best} chances in 6 against your armour: open fire"
+                           if best >= R.REVEAL_ATG_CHANCES else f"potential ATGs' best chance {best}/6 < {R.REVEAL_ATG_CHANCES}/6")
     fires = False
     if c.fresh and c.real:
         with_atg = c.atg == 2
