@@ -875,11 +875,10 @@ class CombinedArmsGame(Game[State]):
         """Turn 1: each potential enemy counter with a 1-5 hex line of fire to any of your
         platoons becomes spent on a die roll of 2 or more (CA Sequence of Play)."""
         s = b.state
-        mine = [u.where for u in s.units if u.where >= 0]
         for c in s.enemy:
             if c.real or not c.fresh:
                 continue
-            if any(1 <= B.distance(c.hex, h) <= 5 and R.line_of_fire(s, c.hex, h) != R.BLOCKED for h in mine):
+            if R.fire_reach(s, c.hex)[0] & s.m_any:  # a 1-5 hex line of fire to a hex of yours
                 d = b.die(f"preliminary bombardment of the potential enemy in {B.label(c.hex)}: spent on 2+ ({R.R_SEQ})")
                 if d >= 2:
                     b.emit(EnemySpent(B.label(c.hex), f"preliminary artillery bombardment ({R.R_SEQ})"))
