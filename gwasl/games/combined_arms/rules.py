@@ -116,6 +116,27 @@ WIN_SCORE = 20
 PENALTY_AFTER = 18
 
 
+#: the modifiers of the rolls, made once (a Modifier is an immutable value): the same
+#: causes and values the rolls log, without building them at every roll
+_M_ARMOUR_FAR = Modifier(f"+1 armour not within 2 hexes of an enemy counter ({R_FIRE})", 1)
+_M_UNREVEALED = Modifier(f"+1 target unrevealed and none of your platoons adjacent ({R_FIRE})", 1)
+_M_OWN_PARTIAL = Modifier(f"-1 line of fire partly blocked ({R_FIRE}, Figure 5)", -1)
+_M_OUTSIDE_ARC = Modifier(f"+1 outside the armour's forward arc ({R_ENEMY_FIRE})", 1)
+_M_RIFLE_WITH_ARMOUR = Modifier(f"-1 rifle platoon in the armour's hex ({R_ENEMY_FIRE})", -1)
+_M_ENEMY_PARTIAL = Modifier(f"-1 line of fire partly blocked ({R_ENEMY_FIRE})", -1)
+_M_HULL_DOWN = Modifier(f"-1 armour hull down in a crest or farm hex ({R_ENEMY_FIRE})", -1)
+_M_NO_COVER = Modifier(f"+1 target not in a wood, crest or farm ({R_ENEMY_FIRE})", 1)
+_M_ATG_IN_HEX = Modifier(f"+1 ATG counter in the hex ({R_DECISIONS})", 1)
+_M_REVEAL_PENALTY = Modifier(f"-1 at least 2 real ATGs or 3 real platoons already revealed ({R_DECISIONS})", -1)
+_M_ATGS_REMOVED = Modifier(f"-1 ATGs removed from the hex ({R_DECISIONS})", -1)
+_M_PLATOON_REVEALED = Modifier(f"+2 platoon already revealed ({R_DECISIONS})", 2)
+#: the longest range on the board (the range tables below cover every range a caller might ask)
+_MAX_RANGE = max(B.DIST)
+_M_MMG_RANGE = tuple(Modifier(f"-{d // 2} range {d} for MMGs, 1 per full 2 hexes ({R_FIRE})", -(d // 2)) for d in range(_MAX_RANGE + 1))
+_M_OWN_RANGE = tuple(Modifier(f"-{d} range {d} ({R_FIRE})", -d) for d in range(_MAX_RANGE + 1))
+_M_ENEMY_RANGE = tuple(Modifier(f"-{d} range {d} ({R_ENEMY_FIRE})", -d) for d in range(_MAX_RANGE + 1))
+
+
 def chances(total_modifier: int, need: int) -> int:
     """Chances in 6 that one die plus ``total_modifier`` reaches ``need``."""
     return max(0, min(6, 7 - need + total_modifier))
@@ -440,12 +461,12 @@ def own_fire_mods(s: State, u: int, target: int) -> list[Modifier]:
         if s.enemy_target >= 0:
             near |= 1 << s.enemy_target
         if not B.WITHIN2[h] & near:
-            mods.append(Modifier(f"+1 armour not within 2 hexes of an enemy counter ({R_FIRE})", 1))
+            mods.append(_M_ARMOUR_FAR)
     c = s.counter_at(target)
     if c is not None and not c.real and not B.NEIGHBOUR_MASK[target] & anym:
-        mods.append(Modifier(f"+1 target unrevealed and none of your platoons adjacent ({R_FIRE})", 1))
+        mods.append(_M_UNREVEALED)
     if line_of_fire(s, h, target, own=True, rifle_mask=rifle) == PARTIAL:
-        mods.append(Modifier(f"-1 line of fire partly blocked ({R_FIRE}, Figure 5)", -1))
+        mods.append(_M_OWN_PARTIAL)
     if d >= 2 and B.NEIGHBOUR_MASK[target] & rifle:
         co = UNIT_COMPANY[u]
         for j, o in enumerate(s.units):
@@ -454,9 +475,9 @@ def own_fire_mods(s: State, u: int, target: int) -> list[Modifier]:
                 break
     if kind == MMG:
         if d // 2:
-            mods.append(Modifier(f"-{d // 2} range {d} for MMGs, 1 per full 2 hexes ({R_FIRE})", -(d // 2)))
+            mods.append(_M_MMG_RANGE[d])
     else:
-        mods.append(Modifier(f"-{d} range {d} ({R_FIRE})", -d))
+        mods.append(_M_OWN_RANGE[d])
     return mods
 
 
@@ -512,16 +533,16 @@ def enemy_armour_attack(s: State, frm: int, u: int, with_atg: bool) -> tuple[lis
     outside, minus, hull, d = t
     mods: list[Modifier] = []
     if outside:
-        mods.append(Modifier(f"+1 outside the armour's forward arc ({R_ENEMY_FIRE})", 1))
+        mods.append(_M_OUTSIDE_ARC)
     if not with_atg:
         if minus:
-            mods.append(Modifier(f"-1 rifle platoon in the armour's hex ({R_ENEMY_FIRE})", -1))
+            mods.append(_M_RIFLE_WITH_ARMOUR)
         return mods, NO_ATG_NEED
     if minus:
-        mods.append(Modifier(f"-1 line of fire partly blocked ({R_ENEMY_FIRE})", -1))
+        mods.append(_M_ENEMY_PARTIAL)
     if hull:
-        mods.append(Modifier(f"-1 armour hull down in a crest or farm hex ({R_ENEMY_FIRE})", -1))
-    mods.append(Modifier(f"-{d} range {d} ({R_ENEMY_FIRE})", -d))
+        mods.append(_M_HULL_DOWN)
+    mods.append(_M_ENEMY_RANGE[d])
     return mods, ATG_NEED
 
 
@@ -548,10 +569,10 @@ def enemy_infantry_attack(s: State, frm: int, h: int) -> tuple[list[Modifier], i
     open_, partial, d = terms
     mods: list[Modifier] = []
     if open_:
-        mods.append(Modifier(f"+1 target not in a wood, crest or farm ({R_ENEMY_FIRE})", 1))
+        mods.append(_M_NO_COVER)
     if partial:
-        mods.append(Modifier(f"-1 line of fire partly blocked ({R_ENEMY_FIRE})", -1))
-    mods.append(Modifier(f"-{d} range {d} ({R_ENEMY_FIRE})", -d))
+        mods.append(_M_ENEMY_PARTIAL)
+    mods.append(_M_ENEMY_RANGE[d])
     return mods, 2 if d == 1 else 1
 
 
@@ -637,11 +658,11 @@ def platoon_reveal_mods(s: State, c: Counter) -> list[Modifier]:
     have been revealed (CA Enemy Decisions; rules-notes)."""
     mods: list[Modifier] = []
     if c.atg:
-        mods.append(Modifier(f"+1 ATG counter in the hex ({R_DECISIONS})", 1))
+        mods.append(_M_ATG_IN_HEX)
     if global_reveal_penalty(s):
-        mods.append(Modifier(f"-1 at least 2 real ATGs or 3 real platoons already revealed ({R_DECISIONS})", -1))
+        mods.append(_M_REVEAL_PENALTY)
     elif c.atg_removed:
-        mods.append(Modifier(f"-1 ATGs removed from the hex ({R_DECISIONS})", -1))
+        mods.append(_M_ATGS_REMOVED)
     return mods
 
 
@@ -650,9 +671,9 @@ def atg_reveal_mods(s: State, c: Counter) -> list[Modifier]:
     already revealed; -1 once 2 real ATGs or 3 real platoons are revealed (CA Enemy Decisions)."""
     mods: list[Modifier] = []
     if c.real:
-        mods.append(Modifier(f"+2 platoon already revealed ({R_DECISIONS})", 2))
+        mods.append(_M_PLATOON_REVEALED)
     if global_reveal_penalty(s):
-        mods.append(Modifier(f"-1 at least 2 real ATGs or 3 real platoons already revealed ({R_DECISIONS})", -1))
+        mods.append(_M_REVEAL_PENALTY)
     return mods
 
 
