@@ -17,8 +17,9 @@ Chances in 6: a hit on a modified 2+ at -3 (Figure 7's D3), a side shot without 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Any
+import functools
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar
 
 from gwasl.games.combined_arms import board as B
 from gwasl.games.combined_arms.state import (
@@ -135,6 +136,31 @@ _MAX_RANGE = max(B.DIST)
 _M_MMG_RANGE = tuple(Modifier(f"-{d // 2} range {d} for MMGs, 1 per full 2 hexes ({R_FIRE})", -(d // 2)) for d in range(_MAX_RANGE + 1))
 _M_OWN_RANGE = tuple(Modifier(f"-{d} range {d} ({R_FIRE})", -d) for d in range(_MAX_RANGE + 1))
 _M_ENEMY_RANGE = tuple(Modifier(f"-{d} range {d} ({R_ENEMY_FIRE})", -d) for d in range(_MAX_RANGE + 1))
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _same_state(fn: _F) -> _F:
+    """``fn(s, *args)`` remembered for the last state it was asked about.  A state is an
+    immutable value, so the same object always gets the same answer; the reference kept
+    means its id is never reused.  Batch play asks twice of each state: the policy lists
+    a platoon's actions, then the step checks the one chosen.  Callers must not change the
+    list returned (tests/games/combined_arms/test_ca_caches.py checks the answers)."""
+    last: list[Any] = [None, {}]
+
+    @functools.wraps(fn)
+    def remembered(s: State, *args: Any) -> Any:
+        if last[0] is not s:
+            last[0], last[1] = s, {}
+        memo = last[1]
+        r = memo.get(args)
+        if r is None:
+            r = memo[args] = fn(s, *args)
+        return r
+
+    remembered.plain = fn  # type: ignore[attr-defined]
+    return remembered  # type: ignore[return-value]
 
 
 def chances(total_modifier: int, need: int) -> int:
@@ -328,6 +354,7 @@ _TOP_ROAD = B.ROAD[0]
 _BOTTOM_ROAD = B.ROAD[-1]
 
 
+@_same_state
 def unit_moves(s: State, u: int) -> list[UnitMove]:
     """Every move platoon ``u`` may make in the move phase (CA Movement), apart
     from withdrawing and exploiting: entering from off the board, one hex, and
@@ -423,6 +450,7 @@ def fire_facings(s: State, u: int, target: int) -> tuple[int, ...]:
     return tuple(f for f in range(6) if B.ARC[h][f] >> target & 1)
 
 
+@_same_state
 def fire_targets(s: State, u: int) -> list[int]:
     """Hexes platoon ``u`` may fire at now (CA Fire Attacks): a fresh platoon on the
     board, a hex with an enemy counter 1-5 hexes away along a line of fire, not

@@ -83,3 +83,18 @@ def test_clusters_are_the_payoffs_of_every_hex():
             assert got == _plain_clusters(s, c.hex)
             n += bool(got)
     assert n > 100
+
+
+def test_moves_and_fire_targets_remembered_per_state_are_the_plain_answers():
+    """CA Movement and Fire Attacks: unit_moves and fire_targets, remembered for the last state
+    asked (the policy, then the step), answer what they compute afresh, for every platoon of
+    every state, asked in turn so that the memory is both hit and replaced."""
+    moves = targets = 0
+    for s in STATES:
+        for u in range(len(s.units)):
+            for _ in range(2):
+                assert R.unit_moves(s, u) == R.unit_moves.plain(s, u)  # type: ignore[attr-defined]
+                assert R.fire_targets(s, u) == R.fire_targets.plain(s, u)  # type: ignore[attr-defined]
+            moves += bool(R.unit_moves(s, u))
+            targets += bool(R.fire_targets(s, u))
+    assert moves > 100 and targets > 10
