@@ -50,8 +50,9 @@ def pick(dice: GameDice, n: int, cause: str) -> int:
 def _best(dice: GameDice, items: list[Any], key: Any, cause: str) -> tuple[Any, dict[str, Any]]:
     """The item with the greatest key; ties go to hexes nearer the enemy's edge
     (the key's last part), then a die (CA Enemy Decisions)."""
-    top = max(key(i) for i in items)
-    tied = [i for i in items if key(i) == top]
+    keys = [key(i) for i in items]
+    top = max(keys)
+    tied = [i for i, k in zip(items, keys) if k == top]
     info: dict[str, Any] = {"tied": len(tied)}
     if len(tied) == 1:
         return tied[0], info

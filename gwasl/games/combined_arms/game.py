@@ -121,7 +121,18 @@ def _hex(text: str) -> int:
 
 
 def _mods(mods: Sequence[Modifier]) -> tuple[Drm, ...]:
-    return tuple(Drm(m.cause, m.value) for m in mods)
+    """Modifiers as the Drm records a pending roll keeps (both are immutable values: each
+    is made once, there are a few dozen causes)."""
+    return tuple([_DRM[m] if m in _DRM else _DRM.setdefault(m, Drm(m.cause, m.value)) for m in mods])
+
+
+def _modifiers(drms: Sequence[Drm]) -> list[Modifier]:
+    """The Modifiers of a pending roll's Drm records (the inverse of :func:`_mods`)."""
+    return [_MODIFIER[d] if d in _MODIFIER else _MODIFIER.setdefault(d, Modifier(d.cause, d.value)) for d in drms]
+
+
+_DRM: dict[Modifier, Drm] = {}
+_MODIFIER: dict[Drm, Modifier] = {}
 
 
 class _Builder:
@@ -815,7 +826,7 @@ class CombinedArmsGame(Game[State]):
 
     def _roll_hex(self, b: _Builder, r: HexRoll) -> None:
         h = B.index_of(r.hex)
-        final = b.roll(r.cause, [Modifier(m.cause, m.value) for m in r.modifiers])
+        final = b.roll(r.cause, _modifiers(r.modifiers))
         hit = final >= r.need
         b.emit(HexRolled(r.hex, hit))
         if not hit:
