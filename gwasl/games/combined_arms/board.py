@@ -28,6 +28,7 @@ from gwasl.games.combined_arms.tables import ROAD_OFF_BOTTOM, ROAD_OFF_TOP, ROAD
 from gwasl.model.hexgrid import Hex, hex_line
 
 __all__ = [
+    "ALL",
     "ARC",
     "CENTRE",
     "COORDS",
@@ -88,6 +89,8 @@ def _rows() -> list[tuple[int, int, int]]:
 COORDS: tuple[tuple[int, int], ...] = tuple((q, r) for r, q0, w in _rows() for q in range(q0, q0 + w))
 N = len(COORDS)
 _INDEX = {c: i for i, c in enumerate(COORDS)}
+#: every hex of the board, as a bitmask
+ALL = (1 << N) - 1
 #: hexrow 1..9 of each hex
 ROW: tuple[int, ...] = tuple(r + 5 for _, r in COORDS)
 _PLACE = tuple(q - min(qq for qq, rr in COORDS if rr == r) + 1 for q, r in COORDS)

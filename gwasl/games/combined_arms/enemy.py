@@ -115,7 +115,8 @@ def mortar_decision(s: State, dice: GameDice, explain: bool = True) -> Decision:
 def armour_choices(s: State, frm: int, with_atg: bool) -> list[tuple[int, int]]:
     """(armour unit, chances in 6) for each armour platoon the enemy in ``frm`` may engage."""
     out: list[tuple[int, int]] = []
-    if not s.m_armour:  # no armour on the board
+    # none of your armour where it could engage one: adjacent, or with ATGs a 1-5 hex line of fire
+    if not s.m_armour & (R.fire_reach(s, frm)[0] if with_atg else B.NEIGHBOUR_MASK[frm]):
         return out
     for u in _ARMOUR:
         ch = R.armour_chances(s, frm, u, with_atg)

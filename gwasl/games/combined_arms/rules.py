@@ -716,7 +716,7 @@ def own_mortar_targets(s: State, smoke: bool) -> list[int]:
         return []
     anym = unit_masks(s)[0]
     if smoke:
-        cands: Iterable[int] = (h for h in range(B.N) if not anym >> h & 1)
+        cands: Iterable[int] = B.bits(B.ALL & ~anym)
     else:
         cands = (c.hex for c in s.enemy if not B.NEIGHBOUR_MASK[c.hex] & anym)
     if s.own_fired == s.turn - 1 and s.own_target >= 0:

@@ -98,3 +98,18 @@ def test_moves_and_fire_targets_remembered_per_state_are_the_plain_answers():
             moves += bool(R.unit_moves(s, u))
             targets += bool(R.fire_targets(s, u))
     assert moves > 100 and targets > 10
+
+
+def test_armour_choices_skip_only_armour_out_of_reach():
+    """CA Enemy Fire: armour_choices, which looks at no armour when none is adjacent (without
+    ATGs) or in fire_reach (with ATGs), lists what armour_chances gives platoon by platoon."""
+    from gwasl.games.combined_arms.enemy import _ARMOUR, armour_choices
+
+    found = 0
+    for s in STATES:
+        for c in s.enemy:
+            for with_atg in (False, True):
+                plain = [(u, ch) for u in _ARMOUR if (ch := R.armour_chances(s, c.hex, u, with_atg)) is not None]
+                assert armour_choices(s, c.hex, with_atg) == plain
+                found += bool(plain)
+    assert found > 20
