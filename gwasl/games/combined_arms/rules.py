@@ -282,19 +282,24 @@ def fire_reach(s: State, frm: int) -> tuple[int, int]:
     key = (blockers, frm)
     r = _REACH.get(key)
     if r is None:
-        tab = B.LOF_BY_HEX[frm]
-        blocked = once = twice = 0
-        for x in B.bits(blockers & B.LOF_NEAR[frm]):
-            im, pm = tab[x]
-            blocked |= im
-            twice |= once & pm  # a second partial block blocks
-            once |= pm
-        clear = B.WITHIN5[frm] & ~(blocked | twice)
-        r = (clear, once & clear)
+        r = _reach(blockers, frm)
         if len(_REACH) > 20_000:
             _REACH.clear()
         _REACH[key] = r
     return r
+
+
+def _reach(blockers: int, frm: int) -> tuple[int, int]:
+    """:func:`fire_reach` computed: the blocking hexes near ``frm`` looked up in the tables."""
+    tab = B.LOF_BY_HEX[frm]
+    blocked = once = twice = 0
+    for x in B.bits(blockers & B.LOF_NEAR[frm]):
+        im, pm = tab[x]
+        blocked |= im
+        twice |= once & pm  # a second partial block blocks
+        once |= pm
+    clear = B.WITHIN5[frm] & ~(blocked | twice)
+    return clear, once & clear
 
 
 def spotted(s: State, spotter: int, target: int) -> bool:
