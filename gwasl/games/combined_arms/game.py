@@ -356,11 +356,17 @@ class CombinedArmsGame(Game[State]):
 
     def mortar_actions(self, s: State) -> list[Record]:
         """Your mortar calls open now: before any platoon fires, once a turn (CA Mortars)."""
+        return [CallMortar(B.label(h), ammo) for h, ammo in self.mortar_options(s)]
+
+    @staticmethod
+    def mortar_options(s: State) -> list[tuple[int, str]]:
+        """:meth:`mortar_actions` as (target hex, ammo), in the same order: batch policies
+        build only the call they pick."""
         if s.phase != FIRE or s.stage or s.group_target >= 0 or s.engaged or s.own_fired == s.turn:
             return []
-        out: list[Record] = [CallMortar(B.label(h), "he") for h in R.own_mortar_targets(s, False)]
+        out = [(h, "he") for h in R.own_mortar_targets(s, False)]
         if s.smoke_ammo > 0:
-            out.extend(CallMortar(B.label(h), "smoke") for h in R.own_mortar_targets(s, True))
+            out.extend((h, "smoke") for h in R.own_mortar_targets(s, True))
         return out
 
     def _defender_actions(self, s: State) -> list[Record]:

@@ -19,7 +19,8 @@ from typing import Any
 from gwasl.engine.dice import GameDice
 from gwasl.engine.game import Decision, GameError, Policy, Seat
 from gwasl.engine.record import Record
-from gwasl.games.combined_arms.records import EndGame, EndPhase, Resolve
+from gwasl.games.combined_arms import board as B
+from gwasl.games.combined_arms.records import CallMortar, EndGame, EndPhase, Resolve
 from gwasl.games.combined_arms.state import FIRE, MOVE, OFFBOARD, UNIT_IDS, State
 
 __all__ = ["POLICIES", "random_policy"]
@@ -123,11 +124,27 @@ _NO_DETAILS: Mapping[str, Any] = MappingProxyType({})
 # the phase's choices other than a platoon's, in the order they join the pool
 _MORTARS, _RESOLVE_OR_END, _END_PHASE, _END_GAME = -1, -2, -3, -4
 _OTHER: dict[int, Callable[[Any, State], Sequence[Record]]] = {
-    _MORTARS: lambda g, s: g.mortar_actions(s),
+    _MORTARS: lambda g, s: _Calls(g.mortar_options(s)),
     _RESOLVE_OR_END: lambda g, s: [Resolve()] if s.group else [EndPhase()],
     _END_PHASE: lambda g, s: [EndPhase()],
     _END_GAME: lambda g, s: [EndGame()],
 }
+
+
+class _Calls(Sequence[Record]):
+    """The mortar calls as a sequence that builds only the call picked."""
+
+    __slots__ = ("_opts",)
+
+    def __init__(self, opts: list[tuple[int, str]]) -> None:
+        self._opts = opts
+
+    def __len__(self) -> int:
+        return len(self._opts)
+
+    def __getitem__(self, i: Any) -> Any:
+        h, ammo = self._opts[i]
+        return CallMortar(B.label(h), ammo)
 
 
 def cautious_policy(seat: Seat[Any], dice: GameDice) -> Decision:

@@ -711,6 +711,7 @@ def atg_reveal_mods(s: State, c: Counter) -> list[Modifier]:
 
 
 # -- mortars --------------------------------------------------------------------------
+@_same_state
 def own_mortar_targets(s: State, smoke: bool) -> list[int]:
     """Hexes your mortars may target now (CA Mortars): spotted by a fresh infantry
     platoon not adjacent to an enemy counter; for HE a hex with an enemy counter not
@@ -733,6 +734,7 @@ def own_mortar_targets(s: State, smoke: bool) -> list[int]:
     return [h for h in cands if seen >> h & 1]
 
 
+@_same_state
 def enemy_mortar_targets(s: State) -> list[int]:
     """Hexes the enemy mortars may target (CA Mortars): holding your infantry,
     spotted by a fresh enemy counter not adjacent to your platoons, and not next

@@ -85,11 +85,12 @@ def test_clusters_are_the_payoffs_of_every_hex():
     assert n > 100
 
 
-def test_moves_and_fire_targets_remembered_per_state_are_the_plain_answers():
-    """CA Movement and Fire Attacks: unit_moves and fire_targets, remembered for the last state
-    asked (the policy, then the step), answer what they compute afresh, for every platoon of
-    every state, asked in turn so that the memory is both hit and replaced."""
-    moves = targets = 0
+def test_answers_remembered_per_state_are_the_plain_answers():
+    """CA Movement, Fire Attacks and Mortars: unit_moves, fire_targets and the mortar targets,
+    remembered for the last state asked (the policy, then the step), answer what they compute
+    afresh, for every platoon of every state, asked in turn so that the memory is both hit and
+    replaced."""
+    moves = targets = mortars = 0
     for s in STATES:
         for u in range(len(s.units)):
             for _ in range(2):
@@ -97,7 +98,12 @@ def test_moves_and_fire_targets_remembered_per_state_are_the_plain_answers():
                 assert R.fire_targets(s, u) == R.fire_targets.plain(s, u)  # type: ignore[attr-defined]
             moves += bool(R.unit_moves(s, u))
             targets += bool(R.fire_targets(s, u))
-    assert moves > 100 and targets > 10
+        for _ in range(2):
+            for smoke in (False, True):
+                assert R.own_mortar_targets(s, smoke) == R.own_mortar_targets.plain(s, smoke)  # type: ignore[attr-defined]
+            assert R.enemy_mortar_targets(s) == R.enemy_mortar_targets.plain(s)  # type: ignore[attr-defined]
+        mortars += bool(R.own_mortar_targets(s, False)) + bool(R.enemy_mortar_targets(s))
+    assert moves > 100 and targets > 10 and mortars > 10
 
 
 def test_armour_choices_skip_only_armour_out_of_reach():
