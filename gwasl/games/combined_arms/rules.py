@@ -644,10 +644,28 @@ def infantry_weights(s: State) -> dict[int, int]:
     return w
 
 
+#: clusters' answers for one set of platoons (kept, so its id is never reused), blocking
+#: hexes and cover: [units, blockers, cover, {origin: clusters}]
+_CLUSTERS: list[Any] = [None, 0, 0, {}]
+
+
 def clusters(s: State, frm: int) -> list[tuple[tuple[int, ...], int]]:
     """Every cluster the enemy in ``frm`` may engage, with its total payoff: 1, 2 or
     3 mutually adjacent hexes each holding your infantry within a 1-5 hex line of
-    fire (CA Enemy Fire).  Hexes it has no chance against are left out."""
+    fire (CA Enemy Fire).  Hexes it has no chance against are left out.  Remembered while
+    the platoons, blocking hexes and cover stay the same (the activation plan and the fire
+    decision ask in turn); callers must not change the list returned."""
+    memo = _CLUSTERS
+    blockers = s.blocks | s.smoke_mask
+    if memo[0] is not s.units or memo[1] != blockers or memo[2] != s.cover:
+        memo[0], memo[1], memo[2], memo[3] = s.units, blockers, s.cover, {}
+    r: list[tuple[tuple[int, ...], int]] | None = memo[3].get(frm)
+    if r is None:
+        r = memo[3][frm] = _clusters(s, frm)
+    return r
+
+
+def _clusters(s: State, frm: int) -> list[tuple[tuple[int, ...], int]]:
     # payoff() for every hex of your infantry at once: the lines of fire from fire_reach
     clear, part = fire_reach(s, frm)
     targets = s.m_inf & clear

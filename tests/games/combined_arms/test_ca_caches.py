@@ -75,12 +75,14 @@ def _plain_clusters(s: State, frm: int) -> list[tuple[tuple[int, ...], int]]:
 
 def test_clusters_are_the_payoffs_of_every_hex():
     """CA Enemy Fire and Enemy Decisions: clusters (from fire_reach and the weights counted once
-    per set of platoons) are what payoff() gives hex by hex, in the same order, in every state."""
+    per set of platoons, remembered per set of platoons, blockers and cover) are what payoff()
+    gives hex by hex, in the same order, in every state (consecutive states of a game share
+    their platoons, so the memory is hit and replaced)."""
     n = 0
     for s in STATES:
         for c in s.enemy:
             got = R.clusters(s, c.hex)
-            assert got == _plain_clusters(s, c.hex)
+            assert got == _plain_clusters(s, c.hex) == R._clusters(s, c.hex)
             n += bool(got)
     assert n > 100
 
