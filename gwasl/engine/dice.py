@@ -96,6 +96,8 @@ class GameDice(Dice):
         >>> a.unlogged(2) == b.DR("x").total and a.position == b.position == 2 and not a.log
         True
         """
+        if n == 1:
+            return self._die()
         total = 0
         for _ in range(n):
             total += self._die()

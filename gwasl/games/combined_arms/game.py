@@ -817,7 +817,7 @@ class CombinedArmsGame(Game[State]):
                 self._after_fire(b)
                 continue
             if s.phase == ENEMY:
-                if s.stage == "activate" and not any(c.hex > s.cursor for c in s.enemy):
+                if s.stage == "activate" and not s.enemy_mask >> (s.cursor + 1):  # no counter left to activate
                     b.emit(StageSet("mortar_fall"))
                     if s.enemy_target >= 0 and s.enemy_fired == s.turn:
                         self._mortar_falls(b, DEFENDER_SIDE, s.enemy_target, "he")
