@@ -7,7 +7,7 @@ drags the guide describes -- taking a picture after each step.
 Then it plays the example in the player window (File > New game, a fire from the
 right-click menu, a drag, the log, the history) and Saint-Julien to its result.
 
-    QT_QPA_PLATFORM=offscreen python scripts/screenshots.py [--out docs/images] [--save built.json] [--only editor|play]
+    QT_QPA_PLATFORM=offscreen python scripts/screenshots.py [--out docs/images] [--save built.json] [--only editor|play|solitaire]
 """
 
 from __future__ import annotations
@@ -325,11 +325,85 @@ def play_shots(out: Path, written: list[Path]) -> None:
     (out / ".play.ini").unlink(missing_ok=True)
 
 
+def solitaire_shots(out: Path, written: list[Path]) -> None:
+    """The two solitaire games in the player window, as the guide's chapters 13 and 14 show
+    them: Combined Arms mid-game with a fire attack's odds in its hex menu, and an On Patrol
+    hunt with the escorts' reasons."""
+    import copy
+    import shutil
+
+    from PySide6.QtGui import QPainter
+
+    from gwasl.engine.dice import GameDice
+    from gwasl.engine.game import GameOptions, Seat
+    from gwasl.games import game_for
+    from gwasl.games.on_patrol.scenario import load_bundled
+    from gwasl.store.gamefile import create_game
+    from gwasl.ui.play.controller import GameController
+    from gwasl.ui.play.window import PlayerWindow
+
+    app = QApplication.instance()
+    games = out / ".solitaire"
+    if games.exists():
+        shutil.rmtree(games)
+    games.mkdir()
+    settings = QSettings(str(out / ".solitaire.ini"), QSettings.IniFormat)
+    win = PlayerWindow(settings)
+    win.tell = lambda title, text: None
+    win.resize(1500, 950)
+    win.show()
+
+    def save(img, name: str) -> None:
+        app.processEvents()
+        path = out / f"{name}.png"
+        (img if hasattr(img, "save") and not hasattr(img, "grab") else img.grab()).save(str(path))
+        written.append(path)
+
+    def play(ruleset: str, source, seed: int, policy: str, until) -> GameController:
+        g = game_for(ruleset)
+        win.set_controller(GameController(create_game(games / f"{ruleset}.game", g, source, seed, GameOptions(frozenset()))))
+        c = win.controller
+        pol = g.policies()[policy]
+        n = 0
+        while not until(c) and not c.status().over:
+            st = c.session.state
+            win.request(pol(Seat(g, st, c.session.viewer(c.status().side or "")), GameDice(seed, n)).action)
+            n += 1
+        return c
+
+    # Combined Arms, seed 2: the planner's attack, stopped in a fire phase with targets in reach
+    c = play("combined-arms", None, 2, "planner",
+             lambda c: c.status().turn >= 4 and c.status().phase == "fire"
+             and any(la.action.kind == "commit" for la in c.legal()))
+    board = win.board
+    save(win, "18-combined-arms")
+    target = next(la.action.to_json()["target"] for la in c.legal() if la.action.kind == "commit")
+    pos = board.view.mapFromScene(board.centre_of(target))
+    board.click_hex(target)
+    shot = win.grab().toImage()
+    p = QPainter(shot)
+    p.drawPixmap(board.view.viewport().mapTo(win, pos) + QPoint(12, 12), board._menu.grab())
+    p.end()
+    board._menu.close()
+    save(shot, "19-combined-arms-odds")
+    win.close_game()
+
+    # On Patrol: the day convoy with contact made, two turns into the hunt
+    src = copy.deepcopy(load_bundled("day-convoy"))
+    src["contact"] = True
+    play("on-patrol", src, 4, "sensible", lambda c: c.status().turn >= 3)
+    save(win, "20-on-patrol")
+    win.close_game()
+    win.close()
+    shutil.rmtree(games)
+    (out / ".solitaire.ini").unlink(missing_ok=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default=str(ROOT / "docs" / "images"))
     ap.add_argument("--save", help="also save the built scenario here")
-    ap.add_argument("--only", choices=("editor", "play"), help="one part of the guide's pictures only")
+    ap.add_argument("--only", choices=("editor", "play", "solitaire"), help="one part of the guide's pictures only")
     args = ap.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -351,12 +425,14 @@ def main(argv: list[str] | None = None) -> int:
         win.grab().save(str(path))
         written.append(path)
 
-    if args.only != "play":
+    if args.only in (None, "editor"):
         build_example(win, shot)
         if args.save:
             win._save_to(args.save)
-    if args.only != "editor":
+    if args.only in (None, "play"):
         play_shots(out, written)
+    if args.only in (None, "solitaire"):
+        solitaire_shots(out, written)
     settings_file = out / ".screenshots.ini"
     if settings_file.exists():
         settings_file.unlink()

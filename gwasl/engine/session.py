@@ -445,7 +445,7 @@ class Session(Generic[S]):
                 return ReplayReport(n, False, e.seq, f"entry {e.index}: {exc}")
             for i, (a, b) in enumerate(zip(events, e.events, strict=False)):
                 if _canon(a) != _canon(b):
-                    return ReplayReport(n + i, False, e.seq + i, f"entry {e.index}: {a.kind} differs")
+                    return ReplayReport(n + i, False, e.seq + i, f"entry {e.index}: {a.kind} differs{_difference(b, a)}")
             if len(events) != len(e.events) or dice.position != e.dice:
                 return ReplayReport(n, False, e.seq + min(len(events), len(e.events)), f"entry {e.index}: event count or dice differ")
             pos = e.dice
@@ -469,6 +469,27 @@ def _keeps_snapshots(journal: Journal) -> TypeGuard[SnapshotJournal]:
 
 def _canon(r: Record) -> str:
     return json.dumps(r.to_json(), sort_keys=True, separators=(",", ":"))
+
+
+def _difference(stored: Record, replayed: Record) -> str:
+    """Where two events first differ, for a reader: the field, and both values cut short
+    (a changed wording and a forged die read very differently).
+
+    >>> from gwasl.engine.events import Rolled
+    >>> _difference(Rolled(1, "fire", (3,), (), 3), Rolled(1, "fire", (5,), (), 5))
+    " in 'dice': stored [3], replayed [5]"
+    """
+    a, b = stored.to_json(), replayed.to_json()
+    if a.get("kind") != b.get("kind"):
+        return f": stored {a.get('kind')!s:.40}, replayed {b.get('kind')!s:.40}"
+    for key in sorted(set(a) | set(b)):
+        if key in a and key in b and json.dumps(a[key], sort_keys=True) == json.dumps(b[key], sort_keys=True):
+            continue
+        def short(v: object) -> str:
+            t = json.dumps(v, sort_keys=True, ensure_ascii=True) if v is not None else "nothing"
+            return t if len(t) <= 80 else t[:77] + "..."
+        return f" in {key!r}: stored {short(a.get(key))}, replayed {short(b.get(key))}"
+    return ""
 
 
 class _Continue(GameDice):

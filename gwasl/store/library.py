@@ -108,9 +108,23 @@ class Library:
         self.close()
 
     def _index_bundled(self) -> None:
+        """Index this install's bundled scenarios and forget another install's: a library
+        shared by two installs (a checkout and a wheel, say) would otherwise list every
+        bundled scenario twice."""
         folder = bundled_scenario_dir()
-        if folder.is_dir():
-            self._index(folder, bundled=True)
+        if not folder.is_dir():
+            return
+        here = str(folder.resolve()) + os.sep
+        try:
+            with Session(self._engine) as s:
+                others = [e.file for e in s.exec(select(ScenarioEntry)).scalars()  # type: ignore[call-overload]
+                          if e.bundled and not e.file.startswith(here)]
+                if others:
+                    s.exec(delete(ScenarioEntry).where(ScenarioEntry.file.in_(others)))  # type: ignore[call-overload, attr-defined]
+                    s.commit()
+        except SQLAlchemyError as e:
+            raise LibraryError(f"{self.path}: cannot write the scenario library: {str(e).splitlines()[0][:200]}") from None
+        self._index(folder, bundled=True)
 
     def add(self, folder: str | os.PathLike[str]) -> tuple[int, list[dict[str, str]]]:
         """Index every scenario file under ``folder``: (files added, [{"file", "reason"}] skipped)."""

@@ -85,7 +85,7 @@ class _Tracks(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.view: dict[str, Any] = {}
-        self.setMinimumSize(230, 360)
+        self.setMinimumSize(230, 500)
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Preferred)
 
     def paintEvent(self, event: Any) -> None:
@@ -144,7 +144,37 @@ class _Tracks(QWidget):
         p.drawText(QRectF(8, 266, 220, 90), Qt.TextFlag.TextWordWrap,
                    f"enemy broken: {broken.get('platoons', 0)} platoons, {broken.get('atgs', 0)} ATGs\n"
                    f"score if it ended now (before the final reveals): {score if score is not None else '-'}" + odds)
+        self._paint_boxes(p, 360)
         p.end()
+
+    #: the boxes of platoons not on the board: the view's ``where``, and the box's words
+    BOXES = (("off", "to enter"), ("exploited", "exploited"), ("withdrawn", "withdrawn"), ("broken", "broken"))
+
+    def boxes(self) -> list[list[str]]:
+        """The platoons in each of :attr:`BOXES`, as the view has them."""
+        units = [u for u in self.view.get("units") or () if u.get("where") != "board"]
+        return [[str(u["id"]) for u in units if u.get("where") == where] for where, _ in self.BOXES]
+
+    def _paint_boxes(self, p: QPainter, top: float) -> None:
+        """Your platoons off the board, as on the printed aids' WITHDRAWN box: those still to
+        enter, those exploited (CA Victory scores them), withdrawn (ammo) and broken."""
+        p.setPen(QPen(QColor(40, 40, 40)))
+        p.setFont(QFont("Sans", 8, QFont.Weight.Bold))
+        p.drawText(QRectF(8, top, 214, 14), "YOUR PLATOONS OFF THE BOARD")
+        y = top + 18
+        for (where, words), ids in zip(self.BOXES, self.boxes(), strict=True):
+            p.setPen(QPen(QColor(40, 40, 40)))
+            p.setFont(QFont("Sans", 7, QFont.Weight.Bold))
+            p.drawText(QRectF(8, y, 74, 14), Qt.AlignmentFlag.AlignVCenter, f"{words}: {len(ids)}")
+            p.setFont(QFont("Sans", 6, QFont.Weight.Bold))
+            for k, uid in enumerate(ids):
+                box = QRectF(82 + 20 * (k % 7), y + 16 * (k // 7), 18, 14)
+                colour = QColor(180, 60, 60) if where == "broken" else FRESH
+                p.setBrush(QBrush(QColor(255, 255, 255)))
+                p.setPen(QPen(colour, 1.5))
+                p.drawRect(box)
+                p.drawText(box, Qt.AlignmentFlag.AlignCenter, uid)
+            y += 16 * max(1, (len(ids) + 6) // 7) + 4
 
 
 class CombinedArmsBoard(Board):
@@ -188,30 +218,74 @@ class CombinedArmsBoard(Board):
             c = hex_centre(int(h["x2"]), int(h["r"]))
             self._centres[str(h["hex"])] = c
             self._draw_hex(h, c)
+        self._draw_road([str(x) for x in board.get("road", [])])
+        self._draw_key()
         self._draw_mortars(view)
         self._draw_enemy(view.get("enemy", []))
         self._draw_units(view.get("units", []))
         self.scene.setSceneRect(self.scene.itemsBoundingRect().adjusted(-10, -10, 10, 10))
-        self.view.fitInView(self.scene.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
+        self._fit()
         self.tracks.view = view
         self.tracks.update()
         self.status.setText(self._status_text(view))
         self._make_buttons()
 
-    def _draw_hex(self, h: dict[str, Any], c: QPointF) -> None:
+    def _fit(self) -> None:
+        """The whole board, as large as the view allows."""
+        if not self.scene.sceneRect().isEmpty():
+            self.view.fitInView(self.scene.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
+
+    def _draw_road(self, road: list[str]) -> None:
+        """The central road as a track through its hexes' centres, on and off both edges."""
+        pts = [self._centres[x] for x in road if x in self._centres]
+        if len(pts) < 2:
+            return
+        path = QPainterPath(pts[0] + (pts[0] - pts[1]) * 0.6)
+        for q in pts:
+            path.lineTo(q)
+        path.lineTo(pts[-1] + (pts[-1] - pts[-2]) * 0.6)
+        for width, colour in ((9.0, QColor(120, 100, 70)), (6.0, QColor(225, 210, 170))):
+            pen = QPen(colour, width)
+            pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+            pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
+            self.scene.addPath(path, pen)
+
+    def _draw_key(self) -> None:
+        """A terrain key left of the board, drawn by the board's own hex painter."""
+        if not self._centres:
+            return
+        left = min(c.x() for c in self._centres.values()) - SQRT3 * SIZE * 2.6
+        top = min(c.y() for c in self._centres.values())
+        entries = [("open", "open farmland"), ("road", "road"), ("poor_going", "poor going"), ("crest", "crest"),
+                   ("woods", "woods"), ("wooded_crest", "wooded crest"), ("farm", "farm"), ("smoke", "smoke")]
+        for k, (terrain, words) in enumerate(entries):
+            c = QPointF(left, top + k * SIZE * 1.25)
+            fake = {"terrain": "open" if terrain in ("road", "smoke") else terrain, "road": terrain == "road",
+                    "smoke": terrain == "smoke"}
+            self._draw_hex(fake, c, scale=0.55)
+            t = self.scene.addSimpleText(words)
+            t.setFont(QFont("Sans", 7))
+            t.setBrush(QBrush(QColor(50, 50, 50)))
+            t.setPos(c.x() + SIZE * 0.6, c.y() - t.boundingRect().height() / 2)
+
+    def _draw_hex(self, h: dict[str, Any], c: QPointF, scale: float = 1.0) -> None:
+        """One hex with its terrain's marks; ``scale`` < 1 draws a key entry (no label, not clickable)."""
         terrain = h.get("terrain")
-        poly = self.scene.addPolygon(hex_polygon(c), QPen(QColor(120, 120, 100), 1.0), QBrush(TERRAIN_COLOUR.get(terrain, TERRAIN_COLOUR[None])))
+        k = scale
+        poly = self.scene.addPolygon(QPolygonF([c + _corner(30 + 60 * i, SIZE * k) for i in range(6)]),
+                                     QPen(QColor(120, 120, 100), 1.0), QBrush(TERRAIN_COLOUR.get(terrain, TERRAIN_COLOUR[None])))
+        if scale < 1.0:
+            if h.get("road"):
+                self.scene.addLine(c.x(), c.y() - SIZE * k, c.x(), c.y() + SIZE * k, QPen(QColor(150, 125, 85), 5.0 * k))
+            if h.get("smoke"):
+                self.scene.addPolygon(QPolygonF([c + _corner(30 + 60 * i, SIZE * k) for i in range(6)]), QPen(Qt.PenStyle.NoPen),
+                                      QBrush(QColor(150, 150, 150, 150)))
+            self._marks(terrain, c, k)
+            return
         poly.setData(0, h["hex"])
-        poly.setToolTip(f"{h['hex']}: {str(terrain).replace('_', ' ')}")
-        if terrain in ("crest", "wooded_crest"):  # a ridge line
-            self.scene.addLine(c.x() - SIZE * 0.6, c.y() + SIZE * 0.2, c.x() + SIZE * 0.6, c.y() + SIZE * 0.2, QPen(QColor(120, 80, 30), 2.5))
-        if terrain == "farm":
-            self.scene.addRect(QRectF(c.x() - 7, c.y() - 12, 14, 10), QPen(QColor(90, 40, 20)), QBrush(QColor(150, 60, 40)))
-        if terrain == "poor_going":
-            for dx in (-10, 0, 10):
-                self.scene.addLine(c.x() + dx - 3, c.y() + 14, c.x() + dx + 3, c.y() + 14, QPen(QColor(90, 90, 60), 1.5))
-        if h.get("road"):
-            self.scene.addEllipse(QRectF(c.x() - 5, c.y() - 5, 10, 10), QPen(Qt.PenStyle.NoPen), QBrush(QColor(150, 130, 100)))
+        poly.setToolTip(f"{h['hex']}: {str(terrain).replace('_', ' ')}" + (", road" if h.get("road") else "")
+                        + (", smoke" if h.get("smoke") else ""))
+        self._marks(terrain, c, 1.0)
         if h.get("smoke"):
             self.scene.addPolygon(hex_polygon(c), QPen(Qt.PenStyle.NoPen), QBrush(QColor(150, 150, 150, 150)))
         label = self.scene.addSimpleText(str(h["hex"]))
@@ -219,10 +293,23 @@ class CombinedArmsBoard(Board):
         label.setBrush(QBrush(QColor(60, 60, 60)))
         label.setPos(c.x() - 6, c.y() - SIZE * 0.88)
 
-    def _counter(self, c: QPointF, dx: float, dy: float, text: str, fresh: bool, border: QColor | None = None) -> None:
+    def _marks(self, terrain: Any, c: QPointF, k: float) -> None:
+        """A terrain's marks at scale ``k``: ridge line, farm building, poor going."""
+        if terrain in ("crest", "wooded_crest"):  # a ridge line
+            self.scene.addLine(c.x() - SIZE * 0.6 * k, c.y() + SIZE * 0.2 * k, c.x() + SIZE * 0.6 * k, c.y() + SIZE * 0.2 * k,
+                               QPen(QColor(120, 80, 30), 2.5 * k))
+        if terrain == "farm":
+            self.scene.addRect(QRectF(c.x() - 7 * k, c.y() - 12 * k, 14 * k, 10 * k), QPen(QColor(90, 40, 20)), QBrush(QColor(150, 60, 40)))
+        if terrain == "poor_going":
+            for dx in (-10, 0, 10):
+                self.scene.addLine(c.x() + (dx - 3) * k, c.y() + 14 * k, c.x() + (dx + 3) * k, c.y() + 14 * k, QPen(QColor(90, 90, 60), 1.5 * k))
+
+    def _counter(self, c: QPointF, dx: float, dy: float, text: str, fresh: bool, border: QColor | None = None,
+                 tip: str = "") -> None:
         rect = QRectF(c.x() + dx - 11, c.y() + dy - 8, 22, 16)
         colour = FRESH if fresh else SPENT
-        self.scene.addRect(rect, QPen(border or colour, 2.0), QBrush(QColor(255, 255, 255) if fresh else QColor(250, 240, 215)))
+        item = self.scene.addRect(rect, QPen(border or colour, 2.0), QBrush(QColor(255, 255, 255) if fresh else QColor(250, 240, 215)))
+        item.setToolTip(tip)
         t = self.scene.addSimpleText(text)
         t.setFont(QFont("Sans", 7, QFont.Weight.Bold))
         t.setBrush(QBrush(colour))
@@ -240,7 +327,10 @@ class CombinedArmsBoard(Board):
                 dx, dy = -12 + 24 * (i % 2), -4 + 14 * (i // 2) - 6 * (len(us) > 2)
                 if u.get("kind") == "armour" and isinstance(u.get("facing"), int):
                     self._arc(c, int(u["facing"]), bool(u.get("fresh")))
-                self._counter(c, dx, dy, str(u["id"]), bool(u.get("fresh")))
+                kind = {"rifle": f"rifle platoon of {u.get('company')} company", "mmg": "MMG platoon",
+                        "armour": f"armour platoon facing {u.get('facing_name')}"}.get(str(u.get("kind")), str(u.get("kind")))
+                self._counter(c, dx, dy, str(u["id"]), bool(u.get("fresh")),
+                              tip=f"{u['id']}: {kind}, {'fresh' if u.get('fresh') else 'spent'}, in {h}")
 
     def _arc(self, c: QPointF, facing: int, fresh: bool) -> None:
         """The forward arc: the 60-degree wedge about the faced corner (Figure 2)."""
@@ -259,9 +349,13 @@ class CombinedArmsBoard(Board):
             if c is None:
                 continue
             fresh = bool(e.get("fresh"))
-            self._counter(c, -12 if e.get("atg") else 0, 6, "?" if e.get("platoon") == "potential" else "Pl", fresh)
+            state = "fresh" if fresh else "spent"
+            self._counter(c, -12 if e.get("atg") else 0, 6, "?" if e.get("platoon") == "potential" else "Pl", fresh,
+                          tip=f"{e.get('hex')}: a {e.get('platoon')} enemy platoon, {state}"
+                              + (" (its ATGs were removed)" if e.get("atg_removed") else ""))
             if e.get("atg"):
-                self._counter(c, 12, 6, "AT?" if e.get("atg") == "potential" else "ATG", fresh, ATG)
+                self._counter(c, 12, 6, "AT?" if e.get("atg") == "potential" else "ATG", fresh, ATG,
+                              tip=f"{e.get('hex')}: {e.get('atg')} ATGs, {state} with their platoon")
 
     def _draw_mortars(self, view: dict[str, Any]) -> None:
         m = view.get("mortars") or {}
@@ -277,7 +371,10 @@ class CombinedArmsBoard(Board):
 
     @staticmethod
     def _status_text(view: dict[str, Any]) -> str:
-        lines = [f"Turn {view.get('turn')}: {view.get('phase')} phase, {view.get('side') or '-'} to act"]
+        if view.get("over"):
+            lines = [f"The game is over ({view.get('result', {}).get('winner', '-')} wins)"]
+        else:
+            lines = [f"Turn {view.get('turn')}: {view.get('phase')} phase, {view.get('side') or '-'} to act"]
         pending = view.get("pending") or {}
         if pending.get("attack"):
             a = pending["attack"]
@@ -349,6 +446,8 @@ class CombinedArmsBoard(Board):
     def eventFilter(self, obj: Any, event: Any) -> bool:
         from PySide6.QtCore import QEvent
 
+        if obj is self.view.viewport() and event.type() == QEvent.Type.Resize:
+            self._fit()  # the view's own size, once the layout has given it
         if obj is self.view.viewport() and event.type() == QEvent.Type.MouseButtonRelease:
             label = self.hex_at(self.view.mapToScene(event.position().toPoint()))
             if label is not None:

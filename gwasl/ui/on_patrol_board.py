@@ -283,6 +283,8 @@ class OnPatrolBoard(Board):
         self.escorts.clear()
         for plan in sorted(view.get("plans", []), key=lambda p: p["order"]):
             self.escorts.addItem(f"{plan['ship']}: {plan['why']}")
+        if not view.get("plans"):  # an empty list would look like a fault
+            self.escorts.addItem("No escort has moved by itself: all move in formation with the convoy (Mode 1, 104.2.2, 104.3.1)")
         self.orders.clear()
         self._legal = list(legal)
         for la in self._legal:

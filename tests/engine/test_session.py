@@ -168,6 +168,8 @@ def test_replay_check_identical_and_detects_tampering():
     t = Session.restore(GAME, s.source, s.seed, s.options, MemoryJournal(entries))
     rep = t.replay_check()
     assert not rep.identical and rep.first_difference == entries[1].seq
+    # the report says what differs, so a forged die reads unlike a changed wording
+    assert f"in 'dice': stored [{forged.dice[0]}], replayed [{ev.dice[0]}]" in rep.detail
 
 
 def test_restore_gives_the_same_state():

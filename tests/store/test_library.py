@@ -31,6 +31,27 @@ def test_bundled_scenarios_are_always_there(lib):
     assert bundled and bundled <= files
 
 
+def test_another_installs_bundled_scenarios_are_forgotten(tmp_path, monkeypatch):
+    """A library shared by two installs lists the bundled scenarios once: those of the
+    install that opens it (CONTRACTS 7). Folders the user added stay."""
+    monkeypatch.setenv("GWASL_LIBRARY", str(tmp_path / "lib.sqlite"))
+    other = tmp_path / "other-install" / "scenarios"
+    shutil.copytree(bundled_scenario_dir(), other)
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    _write(mine, "a.json", id="mine-a", title="Mine")
+    with Library() as library:
+        library._index(other, bundled=True)  # what the other install's Library() did
+        library.add(mine)
+    with Library() as library:
+        hits = library.search()
+    titles = [h.title for h in hits]
+    assert len(titles) == len(set(titles))  # once each
+    assert not any(h.file.startswith(str(other.resolve())) for h in hits)
+    assert any(h.id == "mine-a" for h in hits)
+    assert {str(p.resolve()) for p in bundled_scenario_dir().glob("*.json")} <= {h.file for h in hits}
+
+
 def test_add_folder_indexes_and_skips_with_reasons(lib, tmp_path):
     d = tmp_path / "mine"
     (d / "sub").mkdir(parents=True)

@@ -10,7 +10,7 @@ from gwasl.engine.dice import GameDice
 from gwasl.engine.game import Seat
 from gwasl.engine.session import Session
 from gwasl.games import game_for
-from gwasl.games.combined_arms.records import Commit, EndPhase, Move
+from gwasl.games.combined_arms.records import Commit, EndGame, EndPhase, Move
 from gwasl.ui.combined_arms_board import CombinedArmsBoard, action_hex
 from gwasl.ui.play.boards import board_for
 
@@ -98,8 +98,8 @@ def test_armour_arcs_and_spent_sides_are_drawn(board, tmp_path):
     view = s.view()
     board.show_view(view, s.legal())
     armour = [u for u in view["units"] if u["kind"] == "armour" and u["where"] == "board"]
-    paths = [i for i in board.scene.items() if type(i).__name__ == "QGraphicsPathItem"]
-    assert len(paths) == len(armour) > 0
+    paths = [i for i in board.scene.items() if type(i).__name__ == "QGraphicsPathItem" and i.brush().style() != Qt.BrushStyle.NoBrush]
+    assert len(paths) == len(armour) > 0  # one filled wedge each (the road is an unfilled path)
     out = tmp_path / "ca.png"
     assert board.grab().save(str(out)) and out.stat().st_size > 10_000
 
@@ -207,3 +207,58 @@ def test_a_whole_game_by_mouse_to_the_score(qtbot, tmp_path):
     qtbot.wait(10)
     out = tmp_path / "end.png"
     assert board.grab().save(str(out))
+
+
+def test_the_board_fills_its_view_with_the_road_and_a_terrain_key(qtbot, board):
+    """CA The Playing Board: the central road runs through its hexes off both edges; every
+    terrain the dice can give has a key entry; the board grows with the window."""
+    s = Session.new(GAME, None, 5)
+    view = s.view()
+    board.show_view(view, s.legal())
+    texts = {i.text() for i in board.scene.items() if hasattr(i, "text")}
+    assert {"open farmland", "road", "poor going", "crest", "woods", "wooded crest", "farm", "smoke"} <= texts
+    road = [i for i in board.scene.items() if type(i).__name__ == "QGraphicsPathItem" and i.brush().style() == Qt.BrushStyle.NoBrush]
+    assert road
+    first, last = board.centre_of(view["board"]["road"][0]), board.centre_of(view["board"]["road"][-1])
+    span = road[0].path().boundingRect()
+    assert span.top() < first.y() and span.bottom() > last.y()  # on and off both edges
+    sizes = []
+    for w, h in ((700, 450), (1400, 900)):
+        board.resize(w, h)
+        qtbot.waitUntil(lambda w=w: board.view.viewport().width() > w // 2)
+        qtbot.wait(10)
+        shown = board.view.mapFromScene(board.scene.sceneRect()).boundingRect()
+        vp = board.view.viewport().rect()
+        assert shown.width() >= vp.width() - 4 or shown.height() >= vp.height() - 4  # fits one way exactly
+        sizes.append(shown.width())
+    assert sizes[1] > sizes[0] * 1.5
+
+
+def test_the_aids_show_your_platoons_off_the_board_and_the_result(qtbot, board):
+    """CA Movement / Victory: platoons start off the board, enter, and may end exploited,
+    withdrawn or broken; the aids list each box, and a finished game says who won."""
+    s = Session.new(GAME, None, 5)
+    board.show_view(s.view(), s.legal())
+    assert [len(b) for b in board.tracks.boxes()] == [14, 0, 0, 0]
+    s.act(Move("D1", "1a"))
+    board.show_view(s.view(), s.legal())
+    assert "D1" not in board.tracks.boxes()[0] and len(board.tracks.boxes()[0]) == 13
+    while (s.status().turn, s.status().phase) != (2, "move"):
+        las = s.legal()
+        s.act(next((la.action for la in las if la.action.kind == "end_phase"), las[0].action))
+    s.act(EndGame())
+    board.show_view(s.view(), s.legal())
+    assert board.status.text().startswith("The game is over (")
+    assert s.view()["result"]["winner"] in board.status.text()
+
+
+def test_counters_tell_what_they_are_on_hover(board):
+    """Figure 2: fresh or spent, potential or real; armour faces a hex corner."""
+    s = _session_in_fire_phase(3)
+    view = s.view()
+    board.show_view(view, s.legal())
+    tips = {i.toolTip() for i in board.scene.items() if type(i).__name__ == "QGraphicsRectItem" and i.toolTip()}
+    e = view["enemy"][0]
+    assert any(t.startswith(f"{e['hex']}: a {e['platoon']} enemy platoon, {'fresh' if e['fresh'] else 'spent'}") for t in tips)
+    armour = next(u for u in view["units"] if u["kind"] == "armour" and u["where"] == "board")
+    assert any(t.startswith(f"{armour['id']}: armour platoon facing {armour['facing_name']}") for t in tips)

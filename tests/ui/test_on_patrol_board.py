@@ -62,3 +62,15 @@ def test_the_escorts_view_draws_no_submarine(qtbot):
     assert board.canvas.view["submarines"] == []
     assert board.orders.count() == 0  # the escorts' viewer cannot see the submarine's options
     assert "ft, hull" not in board.status.text()
+
+
+def test_before_contact_the_escorts_list_says_they_keep_formation(qtbot):
+    """On Patrol 104.2.2: without contact the escorts begin in Mode 1 and move in formation
+    (104.3.1), so no escort has a reason of its own: the list says so rather than stay blank."""
+    s = Session.new(GAME, copy.deepcopy(load_bundled("day-convoy")), 4)
+    board = OnPatrolBoard()
+    qtbot.addWidget(board)
+    attach(board, s)
+    assert not board.canvas.view["plans"]
+    assert [board.escorts.item(i).text() for i in range(board.escorts.count())] == [
+        "No escort has moved by itself: all move in formation with the convoy (Mode 1, 104.2.2, 104.3.1)"]

@@ -16,6 +16,7 @@ from typing import Any
 from gwasl.engine.game import Shown, Status, Viewer
 from gwasl.engine.record import Record
 from gwasl.games.aslgw import combat_views as cv
+from gwasl.games.aslgw import moves as mv
 from gwasl.games.aslgw import victory as vic
 from gwasl.games.aslgw.records import (
     ConcealmentLost,
@@ -374,7 +375,7 @@ def action_view(state: AslgwState, action: Record, viewer: Viewer) -> Shown:
             s = next((x for x in fog.stacks if x.id == p), None)
             names.append(f"dummy stack {p} ({s.height} counters)" if s is not None else p)
         frm = _from_of(state, action.pieces)
-        cost = _cost(state, frm, action.to, action.to_in)
+        cost = _cost(state, frm, action.to, action.to_in, action.pieces, action.pieces)
         how = {"assault": "Assault Move", "advance": "Advance"}.get(action.mode, "Move")
         return Shown("move", f"{how} {', '.join(names)}{' ' + frm[2] if frm else ''} -> {_where(action.to, action.to_in)}{cost}")
     if isinstance(action, MovePile):
@@ -388,7 +389,7 @@ def action_view(state: AslgwState, action: Record, viewer: Viewer) -> Shown:
         return Shown("double_time", f"Double Time for {', '.join(action.pieces)}: +2 MF, CX now (A4.5)")
     if isinstance(action, ImpulseStep):
         u = fog.scenario.unit(action.unit)
-        cost = _cost(state, (u.hex, u.position, ""), action.to, action.to_in)
+        cost = _cost(state, (u.hex, u.position, ""), action.to, action.to_in, (action.unit,), ())
         return Shown("impulse_step", f"Impulse of {action.platoon}: {action.unit} {_where(u.hex.label, u.position.value)} -> "
                                      f"{_where(action.to, action.to_in)}{cost}")
     if isinstance(action, EndImpulse):
@@ -432,11 +433,26 @@ def _from_of(state: AslgwState, pieces: tuple[str, ...]) -> tuple[Hex, Position,
     return None
 
 
-def _cost(state: AslgwState, frm: tuple[Hex, Position, str] | None, to: str, to_in: str) -> str:
+def _cost(state: AslgwState, frm: tuple[Hex, Position, str] | None, to: str, to_in: str,
+          movers: tuple[str, ...] = (), group: tuple[str, ...] = ()) -> str:
+    """A step's MF, and the fewest MF any of ``movers`` (the viewer's own units) would have
+    left after it: their allowance for this phase as moving with ``group`` fixes it (A4.1;
+    ASLGW 1.3, 1.4.1: a leader's +2 MF), so it is known before the first step."""
     if frm is None:
         return ""
     try:
         c = cached_step_cost(state.scenario, frm[0], frm[1], Hex.from_label(to), Position(to_in))
     except (StepError, LocationError, ValueError):
         return ""
-    return f" ({c.mf:g} MF)"
+    left: list[tuple[float, float]] = []
+    for p in movers:
+        try:
+            u = state.scenario.unit(p)
+        except KeyError:
+            continue  # a dummy stack: its MF are the pile's (O'Leary 2.4)
+        total = mv.allowance(state, state.scenario, u, group)
+        left.append((total - state.unit_play(p).mf_spent - c.mf, total))
+    if not left:
+        return f" ({c.mf:g} MF)"
+    after, total = min(left)
+    return f" ({c.mf:g} MF; {after:g} of {total:g} left after)"

@@ -89,6 +89,7 @@ class NewGameDialog(QDialog):
         self.search = QLineEdit()
         self.search.setPlaceholderText("search the scenario library: title, id")
         self.search.textChanged.connect(self._search)
+        self.ruleset.currentIndexChanged.connect(lambda _i: self._search(self.search.text()))
         self.hits = QListWidget()
         self.hits.setMaximumHeight(120)
         self.hits.itemClicked.connect(self._pick_hit)
@@ -145,7 +146,22 @@ class NewGameDialog(QDialog):
 
     def _search(self, text: str) -> None:
         self.hits.clear()
-        if self.ruleset_name != "aslgw":
+        ruleset = self.ruleset_name
+        self.search.setPlaceholderText({"aslgw": "search the scenario library: title, id",
+                                        "on-patrol": "search On Patrol's bundled patrols: title",
+                                        "combined-arms": "Combined Arms dices its board from the seed: no scenario"}
+                                       .get(ruleset, ""))
+        if ruleset == "on-patrol":
+            from gwasl.games.on_patrol.scenario import BUNDLED_DIR, bundled, load_bundled
+
+            for name in bundled():
+                title = str(load_bundled(name).get("title") or name)
+                if not text or text.lower() in f"{title} {name}".lower():
+                    item = QListWidgetItem(title)
+                    item.setData(Qt.ItemDataRole.UserRole, str(BUNDLED_DIR / f"{name}.json"))
+                    self.hits.addItem(item)
+            return
+        if ruleset != "aslgw":
             return
         try:
             from gwasl.store.library import Library, LibraryError

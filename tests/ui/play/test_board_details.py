@@ -4,6 +4,8 @@ themselves on hover, the victory panel, history bookmarks."""
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QHelpEvent
 from PySide6.QtWidgets import QToolTip
@@ -56,15 +58,19 @@ def test_a_click_spreads_a_stack_its_tooltip_tells_its_marks(qtbot, window, tmp_
     assert not item.pinned
 
 
-def test_dragging_shows_mf_spent_and_left_once_the_allowance_is_fixed(qtbot, window, tmp_path):
-    """A4.1: a unit's MF allowance; ASLGW 1.4.1: a platoon moves by impulses."""
+def test_dragging_shows_mf_spent_and_left_from_the_first_step(qtbot, window, tmp_path):
+    """A4.1: a unit's MF allowance; ASLGW 1.4.1: a platoon moves by impulses. Before the
+    first step the allowance is the one moving with this group would fix."""
     board = start(window, tmp_path, "bois-des-caures-1916.json", practice=True)
     end_until(qtbot, window, 1, "MPh", "german")
     step = legal(window, "impulse_step")[0]
     a, b = hexes(board, step)
     unit = step.action.to_json()["unit"]
     said = drag(qtbot, board, a, b)
-    assert said.startswith(step.shown.text) and "MF spent so far 0" in said and "left" not in said
+    assert said.startswith(step.shown.text) and "MF spent so far 0" in said
+    first = re.search(r"\(([0-9.]+) MF; ([0-9.]+) of ([0-9.]+) left after\)", said)
+    assert first, said
+    assert float(first[2]) == float(first[3]) - float(first[1])  # nothing spent yet
     if board.last_menu:
         board.menu.actions()[[x.replace("&&", "&") for x in board.last_menu].index(step.shown.text)].trigger()
     window.end_phase()  # the impulse ends (one hex per impulse, ASLGW 1.4.1); the next begins

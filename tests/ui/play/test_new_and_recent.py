@@ -34,6 +34,29 @@ def test_new_game_takes_the_seed_secret_side_practice_and_balance(qtbot, tmp_pat
     gf.close()
 
 
+def test_on_patrol_offers_its_bundled_patrols_and_combined_arms_none(qtbot, tmp_path, monkeypatch):
+    """Choosing On Patrol lists its bundled patrols where the Great War library was; a
+    click picks one. Combined Arms needs no scenario (CA The Playing Board: diced)."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    dlg = NewGameDialog(None, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    qtbot.addWidget(dlg)
+    assert dlg.hits.count() > 0  # the Great War library
+    dlg.ruleset.setCurrentIndex(dlg.ruleset.findData("on-patrol"))
+    titles = [dlg.hits.item(i).text() for i in range(dlg.hits.count())]
+    assert any(t.startswith("Night convoy") for t in titles) and len(titles) == 3
+    dlg.search.setText("night")
+    assert dlg.hits.count() == 1
+    qtbot.mouseClick(dlg.hits.viewport(), Qt.MouseButton.LeftButton, pos=dlg.hits.visualItemRect(dlg.hits.item(0)).center())
+    assert dlg.source.text().endswith("night-convoy.json") and not dlg.problem.text() and dlg.ok_button.isEnabled()
+    dlg.out.setText(str(tmp_path / "night.game"))
+    dlg.start()
+    assert dlg.created is not None and dlg.created.session.view()["night"]
+    dlg.created.close()
+    dlg2 = NewGameDialog(None, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat), ruleset="combined-arms")
+    qtbot.addWidget(dlg2)
+    assert dlg2.hits.count() == 0 and "seed" in dlg2.search.placeholderText() and dlg2.ok_button.isEnabled()
+
+
 def test_new_game_says_what_is_wrong_and_makes_no_file(qtbot, tmp_path):
     bad = tmp_path / "broken.json"
     bad.write_text("{not json", encoding="utf-8")
