@@ -187,21 +187,27 @@ def put(s: State, **kw: Any) -> State:
 
 def with_units(s: State, units: tuple[Unit, ...], **more: Any) -> State:
     """``s`` with these platoons, its unit bitmasks recomputed (and the fields ``more`` set)."""
-    anym = rifle = inf = arm = 0
+    rifle = inf = arm = 0
     co = [0, 0, 0]
-    for i, u in enumerate(units):
-        if u.where >= 0:
-            bit = 1 << u.where
-            anym |= bit
-            k = UNIT_KIND[i]
-            if k == ARMOUR:
+    for u, cat in zip(units, _CATEGORY):
+        w = u.where
+        if w >= 0:
+            bit = 1 << w
+            if cat == _ARMOUR_CAT:
                 arm |= bit
             else:
                 inf |= bit
-                if k == RIFLE:
+                if cat != _MMG_CAT:
                     rifle |= bit
-                    co[COMPANY_INDEX[i]] |= bit
-    return put(s, units=units, m_any=anym, m_rifle=rifle, m_inf=inf, m_armour=arm, m_company=(co[0], co[1], co[2]), **more)
+                    co[cat] |= bit
+    return put(s, units=units, m_any=inf | arm, m_rifle=rifle, m_inf=inf, m_armour=arm, m_company=(co[0], co[1], co[2]),
+               **more)
+
+
+#: each platoon's category for the bitmasks: its company's index (rifle platoons), or MMG, or armour
+_MMG_CAT, _ARMOUR_CAT = 3, 4
+_CATEGORY: tuple[int, ...] = tuple(_ARMOUR_CAT if k == ARMOUR else _MMG_CAT if k == MMG else COMPANY_INDEX[i]
+                                   for i, k in enumerate(UNIT_KIND))
 
 
 def with_enemy(s: State, enemy: tuple[Counter, ...]) -> State:
