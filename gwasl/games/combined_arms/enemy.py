@@ -219,22 +219,32 @@ def fire_decision(s: State, dice: GameDice, explain: bool = True) -> Decision:
         details["armour_candidates"] = [{"unit": UNIT_IDS[u], "chances": ch} for u, ch in arm]
     armour = None
     if arm:
-        choice, info = _best(dice, arm, lambda a: (a[1], B.ROW[s.units[a[0]].where]), f"enemy armour target tie-break ({R.R_DECISIONS})")
+        choice, info = _best(dice, arm, lambda a: (a[1], B.ROW[s.units[a[0]].where]), _ARMOUR_TIE)
         armour = UNIT_IDS[choice[0]]
         details["armour_tie"] = info
-        parts.append(f"at armour {armour} ({choice[1]} chances in 6, the best of {len(arm)})")
-    else:
+        if explain:
+            parts.append(f"at armour {armour} ({choice[1]} chances in 6, the best of {len(arm)})")
+    elif explain:
         parts.append("no armour it can hurt")
     cls = R.clusters(s, c.hex)
     if explain:
         details["clusters"] = [{"hexes": [B.label(h) for h in cl], "payoff": p} for cl, p in cls]
     cluster: tuple[str, ...] = ()
     if cls:
-        choice2, info2 = _best(dice, cls, lambda x: (x[1], tuple(sorted((B.ROW[h] for h in x[0]), reverse=True))),
-                               f"enemy infantry target tie-break ({R.R_DECISIONS})")
+        # the rows break ties of the greatest payoff only: weigh them for those clusters alone
+        top = max(p for _, p in cls)
+        choice2, info2 = _best(dice, [x for x in cls if x[1] == top],
+                               lambda x: (x[1], tuple(sorted((B.ROW[h] for h in x[0]), reverse=True))), _CLUSTER_TIE)
         cluster = tuple(B.label(h) for h in choice2[0])
         details["cluster_tie"] = info2
-        parts.append(f"at your infantry in {', '.join(cluster)} (payoff {choice2[1]}, the best of {len(cls)} clusters)")
-    else:
+        if explain:
+            parts.append(f"at your infantry in {', '.join(cluster)} (payoff {choice2[1]}, the best of {len(cls)} clusters)")
+    elif explain:
         parts.append("no infantry in its line of fire")
+    if not explain:
+        return Decision(EnemyFire(here, armour, cluster), "fires", details)
     return Decision(EnemyFire(here, armour, cluster), f"the enemy platoon in {here} fires " + "; ".join(parts), details)
+
+
+_ARMOUR_TIE = f"enemy armour target tie-break ({R.R_DECISIONS})"
+_CLUSTER_TIE = f"enemy infantry target tie-break ({R.R_DECISIONS})"
