@@ -655,6 +655,8 @@ def clusters(s: State, frm: int) -> list[tuple[tuple[int, ...], int]]:
     fire (CA Enemy Fire).  Hexes it has no chance against are left out.  Remembered while
     the platoons, blocking hexes and cover stay the same (the activation plan and the fire
     decision ask in turn); callers must not change the list returned."""
+    if not s.m_inf & fire_reach(s, frm)[0]:
+        return []  # none of your infantry in reach: most counters, most of the time
     memo = _CLUSTERS
     blockers = s.blocks | s.smoke_mask
     if memo[0] is not s.units or memo[1] != blockers or memo[2] != s.cover:
