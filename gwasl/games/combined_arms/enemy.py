@@ -143,38 +143,27 @@ def activation_plan(s: State, c: Counter, explain: bool = True) -> dict[str, Any
     (CA Enemy Decisions), and whether it will then fire.  Without ``explain`` only
     the three decisions ("platoon_test", "atg_test", "fires"), by the same tests."""
     h = c.hex
-    adjacent = bool(s.m_any & B.NEIGHBOUR_MASK[h])
-    plan: dict[str, Any] = {"platoon_test": False, "atg_test": False}
+    adjacent, platoon_test, atg_test, fires, weighed, atg_best = _activation_tests(s, c)
+    plan: dict[str, Any] = {"platoon_test": platoon_test, "atg_test": atg_test}
     if explain:
         plan.update({"hex": B.label(h), "platoon": "real" if c.real else "potential",
                      "atg": _ATG_NAMES[c.atg], "fresh": c.fresh})
     reasons = []
     if not c.real:
         if adjacent:
-            plan["platoon_test"] = True
             reasons.append("adjacent to your platoons: must be revealed")
-        elif c.fresh:
-            cl, pay = best_payoff(s, h)
-            if pay >= R.REVEAL_PAYOFF:
-                plan["platoon_test"] = True
-            if explain:
-                plan["best_payoff"] = pay
-                plan["best_cluster"] = [B.label(x) for x in cl]
-                reasons.append(f"payoff {pay} against your infantry reaches {R.REVEAL_PAYOFF}: opens fire"
-                               if pay >= R.REVEAL_PAYOFF else f"payoff {pay} < {R.REVEAL_PAYOFF}")
-    if c.fresh and c.atg == 1:
-        arm = armour_choices(s, h, True)
-        best = max((ch for _, ch in arm), default=0)
-        plan["atg_best_chances"] = best
-        if best >= R.REVEAL_ATG_CHANCES:
-            plan["atg_test"] = True
+        elif weighed is not None and explain:
+            cl, pay = weighed
+            plan["best_payoff"] = pay
+            plan["best_cluster"] = [B.label(x) for x in cl]
+            reasons.append(f"payoff {pay} against your infantry reaches {R.REVEAL_PAYOFF}: opens fire"
+                           if pay >= R.REVEAL_PAYOFF else f"payoff {pay} < {R.REVEAL_PAYOFF}")
+    if atg_best is not None:
+        plan["atg_best_chances"] = atg_best
         if explain:
-            reasons.append(f"potential ATGs have {best} chances in 6 against your armour: open fire"
-                           if best >= R.REVEAL_ATG_CHANCES else f"potential ATGs' best chance {best}/6 < {R.REVEAL_ATG_CHANCES}/6")
-    fires = False
+            reasons.append(f"potential ATGs have {atg_best} chances in 6 against your armour: open fire"
+                           if atg_test else f"potential ATGs' best chance {atg_best}/6 < {R.REVEAL_ATG_CHANCES}/6")
     if c.fresh and c.real:
-        with_atg = c.atg == 2
-        fires = any(ch > 0 for _, ch in armour_choices(s, h, with_atg)) or bool(R.clusters(s, h))
         reasons.append("real and fresh: fires" if fires else "real and fresh, but nothing to fire at")
     if not c.fresh:
         reasons.append("spent: becomes fresh instead of firing")
@@ -184,11 +173,42 @@ def activation_plan(s: State, c: Counter, explain: bool = True) -> dict[str, Any
     return plan
 
 
+def _activation_tests(s: State, c: Counter) -> tuple[bool, bool, bool, bool, tuple[tuple[int, ...], int] | None, int | None]:
+    """The tests of :func:`activation_plan` (CA Enemy Decisions): (adjacent to your platoons,
+    platoon reveal test, ATG reveal test, fires, the best cluster and payoff when weighed,
+    the ATGs' best chances when weighed)."""
+    h = c.hex
+    adjacent = bool(s.m_any & B.NEIGHBOUR_MASK[h])
+    platoon_test = atg_test = fires = False
+    weighed = None
+    atg_best = None
+    if not c.real:
+        if adjacent:
+            platoon_test = True  # must be revealed
+        elif c.fresh:
+            weighed = best_payoff(s, h)
+            platoon_test = weighed[1] >= R.REVEAL_PAYOFF
+    if c.fresh and c.atg == 1:
+        atg_best = max((ch for _, ch in armour_choices(s, h, True)), default=0)
+        atg_test = atg_best >= R.REVEAL_ATG_CHANCES
+    if c.fresh and c.real:
+        fires = any(ch > 0 for _, ch in armour_choices(s, h, c.atg == 2)) or bool(R.clusters(s, h))
+    return adjacent, platoon_test, atg_test, fires, weighed, atg_best
+
+
 def activation_decision(s: State, dice: GameDice, explain: bool = True) -> Decision:
     """Activate counters in order up to the next one that tests or fires."""
     queue = [c for c in s.enemy if c.hex > s.cursor]
     if not queue:
         raise GameError("combined-arms: no enemy counter is left to activate")
+    if not explain:  # the same tests, no plan built
+        n = 0
+        for c in queue:
+            n += 1
+            _adj, platoon_test, atg_test, fires, _w, _a = _activation_tests(s, c)
+            if platoon_test or atg_test or fires:
+                break
+        return Decision(Activate(tuple(B.label(c.hex) for c in queue[:n]), platoon_test, atg_test), "activate in order")
     plans = []
     for c in queue:
         plan = activation_plan(s, c, explain)
@@ -198,8 +218,6 @@ def activation_decision(s: State, dice: GameDice, explain: bool = True) -> Decis
     last = plans[-1]
     hexes = tuple(B.label(c.hex) for c in queue[:len(plans)])
     action = Activate(hexes, last["platoon_test"], last["atg_test"])
-    if not explain:
-        return Decision(action, "activate in order")
     why = "; ".join(f"{p['hex']} ({p['platoon']}{', ATGs ' + p['atg'] if p['atg'] else ''}): {p['why']}" for p in plans)
     return Decision(action, f"activate in order ({R.R_DECISIONS}): {why}", {"counters": plans})
 
