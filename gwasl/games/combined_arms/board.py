@@ -36,6 +36,7 @@ __all__ = [
     "DIST",
     "EXIT_HEXES",
     "FORBIDDEN_EDGE",
+    "LABELS",
     "LOF_BY_HEX",
     "LOF_INTERIOR",
     "LOF_NEAR",
@@ -96,6 +97,8 @@ ROW: tuple[int, ...] = tuple(r + 5 for _, r in COORDS)
 _PLACE = tuple(q - min(qq for qq, rr in COORDS if rr == r) + 1 for q, r in COORDS)
 _LABELS = tuple(f"{ROW[i]}{chr(ord('a') + _PLACE[i] - 1)}" for i in range(N))
 _BY_LABEL = {s: i for i, s in enumerate(_LABELS)}
+#: each hex's label, by index (:func:`label`, for loops that cannot afford a call)
+LABELS = _LABELS
 CENTRE = _INDEX[(0, 0)]
 
 

@@ -337,8 +337,8 @@ class CombinedArmsGame(Game[State]):
             return out
         armour = UNIT_KIND[u] == ARMOUR
         if s.phase == MOVE:
-            for mv in R.unit_moves(s, u):
-                out.append(("move", B.label(mv[0]), mv[1] if armour else None))
+            labels = B.LABELS
+            out = [("move", labels[h], f if armour else None) for h, f, _how in R.unit_moves(s, u)]
             if armour and unit.where >= 0:
                 out.extend(("pivot", f) for f in range(6) if f != unit.facing)
             if R.withdraw_allowed(s, u):
