@@ -103,12 +103,17 @@ def mortar_decision(s: State, dice: GameDice, explain: bool = True) -> Decision:
         near = sum(len(R.infantry_in(s, n)) for n in B.bits(B.NEIGHBOUR_MASK[h] & inf[2]))
         return here, near, B.ROW[h]
 
+    if not explain:
+        return Decision(EnemyMortar(B.label(_best(dice, targets, count, _MORTAR_TIE)[0])), "target")
     cands = [{"hex": B.label(h), "infantry": count(h)[0], "infantry_adjacent": count(h)[1]} for h in targets]
-    h, info = _best(dice, targets, count, f"enemy mortar target tie-break ({R.R_DECISIONS})")
+    h, info = _best(dice, targets, count, _MORTAR_TIE)
     here, near, _ = count(h)
     why = (f"enemy mortars available ({d}, needing {need}): target {B.label(h)} with {here} infantry platoon(s) and {near} adjacent"
            + (f", a die picking among {info['tied']} tied hexes" if info["tied"] > 1 else ""))
     return Decision(EnemyMortar(B.label(h)), why, {"die": d, "need": need, "candidates": cands, **info})
+
+
+_MORTAR_TIE = f"enemy mortar target tie-break ({R.R_DECISIONS})"
 
 
 # -- activation -------------------------------------------------------------------------------
