@@ -92,6 +92,7 @@ from gwasl.games.combined_arms.state import (
     Unit,
     initial_state,
     put,
+    setter,
     with_enemy,
     with_smoke,
     with_units,
@@ -1089,8 +1090,12 @@ def _r_phase(s: State, e: PhaseBegun) -> State:
                                faced=0, cursor=-1, firing=-1)
 
 
+# the most frequent events' fields
+_put_stage, _put_cursor, _put_rolls = setter("stage", "firing"), setter("cursor"), setter("rolls", "roll_source")
+
+
 def _r_stage(s: State, e: StageSet) -> State:
-    return put(s, stage=e.stage, firing=-1 if e.firing is None else B.index_of(e.firing))
+    return _put_stage(s, e.stage, -1 if e.firing is None else B.index_of(e.firing))
 
 
 def _r_moved(s: State, e: Moved) -> State:
@@ -1137,7 +1142,7 @@ def _r_enemy_recovered(s: State, e: EnemyRecovered) -> State:
 
 
 def _r_activated(s: State, e: Activated) -> State:
-    return put(s, cursor=B.index_of(e.hex))
+    return _put_cursor(s, B.index_of(e.hex))
 
 
 def _r_revealed(s: State, e: Revealed) -> State:
@@ -1199,7 +1204,7 @@ def _r_smoke(s: State, e: SmokeChanged) -> State:
 
 
 def _r_rolls(s: State, e: RollsPending) -> State:
-    return put(s, rolls=tuple(e.rolls), roll_source=e.source)
+    return _put_rolls(s, tuple(e.rolls), e.source)
 
 
 def _r_hex_rolled(s: State, e: HexRolled) -> State:
@@ -1208,7 +1213,7 @@ def _r_hex_rolled(s: State, e: HexRolled) -> State:
         if r.hex == e.hex:
             del rolls[i]
             break
-    return put(s, rolls=tuple(rolls), roll_source=s.roll_source if rolls else "")
+    return _put_rolls(s, tuple(rolls), s.roll_source if rolls else "")
 
 
 def _r_break_pending(s: State, e: BreakPending) -> State:
