@@ -15,6 +15,7 @@ True
 from __future__ import annotations
 
 import hashlib
+import struct
 from collections.abc import Iterable, Mapping
 
 from gwasl.engine.events import Rolled
@@ -23,6 +24,8 @@ from gwasl.rules.dice import Dice, Modifier, Roll
 __all__ = ["GameDice", "die_at"]
 
 _PER_DIGEST = 8
+#: a digest read as its 8 little-endian 64-bit numbers, one per die (as die_at reads them)
+_EIGHT = struct.Struct("<8Q")
 
 
 def _digest(seed: int, block: int) -> bytes:
@@ -83,7 +86,7 @@ class GameDice(Dice):
         block, i = divmod(self.position, _PER_DIGEST)
         if block != self._block:
             d = _digest(self.seed, block)
-            self._block, self._faces = block, [int.from_bytes(d[j : j + 8], "little") % 6 + 1 for j in range(0, 64, 8)]
+            self._block, self._faces = block, [x % 6 + 1 for x in _EIGHT.unpack(d)]
         self.position += 1
         return self._faces[i]
 
@@ -98,6 +101,8 @@ class GameDice(Dice):
         """
         if n == 1:
             return self._die()
+        if n == 2:
+            return self._die() + self._die()
         total = 0
         for _ in range(n):
             total += self._die()

@@ -781,7 +781,7 @@ class CombinedArmsGame(Game[State]):
             rolls = []
             for h in hexes:
                 att2 = R.enemy_infantry_attack(b.state, c.hex, h)
-                if att2 is None or not R.infantry_in(b.state, h):
+                if att2 is None or not b.state.m_inf >> h & 1:  # no infantry of yours in h
                     raise IllegalAction(f"the enemy in {here} cannot engage {B.label(h)}", R.R_ENEMY_FIRE)
                 mods2, losses = att2
                 rolls.append(HexRoll(B.label(h), f"enemy in {here} fires at your infantry in {B.label(h)}: hit on 2+ ({R.R_ENEMY_FIRE})",
