@@ -83,12 +83,13 @@ class GameDice(Dice):
         return [self.event(r) for r in self.log]
 
     def _die(self) -> int:
-        block, i = divmod(self.position, _PER_DIGEST)
+        pos = self.position
+        block = pos // _PER_DIGEST
         if block != self._block:
             d = _digest(self.seed, block)
             self._block, self._faces = block, [x % 6 + 1 for x in _EIGHT.unpack(d)]
-        self.position += 1
-        return self._faces[i]
+        self.position = pos + 1
+        return self._faces[pos % _PER_DIGEST]
 
     def unlogged(self, n: int = 1) -> int:
         """The sum of the next ``n`` dice of the stream, drawn without a logged roll: for
