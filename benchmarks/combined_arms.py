@@ -61,12 +61,30 @@ def _classify(a: int, b: int, h: int) -> str | None:
 def plain_line_of_fire(s: State, a: int, b: int, own: bool = False, rifle_mask: int | None = None) -> int:
     """The rule of :func:`gwasl.games.combined_arms.rules.line_of_fire`, computed the plain
     way for every query: every hex near the segment clipped in rationals."""
-    d = B.distance(a, b)
-    if d <= 1:
-        return R.CLEAR
     blockers = s.blocks | s.smoke_mask
     if own and not (s.crest >> a & 1 or s.crest >> b & 1):
         blockers |= s.m_rifle if rifle_mask is None else rifle_mask
+    return _plain_lof(blockers, a, b)
+
+
+def plain_reach(blockers: int, frm: int) -> tuple[int, int]:
+    """What :func:`gwasl.games.combined_arms.rules.fire_reach` computes on a miss of its
+    cache, the plain way: a plain line of fire to every hex 1-5 hexes away."""
+    clear = partial = 0
+    for h in range(B.N):
+        if 1 <= B.distance(frm, h) <= 5:
+            lof = _plain_lof(blockers, frm, h)
+            if lof != R.BLOCKED:
+                clear |= 1 << h
+                if lof == R.PARTIAL:
+                    partial |= 1 << h
+    return clear, partial
+
+
+def _plain_lof(blockers: int, a: int, b: int) -> int:
+    d = B.distance(a, b)
+    if d <= 1:
+        return R.CLEAR
     partial = 0
     for h in range(B.N):
         if h in (a, b) or not blockers >> h & 1 or B.distance(a, h) > d or B.distance(b, h) > d:
@@ -132,15 +150,17 @@ def main() -> None:
     print(f"fast loop (Game.step, quiet seats) {n / tf_loop:7.1f} games/s per core   plain loop (apply + reduce, "
           f"explained) {n / tp_loop:7.1f}   ratio {tp_loop / tf_loop:4.2f}x   identical results: {same_loop}")
 
-    fast = R.line_of_fire
-    R.line_of_fire = plain_line_of_fire  # type: ignore[assignment]
+    fast, fast_reach = R.line_of_fire, R._reach
+    R.line_of_fire, R._reach = plain_line_of_fire, plain_reach  # type: ignore[assignment]
+    R._REACH.clear()
     try:
         m = max(20, n // 10)
         cpu_ref, _, _ = games(m)
     finally:
-        R.line_of_fire = fast  # type: ignore[assignment]
-    print(f"plain reference (lines of fire computed afresh): {m / cpu_ref:7.1f} games/s per core   "
-          f"ratio {(n / cpu) / (m / cpu_ref):5.1f}x")
+        R.line_of_fire, R._reach = fast, fast_reach  # type: ignore[assignment]
+        R._REACH.clear()
+    print(f"plain reference (lines of fire computed afresh, fire_reach's misses from them): {m / cpu_ref:7.1f} games/s "
+          f"per core   ratio {(n / cpu) / (m / cpu_ref):5.1f}x")
 
     s = game_for("combined-arms").setup(None, __import__("gwasl.engine.game", fromlist=["GameOptions"]).GameOptions())
     from gwasl.engine.dice import GameDice
@@ -150,6 +170,7 @@ def main() -> None:
         s = g.reduce(s, e)
     pairs = [(a, b) for a in range(0, B.N, 3) for b in range(B.N) if 2 <= B.distance(a, b) <= 5]
     assert all(fast(s, a, b) == plain_line_of_fire(s, a, b) for a, b in pairs)
+    assert all(R._reach(s.blocks | s.smoke_mask, a) == plain_reach(s.blocks | s.smoke_mask, a) for a in range(B.N))
     t = time.process_time()
     for a, b in pairs:
         fast(s, a, b)

@@ -63,10 +63,8 @@ def wilson(wins: int, n: int, z: float = 1.959963984540054) -> tuple[float, floa
 def play_out(game: Game[Any], policy: Policy, seed: int, options: GameOptions | None = None,
              source: Mapping[str, Any] | None = None) -> GameResult:
     """One whole game: ``policy`` plays whichever side is not automated."""
-    state = game.setup(source, options or GameOptions())
     dice = GameDice(seed)
-    for ev in game.begin(state, dice):
-        state = game.reduce(state, ev)
+    state = game.begun(game.setup(source, options or GameOptions()), dice)
     for step in range(STEP_LIMIT):
         st = game.status(state)
         if st.over:

@@ -15,6 +15,7 @@ True
 from __future__ import annotations
 
 import hashlib
+import struct
 from collections.abc import Iterable, Mapping
 
 from gwasl.engine.events import Rolled
@@ -23,6 +24,8 @@ from gwasl.rules.dice import Dice, Modifier, Roll
 __all__ = ["GameDice", "die_at"]
 
 _PER_DIGEST = 8
+#: a digest read as its 8 little-endian 64-bit numbers, one per die (as die_at reads them)
+_EIGHT = struct.Struct("<8Q")
 
 
 def _digest(seed: int, block: int) -> bytes:
@@ -48,7 +51,7 @@ class GameDice(Dice):
         super().__init__(seed=seed)
         self.position = position
         self._block = -1
-        self._bytes = b""
+        self._faces: list[int] = []  # the dice of block ``_block``
         self._starts: list[int] = []  # stream position of each logged roll's first die
 
     def _record(self, cause: str, dice: tuple[int, ...], modifiers: Mapping[str, int] | Iterable[Modifier] | None) -> Roll:
@@ -80,11 +83,31 @@ class GameDice(Dice):
         return [self.event(r) for r in self.log]
 
     def _die(self) -> int:
-        block, i = divmod(self.position, _PER_DIGEST)
+        pos = self.position
+        block = pos // _PER_DIGEST
         if block != self._block:
-            self._block, self._bytes = block, _digest(self.seed, block)
-        self.position += 1
-        return int.from_bytes(self._bytes[i * 8 : i * 8 + 8], "little") % 6 + 1
+            d = _digest(self.seed, block)
+            self._block, self._faces = block, [x % 6 + 1 for x in _EIGHT.unpack(d)]
+        self.position = pos + 1
+        return self._faces[pos % _PER_DIGEST]
+
+    def unlogged(self, n: int = 1) -> int:
+        """The sum of the next ``n`` dice of the stream, drawn without a logged roll: for
+        batch play's quiet paths (``Game.step``, quiet seats), where nobody reads the rolls
+        but the stream must move exactly as the logged rolls would move it.
+
+        >>> a, b = GameDice(5), GameDice(5)
+        >>> a.unlogged(2) == b.DR("x").total and a.position == b.position == 2 and not a.log
+        True
+        """
+        if n == 1:
+            return self._die()
+        if n == 2:
+            return self._die() + self._die()
+        total = 0
+        for _ in range(n):
+            total += self._die()
+        return total
 
     def randrange(self, n: int, cause: str) -> int:
         """A uniform choice among ``n`` (a tie-break), from dice of the stream, logged.

@@ -210,6 +210,14 @@ class Game(abc.ABC, Generic[S]):
         """The events that open the game (rolls included); none by default."""
         return []
 
+    def begun(self, state: S, dice: GameDice) -> S:
+        """The state :meth:`begin`'s events lead to.  Batch play needs only this state, so a
+        game may compute it without building the events, like :meth:`step`: it must then
+        equal this default exactly (same dice drawn too)."""
+        for ev in self.begin(state, dice):
+            state = self.reduce(state, ev)
+        return state
+
     # -- the rules ----------------------------------------------------------
     @abc.abstractmethod
     def sides(self, state: S) -> tuple[str, ...]:

@@ -28,6 +28,7 @@ from gwasl.games.combined_arms.tables import ROAD_OFF_BOTTOM, ROAD_OFF_TOP, ROAD
 from gwasl.model.hexgrid import Hex, hex_line
 
 __all__ = [
+    "ALL",
     "ARC",
     "CENTRE",
     "COORDS",
@@ -35,7 +36,10 @@ __all__ = [
     "DIST",
     "EXIT_HEXES",
     "FORBIDDEN_EDGE",
+    "LABELS",
+    "LOF_BY_HEX",
     "LOF_INTERIOR",
+    "LOF_NEAR",
     "LOF_PARTIAL",
     "N",
     "NEIGHBOURS",
@@ -86,11 +90,15 @@ def _rows() -> list[tuple[int, int, int]]:
 COORDS: tuple[tuple[int, int], ...] = tuple((q, r) for r, q0, w in _rows() for q in range(q0, q0 + w))
 N = len(COORDS)
 _INDEX = {c: i for i, c in enumerate(COORDS)}
+#: every hex of the board, as a bitmask
+ALL = (1 << N) - 1
 #: hexrow 1..9 of each hex
 ROW: tuple[int, ...] = tuple(r + 5 for _, r in COORDS)
 _PLACE = tuple(q - min(qq for qq, rr in COORDS if rr == r) + 1 for q, r in COORDS)
 _LABELS = tuple(f"{ROW[i]}{chr(ord('a') + _PLACE[i] - 1)}" for i in range(N))
 _BY_LABEL = {s: i for i, s in enumerate(_LABELS)}
+#: each hex's label, by index (:func:`label`, for loops that cannot afford a call)
+LABELS = _LABELS
 CENTRE = _INDEX[(0, 0)]
 
 
@@ -246,3 +254,29 @@ def _lof_tables() -> tuple[dict[int, int], dict[int, int]]:
 #: for each pair a*N+b at range 2..5: bitmask of the hexes whose interior the line
 #: crosses, and of those it touches along part of a hexside (range 1 has none)
 LOF_INTERIOR, LOF_PARTIAL = _lof_tables()
+
+
+def _lof_by_hex() -> tuple[tuple[dict[int, tuple[int, int]], ...], tuple[int, ...]]:
+    by: list[dict[int, tuple[int, int]]] = []
+    near: list[int] = []
+    for a in range(N):
+        tab: dict[int, tuple[int, int]] = {}
+        for b in bits(WITHIN5[a]):
+            k = a * N + b
+            if _DIST[k] < 2:
+                continue
+            for x in bits(LOF_INTERIOR[k]):
+                im, pm = tab.get(x, (0, 0))
+                tab[x] = (im | 1 << b, pm)
+            for x in bits(LOF_PARTIAL[k]):
+                im, pm = tab.get(x, (0, 0))
+                tab[x] = (im, pm | 1 << b)
+        by.append(tab)
+        near.append(_mask(tab))
+    return tuple(by), tuple(near)
+
+
+#: the same tables turned around, for one-to-all queries: LOF_BY_HEX[a][x] is (the targets
+#: 2-5 hexes from a whose line crosses x's interior, those whose line touches x along part of
+#: a hexside); LOF_NEAR[a] is the bitmask of the hexes x listed
+LOF_BY_HEX, LOF_NEAR = _lof_by_hex()

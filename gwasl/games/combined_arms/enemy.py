@@ -50,8 +50,9 @@ def pick(dice: GameDice, n: int, cause: str) -> int:
 def _best(dice: GameDice, items: list[Any], key: Any, cause: str) -> tuple[Any, dict[str, Any]]:
     """The item with the greatest key; ties go to hexes nearer the enemy's edge
     (the key's last part), then a die (CA Enemy Decisions)."""
-    top = max(key(i) for i in items)
-    tied = [i for i in items if key(i) == top]
+    keys = [key(i) for i in items]
+    top = max(keys)
+    tied = [i for i, k in zip(items, keys) if k == top]
     info: dict[str, Any] = {"tied": len(tied)}
     if len(tied) == 1:
         return tied[0], info
@@ -64,7 +65,7 @@ def defender_policy(seat: Seat[Any], dice: GameDice) -> Decision:
     """The enemy's next step, from its knowledge (the whole state: nothing is hidden)."""
     s: State = seat.view()
     if s.stage == "mortar":
-        return mortar_decision(s, dice)
+        return mortar_decision(s, dice, not seat.quiet)
     if s.stage == "activate":
         return activation_decision(s, dice, not seat.quiet)
     if s.stage == "fire":
@@ -73,17 +74,23 @@ def defender_policy(seat: Seat[Any], dice: GameDice) -> Decision:
 
 
 # -- mortars ---------------------------------------------------------------------------------
-def mortar_decision(s: State, dice: GameDice) -> Decision:
+def mortar_decision(s: State, dice: GameDice, explain: bool = True) -> Decision:
     """CA Mortars and Enemy Decisions: not in successive turns; available on the die; the
-    hex with most infantry platoons, then most infantry platoons adjacent."""
+    hex with most infantry platoons, then most infantry platoons adjacent.  Without
+    ``explain`` (a quiet seat) the availability die is drawn without a logged roll."""
     if s.enemy_fired and s.enemy_fired == s.turn - 1:
         return Decision(EnemyMortar(None), f"enemy mortars fired last turn and may not fire in successive turns ({R.R_MORTARS})",
                         {"available": False})
     need = R.enemy_mortar_fires_on(s)
-    why_need = (f"more of your platoons ({R.friendly_broken(s)}) than enemy platoons ({s.enemy_platoons_broken}) broken"
-                if need == 6 else "not more of your platoons than enemy platoons broken")
-    d = dice.dr(f"enemy mortars available on {need}-6: {why_need} ({R.R_DECISIONS})").total
+    if explain:
+        why_need = (f"more of your platoons ({R.friendly_broken(s)}) than enemy platoons ({s.enemy_platoons_broken}) broken"
+                    if need == 6 else "not more of your platoons than enemy platoons broken")
+        d = dice.dr(f"enemy mortars available on {need}-6: {why_need} ({R.R_DECISIONS})").total
+    else:
+        d = dice.unlogged()
     if d < need:
+        if not explain:
+            return Decision(EnemyMortar(None), "unavailable")
         return Decision(EnemyMortar(None), f"enemy mortars rolled {d}, needing {need}: unavailable", {"die": d, "need": need})
     targets = R.enemy_mortar_targets(s)
     if not targets:
@@ -96,18 +103,26 @@ def mortar_decision(s: State, dice: GameDice) -> Decision:
         near = sum(len(R.infantry_in(s, n)) for n in B.bits(B.NEIGHBOUR_MASK[h] & inf[2]))
         return here, near, B.ROW[h]
 
+    if not explain:
+        return Decision(EnemyMortar(B.label(_best(dice, targets, count, _MORTAR_TIE)[0])), "target")
     cands = [{"hex": B.label(h), "infantry": count(h)[0], "infantry_adjacent": count(h)[1]} for h in targets]
-    h, info = _best(dice, targets, count, f"enemy mortar target tie-break ({R.R_DECISIONS})")
+    h, info = _best(dice, targets, count, _MORTAR_TIE)
     here, near, _ = count(h)
     why = (f"enemy mortars available ({d}, needing {need}): target {B.label(h)} with {here} infantry platoon(s) and {near} adjacent"
            + (f", a die picking among {info['tied']} tied hexes" if info["tied"] > 1 else ""))
     return Decision(EnemyMortar(B.label(h)), why, {"die": d, "need": need, "candidates": cands, **info})
 
 
+_MORTAR_TIE = f"enemy mortar target tie-break ({R.R_DECISIONS})"
+
+
 # -- activation -------------------------------------------------------------------------------
 def armour_choices(s: State, frm: int, with_atg: bool) -> list[tuple[int, int]]:
     """(armour unit, chances in 6) for each armour platoon the enemy in ``frm`` may engage."""
-    out = []
+    out: list[tuple[int, int]] = []
+    # none of your armour where it could engage one: adjacent, or with ATGs a 1-5 hex line of fire
+    if not s.m_armour & (R.fire_reach(s, frm)[0] if with_atg else B.NEIGHBOUR_MASK[frm]):
+        return out
     for u in _ARMOUR:
         ch = R.armour_chances(s, frm, u, with_atg)
         if ch is not None:
@@ -133,38 +148,27 @@ def activation_plan(s: State, c: Counter, explain: bool = True) -> dict[str, Any
     (CA Enemy Decisions), and whether it will then fire.  Without ``explain`` only
     the three decisions ("platoon_test", "atg_test", "fires"), by the same tests."""
     h = c.hex
-    adjacent = bool(s.m_any & B.NEIGHBOUR_MASK[h])
-    plan: dict[str, Any] = {"platoon_test": False, "atg_test": False}
+    adjacent, platoon_test, atg_test, fires, weighed, atg_best = _activation_tests(s, c)
+    plan: dict[str, Any] = {"platoon_test": platoon_test, "atg_test": atg_test}
     if explain:
         plan.update({"hex": B.label(h), "platoon": "real" if c.real else "potential",
                      "atg": _ATG_NAMES[c.atg], "fresh": c.fresh})
     reasons = []
     if not c.real:
         if adjacent:
-            plan["platoon_test"] = True
             reasons.append("adjacent to your platoons: must be revealed")
-        elif c.fresh:
-            cl, pay = best_payoff(s, h)
-            if pay >= R.REVEAL_PAYOFF:
-                plan["platoon_test"] = True
-            if explain:
-                plan["best_payoff"] = pay
-                plan["best_cluster"] = [B.label(x) for x in cl]
-                reasons.append(f"payoff {pay} against your infantry reaches {R.REVEAL_PAYOFF}: opens fire"
-                               if pay >= R.REVEAL_PAYOFF else f"payoff {pay} < {R.REVEAL_PAYOFF}")
-    if c.fresh and c.atg == 1:
-        arm = armour_choices(s, h, True)
-        best = max((ch for _, ch in arm), default=0)
-        plan["atg_best_chances"] = best
-        if best >= R.REVEAL_ATG_CHANCES:
-            plan["atg_test"] = True
-            reasons.append(f"potential ATGs have {best} chances in 6 against your armour: open fire")
-        else:
-            reasons.append(f"potential ATGs' best chance {best}/6 < {R.REVEAL_ATG_CHANCES}/6")
-    fires = False
+        elif weighed is not None and explain:
+            cl, pay = weighed
+            plan["best_payoff"] = pay
+            plan["best_cluster"] = [B.label(x) for x in cl]
+            reasons.append(f"payoff {pay} against your infantry reaches {R.REVEAL_PAYOFF}: opens fire"
+                           if pay >= R.REVEAL_PAYOFF else f"payoff {pay} < {R.REVEAL_PAYOFF}")
+    if atg_best is not None:
+        plan["atg_best_chances"] = atg_best
+        if explain:
+            reasons.append(f"potential ATGs have {atg_best} chances in 6 against your armour: open fire"
+                           if atg_test else f"potential ATGs' best chance {atg_best}/6 < {R.REVEAL_ATG_CHANCES}/6")
     if c.fresh and c.real:
-        with_atg = c.atg == 2
-        fires = any(ch > 0 for _, ch in armour_choices(s, h, with_atg)) or bool(R.clusters(s, h))
         reasons.append("real and fresh: fires" if fires else "real and fresh, but nothing to fire at")
     if not c.fresh:
         reasons.append("spent: becomes fresh instead of firing")
@@ -174,11 +178,42 @@ def activation_plan(s: State, c: Counter, explain: bool = True) -> dict[str, Any
     return plan
 
 
+def _activation_tests(s: State, c: Counter) -> tuple[bool, bool, bool, bool, tuple[tuple[int, ...], int] | None, int | None]:
+    """The tests of :func:`activation_plan` (CA Enemy Decisions): (adjacent to your platoons,
+    platoon reveal test, ATG reveal test, fires, the best cluster and payoff when weighed,
+    the ATGs' best chances when weighed)."""
+    h = c.hex
+    adjacent = bool(s.m_any & B.NEIGHBOUR_MASK[h])
+    platoon_test = atg_test = fires = False
+    weighed = None
+    atg_best = None
+    if not c.real:
+        if adjacent:
+            platoon_test = True  # must be revealed
+        elif c.fresh:
+            weighed = best_payoff(s, h)
+            platoon_test = weighed[1] >= R.REVEAL_PAYOFF
+    if c.fresh and c.atg == 1:
+        atg_best = max((ch for _, ch in armour_choices(s, h, True)), default=0)
+        atg_test = atg_best >= R.REVEAL_ATG_CHANCES
+    if c.fresh and c.real:
+        fires = any(ch > 0 for _, ch in armour_choices(s, h, c.atg == 2)) or bool(R.clusters(s, h))
+    return adjacent, platoon_test, atg_test, fires, weighed, atg_best
+
+
 def activation_decision(s: State, dice: GameDice, explain: bool = True) -> Decision:
     """Activate counters in order up to the next one that tests or fires."""
     queue = [c for c in s.enemy if c.hex > s.cursor]
     if not queue:
         raise GameError("combined-arms: no enemy counter is left to activate")
+    if not explain:  # the same tests, no plan built
+        n = 0
+        for c in queue:
+            n += 1
+            _adj, platoon_test, atg_test, fires, _w, _a = _activation_tests(s, c)
+            if platoon_test or atg_test or fires:
+                break
+        return Decision(Activate(tuple(B.label(c.hex) for c in queue[:n]), platoon_test, atg_test), "activate in order")
     plans = []
     for c in queue:
         plan = activation_plan(s, c, explain)
@@ -188,8 +223,6 @@ def activation_decision(s: State, dice: GameDice, explain: bool = True) -> Decis
     last = plans[-1]
     hexes = tuple(B.label(c.hex) for c in queue[:len(plans)])
     action = Activate(hexes, last["platoon_test"], last["atg_test"])
-    if not explain:
-        return Decision(action, "activate in order")
     why = "; ".join(f"{p['hex']} ({p['platoon']}{', ATGs ' + p['atg'] if p['atg'] else ''}): {p['why']}" for p in plans)
     return Decision(action, f"activate in order ({R.R_DECISIONS}): {why}", {"counters": plans})
 
@@ -209,22 +242,32 @@ def fire_decision(s: State, dice: GameDice, explain: bool = True) -> Decision:
         details["armour_candidates"] = [{"unit": UNIT_IDS[u], "chances": ch} for u, ch in arm]
     armour = None
     if arm:
-        choice, info = _best(dice, arm, lambda a: (a[1], B.ROW[s.units[a[0]].where]), f"enemy armour target tie-break ({R.R_DECISIONS})")
+        choice, info = _best(dice, arm, lambda a: (a[1], B.ROW[s.units[a[0]].where]), _ARMOUR_TIE)
         armour = UNIT_IDS[choice[0]]
         details["armour_tie"] = info
-        parts.append(f"at armour {armour} ({choice[1]} chances in 6, the best of {len(arm)})")
-    else:
+        if explain:
+            parts.append(f"at armour {armour} ({choice[1]} chances in 6, the best of {len(arm)})")
+    elif explain:
         parts.append("no armour it can hurt")
     cls = R.clusters(s, c.hex)
     if explain:
         details["clusters"] = [{"hexes": [B.label(h) for h in cl], "payoff": p} for cl, p in cls]
     cluster: tuple[str, ...] = ()
     if cls:
-        choice2, info2 = _best(dice, cls, lambda x: (x[1], tuple(sorted((B.ROW[h] for h in x[0]), reverse=True))),
-                               f"enemy infantry target tie-break ({R.R_DECISIONS})")
+        # the rows break ties of the greatest payoff only: weigh them for those clusters alone
+        top = max(p for _, p in cls)
+        choice2, info2 = _best(dice, [x for x in cls if x[1] == top],
+                               lambda x: (x[1], tuple(sorted((B.ROW[h] for h in x[0]), reverse=True))), _CLUSTER_TIE)
         cluster = tuple(B.label(h) for h in choice2[0])
         details["cluster_tie"] = info2
-        parts.append(f"at your infantry in {', '.join(cluster)} (payoff {choice2[1]}, the best of {len(cls)} clusters)")
-    else:
+        if explain:
+            parts.append(f"at your infantry in {', '.join(cluster)} (payoff {choice2[1]}, the best of {len(cls)} clusters)")
+    elif explain:
         parts.append("no infantry in its line of fire")
+    if not explain:
+        return Decision(EnemyFire(here, armour, cluster), "fires", details)
     return Decision(EnemyFire(here, armour, cluster), f"the enemy platoon in {here} fires " + "; ".join(parts), details)
+
+
+_ARMOUR_TIE = f"enemy armour target tie-break ({R.R_DECISIONS})"
+_CLUSTER_TIE = f"enemy infantry target tie-break ({R.R_DECISIONS})"

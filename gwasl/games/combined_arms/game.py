@@ -89,8 +89,10 @@ from gwasl.games.combined_arms.state import (
     Counter,
     HexRoll,
     State,
+    Unit,
     initial_state,
     put,
+    setter,
     with_enemy,
     with_smoke,
     with_units,
@@ -120,7 +122,18 @@ def _hex(text: str) -> int:
 
 
 def _mods(mods: Sequence[Modifier]) -> tuple[Drm, ...]:
-    return tuple(Drm(m.cause, m.value) for m in mods)
+    """Modifiers as the Drm records a pending roll keeps (both are immutable values: each
+    is made once, there are a few dozen causes)."""
+    return tuple([_DRM[m] if m in _DRM else _DRM.setdefault(m, Drm(m.cause, m.value)) for m in mods])
+
+
+def _modifiers(drms: Sequence[Drm]) -> list[Modifier]:
+    """The Modifiers of a pending roll's Drm records (the inverse of :func:`_mods`)."""
+    return [_MODIFIER[d] if d in _MODIFIER else _MODIFIER.setdefault(d, Modifier(d.cause, d.value)) for d in drms]
+
+
+_DRM: dict[Modifier, Drm] = {}
+_MODIFIER: dict[Drm, Modifier] = {}
 
 
 class _Builder:
@@ -160,7 +173,11 @@ class _Stepper(_Builder):
         self.state = _REDUCERS[type(ev)](self.state, ev)
 
     def roll(self, cause: str, mods: Sequence[Modifier] = (), two: bool = False) -> int:
-        return (self.dice.DR(cause, mods) if two else self.dice.dr(cause, mods)).final
+        # the same dice and the same modified total as a logged roll (Roll.final), no record
+        total = self.dice.unlogged(2 if two else 1)
+        for m in mods:
+            total += m.value
+        return total
 
 
 class CombinedArmsGame(Game[State]):
@@ -205,6 +222,18 @@ class CombinedArmsGame(Game[State]):
         the potential enemy counters and ATGs (CA The Playing Board, The Units)."""
         self._memo.clear()
         b = _Builder(self, state, dice)
+        self._begin(b)
+        return b.events
+
+    def begun(self, state: State, dice: GameDice) -> State:
+        """The state :meth:`begin`'s events lead to, computed by the same code without keeping
+        the events (batch play; tests/games/combined_arms/test_ca_batch.py checks it)."""
+        b = _Stepper(self, state, dice)
+        self._begin(b)
+        return b.state
+
+    def _begin(self, b: _Builder) -> None:
+        state = b.state
         if state.terrain:
             terrain = list(state.terrain)
         else:
@@ -229,7 +258,6 @@ class CombinedArmsGame(Game[State]):
         atgs = [h for h in hexes if R.atg_placed(terrain, h)]
         b.emit(CountersPlaced(tuple(B.label(h) for h in hexes), tuple(B.label(h) for h in atgs)))
         b.emit(PhaseBegun(1, MOVE))
-        return b.events
 
     # -- the rules -------------------------------------------------------------------
     def sides(self, state: State) -> tuple[str, ...]:
@@ -243,9 +271,21 @@ class CombinedArmsGame(Game[State]):
             return Status(state.turn, OVER, None, True, state.result)
         if state.phase == SETUP:
             return Status(0, SETUP, None)
-        if state.breaks or state.rolls or state.phase != ENEMY:
-            return Status(state.turn, state.phase, PLAYER_SIDE)
-        return Status(state.turn, state.phase, DEFENDER_SIDE)
+        side = _side_to_act(state)
+        # a Status is an immutable value: one per (turn, phase, side) serves every state
+        key = (state.turn, state.phase, side)
+        st = _STATUS.get(key)
+        if st is None:
+            st = _STATUS[key] = Status(state.turn, state.phase, side)
+        return st
+
+    def viewer(self, state: State, name: str) -> Viewer:
+        # the sides and their secrets (none) never change: each viewer is built once
+        v = _VIEWERS.get(name)
+        if v is None:
+            v = super().viewer(state, name)
+            _VIEWERS[name] = v
+        return v
 
     def legal_actions(self, state: State, viewer: Viewer) -> Sequence[Record]:
         st = self.status(state)
@@ -298,8 +338,8 @@ class CombinedArmsGame(Game[State]):
             return out
         armour = UNIT_KIND[u] == ARMOUR
         if s.phase == MOVE:
-            for mv in R.unit_moves(s, u):
-                out.append(("move", B.label(mv[0]), mv[1] if armour else None))
+            labels = B.LABELS
+            out = [("move", labels[h], f if armour else None) for h, f, _how in R.unit_moves(s, u)]
             if armour and unit.where >= 0:
                 out.extend(("pivot", f) for f in range(6) if f != unit.facing)
             if R.withdraw_allowed(s, u):
@@ -317,11 +357,17 @@ class CombinedArmsGame(Game[State]):
 
     def mortar_actions(self, s: State) -> list[Record]:
         """Your mortar calls open now: before any platoon fires, once a turn (CA Mortars)."""
+        return [CallMortar(B.label(h), ammo) for h, ammo in self.mortar_options(s)]
+
+    @staticmethod
+    def mortar_options(s: State) -> list[tuple[int, str]]:
+        """:meth:`mortar_actions` as (target hex, ammo), in the same order: batch policies
+        build only the call they pick."""
         if s.phase != FIRE or s.stage or s.group_target >= 0 or s.engaged or s.own_fired == s.turn:
             return []
-        out: list[Record] = [CallMortar(B.label(h), "he") for h in R.own_mortar_targets(s, False)]
+        out = [(h, "he") for h in R.own_mortar_targets(s, False)]
         if s.smoke_ammo > 0:
-            out.extend(CallMortar(B.label(h), "smoke") for h in R.own_mortar_targets(s, True))
+            out.extend((h, "smoke") for h in R.own_mortar_targets(s, True))
         return out
 
     def _defender_actions(self, s: State) -> list[Record]:
@@ -385,15 +431,15 @@ class CombinedArmsGame(Game[State]):
 
     def _run(self, b: _Builder, action: Record) -> None:
         state = b.state
-        st = self.status(state)
-        if st.over:
+        if state.phase == OVER:
             raise IllegalAction("the game is over", R.R_VICTORY)
         handler = _HANDLERS.get(type(action))
         if handler is None:
             raise IllegalAction(f"{action.kind!r} is not a Combined Arms action")
         side = DEFENDER_SIDE if type(action) in _DEFENDER_ACTIONS else PLAYER_SIDE
-        if st.side != side:
-            raise IllegalAction(f"it is the {st.side}'s turn to act, not the {side}'s", R.R_SEQ)
+        to_act = None if state.phase == SETUP else _side_to_act(state)
+        if to_act != side:
+            raise IllegalAction(f"it is the {to_act}'s turn to act, not the {side}'s", R.R_SEQ)
         handler(self, b, action)
         self._advance(b)
 
@@ -735,7 +781,7 @@ class CombinedArmsGame(Game[State]):
             rolls = []
             for h in hexes:
                 att2 = R.enemy_infantry_attack(b.state, c.hex, h)
-                if att2 is None or not R.infantry_in(b.state, h):
+                if att2 is None or not b.state.m_inf >> h & 1:  # no infantry of yours in h
                     raise IllegalAction(f"the enemy in {here} cannot engage {B.label(h)}", R.R_ENEMY_FIRE)
                 mods2, losses = att2
                 rolls.append(HexRoll(B.label(h), f"enemy in {here} fires at your infantry in {B.label(h)}: hit on 2+ ({R.R_ENEMY_FIRE})",
@@ -772,7 +818,7 @@ class CombinedArmsGame(Game[State]):
                 self._after_fire(b)
                 continue
             if s.phase == ENEMY:
-                if s.stage == "activate" and not any(c.hex > s.cursor for c in s.enemy):
+                if s.stage == "activate" and not s.enemy_mask >> (s.cursor + 1):  # no counter left to activate
                     b.emit(StageSet("mortar_fall"))
                     if s.enemy_target >= 0 and s.enemy_fired == s.turn:
                         self._mortar_falls(b, DEFENDER_SIDE, s.enemy_target, "he")
@@ -787,7 +833,7 @@ class CombinedArmsGame(Game[State]):
 
     def _roll_hex(self, b: _Builder, r: HexRoll) -> None:
         h = B.index_of(r.hex)
-        final = b.roll(r.cause, [Modifier(m.cause, m.value) for m in r.modifiers])
+        final = b.roll(r.cause, _modifiers(r.modifiers))
         hit = final >= r.need
         b.emit(HexRolled(r.hex, hit))
         if not hit:
@@ -847,11 +893,10 @@ class CombinedArmsGame(Game[State]):
         """Turn 1: each potential enemy counter with a 1-5 hex line of fire to any of your
         platoons becomes spent on a die roll of 2 or more (CA Sequence of Play)."""
         s = b.state
-        mine = [u.where for u in s.units if u.where >= 0]
         for c in s.enemy:
             if c.real or not c.fresh:
                 continue
-            if any(1 <= B.distance(c.hex, h) <= 5 and R.line_of_fire(s, c.hex, h) != R.BLOCKED for h in mine):
+            if R.fire_reach(s, c.hex)[0] & s.m_any:  # a 1-5 hex line of fire to a hex of yours
                 d = b.die(f"preliminary bombardment of the potential enemy in {B.label(c.hex)}: spent on 2+ ({R.R_SEQ})")
                 if d >= 2:
                     b.emit(EnemySpent(B.label(c.hex), f"preliminary artillery bombardment ({R.R_SEQ})"))
@@ -967,6 +1012,15 @@ class CombinedArmsGame(Game[State]):
         return action_shown(state, action)
 
 
+def _side_to_act(state: State) -> str:
+    """The side to act in a state neither over nor in set-up: you while a choice of yours is
+    pending (roll order, breaks) or in your phases, else the defender."""
+    return PLAYER_SIDE if state.breaks or state.rolls or state.phase != ENEMY else DEFENDER_SIDE
+
+
+_STATUS: dict[tuple[int, str, str], Status] = {}
+_VIEWERS: dict[str, Viewer] = {}
+
 _TERRAIN_CAUSE = tuple(f"terrain of {B.label(i)} ({R.R_BOARD})" for i in range(B.N))
 
 #: the action of each kind :meth:`CombinedArmsGame.unit_options` names
@@ -987,11 +1041,22 @@ _AUTOMATED: Mapping[str, Policy] | None = None
 
 
 # -- reducers ----------------------------------------------------------------------------------
-def _set_unit(s: State, i: int, **kw: Any) -> State:
-    nu = s.units[i]._replace(**kw)
-    if "where" in kw:
-        return with_units(s, s.units[:i] + (nu,) + s.units[i + 1:])
-    return put(s, units=s.units[:i] + (nu,) + s.units[i + 1:])
+def _set_unit(s: State, i: int, where: int | None = None, fresh: bool | None = None, facing: int | None = None,
+              **more: Any) -> State:
+    """``s`` with platoon ``i`` changed (None: kept) and the state fields ``more`` set, in one copy."""
+    old = s.units[i]
+    nu = Unit(old.where if where is None else where, old.fresh if fresh is None else fresh,
+              old.facing if facing is None else facing)
+    units = s.units[:i] + (nu,) + s.units[i + 1:]
+    if nu.where != old.where:
+        return with_units(s, units, **more)
+    return put(s, units=units, **more)
+
+
+def _set_fresh(s: State, names: Sequence[str], fresh: bool) -> State:
+    """``s`` with these platoons fresh or spent (the unit bitmasks do not change)."""
+    idx = {_UNIT_INDEX[u] for u in names}
+    return put(s, units=tuple(Unit(u.where, fresh, u.facing) if i in idx else u for i, u in enumerate(s.units)))
 
 
 def _set_counter(s: State, h: int, fn: Callable[[Counter], Counter | None]) -> State:
@@ -1025,15 +1090,18 @@ def _r_phase(s: State, e: PhaseBegun) -> State:
                                faced=0, cursor=-1, firing=-1)
 
 
+# the most frequent events' fields
+_put_stage, _put_cursor, _put_rolls = setter("stage", "firing"), setter("cursor"), setter("rolls", "roll_source")
+
+
 def _r_stage(s: State, e: StageSet) -> State:
-    return put(s, stage=e.stage, firing=-1 if e.firing is None else B.index_of(e.firing))
+    return _put_stage(s, e.stage, -1 if e.firing is None else B.index_of(e.firing))
 
 
 def _r_moved(s: State, e: Moved) -> State:
     i = _UNIT_INDEX[e.unit]
     where = s.units[i].where if e.to is None else B.index_of(e.to)
-    s = _set_unit(s, i, where=where, fresh=False, facing=s.units[i].facing if e.facing is None else e.facing)
-    return put(s, acted=True)
+    return _set_unit(s, i, where=where, fresh=False, facing=e.facing, acted=True)
 
 
 def _r_left(s: State, e: Left) -> State:
@@ -1042,27 +1110,22 @@ def _r_left(s: State, e: Left) -> State:
 
 
 def _r_spent(s: State, e: Spent) -> State:
-    for u in e.units:
-        s = _set_unit(s, _UNIT_INDEX[u], fresh=False)
-    return s
+    return _set_fresh(s, e.units, False)
 
 
 def _r_recovered(s: State, e: Recovered) -> State:
-    for u in e.units:
-        s = _set_unit(s, _UNIT_INDEX[u], fresh=True)
-    return s
+    return _set_fresh(s, e.units, True)
 
 
 def _r_faced(s: State, e: Faced) -> State:
     i = _UNIT_INDEX[e.unit]
-    s = _set_unit(s, i, facing=e.facing)
-    return put(s, faced=s.faced | 1 << i)
+    return _set_unit(s, i, facing=e.facing, faced=s.faced | 1 << i)
 
 
 def _r_committed(s: State, e: Committed) -> State:
     i = _UNIT_INDEX[e.unit]
-    s = _set_unit(s, i, fresh=False, facing=s.units[i].facing if e.facing is None else e.facing)
-    return put(s, group=(*s.group, (i, -1 if e.facing is None else e.facing)), group_target=B.index_of(e.target))
+    return _set_unit(s, i, fresh=False, facing=e.facing, group=(*s.group, (i, -1 if e.facing is None else e.facing)),
+                     group_target=B.index_of(e.target))
 
 
 def _r_attack_done(s: State, e: AttackDone) -> State:
@@ -1079,7 +1142,7 @@ def _r_enemy_recovered(s: State, e: EnemyRecovered) -> State:
 
 
 def _r_activated(s: State, e: Activated) -> State:
-    return put(s, cursor=B.index_of(e.hex))
+    return _put_cursor(s, B.index_of(e.hex))
 
 
 def _r_revealed(s: State, e: Revealed) -> State:
@@ -1141,7 +1204,7 @@ def _r_smoke(s: State, e: SmokeChanged) -> State:
 
 
 def _r_rolls(s: State, e: RollsPending) -> State:
-    return put(s, rolls=tuple(e.rolls), roll_source=e.source)
+    return _put_rolls(s, tuple(e.rolls), e.source)
 
 
 def _r_hex_rolled(s: State, e: HexRolled) -> State:
@@ -1150,7 +1213,7 @@ def _r_hex_rolled(s: State, e: HexRolled) -> State:
         if r.hex == e.hex:
             del rolls[i]
             break
-    return put(s, rolls=tuple(rolls), roll_source=s.roll_source if rolls else "")
+    return _put_rolls(s, tuple(rolls), s.roll_source if rolls else "")
 
 
 def _r_break_pending(s: State, e: BreakPending) -> State:

@@ -14,14 +14,15 @@
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from gwasl.engine.dice import GameDice
 from gwasl.engine.game import Decision, GameError, Policy, Seat
 from gwasl.engine.record import Record
-from gwasl.games.combined_arms.records import EndGame, EndPhase, Resolve
+from gwasl.games.combined_arms import board as B
+from gwasl.games.combined_arms.records import CallMortar, EndGame, EndPhase, Resolve
 from gwasl.games.combined_arms.state import FIRE, MOVE, OFFBOARD, UNIT_IDS, State
 
 __all__ = ["POLICIES", "random_policy"]
@@ -34,8 +35,9 @@ class _Rng:
 
     _MUL, _INC, _MASK = 6364136223846793005, 1442695040888963407, (1 << 64) - 1
 
-    def __init__(self, dice: GameDice) -> None:
-        d = dice.dr("random policy").total
+    def __init__(self, dice: GameDice, quiet: bool = False) -> None:
+        # a quiet seat (batch play) draws the same die without a logged roll
+        d = dice.unlogged() if quiet else dice.dr("random policy").total
         self._x = (dice.seed * 1_000_003 + dice.position * 7 + d) & self._MASK
 
     def below(self, n: int) -> int:
@@ -90,46 +92,61 @@ def random_policy(seat: Seat[Any], dice: GameDice) -> Decision:
     a choice without a legal action is dropped and the draw repeated, which gives the
     same distribution as listing every group first, without building every list."""
     s: State = seat.view()
-    rng = _Rng(dice)
+    rng = _Rng(dice, seat.quiet)
     g = game()
     if s.breaks or s.rolls or s.phase not in (MOVE, FIRE):
         acts = g._attacker_actions(s)
-        return Decision(acts[rng.below(len(acts))], "random")
-    pool: list[Callable[[], Sequence[Any]]] = []
-    for u, unit in enumerate(s.units):
-        if unit.fresh and (unit.where >= 0 or (unit.where == OFFBOARD and s.phase == MOVE)):
-            pool.append(functools.partial(_unit_pick, g, s, u))
-    if s.phase == FIRE:
-        pool.append(lambda: g.mortar_actions(s))
-        pool.append(lambda: [Resolve()] if s.group else [EndPhase()])
-    else:
-        pool.append(lambda: [EndPhase()])
+        return Decision(acts[rng.below(len(acts))], "random", _NO_DETAILS)
+    # the choices: a platoon that may act (its index), or one of the phase's other choices
+    move = s.phase == MOVE
+    pool = [u for u, unit in enumerate(s.units) if unit.fresh and (unit.where >= 0 or (move and unit.where == OFFBOARD))]
+    if move:
+        pool.append(_END_PHASE)
         if s.turn >= 2 and not s.acted:
-            pool.append(lambda: [EndGame()])
+            pool.append(_END_GAME)
+    else:
+        pool.append(_MORTARS)
+        pool.append(_RESOLVE_OR_END)
     while pool:
         k = rng.below(len(pool))
-        acts = pool[k]()
-        if acts:
-            return Decision(acts[rng.below(len(acts))], "random")
+        c = pool[k]
+        if c >= 0:
+            opts = g.unit_options(s, c)
+            if opts:  # only the action picked is built
+                return Decision(g.option_action(UNIT_IDS[c], opts[rng.below(len(opts))]), "random", _NO_DETAILS)
+        else:
+            acts = _OTHER[c](g, s)
+            if acts:
+                return Decision(acts[rng.below(len(acts))], "random", _NO_DETAILS)
         pool.pop(k)
     raise GameError("combined-arms: the player has no legal action")
 
 
-class _unit_pick(Sequence[Record]):
-    """A platoon's legal actions as a sequence that builds only the action picked."""
+_NO_DETAILS: Mapping[str, Any] = MappingProxyType({})
+# the phase's choices other than a platoon's, in the order they join the pool
+_MORTARS, _RESOLVE_OR_END, _END_PHASE, _END_GAME = -1, -2, -3, -4
+_OTHER: dict[int, Callable[[Any, State], Sequence[Record]]] = {
+    _MORTARS: lambda g, s: _Calls(g.mortar_options(s)),
+    _RESOLVE_OR_END: lambda g, s: [Resolve()] if s.group else [EndPhase()],
+    _END_PHASE: lambda g, s: [EndPhase()],
+    _END_GAME: lambda g, s: [EndGame()],
+}
 
-    __slots__ = ("_g", "_opts", "_uid")
 
-    def __init__(self, g: Any, s: State, u: int) -> None:
-        self._g = g
-        self._opts = g.unit_options(s, u)
-        self._uid = UNIT_IDS[u]
+class _Calls(Sequence[Record]):
+    """The mortar calls as a sequence that builds only the call picked."""
+
+    __slots__ = ("_opts",)
+
+    def __init__(self, opts: list[tuple[int, str]]) -> None:
+        self._opts = opts
 
     def __len__(self) -> int:
         return len(self._opts)
 
     def __getitem__(self, i: Any) -> Any:
-        return self._g.option_action(self._uid, self._opts[i])
+        h, ammo = self._opts[i]
+        return CallMortar(B.label(h), ammo)
 
 
 def cautious_policy(seat: Seat[Any], dice: GameDice) -> Decision:

@@ -17,7 +17,9 @@ Chances in 6: a hit on a modified 2+ at -3 (Figure 7's D3), a side shot without 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import functools
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar
 
 from gwasl.games.combined_arms import board as B
 from gwasl.games.combined_arms.state import (
@@ -66,6 +68,7 @@ __all__ = [
     "enemy_spotters",
     "exploit_allowed",
     "fire_facings",
+    "fire_reach",
     "fire_targets",
     "friendly_broken",
     "global_reveal_penalty",
@@ -114,6 +117,52 @@ WIN_SCORE = 20
 PENALTY_AFTER = 18
 
 
+#: the modifiers of the rolls, made once (a Modifier is an immutable value): the same
+#: causes and values the rolls log, without building them at every roll
+_M_ARMOUR_FAR = Modifier(f"+1 armour not within 2 hexes of an enemy counter ({R_FIRE})", 1)
+_M_UNREVEALED = Modifier(f"+1 target unrevealed and none of your platoons adjacent ({R_FIRE})", 1)
+_M_OWN_PARTIAL = Modifier(f"-1 line of fire partly blocked ({R_FIRE}, Figure 5)", -1)
+_M_OUTSIDE_ARC = Modifier(f"+1 outside the armour's forward arc ({R_ENEMY_FIRE})", 1)
+_M_RIFLE_WITH_ARMOUR = Modifier(f"-1 rifle platoon in the armour's hex ({R_ENEMY_FIRE})", -1)
+_M_ENEMY_PARTIAL = Modifier(f"-1 line of fire partly blocked ({R_ENEMY_FIRE})", -1)
+_M_HULL_DOWN = Modifier(f"-1 armour hull down in a crest or farm hex ({R_ENEMY_FIRE})", -1)
+_M_NO_COVER = Modifier(f"+1 target not in a wood, crest or farm ({R_ENEMY_FIRE})", 1)
+_M_ATG_IN_HEX = Modifier(f"+1 ATG counter in the hex ({R_DECISIONS})", 1)
+_M_REVEAL_PENALTY = Modifier(f"-1 at least 2 real ATGs or 3 real platoons already revealed ({R_DECISIONS})", -1)
+_M_ATGS_REMOVED = Modifier(f"-1 ATGs removed from the hex ({R_DECISIONS})", -1)
+_M_PLATOON_REVEALED = Modifier(f"+2 platoon already revealed ({R_DECISIONS})", 2)
+#: the longest range on the board (the range tables below cover every range a caller might ask)
+_MAX_RANGE = max(B.DIST)
+_M_MMG_RANGE = tuple(Modifier(f"-{d // 2} range {d} for MMGs, 1 per full 2 hexes ({R_FIRE})", -(d // 2)) for d in range(_MAX_RANGE + 1))
+_M_OWN_RANGE = tuple(Modifier(f"-{d} range {d} ({R_FIRE})", -d) for d in range(_MAX_RANGE + 1))
+_M_ENEMY_RANGE = tuple(Modifier(f"-{d} range {d} ({R_ENEMY_FIRE})", -d) for d in range(_MAX_RANGE + 1))
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _same_state(fn: _F) -> _F:
+    """``fn(s, *args)`` remembered for the last state it was asked about.  A state is an
+    immutable value, so the same object always gets the same answer; the reference kept
+    means its id is never reused.  Batch play asks twice of each state: the policy lists
+    a platoon's actions, then the step checks the one chosen.  Callers must not change the
+    list returned (tests/games/combined_arms/test_ca_caches.py checks the answers)."""
+    last: list[Any] = [None, {}]
+
+    @functools.wraps(fn)
+    def remembered(s: State, *args: Any) -> Any:
+        if last[0] is not s:
+            last[0], last[1] = s, {}
+        memo = last[1]
+        r = memo.get(args)
+        if r is None:
+            r = memo[args] = fn(s, *args)
+        return r
+
+    remembered.plain = fn  # type: ignore[attr-defined]
+    return remembered  # type: ignore[return-value]
+
+
 def chances(total_modifier: int, need: int) -> int:
     """Chances in 6 that one die plus ``total_modifier`` reaches ``need``."""
     return max(0, min(6, 7 - need + total_modifier))
@@ -125,8 +174,21 @@ _FLAGS = {tid: (t.blocks_fire, t.cover, t.hull_down, not t.armour_may_enter, t.c
           for tid, t in TERRAIN.items()}
 
 
+#: the last terrain terrain_masks was asked about, and its answer (set-up asks 2-3 times)
+_LAST_MASKS: list[Any] = [None, {}]
+
+
 def terrain_masks(terrain: Sequence[str]) -> dict[str, int]:
     """Bitmasks of the hexes whose terrain has each effect of terrain.json."""
+    key = tuple(terrain)
+    if _LAST_MASKS[0] == key:
+        return dict(_LAST_MASKS[1])
+    out = _terrain_masks(key)
+    _LAST_MASKS[0], _LAST_MASKS[1] = key, out
+    return dict(out)
+
+
+def _terrain_masks(terrain: Sequence[str]) -> dict[str, int]:
     by_kind: dict[str, int] = {}
     for i, tid in enumerate(terrain):
         by_kind[tid] = by_kind.get(tid, 0) | 1 << i
@@ -206,33 +268,50 @@ def line_of_fire(s: State, a: int, b: int, own: bool = False, rifle_mask: int | 
     return BLOCKED if n >= 2 else n
 
 
+#: fire_reach's answers by (blocking hexes, origin): they change only with smoke and the board
+_REACH: dict[tuple[int, int], tuple[int, int]] = {}
+
+
+def fire_reach(s: State, frm: int) -> tuple[int, int]:
+    """:func:`line_of_fire` from ``frm`` to every hex 1-5 hexes away at once, for lines that
+    only terrain and smoke block (not your own fire): the bitmask of the hexes it is not
+    BLOCKED to, and the bitmask of those among them it is PARTIAL to (CA Fire Attacks,
+    Figure 5).  Kept per (blocking hexes, origin), the one owner of these answers;
+    tests/games/combined_arms/test_ca_rules.py checks them against line_of_fire."""
+    blockers = s.blocks | s.smoke_mask
+    key = (blockers, frm)
+    r = _REACH.get(key)
+    if r is None:
+        r = _reach(blockers, frm)
+        if len(_REACH) > 20_000:
+            _REACH.clear()
+        _REACH[key] = r
+    return r
+
+
+def _reach(blockers: int, frm: int) -> tuple[int, int]:
+    """:func:`fire_reach` computed: the blocking hexes near ``frm`` looked up in the tables."""
+    tab = B.LOF_BY_HEX[frm]
+    blocked = once = twice = 0
+    for x in B.bits(blockers & B.LOF_NEAR[frm]):
+        im, pm = tab[x]
+        blocked |= im
+        twice |= once & pm  # a second partial block blocks
+        once |= pm
+    clear = B.WITHIN5[frm] & ~(blocked | twice)
+    return clear, once & clear
+
+
 def spotted(s: State, spotter: int, target: int) -> bool:
     """Within a 1-5 hex line of fire of the spotter; intervening platoons and a
     single partial block are no hindrance (CA Mortars)."""
     return bool(spotted_mask(s, spotter) >> target & 1)
 
 
-#: spotted_mask's answers by (blocking hexes, spotter): they change only with smoke
-_SPOTTED: dict[tuple[int, int], int] = {}
-
-
 def spotted_mask(s: State, spotter: int) -> int:
     """The hexes :func:`spotted` from ``spotter``: within 1-5 hexes, the line of fire
     not blocked by terrain or smoke (CA Mortars)."""
-    blockers = s.blocks | s.smoke_mask
-    key = (blockers, spotter)
-    m = _SPOTTED.get(key)
-    if m is None:
-        m = 0
-        base = spotter * B.N
-        for h in B.bits(B.WITHIN5[spotter]):
-            k = base + h
-            if _DIST[k] <= 1 or not (B.LOF_INTERIOR[k] & blockers or (B.LOF_PARTIAL[k] & blockers).bit_count() >= 2):
-                m |= 1 << h
-        if len(_SPOTTED) > 20_000:
-            _SPOTTED.clear()
-        _SPOTTED[key] = m
-    return m
+    return fire_reach(s, spotter)[0]
 
 
 def own_spotters(s: State) -> list[int]:
@@ -257,14 +336,18 @@ def can_enter(s: State, u: int, h: int) -> bool:
     """Whether platoon ``u`` may enter hex ``h`` (CA Movement): no enemy counter,
     not a side edge hex of the 5 middle hexrows; a rifle platoon not with a rifle
     platoon of another company; armour not into poor going, woods or other armour."""
-    if (s.enemy_mask | B.FORBIDDEN_EDGE) >> h & 1:
-        return False
+    return not _barred(s, u) >> h & 1
+
+
+def _barred(s: State, u: int) -> int:
+    """The hexes platoon ``u`` may not enter (:func:`can_enter`), as a bitmask."""
+    barred = s.enemy_mask | B.FORBIDDEN_EDGE
     kind = UNIT_KIND[u]
     if kind == ARMOUR:
-        return not (s.no_armour | s.m_armour) >> h & 1
+        return barred | s.no_armour | s.m_armour
     if kind == RIFLE:
-        return not (s.m_rifle & ~s.m_company[COMPANY_INDEX[u]]) >> h & 1
-    return True
+        return barred | (s.m_rifle & ~s.m_company[COMPANY_INDEX[u]])
+    return barred
 
 
 def _armour_passes(s: State, u: int, h: int) -> bool:
@@ -276,6 +359,7 @@ _TOP_ROAD = B.ROAD[0]
 _BOTTOM_ROAD = B.ROAD[-1]
 
 
+@_same_state
 def unit_moves(s: State, u: int) -> list[UnitMove]:
     """Every move platoon ``u`` may make in the move phase (CA Movement), apart
     from withdrawing and exploiting: entering from off the board, one hex, and
@@ -286,21 +370,21 @@ def unit_moves(s: State, u: int) -> list[UnitMove]:
         return []
     kind = UNIT_KIND[u]
     out: list[UnitMove] = []
+    barred = _barred(s, u)  # can_enter for every hex at once
     if unit.where == OFFBOARD:
-        for h in B.bits(B.REAR_HEXES):
-            if can_enter(s, u, h):
-                if kind == ARMOUR:
-                    # from the virtual row above: up-left source steps SE (facings 4, 5),
-                    # up-right source steps SW (facings 3, 4)
-                    out.extend((h, f, "enter") for f in (3, 4, 5))
-                else:
-                    out.append((h, -1, "enter"))
+        for h in B.bits(B.REAR_HEXES & ~barred):
+            if kind == ARMOUR:
+                # from the virtual row above: up-left source steps SE (facings 4, 5),
+                # up-right source steps SW (facings 3, 4)
+                out.extend((h, f, "enter") for f in (3, 4, 5))
+            else:
+                out.append((h, -1, "enter"))
         if kind == ARMOUR:
             mid = _TOP_ROAD
             d1 = B.road_step(B.OFF_TOP, mid)
             second = B.ROAD[1]
             d2 = B.road_step(mid, second)
-            if d1 is not None and d2 is not None and _armour_passes(s, u, mid) and can_enter(s, u, second):
+            if d1 is not None and d2 is not None and not barred >> mid & 1 and not barred >> second & 1:
                 out.extend((second, f, "road") for f in range(6) if d1 in (f, (f + 1) % 6) and d2 in (f, (f + 1) % 6))
         return out
     h = unit.where
@@ -308,25 +392,25 @@ def unit_moves(s: State, u: int) -> list[UnitMove]:
         return []  # MMGs never move once entered, except to withdraw
     ns = B.NEIGHBOURS[h]
     if kind != ARMOUR:
-        return [(t, -1, "move") for t in ns if t != B.OFF and can_enter(s, u, t)]
+        return [(t, -1, "move") for t in ns if t != B.OFF and not barred >> t & 1]
     f = unit.facing
     for d in range(6):
         t = ns[d]
-        if t != B.OFF and can_enter(s, u, t):
+        if t != B.OFF and not barred >> t & 1:
             out.append((t, (d - 1) % 6, "forward"))
             out.append((t, d, "forward"))
     for d in ((f + 3) % 6, (f + 4) % 6):
         t = ns[d]
-        if t != B.OFF and can_enter(s, u, t):
+        if t != B.OFF and not barred >> t & 1:
             out.append((t, f, "reverse"))
     fwd = (f, (f + 1) % 6)
     for d1 in fwd:
         m = ns[d1]
-        if m == B.OFF or B.road_step(h, m) != d1 or not _armour_passes(s, u, m):
+        if m == B.OFF or B.road_step(h, m) != d1 or barred >> m & 1:  # _armour_passes
             continue
         for d2 in fwd:
             t = B.NEIGHBOURS[m][d2]
-            if t != B.OFF and B.road_step(m, t) == d2 and can_enter(s, u, t):
+            if t != B.OFF and B.road_step(m, t) == d2 and not barred >> t & 1:
                 out.append((t, f, "road"))
     return out
 
@@ -371,6 +455,7 @@ def fire_facings(s: State, u: int, target: int) -> tuple[int, ...]:
     return tuple(f for f in range(6) if B.ARC[h][f] >> target & 1)
 
 
+@_same_state
 def fire_targets(s: State, u: int) -> list[int]:
     """Hexes platoon ``u`` may fire at now (CA Fire Attacks): a fresh platoon on the
     board, a hex with an enemy counter 1-5 hexes away along a line of fire, not
@@ -409,12 +494,12 @@ def own_fire_mods(s: State, u: int, target: int) -> list[Modifier]:
         if s.enemy_target >= 0:
             near |= 1 << s.enemy_target
         if not B.WITHIN2[h] & near:
-            mods.append(Modifier(f"+1 armour not within 2 hexes of an enemy counter ({R_FIRE})", 1))
+            mods.append(_M_ARMOUR_FAR)
     c = s.counter_at(target)
     if c is not None and not c.real and not B.NEIGHBOUR_MASK[target] & anym:
-        mods.append(Modifier(f"+1 target unrevealed and none of your platoons adjacent ({R_FIRE})", 1))
+        mods.append(_M_UNREVEALED)
     if line_of_fire(s, h, target, own=True, rifle_mask=rifle) == PARTIAL:
-        mods.append(Modifier(f"-1 line of fire partly blocked ({R_FIRE}, Figure 5)", -1))
+        mods.append(_M_OWN_PARTIAL)
     if d >= 2 and B.NEIGHBOUR_MASK[target] & rifle:
         co = UNIT_COMPANY[u]
         for j, o in enumerate(s.units):
@@ -423,9 +508,9 @@ def own_fire_mods(s: State, u: int, target: int) -> list[Modifier]:
                 break
     if kind == MMG:
         if d // 2:
-            mods.append(Modifier(f"-{d // 2} range {d} for MMGs, 1 per full 2 hexes ({R_FIRE})", -(d // 2)))
+            mods.append(_M_MMG_RANGE[d])
     else:
-        mods.append(Modifier(f"-{d} range {d} ({R_FIRE})", -d))
+        mods.append(_M_OWN_RANGE[d])
     return mods
 
 
@@ -481,16 +566,16 @@ def enemy_armour_attack(s: State, frm: int, u: int, with_atg: bool) -> tuple[lis
     outside, minus, hull, d = t
     mods: list[Modifier] = []
     if outside:
-        mods.append(Modifier(f"+1 outside the armour's forward arc ({R_ENEMY_FIRE})", 1))
+        mods.append(_M_OUTSIDE_ARC)
     if not with_atg:
         if minus:
-            mods.append(Modifier(f"-1 rifle platoon in the armour's hex ({R_ENEMY_FIRE})", -1))
+            mods.append(_M_RIFLE_WITH_ARMOUR)
         return mods, NO_ATG_NEED
     if minus:
-        mods.append(Modifier(f"-1 line of fire partly blocked ({R_ENEMY_FIRE})", -1))
+        mods.append(_M_ENEMY_PARTIAL)
     if hull:
-        mods.append(Modifier(f"-1 armour hull down in a crest or farm hex ({R_ENEMY_FIRE})", -1))
-    mods.append(Modifier(f"-{d} range {d} ({R_ENEMY_FIRE})", -d))
+        mods.append(_M_HULL_DOWN)
+    mods.append(_M_ENEMY_RANGE[d])
     return mods, ATG_NEED
 
 
@@ -517,10 +602,10 @@ def enemy_infantry_attack(s: State, frm: int, h: int) -> tuple[list[Modifier], i
     open_, partial, d = terms
     mods: list[Modifier] = []
     if open_:
-        mods.append(Modifier(f"+1 target not in a wood, crest or farm ({R_ENEMY_FIRE})", 1))
+        mods.append(_M_NO_COVER)
     if partial:
-        mods.append(Modifier(f"-1 line of fire partly blocked ({R_ENEMY_FIRE})", -1))
-    mods.append(Modifier(f"-{d} range {d} ({R_ENEMY_FIRE})", -d))
+        mods.append(_M_ENEMY_PARTIAL)
+    mods.append(_M_ENEMY_RANGE[d])
     return mods, 2 if d == 1 else 1
 
 
@@ -532,8 +617,14 @@ def payoff(s: State, frm: int, h: int) -> tuple[int, int, int]:
     if terms is None:
         return 0, 0, 0
     weight = infantry_weights(s).get(h, 0)
-    ch = chances(terms[0] - terms[1] - terms[2], INFANTRY_NEED)
-    return weight * ch * (3 if terms[2] == 1 else 1), weight, ch
+    p, ch = _payoff(weight, *terms)
+    return p, weight, ch
+
+
+def _payoff(weight: int, open_: bool, partial: bool, d: int) -> tuple[int, int]:
+    """(payoff, chances) from the weight and the terms of :func:`_infantry_terms`."""
+    ch = chances(open_ - partial - d, INFANTRY_NEED)
+    return weight * ch * (3 if d == 1 else 1), ch
 
 
 #: the platoons tuple the weights below were counted for (kept, so its id is never reused), and them
@@ -553,16 +644,44 @@ def infantry_weights(s: State) -> dict[int, int]:
     return w
 
 
+#: clusters' answers for one set of platoons (kept, so its id is never reused), blocking
+#: hexes and cover: [units, blockers, cover, {origin: clusters}]
+_CLUSTERS: list[Any] = [None, 0, 0, {}]
+
+
 def clusters(s: State, frm: int) -> list[tuple[tuple[int, ...], int]]:
     """Every cluster the enemy in ``frm`` may engage, with its total payoff: 1, 2 or
     3 mutually adjacent hexes each holding your infantry within a 1-5 hex line of
-    fire (CA Enemy Fire).  Hexes it has no chance against are left out."""
+    fire (CA Enemy Fire).  Hexes it has no chance against are left out.  Remembered while
+    the platoons, blocking hexes and cover stay the same (the activation plan and the fire
+    decision ask in turn); callers must not change the list returned."""
+    if not s.m_inf & fire_reach(s, frm)[0]:
+        return []  # none of your infantry in reach: most counters, most of the time
+    memo = _CLUSTERS
+    blockers = s.blocks | s.smoke_mask
+    if memo[0] is not s.units or memo[1] != blockers or memo[2] != s.cover:
+        memo[0], memo[1], memo[2], memo[3] = s.units, blockers, s.cover, {}
+    r: list[tuple[tuple[int, ...], int]] | None = memo[3].get(frm)
+    if r is None:
+        r = memo[3][frm] = _clusters(s, frm)
+    return r
+
+
+def _clusters(s: State, frm: int) -> list[tuple[tuple[int, ...], int]]:
+    # payoff() for every hex of your infantry at once: the lines of fire from fire_reach
+    clear, part = fire_reach(s, frm)
+    targets = s.m_inf & clear
+    if not targets:
+        return []
+    weights = infantry_weights(s)
+    cover = s.cover
+    base = frm * B.N
     hexes = {}
-    for h in B.bits(s.m_inf & B.WITHIN5[frm]):
-        p = payoff(s, frm, h)[0]
+    for h in B.bits(targets):
+        p = _payoff(weights.get(h, 0), not cover >> h & 1, bool(part >> h & 1), _DIST[base + h])[0]
         if p > 0:
             hexes[h] = p
-    hs = sorted(hexes)
+    hs = list(hexes)  # in index order, as bits gives them
     out: list[tuple[tuple[int, ...], int]] = [((h,), hexes[h]) for h in hs]
     for ai, a in enumerate(hs):
         for bi in range(ai + 1, len(hs)):
@@ -592,11 +711,11 @@ def platoon_reveal_mods(s: State, c: Counter) -> list[Modifier]:
     have been revealed (CA Enemy Decisions; rules-notes)."""
     mods: list[Modifier] = []
     if c.atg:
-        mods.append(Modifier(f"+1 ATG counter in the hex ({R_DECISIONS})", 1))
+        mods.append(_M_ATG_IN_HEX)
     if global_reveal_penalty(s):
-        mods.append(Modifier(f"-1 at least 2 real ATGs or 3 real platoons already revealed ({R_DECISIONS})", -1))
+        mods.append(_M_REVEAL_PENALTY)
     elif c.atg_removed:
-        mods.append(Modifier(f"-1 ATGs removed from the hex ({R_DECISIONS})", -1))
+        mods.append(_M_ATGS_REMOVED)
     return mods
 
 
@@ -605,13 +724,14 @@ def atg_reveal_mods(s: State, c: Counter) -> list[Modifier]:
     already revealed; -1 once 2 real ATGs or 3 real platoons are revealed (CA Enemy Decisions)."""
     mods: list[Modifier] = []
     if c.real:
-        mods.append(Modifier(f"+2 platoon already revealed ({R_DECISIONS})", 2))
+        mods.append(_M_PLATOON_REVEALED)
     if global_reveal_penalty(s):
-        mods.append(Modifier(f"-1 at least 2 real ATGs or 3 real platoons already revealed ({R_DECISIONS})", -1))
+        mods.append(_M_REVEAL_PENALTY)
     return mods
 
 
 # -- mortars --------------------------------------------------------------------------
+@_same_state
 def own_mortar_targets(s: State, smoke: bool) -> list[int]:
     """Hexes your mortars may target now (CA Mortars): spotted by a fresh infantry
     platoon not adjacent to an enemy counter; for HE a hex with an enemy counter not
@@ -622,7 +742,7 @@ def own_mortar_targets(s: State, smoke: bool) -> list[int]:
         return []
     anym = unit_masks(s)[0]
     if smoke:
-        cands: Iterable[int] = (h for h in range(B.N) if not anym >> h & 1)
+        cands: Iterable[int] = B.bits(B.ALL & ~anym)
     else:
         cands = (c.hex for c in s.enemy if not B.NEIGHBOUR_MASK[c.hex] & anym)
     if s.own_fired == s.turn - 1 and s.own_target >= 0:
@@ -634,6 +754,7 @@ def own_mortar_targets(s: State, smoke: bool) -> list[int]:
     return [h for h in cands if seen >> h & 1]
 
 
+@_same_state
 def enemy_mortar_targets(s: State) -> list[int]:
     """Hexes the enemy mortars may target (CA Mortars): holding your infantry,
     spotted by a fresh enemy counter not adjacent to your platoons, and not next

@@ -8,7 +8,7 @@ its reveal roll decides it, so nothing about it is stored before that roll.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -40,6 +40,7 @@ __all__ = [
     "Unit",
     "initial_state",
     "put",
+    "setter",
     "with_enemy",
     "with_smoke",
     "with_units",
@@ -185,23 +186,56 @@ def put(s: State, **kw: Any) -> State:
     return _new(State, items)  # type: ignore[no-any-return]
 
 
-def with_units(s: State, units: tuple[Unit, ...]) -> State:
-    """``s`` with these platoons, its unit bitmasks recomputed."""
-    anym = rifle = inf = arm = 0
+def setter(*names: str) -> Callable[..., State]:
+    """:func:`put` for one or two fixed fields, the values given in order
+    (``setter("stage", "firing")(s, "fire", 12)``): for the reducers of the most frequent
+    events, which cannot afford put's keywords."""
+    idx = [_FIELD[n] for n in names]
+    if len(idx) == 1:
+        i = idx[0]
+
+        def put1(s: State, v: Any) -> State:
+            items = list(s)
+            items[i] = v
+            return _new(State, items)  # type: ignore[no-any-return]
+
+        return put1
+    if len(idx) == 2:
+        i, j = idx
+
+        def put2(s: State, v: Any, w: Any) -> State:
+            items = list(s)
+            items[i] = v
+            items[j] = w
+            return _new(State, items)  # type: ignore[no-any-return]
+
+        return put2
+    raise ValueError(f"setter takes one or two fields, not {len(idx)}")
+
+
+def with_units(s: State, units: tuple[Unit, ...], **more: Any) -> State:
+    """``s`` with these platoons, its unit bitmasks recomputed (and the fields ``more`` set)."""
+    rifle = inf = arm = 0
     co = [0, 0, 0]
-    for i, u in enumerate(units):
-        if u.where >= 0:
-            bit = 1 << u.where
-            anym |= bit
-            k = UNIT_KIND[i]
-            if k == ARMOUR:
+    for u, cat in zip(units, _CATEGORY):
+        w = u.where
+        if w >= 0:
+            bit = 1 << w
+            if cat == _ARMOUR_CAT:
                 arm |= bit
             else:
                 inf |= bit
-                if k == RIFLE:
+                if cat != _MMG_CAT:
                     rifle |= bit
-                    co[COMPANY_INDEX[i]] |= bit
-    return put(s, units=units, m_any=anym, m_rifle=rifle, m_inf=inf, m_armour=arm, m_company=(co[0], co[1], co[2]))
+                    co[cat] |= bit
+    return put(s, units=units, m_any=inf | arm, m_rifle=rifle, m_inf=inf, m_armour=arm, m_company=(co[0], co[1], co[2]),
+               **more)
+
+
+#: each platoon's category for the bitmasks: its company's index (rifle platoons), or MMG, or armour
+_MMG_CAT, _ARMOUR_CAT = 3, 4
+_CATEGORY: tuple[int, ...] = tuple(_ARMOUR_CAT if k == ARMOUR else _MMG_CAT if k == MMG else COMPANY_INDEX[i]
+                                   for i, k in enumerate(UNIT_KIND))
 
 
 def with_enemy(s: State, enemy: tuple[Counter, ...]) -> State:

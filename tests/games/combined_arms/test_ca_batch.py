@@ -58,18 +58,21 @@ def test_the_game_pickles_after_play():
 
 @pytest.mark.parametrize("policy", ["random", "planner", "raid"])
 def test_step_and_quiet_decisions_match_apply_and_reduce(policy):
-    """Batch play's fast path (Game.step without events, quiet seats) reaches the same state
-    after every action, drawing the same dice, as apply's events reduced one by one with
-    every decision explained in full."""
+    """Batch play's fast path (Game.begun and Game.step without events, quiet seats) reaches
+    the same state after every action, drawing the same dice, as begin's and apply's events
+    reduced one by one with every decision explained in full."""
     from gwasl.engine.dice import GameDice
     from gwasl.engine.game import Seat
 
     P = GAME.policies()[policy]
     for seed in range(6):
         s = GAME.setup(None, GameOptions())
+        q = GameDice(seed)
+        begun = GAME.begun(s, q)
         d = GameDice(seed)
         for e in GAME.begin(s, d):
             s = GAME.reduce(s, e)
+        assert begun == s and q.position == d.position > 100
         while not GAME.status(s).over:
             side = GAME.status(s).side
             decide = GAME.automated(s).get(side) or P
