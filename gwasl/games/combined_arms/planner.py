@@ -59,7 +59,7 @@ from gwasl.games.combined_arms.state import (
     State,
 )
 
-__all__ = ["planner_policy"]
+__all__ = ["break_choice", "planner_policy", "roll_order", "threat_map"]
 
 #: chance that a potential counter is real, for weighing threats (5+ on a die, +1 with ATGs)
 P_REAL = 0.4
@@ -91,9 +91,9 @@ def _game() -> Any:
 def planner_policy(seat: Seat[Any], dice: GameDice) -> Decision:
     s: State = seat.view()
     if s.breaks:
-        return _break(s)
+        return break_choice(s)
     if s.rolls:
-        return _roll_order(s)
+        return roll_order(s)
     if s.phase == MOVE:
         return _move(s)
     if s.phase == FIRE:
@@ -103,7 +103,7 @@ def planner_policy(seat: Seat[Any], dice: GameDice) -> Decision:
 
 
 # -- threats --------------------------------------------------------------------------------------
-def _threat_map(s: State) -> tuple[list[float], list[float], dict[int, list[float]]]:
+def threat_map(s: State) -> tuple[list[float], list[float], dict[int, list[float]]]:
     """Expected losses a lone fresh rifle platoon would suffer in each hex (in total and by
     counter), and the chance armour there would be broken, from the counters fresh now."""
     inf = [0.0] * B.N
@@ -184,7 +184,7 @@ def _move(s: State) -> Decision:
         why = _stop(s, sure) if s.turn >= 2 else ""
         if why:
             return Decision(EndGame(), f"planner ends the game: {why}")
-    inf, arm, by = _threat_map(s)
+    inf, arm, by = threat_map(s)
     objectives = _objectives(s)
     best: tuple[float, Record, str] | None = None
     for u, unit in enumerate(s.units):
@@ -411,13 +411,17 @@ def _mortar_call(s: State) -> Decision | None:
 
 
 # -- the enemy phase's choices ---------------------------------------------------------------------------
-def _roll_order(s: State) -> Decision:
+def roll_order(s: State) -> Decision:
+    """Which attacked hex to roll for next, the attacker's choice ("Roll for each hex, in any
+    desired order", CA Enemy Fire): the one with the fewest platoons first."""
     acts = [a for a in _game()._attacker_actions(s) if isinstance(a, RollNext)]
     a = min(acts, key=lambda r: len(R.infantry_in(s, B.index_of(r.hex))))
     return Decision(a, "planner: roll first where the fewest platoons stand")
 
 
-def _break(s: State) -> Decision:
+def break_choice(s: State) -> Decision:
+    """Which platoon breaks when losses pass from 7 to 0 ("one infantry platoon of your
+    choice in the target hex", CA Enemy Fire): an MMG (it cannot move), else a spent one."""
     cands = R.infantry_in(s, s.break_hex)
     cands.sort(key=lambda i: (UNIT_KIND[i] != MMG, s.units[i].fresh))
     return Decision(BreakUnit(UNIT_IDS[cands[0]]), "planner: break an MMG, else a spent platoon")

@@ -45,7 +45,7 @@ from gwasl.engine.game import Decision, Seat
 from gwasl.games.combined_arms import board as B
 from gwasl.games.combined_arms import outlook as O
 from gwasl.games.combined_arms import rules as R
-from gwasl.games.combined_arms.planner import _break, _roll_order, _threat_map
+from gwasl.games.combined_arms.planner import break_choice, roll_order, threat_map
 from gwasl.games.combined_arms.records import CallMortar, Commit, EndGame, EndPhase, Move, Resolve
 from gwasl.games.combined_arms.state import (
     BROKEN,
@@ -123,7 +123,7 @@ def objectives(s: State, inf: list[float] | None = None) -> dict[str, int]:
     companies (CA Fire Attacks: rifle platoons of different companies may not engage the
     same hex); companies already next to their counter choose first."""
     if inf is None:
-        inf = _threat_map(s)[0]
+        inf = threat_map(s)[0]
     cos = companies(s)
     engaged = [co for co in cos if _next_to(s, co) >= 0]
     out: dict[str, int] = {}
@@ -195,7 +195,7 @@ def objective(s: State, co: str, inf: list[float] | None = None, taken: set[int]
     next to it, the cheapest to reach (CA Movement: rifle platoons of one company may stack,
     but spread they suffer less, CA Enemy Fire), a counter already engaged kept first."""
     if inf is None:
-        inf = _threat_map(s)[0]
+        inf = threat_map(s)[0]
     taken = taken or set()
     kept = _next_to(s, co)  # the counter the company already stands next to
     if kept >= 0 and kept not in taken:
@@ -250,9 +250,9 @@ _REVEAL_GAINS: dict[tuple[object, ...], dict[int, float]] = {}
 def raid_policy(seat: Seat[Any], dice: GameDice) -> Decision:
     s: State = seat.view()
     if s.breaks:
-        return _break(s)
+        return break_choice(s)
     if s.rolls:
-        return _roll_order(s)
+        return roll_order(s)
     if s.phase == MOVE:
         return _move(s)
     if s.phase == FIRE:
@@ -298,7 +298,7 @@ def _move(s: State) -> Decision:
             why = stop_reason(s)
             if why:
                 return Decision(EndGame(), f"raid ends the game: {why}")
-    inf = _threat_map(s)[0]
+    inf = threat_map(s)[0]
     objs = objectives(s, inf)
     if not objs:
         return Decision(EndPhase(), "raid: no objective in reach")
