@@ -24,10 +24,11 @@ Each call returns one action from the state alone (a pure function).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from gwasl.engine.dice import GameDice
-from gwasl.engine.game import Decision, Seat
+from gwasl.engine.game import Decision, Policy, Seat
 from gwasl.engine.record import Record
 from gwasl.games.combined_arms import board as B
 from gwasl.games.combined_arms import outlook as O
@@ -59,7 +60,7 @@ from gwasl.games.combined_arms.state import (
     State,
 )
 
-__all__ = ["break_choice", "planner_policy", "roll_order", "threat_map"]
+__all__ = ["break_choice", "by_phase", "planner_policy", "roll_order", "threat_map"]
 
 #: chance that a potential counter is real, for weighing threats (5+ on a die, +1 with ATGs)
 P_REAL = 0.4
@@ -88,18 +89,25 @@ def _game() -> Any:
     return game()
 
 
-def planner_policy(seat: Seat[Any], dice: GameDice) -> Decision:
-    s: State = seat.view()
-    if s.breaks:
-        return break_choice(s)
-    if s.rolls:
-        return roll_order(s)
-    if s.phase == MOVE:
-        return _move(s)
-    if s.phase == FIRE:
-        return _fire(s)
-    acts = _game()._attacker_actions(s)
-    return Decision(acts[0], "the only choice")
+def by_phase(move: Callable[[State], Decision], fire: Callable[[State], Decision]) -> Policy:
+    """An attacker policy from its move- and fire-phase choices: a break or roll order
+    pending in the enemy phase is chosen by :func:`break_choice` and :func:`roll_order`,
+    and any other moment has one action only."""
+
+    def policy(seat: Seat[Any], dice: GameDice) -> Decision:
+        s: State = seat.view()
+        if s.breaks:
+            return break_choice(s)
+        if s.rolls:
+            return roll_order(s)
+        if s.phase == MOVE:
+            return move(s)
+        if s.phase == FIRE:
+            return fire(s)
+        acts = _game()._attacker_actions(s)
+        return Decision(acts[0], "the only choice")
+
+    return policy
 
 
 # -- threats --------------------------------------------------------------------------------------
@@ -425,3 +433,6 @@ def break_choice(s: State) -> Decision:
     cands = R.infantry_in(s, s.break_hex)
     cands.sort(key=lambda i: (UNIT_KIND[i] != MMG, s.units[i].fresh))
     return Decision(BreakUnit(UNIT_IDS[cands[0]]), "planner: break an MMG, else a spent platoon")
+
+
+planner_policy = by_phase(_move, _fire)

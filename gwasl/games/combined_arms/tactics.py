@@ -40,19 +40,16 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
-from gwasl.engine.dice import GameDice
-from gwasl.engine.game import Decision, Seat
+from gwasl.engine.game import Decision
 from gwasl.games.combined_arms import board as B
 from gwasl.games.combined_arms import outlook as O
 from gwasl.games.combined_arms import rules as R
-from gwasl.games.combined_arms.planner import break_choice, roll_order, threat_map
+from gwasl.games.combined_arms.planner import by_phase, threat_map
 from gwasl.games.combined_arms.records import CallMortar, Commit, EndGame, EndPhase, Move, Resolve
 from gwasl.games.combined_arms.state import (
     BROKEN,
     COMPANIES,
-    FIRE,
     MMG,
-    MOVE,
     OFFBOARD,
     RIFLE,
     UNIT_COMPANY,
@@ -247,20 +244,6 @@ _REVEAL_GAINS: dict[tuple[object, ...], dict[int, float]] = {}
 
 
 # -- the move phase --------------------------------------------------------------------------
-def raid_policy(seat: Seat[Any], dice: GameDice) -> Decision:
-    s: State = seat.view()
-    if s.breaks:
-        return break_choice(s)
-    if s.rolls:
-        return roll_order(s)
-    if s.phase == MOVE:
-        return _move(s)
-    if s.phase == FIRE:
-        return _fire(s)
-    acts = _game()._attacker_actions(s)
-    return Decision(acts[0], "the only choice")
-
-
 def stop_reason(s: State) -> str:
     """Why the raid ends the game now ('' to go on)."""
     if all(u.where == OFFBOARD for u in s.units):
@@ -469,3 +452,6 @@ def _values(s: State, objs: set[int]) -> dict[int, float]:
             v += 5.0
         out[c.hex] = v
     return out
+
+
+raid_policy = by_phase(_move, _fire)
