@@ -281,6 +281,25 @@ class Session(Generic[S]):
         self.game.check_legal(self.state, action, v)
         return self.game.odds(self.state, action, v)
 
+    def suggest(self, policy: str | None = None) -> tuple[str, Decision] | None:
+        """What one of the game's own policies (the first, its best measured, unless
+        ``policy`` names another) would do now for the side to act, and why: a hint for
+        the person at the desk.  The policy reads only that side's view, and rolls on a
+        scratch copy of the dice stream, so the game itself is untouched.  ``None`` when
+        the game is over, has no policy, or the side to act plays itself.
+
+        Raises :class:`GameError` for a policy the game does not have.
+        """
+        st = self.status()
+        policies = self.game.policies()
+        if st.over or st.side is None or not policies or st.side in self.game.automated(self.state):
+            return None
+        name = policy or next(iter(policies))
+        if name not in policies:
+            raise GameError(f"unknown policy {name[:40]!r}: use one of {', '.join(policies)}")
+        seat = Seat(self.game, self.state, self.game.viewer(self.state, st.side))
+        return name, policies[name](seat, GameDice(self.seed, self.dice_position))
+
     # -- acting -------------------------------------------------------------------
     def add_listener(self, listener: Listener) -> None:
         self._listeners.append(listener)

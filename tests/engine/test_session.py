@@ -242,3 +242,38 @@ def test_batch_plays_whole_games_and_figures_do_not_depend_on_jobs():
     assert res.games == 40 and 0 <= res.wins <= 40
     assert res.ci95 == wilson(res.wins, 40)
     assert res.ci95[0] <= res.win_rate <= res.ci95[1]
+
+
+def test_suggest_asks_the_games_policy_without_touching_the_game():
+    """A hint: the first policy (or a named one) decides for the side to act from that
+    side's view, on a scratch copy of the dice; the game, its dice and journal are unchanged."""
+    from gwasl.engine.game import Decision, GameError
+
+    class Hinted(ToyGame):
+        def policies(self):
+            return {"tied": blue_policy_like, "step": lambda seat, dice: Decision(Step(), "always step")}
+
+    def blue_policy_like(seat, dice):
+        pick = dice.randrange(2, "a die decides")  # rolls: on the scratch stream only
+        return Decision(Run() if pick else Step(), f"the die said {pick}")
+
+    s = Session.new(Hinted(), None, 4, GameOptions(extra={"auto_blue": True}))
+    before = (s.dice_position, len(s.entries), s.state)
+    name, d = s.suggest()
+    assert name == "tied" and d.why.startswith("the die said")
+    assert (s.dice_position, len(s.entries), s.state) == before
+    assert s.suggest() == (name, d)  # the same moment, the same hint
+    assert s.suggest("step")[1].action == Step()
+    with pytest.raises(GameError, match="unknown policy 'nope'"):
+        s.suggest("nope")
+    # the side gwasl plays itself gets no hint, and a game without policies none
+    blue_turn = Session.new(Hinted(), None, 4, GameOptions(extra={"auto_blue": True}))
+    blue_turn.state = replace_side(blue_turn.state, 1)
+    assert blue_turn.suggest() is None
+    assert Session.new(ToyGame(), None, 4).suggest() is None
+
+
+def replace_side(state, side):
+    from dataclasses import replace
+
+    return replace(state, side=side)

@@ -14,7 +14,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from gwasl.engine.game import PLAYER, Outcome, Status
+from gwasl.engine.game import PLAYER, Decision, Outcome, Status
 from gwasl.engine.history import History
 from gwasl.engine.journal import Entry
 from gwasl.engine.record import Record
@@ -151,6 +151,12 @@ class GameController(QObject):
 
     def odds(self, action: Record) -> list[Outcome]:
         return self.session.odds(action, PLAYER)
+
+    def suggest(self) -> tuple[str, Decision] | None:
+        """What the game's own best policy would do now, and why (none while browsing)."""
+        if self._cursor is not None:
+            return None
+        return self.session.suggest()
 
     # -- acting ---------------------------------------------------------------------------
     def act(self, action: Record) -> list[dict[str, Any]]:

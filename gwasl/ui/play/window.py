@@ -280,6 +280,7 @@ class PlayerWindow(QMainWindow):
         self.end_action = action("&End phase", self.end_phase, "Ctrl+E")
         self.undo_action = action("&Take back", self.undo, QKeySequence.StandardKey.Undo)
         self.live_action = action("&Live position", self.go_live, "Ctrl+L")
+        self.suggest_action = action("&Suggest a move", self.suggest, "Ctrl+H")
         tb = QToolBar("Play")
         tb.setObjectName("play")
         tb.addAction(self.end_action)
@@ -299,6 +300,7 @@ class PlayerWindow(QMainWindow):
         g.addAction(self.end_action)
         g.addAction(self.undo_action)
         g.addAction(self.live_action)
+        g.addAction(self.suggest_action)
         self.view_menu = g.addMenu("&See the game as")
         self._fill_recent()
 
@@ -395,6 +397,25 @@ class PlayerWindow(QMainWindow):
                     self.request(la.action)
                     return
         self.tell("End phase", "There is no phase to end now.")
+
+    def suggest(self) -> None:
+        """Game > Suggest a move: the game's own best policy's choice, selected in the Actions
+        list, and its reason (the solitaire games; a Great War scenario has no policy)."""
+        if self.controller is None:
+            return
+        hint = self.controller.suggest()
+        if hint is None:
+            self.tell("Suggest a move", "gwasl has no suggestion here: this game has no policy of its own, "
+                                        "it is not your turn, or you are looking at an earlier position.")
+            return
+        name, decision = hint
+        for i in range(self.actions_list.count()):
+            la = self.actions_list.item(i).data(Qt.ItemDataRole.UserRole)
+            if la is not None and la.action == decision.action:
+                self.actions_list.setCurrentRow(i)
+                self.tell("Suggest a move", f"gwasl's {name} policy would: {la.shown.text}\n\nWhy: {decision.why}")
+                return
+        self.tell("Suggest a move", f"gwasl's {name} policy: {decision.why}")
 
     def undo(self) -> None:
         if self.controller is None:

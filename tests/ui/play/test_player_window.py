@@ -117,3 +117,27 @@ def test_bad_game_file_is_one_message(window, tmp_path):
     p.write_bytes(b"junk")
     assert not window.open_game_path(str(p))
     assert window.messages and str(p) in window.messages[-1][1] and "\n" not in window.messages[-1][1]
+
+
+def test_suggest_a_move_selects_the_policys_choice_and_says_why(qtbot, window, tmp_path):
+    """Game > Suggest a move (Ctrl+H): in Combined Arms the default policy's choice is
+    selected in the Actions list with its reason; the game does not move. A Great War
+    scenario has no policy: the window says so."""
+    from gwasl.games import game_for
+    from ui.play.playhelp import start
+
+    gf = create_game(tmp_path / "ca.game", game_for("combined-arms"), None, 7, GameOptions())
+    window.set_controller(GameController(gf))
+    before = window.controller.history_length
+    window.activateWindow()
+    qtbot.keyClick(window.board.view, Qt.Key.Key_H, Qt.KeyboardModifier.ControlModifier)
+    (title, text), = window.messages
+    name, decision = gf.session.suggest()
+    la = window.actions_list.currentItem().data(Qt.ItemDataRole.UserRole)
+    assert title == "Suggest a move" and la.action == decision.action
+    assert text == f"gwasl's {name} policy would: {la.shown.text}\n\nWhy: {decision.why}"
+    assert window.controller.history_length == before  # a hint changes nothing
+    window.messages.clear()
+    start(window, tmp_path, "bois-des-caures-1916.json", file="gw.game")
+    window.suggest_action.trigger()
+    assert window.messages and "no suggestion" in window.messages[0][1]
