@@ -23,7 +23,7 @@ from gwasl.games import RULESETS, game_for
 __all__ = ["register"]
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("game", help="play a game: new, legal, act, show, log, replay, undo, odds, batch",
+    p = sub.add_parser("game", help="play a game: new, legal, act, show, log, replay, undo, odds, suggest, batch",
                        description="Games in play, saved as one file each (CONTRACTS 5).")
     gsub = p.add_subparsers(dest="game_command", metavar="SUBCOMMAND", parser_class=type(p))
     p.set_defaults(func=lambda a: (p.print_help(), 0)[1])
@@ -62,6 +62,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     q.add_argument("game", help="game file")
     q.add_argument("action", help="an action id from 'gwasl game legal', or the action as a JSON object")
     q.set_defaults(func=_odds)
+
+    q = add("suggest", "what the game's own best policy would do now, and why (solitaire games)")
+    q.add_argument("game", help="game file")
+    q.add_argument("--policy", help="a policy of the ruleset (default: its best)")
+    q.set_defaults(func=_suggest)
 
     q = add("undo", "take back the last action where the undo policy allows")
     q.add_argument("game", help="game file")
@@ -238,6 +243,25 @@ def _odds(args: argparse.Namespace) -> int:
             raise UsageError(f"illegal: {e}") from None
         obj = {"outcomes": [{"result": o.result, "p": o.p} for o in outcomes]}
         _out(args, obj, [f"{o.p:7.2%}  {o.result}" for o in outcomes] or ["no dice: no odds"])
+    return 0
+
+
+def _suggest(args: argparse.Namespace) -> int:
+    with _open(args.game) as gf:
+        try:
+            hint = gf.session.suggest(args.policy)
+        except GameError as e:
+            raise UsageError(str(e)) from None
+        if hint is None:
+            _out(args, {"policy": None}, ["no suggestion: the game is over, has no policy of its own, "
+                                          "or the side to act plays itself"])
+            return 0
+        name, decision = hint
+        la = next((x for x in gf.session.legal() if x.action == decision.action), None)
+        action = {"id": la.id if la else None, "text": la.shown.text if la else None, "action": decision.action.to_json()}
+        _out(args, {"policy": name, **action, "why": decision.why},
+             [f"{name}: {la.id if la else json.dumps(decision.action.to_json())}  {la.shown.text if la else ''}".rstrip(),
+              f"why: {decision.why}"])
     return 0
 
 

@@ -96,3 +96,24 @@ def test_text_output_escapes_control_characters():
     from gwasl.commands.common import escape_controls  # game.py prints through it (its own _line is gone)
 
     assert escape_controls("title \x1b]0;owned\x07 \x1b[2J") == "title \\x1b]0;owned\\x07 \\x1b[2J"
+
+
+def test_suggest_gives_the_policys_action_id_and_why_and_changes_nothing(tmp_path, capsys):
+    """`gwasl game suggest` (an extension of CONTRACTS 5): the default policy's action as an
+    id that `act` takes, and its reason; an unknown policy is a usage error (exit 2); a
+    game without policies answers that it has no suggestion."""
+    g = tmp_path / "ca.game"
+    assert run(capsys, "game", "new", "--ruleset", "combined-arms", "--seed", "3", "--out", str(g))[0] == 0
+    before = g.read_bytes()
+    rc, obj, _ = run(capsys, "game", "suggest", str(g), "--json")
+    assert rc == 0 and obj["policy"] == "raid" and obj["why"].startswith("raid:")
+    assert g.read_bytes() == before
+    rc, legal, _ = run(capsys, "game", "legal", str(g), "--json")
+    assert obj["id"] in {a["id"] for a in legal["actions"]}
+    assert run(capsys, "game", "act", str(g), obj["id"])[0] == 0
+    rc, _, err = run(capsys, "game", "suggest", str(g), "--policy", "nope")
+    assert rc == 2 and "unknown policy 'nope'" in err and err.endswith("\n") and err.count("\n") == 1
+    toy = tmp_path / "toy.game"
+    assert run(capsys, "game", "new", "--ruleset", "toy", "--seed", "1", "--out", str(toy))[0] == 0
+    rc, out, _ = run(capsys, "game", "suggest", str(toy))
+    assert rc == 0 and out.startswith("no suggestion")

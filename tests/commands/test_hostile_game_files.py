@@ -20,7 +20,7 @@ from benchmarks.hostile import EXAMPLE, Runner, assert_clean, example_doc
 from gwasl.cli import main
 from gwasl.store.gamefile import MAX_GAME_FILE, GameFileError, open_game
 
-GAME_COMMANDS = [["show"], ["show", "--json"], ["legal"], ["log"], ["replay", "--check"], ["undo"], ["act", "0"]]
+GAME_COMMANDS = [["show"], ["show", "--json"], ["legal"], ["log"], ["replay", "--check"], ["undo"], ["act", "0"], ["suggest"]]
 
 
 @pytest.fixture(scope="module")
