@@ -64,8 +64,8 @@ def _corner(angle_deg: float, radius: float = SIZE) -> QPointF:
     return QPointF(radius * math.cos(a), -radius * math.sin(a))
 
 
-def hex_polygon(c: QPointF) -> QPolygonF:
-    return QPolygonF([c + _corner(30 + 60 * k) for k in range(6)])
+def hex_polygon(c: QPointF, radius: float = SIZE) -> QPolygonF:
+    return QPolygonF([c + _corner(30 + 60 * k, radius) for k in range(6)])
 
 
 def action_hex(a: dict[str, Any], units: dict[str, str | None]) -> str | None:
@@ -80,7 +80,11 @@ def action_hex(a: dict[str, Any], units: dict[str, str | None]) -> str | None:
 
 
 class _Tracks(QWidget):
-    """The play aids: the turn track, the circular loss and ammo track, the smoke ammo."""
+    """The play aids: the turn track, the circular loss and ammo track, the smoke ammo,
+    and your platoons off the board."""
+
+    #: the boxes of platoons not on the board: the view's ``where``, and the box's words
+    BOXES = (("off", "to enter"), ("exploited", "exploited"), ("withdrawn", "withdrawn"), ("broken", "broken"))
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -146,9 +150,6 @@ class _Tracks(QWidget):
                    f"score if it ended now (before the final reveals): {score if score is not None else '-'}" + odds)
         self._paint_boxes(p, 360)
         p.end()
-
-    #: the boxes of platoons not on the board: the view's ``where``, and the box's words
-    BOXES = (("off", "to enter"), ("exploited", "exploited"), ("withdrawn", "withdrawn"), ("broken", "broken"))
 
     def boxes(self) -> list[list[str]]:
         """The platoons in each of :attr:`BOXES`, as the view has them."""
@@ -271,23 +272,19 @@ class CombinedArmsBoard(Board):
     def _draw_hex(self, h: dict[str, Any], c: QPointF, scale: float = 1.0) -> None:
         """One hex with its terrain's marks; ``scale`` < 1 draws a key entry (no label, not clickable)."""
         terrain = h.get("terrain")
-        k = scale
-        poly = self.scene.addPolygon(QPolygonF([c + _corner(30 + 60 * i, SIZE * k) for i in range(6)]),
-                                     QPen(QColor(120, 120, 100), 1.0), QBrush(TERRAIN_COLOUR.get(terrain, TERRAIN_COLOUR[None])))
-        if scale < 1.0:
-            if h.get("road"):
-                self.scene.addLine(c.x(), c.y() - SIZE * k, c.x(), c.y() + SIZE * k, QPen(QColor(150, 125, 85), 5.0 * k))
-            if h.get("smoke"):
-                self.scene.addPolygon(QPolygonF([c + _corner(30 + 60 * i, SIZE * k) for i in range(6)]), QPen(Qt.PenStyle.NoPen),
-                                      QBrush(QColor(150, 150, 150, 150)))
-            self._marks(terrain, c, k)
+        key = scale < 1.0
+        shape = hex_polygon(c, SIZE * scale)
+        poly = self.scene.addPolygon(shape, QPen(QColor(120, 120, 100), 1.0), QBrush(TERRAIN_COLOUR.get(terrain, TERRAIN_COLOUR[None])))
+        self._marks(terrain, c, scale)
+        if key and h.get("road"):  # on the board the road is one track through its hexes (_draw_road)
+            self.scene.addLine(c.x(), c.y() - SIZE * scale, c.x(), c.y() + SIZE * scale, QPen(QColor(150, 125, 85), 5.0 * scale))
+        if h.get("smoke"):
+            self.scene.addPolygon(shape, QPen(Qt.PenStyle.NoPen), QBrush(QColor(150, 150, 150, 150)))
+        if key:
             return
         poly.setData(0, h["hex"])
         poly.setToolTip(f"{h['hex']}: {str(terrain).replace('_', ' ')}" + (", road" if h.get("road") else "")
                         + (", smoke" if h.get("smoke") else ""))
-        self._marks(terrain, c, 1.0)
-        if h.get("smoke"):
-            self.scene.addPolygon(hex_polygon(c), QPen(Qt.PenStyle.NoPen), QBrush(QColor(150, 150, 150, 150)))
         label = self.scene.addSimpleText(str(h["hex"]))
         label.setFont(QFont("Sans", 6))
         label.setBrush(QBrush(QColor(60, 60, 60)))
