@@ -257,11 +257,11 @@ def _suggest(args: argparse.Namespace) -> int:
                                           "or the side to act plays itself"])
             return 0
         name, decision = hint
+        # a policy picks from the legal list, so its action has an id there (the JSON serves otherwise)
         la = next((x for x in gf.session.legal() if x.action == decision.action), None)
-        action = {"id": la.id if la else None, "text": la.shown.text if la else None, "action": decision.action.to_json()}
-        _out(args, {"policy": name, **action, "why": decision.why},
-             [f"{name}: {la.id if la else json.dumps(decision.action.to_json())}  {la.shown.text if la else ''}".rstrip(),
-              f"why: {decision.why}"])
+        ident, text = (la.id, la.shown.text) if la else (None, None)
+        _out(args, {"policy": name, "id": ident, "text": text, "action": decision.action.to_json(), "why": decision.why},
+             [f"{name}: {ident or json.dumps(decision.action.to_json())}  {text or ''}".rstrip(), f"why: {decision.why}"])
     return 0
 
 
