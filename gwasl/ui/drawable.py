@@ -108,7 +108,8 @@ class CounterFace:
     position: str = ""
     marker: str | None = None
     count: int | None = None
-    status: tuple[str, ...] = ()  # markers of play: CX, DM, Pin, Melee, TI
+    status: tuple[str, ...] = ()  # markers of play (gwasl.ui.counters.STATUS_WORDS): Prep, CX, DM, Pin...
+    label: str | None = None  # the short id the log calls the counter by (play), shown in its top corner
 
 
 @dataclass(frozen=True, slots=True)

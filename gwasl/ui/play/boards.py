@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from gwasl.engine.session import LegalAction
 
-__all__ = ["BOARDS", "Board", "ViewBoard", "board_for"]
+__all__ = ["BOARDS", "GAME_NAMES", "Board", "ViewBoard", "board_for", "game_name"]
 
 #: ruleset -> "module:class" of its board (imported when first needed)
 BOARDS: dict[str, str] = {
@@ -27,11 +27,37 @@ BOARDS: dict[str, str] = {
     "on-patrol": "gwasl.ui.on_patrol_board:OnPatrolBoard",
 }
 
+#: ruleset -> the game's name as its players know it (window titles, messages)
+GAME_NAMES: dict[str, str] = {
+    "aslgw": "ASL: The Great War",
+    "combined-arms": "Combined Arms",
+    "on-patrol": "On Patrol",
+}
+
+
+def game_name(ruleset: str) -> str:
+    """The display name of ``ruleset`` (the ruleset's own name when gwasl has none for it)."""
+    return GAME_NAMES.get(ruleset, ruleset)
+
 
 class Board(QWidget):
-    """The drawing of one game: ``show_view`` redraws, ``action_requested`` asks."""
+    """The drawing of one game: ``show_view`` redraws, ``action_requested`` asks.
+
+    A board may also say where each action belongs (:meth:`action_group`, the Actions
+    dock's groups) and show on its map what an action or a log line is about
+    (:meth:`highlight_actions`, :meth:`highlight_event`); by default it does neither."""
 
     action_requested = Signal(object)
+
+    def action_group(self, la: LegalAction) -> tuple[tuple[str, str], ...]:
+        """The groups of ``la`` in the Actions dock, outermost first: (key, words) each."""
+        return ()
+
+    def highlight_actions(self, actions: Sequence[LegalAction]) -> None:
+        """Show on the map the units and hexes ``actions`` concern (none: clear it)."""
+
+    def highlight_event(self, event: dict[str, Any] | None) -> None:
+        """Show on the map the units and hexes a log line (an event as the viewer sees it) names."""
 
     def set_source(self, source: dict[str, Any] | None) -> None:
         """The scenario the game started from, for what every player knows of it (a map's

@@ -14,7 +14,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from gwasl.engine.game import PLAYER, Decision, Outcome, Status
+from gwasl.engine.game import PLAYER, Decision, GameError, IllegalAction, Outcome, Status
 from gwasl.engine.history import History
 from gwasl.engine.journal import Entry
 from gwasl.engine.record import Record
@@ -151,6 +151,23 @@ class GameController(QObject):
 
     def odds(self, action: Record) -> list[Outcome]:
         return self.session.odds(action, PLAYER)
+
+    def why_not(self, data: dict[str, Any]) -> str:
+        """Why the action ``data`` (its JSON) may not be taken now, as the game says it to the
+        person at the desk (with the rule that forbids it); "" when it may."""
+        if self._cursor is not None:
+            return "you are looking at an earlier position; press Live to play on"
+        try:
+            action = self.session.find_action(data)
+        except IllegalAction as e:
+            return str(e)
+        game, state = self.session.game, self.session.state
+        if any(la.action == action for la in self.legal()):
+            return ""
+        try:
+            return game.why_illegal(state, action, self.session.viewer(PLAYER))
+        except (GameError, KeyError, ValueError, TypeError) as e:  # a half-made action the game cannot read
+            return str(e)
 
     def suggest(self) -> tuple[str, Decision] | None:
         """What the game's own best policy would do now, and why (none while browsing)."""

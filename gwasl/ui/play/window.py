@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QSettings, Qt
-from PySide6.QtGui import QAction, QHelpEvent, QKeySequence, QTextCursor
+from PySide6.QtCore import QEvent, QPoint, QSettings, Qt, Signal
+from PySide6.QtGui import QAction, QHelpEvent, QKeySequence, QMouseEvent, QTextCursor
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
     QSlider,
     QToolBar,
     QToolTip,
+    QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
 )
@@ -40,7 +41,9 @@ from gwasl.engine.game import OMNISCIENT, PLAYER, GameError, IllegalAction
 from gwasl.engine.session import LegalAction
 from gwasl.store.gamefile import GameFileError, open_game
 from gwasl.ui import plain
-from gwasl.ui.play.boards import Board, board_for
+from gwasl.ui.helpmenu import add_help_menu
+from gwasl.ui.play.actions import ActionsTree
+from gwasl.ui.play.boards import Board, board_for, game_name
 from gwasl.ui.play.controller import GameController
 
 __all__ = ["END_KINDS", "LogLine", "LogView", "PlayerWindow", "victory_text"]
@@ -51,6 +54,11 @@ MAX_RECENT = 8
 #: a shift window or a platoon impulse in progress ends first, when the phase cannot yet
 END_KINDS = ("end_phase", "end_turn", "end", "end_window", "end_impulse")
 
+
+#: what the mouse does on a Great War map (Help > Keyboard shortcuts says it too)
+MOUSE_HELP = ("Mouse: drag a stack (or one counter of a fanned-out stack) to a tinted hex to move it; "
+              "click or right-click a stack for every action at its hex; hover a counter for its markers; "
+              "Shift+drag (or the LOS thread button) draws a line of sight; the wheel zooms, a right or middle drag pans.")
 
 # Tooltips Qt shows as the literal text, never as markup: the editor's one helper (gwasl.ui.plain).
 plain_tip = plain.tooltip
@@ -119,7 +127,9 @@ class LogView(QPlainTextEdit):
     """The dice and events log: one paragraph per event, read-only.  A text document, not
     a list of widgets' items, so a game of thousands of events takes a line in about a
     millisecond; hovering a line shows its details (a roll's dice and modifiers, a
-    decision's candidates)."""
+    decision's candidates); clicking one says which (``line_picked``)."""
+
+    line_picked = Signal(int)
 
     def __init__(self) -> None:
         super().__init__()
@@ -171,6 +181,18 @@ class LogView(QPlainTextEdit):
         cur.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
         cur.removeSelectedText()
 
+    def line_at(self, pos: QPoint) -> int:
+        """The line under ``pos`` (viewport coordinates), or -1."""
+        n = self.cursorForPosition(pos).blockNumber()
+        return n if 0 <= n < len(self._lines) else -1
+
+    def mouseReleaseEvent(self, e: QMouseEvent) -> None:
+        super().mouseReleaseEvent(e)
+        if e.button() == Qt.MouseButton.LeftButton:
+            n = self.line_at(e.position().toPoint())
+            if n >= 0:
+                self.line_picked.emit(n)
+
     def event(self, e: QEvent) -> bool:
         if e.type() == QEvent.Type.ToolTip and isinstance(e, QHelpEvent):
             n = self.cursorForPosition(self.viewport().mapFromGlobal(e.globalPos())).blockNumber()
@@ -205,9 +227,8 @@ class PlayerWindow(QMainWindow):
 
     # -- building ------------------------------------------------------------------
     def _build_docks(self) -> None:
-        self.actions_list = QListWidget()
-        self.actions_list.setUniformItemSizes(True)  # one line each: the list lays out in no time
-        self.actions_list.itemActivated.connect(self._activated)
+        self.actions_list = ActionsTree()
+        self.actions_list.itemActivated.connect(lambda item, _col=0: self._activated(item))
         self.actions_list.currentItemChanged.connect(self._show_odds)
         self.odds_label = QLabel()
         self.odds_label.setTextFormat(Qt.TextFormat.PlainText)
@@ -217,9 +238,18 @@ class PlayerWindow(QMainWindow):
         lay.setContentsMargins(2, 2, 2, 2)
         lay.addWidget(self.actions_list, 1)
         lay.addWidget(self.odds_label)
+        # Game > Suggest a move answers here, under the list it selects in (never a modal box)
+        self.suggest_label = QLabel()
+        self.suggest_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.suggest_label.setWordWrap(True)
+        self.suggest_label.setObjectName("suggestion")
+        self.suggest_label.setStyleSheet("QLabel#suggestion { background: #eef5e4; border: 1px solid #9bbf7a; padding: 3px; }")
+        self.suggest_label.hide()
+        lay.addWidget(self.suggest_label)
         self.actions_dock = self._dock("Actions", box, Qt.DockWidgetArea.RightDockWidgetArea, "actions")
 
         self.log_list = LogView()
+        self.log_list.line_picked.connect(self._log_line_picked)
         self.log_dock = self._dock("Dice and events", self.log_list, Qt.DockWidgetArea.RightDockWidgetArea, "log")
 
         self.history_slider = QSlider(Qt.Orientation.Horizontal)
@@ -281,11 +311,17 @@ class PlayerWindow(QMainWindow):
         self.undo_action = action("&Take back", self.undo, QKeySequence.StandardKey.Undo)
         self.live_action = action("&Live position", self.go_live, "Ctrl+L")
         self.suggest_action = action("&Suggest a move", self.suggest, "Ctrl+H")
+        self.quit_action = action("&Quit", self.close, QKeySequence.StandardKey.Quit)
+        self.los_action = action("LOS &thread", self._los_toggled, "V")
+        self.los_action.setCheckable(True)
+        self.los_action.setEnabled(False)
+        self.los_action.setToolTip("Drag on the map to check a line of sight over what you know of it (Shift+drag does it too)")
         tb = QToolBar("Play")
         tb.setObjectName("play")
         tb.addAction(self.end_action)
         tb.addAction(self.undo_action)
         tb.addAction(self.live_action)
+        tb.addAction(self.los_action)
         tb.addSeparator()
         tb.addWidget(self.turn_label)
         self.addToolBar(tb)
@@ -296,12 +332,16 @@ class PlayerWindow(QMainWindow):
         m.addAction(self.open_action)
         self.recent_menu = m.addMenu("Open &recent")
         m.addAction(self.close_action)
+        m.addSeparator()
+        m.addAction(self.quit_action)
         g = self.menuBar().addMenu("&Game")
         g.addAction(self.end_action)
         g.addAction(self.undo_action)
         g.addAction(self.live_action)
         g.addAction(self.suggest_action)
+        g.addAction(self.los_action)
         self.view_menu = g.addMenu("&See the game as")
+        self.help_actions = add_help_menu(self, MOUSE_HELP)
         self._fill_recent()
 
     # -- loading -------------------------------------------------------------------
@@ -313,6 +353,10 @@ class PlayerWindow(QMainWindow):
         self.board.set_source(controller.file.meta.get("source"))
         if hasattr(self.board, "odds"):  # a board that shows an action's exact odds before it is committed
             self.board.odds = controller.odds
+        if hasattr(self.board, "why_not"):  # a board that says why a drag is refused
+            self.board.why_not = controller.why_not
+        self.los_action.setEnabled(hasattr(self.board, "los_mode"))
+        self.los_action.setChecked(False)
         self.board.action_requested.connect(self.request)
         self.setCentralWidget(self.board)
         self._fill_view_menu()
@@ -371,13 +415,18 @@ class PlayerWindow(QMainWindow):
             self.statusBar().showMessage(shown[-1]["text"], 8000)
         return True
 
-    def _activated(self, item: QListWidgetItem) -> None:
-        la: LegalAction | None = item.data(Qt.ItemDataRole.UserRole)
+    def _activated(self, item: QTreeWidgetItem) -> None:
+        la: LegalAction | None = item.data(0, Qt.ItemDataRole.UserRole)
         if la is not None:
             self.request(la.action)
 
-    def _show_odds(self, item: QListWidgetItem | None, _prev: Any = None) -> None:
-        la: LegalAction | None = item.data(Qt.ItemDataRole.UserRole) if item is not None else None
+    def _show_odds(self, item: QTreeWidgetItem | None, _prev: Any = None) -> None:
+        """The selected action's exact odds under the list, and its units and hexes on the map
+        (a group header: every unit and hex of its actions)."""
+        la: LegalAction | None = item.data(0, Qt.ItemDataRole.UserRole) if item is not None else None
+        if self.board is not None:
+            picked = self.actions_list.group_of(item) if item is not None else []
+            self.board.highlight_actions(picked)
         if la is None or self.controller is None:
             self.odds_label.setText("")
             return
@@ -400,22 +449,31 @@ class PlayerWindow(QMainWindow):
 
     def suggest(self) -> None:
         """Game > Suggest a move: the game's own best policy's choice, selected in the Actions
-        list, and its reason (the solitaire games; a Great War scenario has no policy)."""
+        list, and its reason, under the list (the solitaire games; a Great War scenario has no
+        policy).  Nothing is played."""
         if self.controller is None:
             return
         hint = self.controller.suggest()
         if hint is None:
-            self.tell("Suggest a move", "gwasl has no suggestion here: this game has no policy of its own, "
+            self.note("Suggest a move", "gwasl has no suggestion here: this game has no policy of its own, "
                                         "it is not your turn, or you are looking at an earlier position.")
             return
         name, decision = hint
-        for i in range(self.actions_list.count()):
-            la = self.actions_list.item(i).data(Qt.ItemDataRole.UserRole)
+        for item in self.actions_list.action_items():
+            la = item.data(Qt.ItemDataRole.UserRole)
             if la is not None and la.action == decision.action:
-                self.actions_list.setCurrentRow(i)
-                self.tell("Suggest a move", f"gwasl's {name} policy would: {la.shown.text}\n\nWhy: {decision.why}")
+                self.actions_list.setCurrentItem(item)
+                self.actions_list.scrollToItem(item)
+                self.note("Suggest a move", f"gwasl's {name} policy would: {la.shown.text}\n\nWhy: {decision.why}")
                 return
-        self.tell("Suggest a move", f"gwasl's {name} policy: {decision.why}")
+        self.note("Suggest a move", f"gwasl's {name} policy: {decision.why}")
+
+    def note(self, title: str, text: str) -> None:
+        """An answer shown under the Actions list, not in a modal box (it goes with the
+        window's other messages, :attr:`messages`)."""
+        self.messages.append((title, text))
+        self.suggest_label.setText(f"{title}: {text}")
+        self.suggest_label.show()
 
     def undo(self) -> None:
         if self.controller is None:
@@ -426,6 +484,15 @@ class PlayerWindow(QMainWindow):
             ok, reason = False, str(e)
         if not ok:
             self.tell("Take back", f"Not taken back: {reason}")
+            return
+        st = self.controller.status()
+        self.statusBar().showMessage(f"Taken back: turn {st.turn}, {st.phase}, {st.side or 'no one'} to act", 8000)
+
+    def _los_toggled(self, on: bool) -> None:
+        if self.board is not None and hasattr(self.board, "los_mode"):
+            self.board.los_mode = bool(on)
+            if not on:
+                getattr(self.board, "clear_los", lambda: None)()
 
     def go_live(self) -> None:
         if self.controller is not None:
@@ -434,6 +501,27 @@ class PlayerWindow(QMainWindow):
     def _history_moved(self, value: int) -> None:
         if self.controller is not None and value != self.controller.position:
             self.controller.step_to(value)
+            self._show_step_event()
+
+    def _show_step_event(self) -> None:
+        """In history: the map outlines what the last event shown is about."""
+        c = self.controller
+        if c is None or self.board is None or c.live:
+            return
+        log = c.log()
+        self.board.highlight_event(log[-1] if log else None)
+        if log:
+            self.statusBar().showMessage(f"Event {c.position}: {' '.join(str(log[-1]['text']).split())}")
+
+    def _log_line_picked(self, n: int) -> None:
+        """A click in the log: the map outlines the units and hexes of that line."""
+        c = self.controller
+        if c is None or self.board is None:
+            return
+        if 0 <= n < len(self._log_seqs):
+            seq = self._log_seqs[n]
+            event = next((e for e in c.log() if e["seq"] == seq), None)
+            self.board.highlight_event(event)
 
     # -- bookmarks: history positions worth coming back to, kept per game file ---------
     def _bookmark_key(self) -> str:
@@ -474,6 +562,7 @@ class PlayerWindow(QMainWindow):
     def _bookmark_activated(self, item: QListWidgetItem) -> None:
         if self.controller is not None:
             self.controller.step_to(int(item.data(Qt.ItemDataRole.UserRole)))
+            self._show_step_event()
 
     def set_viewer(self, name: str) -> None:
         if self.controller is not None:
@@ -487,7 +576,8 @@ class PlayerWindow(QMainWindow):
         for a in (self.end_action, self.undo_action, self.live_action, self.close_action):
             a.setEnabled(c is not None)
         if c is None:
-            self.actions_list.clear()
+            self.actions_list.set_actions([], [])
+            self.suggest_label.hide()
             self.log_list.clear_lines()
             self._log_seqs = []
             self.bookmarks_list.clear()
@@ -500,10 +590,12 @@ class PlayerWindow(QMainWindow):
         self._draw(c)
 
     def _draw(self, c: GameController) -> None:
+        self.statusBar().clearMessage()  # it spoke of the position before (an action says its own after)
         view = c.view()
         legal = c.legal()
         st = c.status()
-        self.setWindowTitle(f"gwasl: {view.get('title') or c.file.ruleset}, {Path(c.file.path).name}")
+        name = view.get("title") or view.get("scenario") or game_name(c.file.ruleset)
+        self.setWindowTitle(plain.window_title(f"{name} - {Path(c.file.path).name} - gwasl"))
         turns = view.get("turns")
         record = f"Turn {st.turn}" + (f" of {turns}" if isinstance(turns, int) else "")
         if st.over:
@@ -517,15 +609,12 @@ class PlayerWindow(QMainWindow):
         self.victory_label.setText(victory_text(view, st.result if st.over else None))
         # refilled without signals: the odds are computed when the user selects an action,
         # not for whichever one becomes current while the list is rebuilt
-        self.actions_list.blockSignals(True)
-        self.actions_list.clear()
-        for la in legal:
-            item = QListWidgetItem(la.shown.text)
-            item.setData(Qt.ItemDataRole.UserRole, la)
-            self.actions_list.addItem(item)
-        self.actions_list.setCurrentRow(-1)
-        self.actions_list.blockSignals(False)
+        if self.board is not None:
+            self.board.show_view(view, legal)  # first: the board groups the actions by what it draws
+        board = self.board
+        self.actions_list.set_actions(legal, [board.action_group(la) if board is not None else () for la in legal])
         self.odds_label.setText("")
+        self.suggest_label.hide()  # a suggestion was for the position before
         self.end_action.setEnabled(any(la.shown.kind in END_KINDS for la in legal))
         self._fill_log(c.log())
         self.history_slider.blockSignals(True)
@@ -535,8 +624,6 @@ class PlayerWindow(QMainWindow):
         self.history_label.setText(f"event {c.position} of {c.history_length}")
         self.live_button.setEnabled(not c.live)
         self._fill_bookmarks()
-        if self.board is not None:
-            self.board.show_view(view, legal)
 
     def _fill_log(self, log: list[dict[str, Any]]) -> None:
         """Show ``log``, touching only the lines that changed (a long game has thousands)."""
