@@ -474,6 +474,10 @@ class AslgwGame(Game[AslgwState]):
             why = self._why_move(state, action, viewer, side)
             if why:
                 return why
+        if isinstance(action, ImpulseStep):
+            why = self._why_step(state, action)
+            if why:
+                return why
         if isinstance(action, Shift) and not viewer.sees_secrets_of(action.side):
             return f"the shifts of {action.side} are its secret: gwasl decides them"
         return super().why_illegal(state, action, viewer)
@@ -499,6 +503,21 @@ class AslgwGame(Game[AslgwState]):
         sc = known_scenario(fog, frozenset({str(side)}) if viewer.sees_secrets_of(str(side)) else frozenset())
         _, why = mv.group_problem(state, sc, fog, mv.Group(str(side), tuple(units), ()), to, to_in, action.mode)
         return why
+
+    def _why_step(self, state: AslgwState, action: ImpulseStep) -> str | None:
+        """Why a platoon member may not take this impulse step (ASLGW 1.4.1: one location per
+        member and impulse, from hex to hex), for the player's refused drag."""
+        try:
+            u = state.scenario.unit(action.unit)
+            to = Hex.from_label(action.to)
+        except (KeyError, HexLabelError):
+            return None
+        imp = state.impulse
+        if imp is not None and u.id in imp.steps:
+            return f"{u.id} has already entered a location in this impulse: one location per impulse (ASLGW 1.4.1)"
+        if to not in u.hex.neighbours():
+            return f"{action.to} is not next to {u.hex}: one hex per impulse (ASLGW 1.4.1)"
+        return mv.unit_blocker(state, state.fog, u, impulse=True)
 
     # -- apply -------------------------------------------------------------------
     def apply(self, state: AslgwState, action: Record, dice: GameDice) -> list[Record]:
