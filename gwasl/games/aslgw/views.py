@@ -63,6 +63,7 @@ from gwasl.rules.fog.view import OMNISCIENT, ConcealedStack, SideView
 from gwasl.rules.fog.view import view as fog_view
 from gwasl.rules.movement import StepError, cached_step_cost
 from gwasl.rules.trenches import LocationError
+from gwasl.rules.victory import judge
 
 __all__ = ["action_view", "event_view", "state_view"]
 
@@ -197,6 +198,7 @@ def state_view(state: AslgwState, viewer: Viewer, status: Status) -> dict[str, A
         # A26: Control as this viewer may know it (A26.15), VP from losses everyone saw
         "control": vic.control_json(vic.known_control(state, viewer)),
         "vp": vic.vp_json(state),
+        "victory_count": _victory_count(state, viewer),
     }
     out.update(cv.state_extra(state, viewer))  # fire and close combat (issue 12)
     out["summary"] = _summary(out)
@@ -209,6 +211,23 @@ def state_view(state: AslgwState, viewer: Viewer, status: Status) -> dict[str, A
     if state.minefield is not None:
         entered = state.fog.minefield(state.minefield[0])
         out["minefield_entered"] = {"owner": state.minefield[1], "hex": entered.hex.label}
+    return out
+
+
+def _victory_count(state: AslgwState, viewer: Viewer) -> dict[str, list[dict[str, Any]]]:
+    """Each side's victory conditions counted now (the scenario card's live count in the
+    player): Control as ``viewer`` may know it (A26.15), VP from losses everyone saw (A26.2)."""
+    control = vic.known_control(state, viewer)
+    t = vic._tally(state, state.over)
+    out: dict[str, list[dict[str, Any]]] = {}
+    for side, conds in state.victory.card.conditions().items():
+        rows = []
+        for c in conds:
+            v = judge({side: (c,)}, control, t, state.settings.order, True)
+            lines = list(v.details) if v is not None else []
+            head = " ".join(lines[:2]) if len(lines) > 1 and lines[1].startswith("and more than") else "".join(lines[:1])
+            rows.append({"count": head, "met": bool(v is not None and v.met.get(side))})
+        out[side] = rows
     return out
 
 
