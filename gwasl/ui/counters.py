@@ -172,8 +172,10 @@ def _full_parts(face: CounterFace, rect: QRectF) -> list[CounterPart]:
         return out
     title = "BROKEN" if face.broken else face.title
     fpx = _px(.15 if face.broken else .17, w)
+    if face.broken and _advance(title, fpx, True) > right - left:
+        title = "BRK"  # the broken side's word, short enough beside the id
     shown = _elide(title, fpx, face.broken, right - left) if right > left else ""
-    if len(shown) >= 3:  # a title cut down to "1…" says nothing: leave the space empty
+    if shown == title or len(shown) >= 5:  # a title cut down to "Le…" says nothing: leave the space empty
         out.append(CounterPart("text", QRectF(left, row_a.top(), right - left, row_a.height()), shown, fpx, face.broken,
                                Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, ink="#ffffff" if face.broken else None))
     # Row B: where the unit is in its hex (DT, Crest...), then the symbol or the leader's rating;
@@ -219,30 +221,37 @@ def _status_chips(status: tuple[str, ...], box: QRectF, w: float) -> list[Counte
     gap = w * .03
     rows = max(1, int((box.height() + gap) // (h + gap)))
     top = box.top() + (box.height() - (rows * h + (rows - 1) * gap)) / 2
-    out: list[CounterPart] = []
+
+    def width(text: str) -> float:
+        return _advance(text, fpx, True) + w * .06
+
+    placed: list[tuple[str, int, float]] = []  # (code, row, left)
     x, row = box.left(), 0
-    for i, code in enumerate(status):
-        width = _advance(code, fpx, True) + w * .06
-        rest = len(status) - i - 1
-        more = f"+{rest}" if rest else ""
-        need = width + (gap + _advance(more, fpx, True) + w * .06 if more else 0)
-        if x + need > box.right() + .01 and x > box.left():
+    for code in status:
+        if x + width(code) > box.right() + .01 and x > box.left():
             row, x = row + 1, box.left()
-        if row >= rows or x + width > box.right() + .01:
-            more = f"+{len(status) - i}"
-            width = _advance(more, fpx, True) + w * .06
-            if row < rows and x + width <= box.right() + .01:
-                out.append(CounterPart("text", QRectF(x, top + row * (h + gap), width, h), more, fpx, True,
-                                       fill="#ffffff", shape="round", ink="#101010"))
-            elif out:  # no room even for "+n": the last chip gives its place to it
-                last = out.pop()
-                more = f"+{len(status) - i + 1}"
-                r = QRectF(last.rect.left(), last.rect.top(), _advance(more, fpx, True) + w * .06, h)
-                out.append(CounterPart("text", r, more, fpx, True, fill="#ffffff", shape="round", ink="#101010"))
+        if row >= rows or x + width(code) > box.right() + .01:
             break
+        placed.append((code, row, x))
+        x += width(code) + gap
+    more = ""
+    while len(placed) < len(status):  # room for "+n" after the last chip kept, giving up chips for it
+        more = f"+{len(status) - len(placed)}"
+        at_row, at_x = (placed[-1][1], placed[-1][2] + width(placed[-1][0]) + gap) if placed else (0, box.left())
+        if at_x + width(more) <= box.right() + .01:
+            break
+        if not placed:
+            more = ""
+            break
+        placed.pop()
+    out = []
+    for code, r, left in placed:
         fill, ink = STATUS_STYLE.get(code, ("#f0f0f0", "#101010"))
-        out.append(CounterPart("text", QRectF(x, top + row * (h + gap), width, h), code, fpx, True, fill=fill, shape="round", ink=ink))
-        x += width + gap
+        out.append(CounterPart("text", QRectF(left, top + r * (h + gap), width(code), h), code, fpx, True, fill=fill, shape="round", ink=ink))
+    if more:
+        at_row, at_x = (placed[-1][1], placed[-1][2] + width(placed[-1][0]) + gap) if placed else (0, box.left())
+        out.append(CounterPart("text", QRectF(at_x, top + at_row * (h + gap), width(more), h), more, fpx, True,
+                               fill="#ffffff", shape="round", ink="#101010"))
     return out
 
 

@@ -836,7 +836,7 @@ class HexMarkers(QGraphicsItem):
         """Where the ``i``-th marker of hex ``h`` is drawn (scene coordinates)."""
         s = self._mapscene.layout.size
         c = self._mapscene.layout.hex_to_pixel(h)
-        return QRectF(c.x - .92 * s + i * .2 * s, c.y - .05 * s - i * .2 * s, .78 * s, .78 * s)
+        return QRectF(c.x - .95 * s + i * .2 * s, c.y - .05 * s - i * .2 * s, .8 * s, .8 * s)
 
     def boundingRect(self) -> QRectF:
         r = QRectF()
@@ -855,10 +855,10 @@ class HexMarkers(QGraphicsItem):
                 p.setBrush(QColor(fill))
                 p.drawRoundedRect(r, .08 * s, .08 * s)
                 p.setPen(QColor("#101010"))
-                p.setFont(_font(.2 * s, True))
-                p.drawText(QRectF(r.left(), r.top() + .02 * s, r.width(), .28 * s), Qt.AlignmentFlag.AlignCenter, title)
-                p.setFont(_font(.38 * s, True))
-                p.drawText(QRectF(r.left(), r.top() + .28 * s, r.width(), .48 * s), Qt.AlignmentFlag.AlignCenter, value)
+                p.setFont(_font(.19 * s, True))
+                p.drawText(QRectF(r.left(), r.top() + .03 * s, r.width(), .26 * s), Qt.AlignmentFlag.AlignCenter, title)
+                p.setFont(_font(.42 * s, True))
+                p.drawText(QRectF(r.left(), r.top() + .28 * s, r.width(), .5 * s), Qt.AlignmentFlag.AlignCenter, value)
 
 
 class LosThreadItem(QGraphicsItem):

@@ -398,8 +398,9 @@ class AslgwBoard(Board):
             self.readout.setText("")
             return
         text = seen.hex_text(h)
-        for title, value, _ in self.scene.hex_markers.marks.get(h, ()):
-            text += f" | {title} {value} (A8.2)"
+        for r in self._view.get("residual") or ():
+            if r.get("hex") == h.label:
+                text += f" | Residual FP {r.get('fp')} (A8.2)"
         self.readout.setText(text)
 
     def _position_at(self, h: Hex) -> Position:
@@ -706,7 +707,7 @@ def _hex_markers(view: dict[str, Any]) -> dict[Hex, tuple[tuple[str, str, str], 
         h = _hex(r.get("hex"))
         if h is not None:
             where = "" if r.get("in", "ground") in ("ground", "hex") else f" {str(r.get('in')).replace('_', ' ')}"
-            out.setdefault(h, []).append((f"Resid{where}", f"{r.get('fp')} FP", "#ff9e6b"))
+            out.setdefault(h, []).append((f"Res FP{where}", str(r.get("fp")), "#ff9e6b"))
     return {h: tuple(v) for h, v in out.items()}
 
 
