@@ -17,6 +17,8 @@ class MapView(QGraphicsView):
     """Shows a :class:`MapScene`; hands hex-level mouse events to the current tool."""
 
     hexHovered = Signal(object)
+    #: a right click (press and release without dragging) at this scene position
+    rightClicked = Signal(QPointF)
     MIN_ZOOM, MAX_ZOOM = 0.05, 8.0
 
     def __init__(self, scene: MapScene, parent=None) -> None:
@@ -29,6 +31,7 @@ class MapView(QGraphicsView):
         self.setMouseTracking(True)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self._pan_from: QPointF | None = None
+        self._right_from: QPointF | None = None
         self._pressed = False
         self._last_hover: Hex | None = None
 
@@ -85,6 +88,7 @@ class MapView(QGraphicsView):
     def mousePressEvent(self, event: QMouseEvent) -> None:
         if event.button() in (Qt.MouseButton.MiddleButton, Qt.MouseButton.RightButton):
             self._pan_from = event.position()
+            self._right_from = event.position() if event.button() == Qt.MouseButton.RightButton else None
             self.setCursor(Qt.CursorShape.ClosedHandCursor)
             event.accept()
             return
@@ -123,6 +127,11 @@ class MapView(QGraphicsView):
             self._pan_from = None
             self.setCursor(self.tool.cursor if self.tool else Qt.CursorShape.ArrowCursor)
             event.accept()
+            at, self._right_from = self._right_from, None
+            if event.button() == Qt.MouseButton.RightButton and at is not None:
+                d = event.position() - at
+                if abs(d.x()) + abs(d.y()) <= 4:  # a click, not a pan
+                    self.rightClicked.emit(self.mapToScene(event.position().toPoint()))
             return
         if self._pressed and event.button() == Qt.MouseButton.LeftButton:
             self._pressed = False

@@ -17,9 +17,9 @@ def run_player(path: str | None = None) -> int:
     app.setApplicationName("gwasl")
     app.setOrganizationName("gwasl")
     win = PlayerWindow()
+    win.show()  # first: a question about the file (a scenario given as a game) has a window to belong to
     if path:
         win.open_game_path(path)
-    win.show()
-    if not path:
+    else:
         win.new_game_dialog()
     return int(app.exec())

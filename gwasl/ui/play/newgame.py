@@ -32,6 +32,8 @@ from PySide6.QtWidgets import (
 from gwasl.engine.game import GameError, GameOptions
 from gwasl.games import RULESETS, game_for
 from gwasl.store.gamefile import GameFile, GameFileError, create_game, load_source
+from gwasl.ui.errors import save_error_text
+from gwasl.ui.play.card import ScenarioCard
 
 __all__ = ["NewGameDialog", "default_game_path"]
 
@@ -125,7 +127,12 @@ class NewGameDialog(QDialog):
         self.ok_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
         self.ok_button.setText("Start")
         lay = QVBoxLayout(self)
-        lay.addLayout(form)
+        self.card = ScenarioCard()  # what the chosen scenario is played for (gwasl.ui.play.card)
+        self.card.setMinimumWidth(360)
+        top = QHBoxLayout()
+        top.addLayout(form, 1)
+        top.addWidget(self.card, 1)
+        lay.addLayout(top)
         lay.addWidget(self.problem)
         lay.addWidget(buttons)
         if source_path:
@@ -216,6 +223,8 @@ class NewGameDialog(QDialog):
         title = (self._source or {}).get("title") if isinstance(self._source, dict) else None
         self.out.setText(str(default_game_path(str(title or RULESET_NAMES.get(ruleset, ruleset)))))
         self.ok_button.setEnabled(bool(self._sides))
+        self.card.setVisible(ruleset == "aslgw")
+        self.card.show_card(self._source if ruleset == "aslgw" else None)
 
     def options(self) -> GameOptions:
         extra: dict[str, Any] = {}
@@ -233,7 +242,7 @@ class NewGameDialog(QDialog):
             out.parent.mkdir(parents=True, exist_ok=True)
             self.created = create_game(out, game_for(self.ruleset_name), self._source, self.seed.value(), self.options())
         except (GameFileError, GameError, OSError) as e:
-            self.problem.setText(str(e))
+            self.problem.setText(save_error_text(out, e))  # a read-only folder in words, not "[Errno 30]"
             return
         self.accept()
 

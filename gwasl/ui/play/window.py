@@ -41,9 +41,11 @@ from gwasl.engine.game import OMNISCIENT, PLAYER, GameError, IllegalAction
 from gwasl.engine.session import LegalAction
 from gwasl.store.gamefile import GameFileError, open_game
 from gwasl.ui import plain
+from gwasl.ui.errors import is_scenario_file
 from gwasl.ui.helpmenu import add_help_menu
 from gwasl.ui.play.actions import ActionsTree
 from gwasl.ui.play.boards import Board, board_for, game_name
+from gwasl.ui.play.card import ScenarioCard
 from gwasl.ui.play.controller import GameController
 
 __all__ = ["END_KINDS", "LogLine", "LogView", "PlayerWindow", "victory_text"]
@@ -279,7 +281,11 @@ class PlayerWindow(QMainWindow):
         self.bookmark_button.clicked.connect(self.add_bookmark)
         hl.insertWidget(3, self.bookmark_button)
         self.bookmarks_dock = self._dock("Bookmarks", self.bookmarks_list, Qt.DockWidgetArea.RightDockWidgetArea, "bookmarks")
+        # what the players play for, with its count now (Scenario > Scenario card)
+        self.card = ScenarioCard()
+        self.card_dock = self._dock("Scenario card", self.card, Qt.DockWidgetArea.RightDockWidgetArea, "card")
         self.tabifyDockWidget(self.victory_dock, self.bookmarks_dock)
+        self.tabifyDockWidget(self.victory_dock, self.card_dock)
         self.victory_dock.raise_()
 
         # the turn record, the phase and the side to act, always in sight above the map
@@ -304,7 +310,7 @@ class PlayerWindow(QMainWindow):
                 a.setShortcut(QKeySequence(shortcut))
             return a
 
-        self.new_action = action("&New game…", self.new_game_dialog, QKeySequence.StandardKey.New)
+        self.new_action = action("&New game…", lambda: self.new_game_dialog(), QKeySequence.StandardKey.New)
         self.open_action = action("&Open game…", self.open_game_dialog, QKeySequence.StandardKey.Open)
         self.close_action = action("&Close game", self.close_game, QKeySequence.StandardKey.Close)
         self.end_action = action("&End phase", self.end_phase, "Ctrl+E")
@@ -312,6 +318,7 @@ class PlayerWindow(QMainWindow):
         self.live_action = action("&Live position", self.go_live, "Ctrl+L")
         self.suggest_action = action("&Suggest a move", self.suggest, "Ctrl+H")
         self.quit_action = action("&Quit", self.close, QKeySequence.StandardKey.Quit)
+        self.card_action = action("Scenario &card", self.show_card, "F2")
         self.los_action = action("LOS &thread", self._los_toggled, "V")
         self.los_action.setCheckable(True)
         self.los_action.setEnabled(False)
@@ -341,6 +348,8 @@ class PlayerWindow(QMainWindow):
         g.addAction(self.suggest_action)
         g.addAction(self.los_action)
         self.view_menu = g.addMenu("&See the game as")
+        sc = self.menuBar().addMenu("&Scenario")
+        sc.addAction(self.card_action)
         self.help_actions = add_help_menu(self, MOUSE_HELP)
         self._fill_recent()
 
@@ -362,11 +371,17 @@ class PlayerWindow(QMainWindow):
         self._fill_view_menu()
         self._remember(str(controller.file.path))
         self._refresh()
+        if controller.file.ruleset == "aslgw":
+            self.show_card()  # a game opens on what it is played for
 
     def open_game_path(self, path: str) -> bool:
         try:
             gf = open_game(path)
         except GameFileError as e:
+            if is_scenario_file(path):  # a scenario, not a saved game: offer to start one from it
+                if self.ask_new_game_from(path):
+                    self.new_game_dialog(path)
+                return False
             self.tell("Cannot open the game", str(e))
             return False
         self.set_controller(GameController(gf))
@@ -388,10 +403,18 @@ class PlayerWindow(QMainWindow):
         if path:
             self.open_game_path(path)
 
-    def new_game_dialog(self) -> None:
+    def ask_new_game_from(self, path: str) -> bool:
+        """Whether to start a new game from the scenario ``path`` (tests replace this)."""
+        answer = plain.message(
+            self, QMessageBox.Icon.Question, "Open game",
+            f"{path} is a scenario, not a saved game.\n\nStart a new game from it?",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes)
+        return answer == QMessageBox.StandardButton.Yes
+
+    def new_game_dialog(self, source_path: str | None = None) -> None:
         from gwasl.ui.play.newgame import NewGameDialog
 
-        dlg = NewGameDialog(self, self.settings)
+        dlg = NewGameDialog(self, self.settings, source_path=source_path)
         if dlg.exec() and dlg.created is not None:
             self.set_controller(GameController(dlg.created))
 
@@ -488,6 +511,11 @@ class PlayerWindow(QMainWindow):
         st = self.controller.status()
         self.statusBar().showMessage(f"Taken back: turn {st.turn}, {st.phase}, {st.side or 'no one'} to act", 8000)
 
+    def show_card(self) -> None:
+        """Scenario > Scenario card: the card, with its victory conditions counted now."""
+        self.card_dock.show()
+        self.card_dock.raise_()
+
     def _los_toggled(self, on: bool) -> None:
         if self.board is not None and hasattr(self.board, "los_mode"):
             self.board.los_mode = bool(on)
@@ -573,7 +601,7 @@ class PlayerWindow(QMainWindow):
     # -- drawing ----------------------------------------------------------------------
     def _refresh(self) -> None:
         c = self.controller
-        for a in (self.end_action, self.undo_action, self.live_action, self.close_action):
+        for a in (self.end_action, self.undo_action, self.live_action, self.close_action, self.card_action):
             a.setEnabled(c is not None)
         if c is None:
             self.actions_list.set_actions([], [])
@@ -585,6 +613,7 @@ class PlayerWindow(QMainWindow):
             self.turn_label.setText("")
             self.victory_label.setText("")
             self.history_label.setText("")
+            self.card.show_card(None)
             self.setWindowTitle("gwasl: play")
             return
         self._draw(c)
@@ -607,6 +636,8 @@ class PlayerWindow(QMainWindow):
                                       + ("" if c.live else "  ·  history (read-only)"))
             self.turn_label.setText(f"{record}  ·  {st.phase}  ·  {st.side} to act")
         self.victory_label.setText(victory_text(view, st.result if st.over else None))
+        extra = (c.file.meta.get("options") or {}).get("extra") or {}
+        self.card.show_card(c.file.meta.get("source"), view, extra.get("balance") if isinstance(extra, dict) else None)
         # refilled without signals: the odds are computed when the user selects an action,
         # not for whichever one becomes current while the list is rebuilt
         if self.board is not None:
