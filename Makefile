@@ -3,9 +3,10 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-SCENARIO ?= gwasl/scenarios/bois-des-caures-1916.json
+# a complete scenario card (victory conditions, SSR, Balance), played to its end in the user guide
+SCENARIO ?= gwasl/scenarios/saint-julien-1915.json
 
-.PHONY: run test bench clean
+.PHONY: run play test bench clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -14,6 +15,10 @@ $(STAMP): pyproject.toml
 
 run: $(STAMP)
 	@$(BIN)/gwasl edit $(SCENARIO)
+
+# the player window on a new game of the same scenario (its card first; README "How to play")
+play: $(STAMP)
+	@$(BIN)/gwasl play $(SCENARIO)
 
 test: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q

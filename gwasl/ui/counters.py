@@ -156,7 +156,8 @@ def _full_parts(face: CounterFace, rect: QRectF) -> list[CounterPart]:
         # platoon badge (ASLGW 1.1: the platoon a squad belongs to).
         label = face.label or (face.platoon or "")[-3:]
         fpx = _px(.15, w)
-        width = min(_advance(label, fpx, True) + w * .08, (right - left) * .6)
+        # the id the log uses is read before the title: it may take the whole row
+        width = min(_advance(label, fpx, True) + w * .08, (right - left) * (1.0 if face.label else .6))
         chip = QRectF(right - width, row_a.top(), width, row_a.height())
         out.append(CounterPart("text", chip, _elide(label, fpx, True, width), fpx, True, fill="#fff4c2", shape="round", ink="#101010"))
         right = chip.left() - w * .03
