@@ -242,7 +242,7 @@ class MainWindow(QMainWindow):
         self.act_save_as = A("Save &As...", self.save_as, QKeySequence.StandardKey.SaveAs, "Save under another name")
         self.act_png = A("Export &PNG...", self.export_png_dialog, None, "Export the map as a PNG picture")
         self.act_svg = A("Export S&VG...", self.export_svg_dialog, None, "Export the map as an SVG drawing")
-        self.act_quit = A("&Quit", self.close, QKeySequence.StandardKey.Quit)
+        self.act_quit = A("&Quit", self.close, QKeySequence("Ctrl+Q"))  # spelt out: some platforms bind no standard Quit key
         self.act_undo = A("&Undo", self.document.undo, QKeySequence("Ctrl+Z"), "Undo the last edit")
         self.act_redo = A("&Redo", self.document.redo, QKeySequence("Ctrl+Shift+Z"), "Redo")
         self.act_redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])

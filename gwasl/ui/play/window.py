@@ -317,7 +317,7 @@ class PlayerWindow(QMainWindow):
         self.undo_action = action("&Take back", self.undo, QKeySequence.StandardKey.Undo)
         self.live_action = action("&Live position", self.go_live, "Ctrl+L")
         self.suggest_action = action("&Suggest a move", self.suggest, "Ctrl+H")
-        self.quit_action = action("&Quit", self.close, QKeySequence.StandardKey.Quit)
+        self.quit_action = action("&Quit", self.close, "Ctrl+Q")  # spelt out: some platforms bind no standard Quit key
         self.card_action = action("Scenario &card", self.show_card, "F2")
         self.los_action = action("LOS &thread", self._los_toggled, "V")
         self.los_action.setCheckable(True)
