@@ -817,7 +817,7 @@ class MarksItem(QGraphicsItem):
 
 class HexMarkers(QGraphicsItem):
     """Markers that belong to a hex, not to a counter (Residual FP with its value, A8.2):
-    a marker counter in the hex's lower left, over the counters at rest."""
+    a marker across the bottom of the hex, under the counters' stack, drawn over them."""
 
     def __init__(self, scene: MapScene) -> None:
         super().__init__()
@@ -836,7 +836,7 @@ class HexMarkers(QGraphicsItem):
         """Where the ``i``-th marker of hex ``h`` is drawn (scene coordinates)."""
         s = self._mapscene.layout.size
         c = self._mapscene.layout.hex_to_pixel(h)
-        return QRectF(c.x - .95 * s + i * .2 * s, c.y - .05 * s - i * .2 * s, .8 * s, .8 * s)
+        return QRectF(c.x - .62 * s, c.y + .4 * s - i * .44 * s, 1.24 * s, .42 * s)
 
     def boundingRect(self) -> QRectF:
         r = QRectF()
@@ -853,12 +853,10 @@ class HexMarkers(QGraphicsItem):
                 r = self.rect_of(h, i)
                 p.setPen(QPen(QColor("#101010"), .035 * s))
                 p.setBrush(QColor(fill))
-                p.drawRoundedRect(r, .08 * s, .08 * s)
+                p.drawRoundedRect(r, .1 * s, .1 * s)
                 p.setPen(QColor("#101010"))
-                p.setFont(_font(.19 * s, True))
-                p.drawText(QRectF(r.left(), r.top() + .03 * s, r.width(), .26 * s), Qt.AlignmentFlag.AlignCenter, title)
-                p.setFont(_font(.42 * s, True))
-                p.drawText(QRectF(r.left(), r.top() + .28 * s, r.width(), .5 * s), Qt.AlignmentFlag.AlignCenter, value)
+                p.setFont(_font(.27 * s, True))
+                p.drawText(r, Qt.AlignmentFlag.AlignCenter, f"{title} {value}")
 
 
 class LosThreadItem(QGraphicsItem):

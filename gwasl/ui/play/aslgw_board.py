@@ -673,10 +673,11 @@ class AslgwBoard(Board):
         for token in re.findall(r"[A-Za-z0-9][A-Za-z0-9_-]*", text):
             if token in shown:
                 units.add(token)
-            elif re.fullmatch(r"[A-Z]{1,2}[0-9]{1,3}", token):
-                h = _hex(token)
-                if h is not None and self.public is not None and self.public.map.contains(h):
-                    hexes.add(h)
+        # hex labels, not rule numbers: "F4 -> F5" but neither "(A4.7)" nor "(B12)"
+        for token in re.findall(r"(?<![\w.(-])([A-Z]{1,2}[0-9]{1,3})(?![\w.)-])", text):
+            h = _hex(token)
+            if h is not None and self.public is not None and self.public.map.contains(h):
+                hexes.add(h)
         self._focus(units, hexes)
 
     def _focus(self, units: set[str], hexes: set[Hex]) -> None:
