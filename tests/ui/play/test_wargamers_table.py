@@ -70,7 +70,9 @@ def tooltip_at(board: AslgwBoard, pos) -> str:
     QToolTip.hideText()
     ev = QHelpEvent(QEvent.Type.ToolTip, pos, board.view.viewport().mapToGlobal(pos))
     board.view.viewportEvent(ev)
-    return QToolTip.text().replace("\xa0", " ")  # the plain-text tooltip keeps its spaces as nbsp
+    text = QToolTip.text().replace("\xa0", " ")  # the plain-text tooltip keeps its spaces as nbsp
+    QToolTip.hideText()  # a tooltip left open would take the next test's mouse moves
+    return text
 
 
 # -- 1. the scenario card ------------------------------------------------------------------
@@ -90,7 +92,7 @@ def test_the_card_at_new_game_and_from_the_scenario_menu_with_its_live_count(qtb
     assert "R-1" not in text and "C-L" not in text  # the card never names a unit
     dlg.out.setText(str(tmp_path / "sj.game"))
     dlg.start()
-    assert dlg.created is not None
+    assert dlg.created is not None and not dlg.isVisible()
     window.set_controller(GameController(dlg.created))
     window.victory_dock.raise_()
     window.activateWindow()
