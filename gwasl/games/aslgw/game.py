@@ -515,6 +515,8 @@ class AslgwGame(Game[AslgwState]):
         imp = state.impulse
         if imp is not None and u.id in imp.steps:
             return f"{u.id} has already entered a location in this impulse: one location per impulse (ASLGW 1.4.1)"
+        if to == u.hex:
+            return f"{u.id} stays in {u.hex}: an impulse moves members from hex to hex (ASLGW 1.4.1)"
         if to not in u.hex.neighbours():
             return f"{action.to} is not next to {u.hex}: one hex per impulse (ASLGW 1.4.1)"
         return mv.unit_blocker(state, state.fog, u, impulse=True)
