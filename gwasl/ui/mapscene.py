@@ -745,11 +745,12 @@ class HexOverlay(QGraphicsItem):
         self.marks_item.prepareGeometryChange()
         self.hexes = new
         self.marks = dict(marks or {})
-        self._rect = self._mapscene.map_rect()
         lay, g = self._mapscene.layout, self._mapscene.geom
         path = QPainterPath()
         path.setFillRule(Qt.FillRule.WindingFill)
-        polys = self._mapscene.hex_polygons
+        # a few hexes (an outline, a drag's targets) are placed directly: the whole map's polygons
+        # (tenths of a second on 16 boards) are built only for a tint over many hexes
+        polys = self._mapscene.hex_polygons if len(new) > 64 else {}
         for h in new:
             poly = polys.get(h)
             if poly is None:
@@ -757,6 +758,10 @@ class HexOverlay(QGraphicsItem):
                 poly = g.hex.translated(c.x, c.y)
             path.addPolygon(poly)
         self._path = path
+        # as big as the hexes tinted (their outline and marks included): a change repaints
+        # those hexes, not the whole map (a history step outlines one event's hexes)
+        pad = lay.size * .25 + self.pen.widthF()
+        self._rect = path.boundingRect().adjusted(-pad, -pad, pad, pad) if new else QRectF()
         self.update()
         self.marks_item.update()
 

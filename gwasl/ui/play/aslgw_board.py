@@ -152,13 +152,15 @@ def _first(ids: Any, where: dict[str, Any]) -> Hex | None:
     return None
 
 
-def action_hexes(action: dict[str, Any], view: dict[str, Any]) -> tuple[Hex | None, Hex | None]:
+def action_hexes(action: dict[str, Any], view: dict[str, Any],
+                 where: dict[str, Any] | None = None) -> tuple[Hex | None, Hex | None]:
     """Where an aslgw action starts and ends on the map, from its JSON and the view:
     a move from its pieces' hex (or its "?" pile) to ``to``; a shift between ``a`` and ``b``;
     a fire from its firers' hex to its target ``at``; a rally, repair, detach, bayonet
-    charge or platoon order at its unit's hex; a close combat at ``at``."""
+    charge or platoon order at its unit's hex; a close combat at ``at``.  ``where``: the
+    view's units by id (:func:`_where`), when the caller asks about many actions of one view."""
     kind = action.get("kind")
-    where = _where(view)
+    where = _where(view) if where is None else where
     if kind == "move":
         pieces = action.get("pieces") or ()
         src = _first(pieces, where)
@@ -345,9 +347,10 @@ class AslgwBoard(Board):
     def show_view(self, view: dict[str, Any], legal: Sequence[LegalAction]) -> None:
         self._view, self._legal = view, legal
         self._ends = []
+        where = _where(view)  # once per view: every action is placed against it
         for la in legal:
             data = la.action.to_json()
-            a, b = action_hexes(data, view)
+            a, b = action_hexes(data, view, where)
             self._ends.append((la, data, a, b))
         self._groups = {}
         if self.tool.source is None:  # a new position: what the hint bar said was about the last one
@@ -661,11 +664,11 @@ class AslgwBoard(Board):
                 hexes |= h | {x for x in (a, b) if x is not None}
         self._focus(units, hexes)
 
-    def highlight_event(self, event: dict[str, Any] | None) -> None:
+    def highlight_event(self, event: dict[str, Any] | None, bring_into_view: bool = True) -> None:
         """Outline what a log line names: the counters the view shows and the map's hexes,
         from the event's fields and its words (the line is the viewer's own)."""
         if not event:
-            self._focus(set(), set())
+            self._focus(set(), set(), False)
             return
         units, hexes = self._refs(event)
         text = str(event.get("text") or "")
@@ -678,14 +681,14 @@ class AslgwBoard(Board):
             h = _hex(token)
             if h is not None and self.public is not None and self.public.map.contains(h):
                 hexes.add(h)
-        self._focus(units, hexes)
+        self._focus(units, hexes, bring_into_view)
 
-    def _focus(self, units: set[str], hexes: set[Hex]) -> None:
+    def _focus(self, units: set[str], hexes: set[Hex], bring_into_view: bool = True) -> None:
         where = {str(u.get("id")): _hex(u.get("hex")) for u in self._view.get("units") or ()}
         hexes = hexes | {h for u in units if (h := where.get(u)) is not None}
         self.scene.set_selected_units(units)
         self.scene.focus.set_hexes(hexes)
-        if hexes:  # bring the first of them into sight when it is off the view
+        if hexes and bring_into_view:  # bring the first of them into sight when it is off the view
             first = min(hexes, key=lambda h: (h.column, h.row))
             self.view.ensureVisible(self.scene.hex_rect(first), 20, 20)
 

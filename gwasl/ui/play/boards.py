@@ -56,8 +56,9 @@ class Board(QWidget):
     def highlight_actions(self, actions: Sequence[LegalAction]) -> None:
         """Show on the map the units and hexes ``actions`` concern (none: clear it)."""
 
-    def highlight_event(self, event: dict[str, Any] | None) -> None:
-        """Show on the map the units and hexes a log line (an event as the viewer sees it) names."""
+    def highlight_event(self, event: dict[str, Any] | None, bring_into_view: bool = True) -> None:
+        """Show on the map the units and hexes a log line (an event as the viewer sees it) names
+        (``bring_into_view``: and scroll the first of them into sight)."""
 
     def set_source(self, source: dict[str, Any] | None) -> None:
         """The scenario the game started from, for what every player knows of it (a map's

@@ -225,6 +225,7 @@ class PlayerWindow(QMainWindow):
         self._build_menus()
         self.messages: list[tuple[str, str]] = []
         self._log_seqs: list[int] = []  # the seq of each line of the log dock
+        self._log: list[dict[str, Any]] = []  # the log as last drawn
         self._refresh()
 
     # -- building ------------------------------------------------------------------
@@ -371,7 +372,10 @@ class PlayerWindow(QMainWindow):
         self._fill_view_menu()
         self._remember(str(controller.file.path))
         self._refresh()
-        if controller.file.ruleset == "aslgw":
+        carded = controller.file.ruleset == "aslgw"
+        self.card_action.setEnabled(carded)
+        self.card_dock.setVisible(carded)
+        if carded:
             self.show_card()  # a game opens on what it is played for
 
     def open_game_path(self, path: str) -> bool:
@@ -532,12 +536,13 @@ class PlayerWindow(QMainWindow):
             self._show_step_event()
 
     def _show_step_event(self) -> None:
-        """In history: the map outlines what the last event shown is about."""
+        """In history: the map outlines what the last event shown is about (where it is: the
+        view is not moved while the slider is dragged)."""
         c = self.controller
         if c is None or self.board is None or c.live:
             return
-        log = c.log()
-        self.board.highlight_event(log[-1] if log else None)
+        log = self._log
+        self.board.highlight_event(log[-1] if log else None, bring_into_view=False)
         if log:
             self.statusBar().showMessage(f"Event {c.position}: {' '.join(str(log[-1]['text']).split())}")
 
@@ -548,7 +553,7 @@ class PlayerWindow(QMainWindow):
             return
         if 0 <= n < len(self._log_seqs):
             seq = self._log_seqs[n]
-            event = next((e for e in c.log() if e["seq"] == seq), None)
+            event = next((e for e in self._log if e["seq"] == seq), None)
             self.board.highlight_event(event)
 
     # -- bookmarks: history positions worth coming back to, kept per game file ---------
@@ -601,8 +606,10 @@ class PlayerWindow(QMainWindow):
     # -- drawing ----------------------------------------------------------------------
     def _refresh(self) -> None:
         c = self.controller
-        for a in (self.end_action, self.undo_action, self.live_action, self.close_action, self.card_action):
+        for a in (self.end_action, self.undo_action, self.live_action, self.close_action):
             a.setEnabled(c is not None)
+        if c is None:
+            self.card_action.setEnabled(False)
         if c is None:
             self.actions_list.set_actions([], [])
             self.suggest_label.hide()
@@ -636,8 +643,9 @@ class PlayerWindow(QMainWindow):
                                       + ("" if c.live else "  ·  history (read-only)"))
             self.turn_label.setText(f"{record}  ·  {st.phase}  ·  {st.side} to act")
         self.victory_label.setText(victory_text(view, st.result if st.over else None))
-        extra = (c.file.meta.get("options") or {}).get("extra") or {}
-        self.card.show_card(c.file.meta.get("source"), view, extra.get("balance") if isinstance(extra, dict) else None)
+        if c.file.ruleset == "aslgw":  # the solitaire games have no scenario card (their rules say what to play for)
+            extra = (c.file.meta.get("options") or {}).get("extra") or {}
+            self.card.show_card(c.file.meta.get("source"), view, extra.get("balance") if isinstance(extra, dict) else None)
         # refilled without signals: the odds are computed when the user selects an action,
         # not for whichever one becomes current while the list is rebuilt
         if self.board is not None:
@@ -647,7 +655,8 @@ class PlayerWindow(QMainWindow):
         self.odds_label.setText("")
         self.suggest_label.hide()  # a suggestion was for the position before
         self.end_action.setEnabled(any(la.shown.kind in END_KINDS for la in legal))
-        self._fill_log(c.log())
+        self._log = c.log()
+        self._fill_log(self._log)
         self.history_slider.blockSignals(True)
         self.history_slider.setRange(0, c.history_length)
         self.history_slider.setValue(c.position)

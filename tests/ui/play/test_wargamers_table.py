@@ -375,6 +375,7 @@ def test_a_suggestion_shows_under_the_list_and_goes_with_its_position(qtbot, win
     is the policy's own business); the answer goes once the position changes."""
     gf = create_game(tmp_path / "ca.game", game_for("combined-arms"), None, 7, GameOptions())
     window.set_controller(GameController(gf))
+    assert not window.card_action.isEnabled() and not window.card_dock.isVisible()  # CA's rules are its card
     told = []
     window.tell = lambda title, text: told.append(title)  # a modal box would come through here
     window.suggest_action.trigger()
