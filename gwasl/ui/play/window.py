@@ -3,10 +3,12 @@
 Everything the window shows comes from the controller's views for its
 viewer (``player`` by default: what the person at the desk may know); it
 changes the game only by sending actions and take-backs.  Docks: the legal
-actions with the exact odds of the selected one, the dice and events log
+actions grouped by stack and unit, with the exact odds of the selected one
+(and its units and hexes outlined on the map), the dice and events log
 (each roll with its modifiers and rules, each automated decision with its
-reasons), and the history, which steps back and forward through every
-event read-only.
+reasons; a clicked line outlined on the map), the history, which steps back
+and forward through every event read-only, the victory panel and the
+scenario card counted live (Scenario > Scenario card).
 """
 
 from __future__ import annotations

@@ -387,3 +387,15 @@ def test_a_suggestion_shows_under_the_list_and_goes_with_its_position(qtbot, win
     window.request(la.action)
     assert not window.suggest_label.isVisible()
 
+
+
+def test_a_log_line_outlines_its_hexes_not_its_rule_numbers(qtbot, window, tmp_path):
+    """A log line cites rules like hexes ("(A4.7)", "(B12)", "A7.3 IFT"): only the hexes it
+    names and the units the view shows are outlined (A4.7 advance; the log's own words)."""
+    board = start(window, tmp_path, "bois-des-caures-1916.json")
+    board.highlight_event({"kind": "moved", "text": "french: a \"?\" of 3 counters move advancing (A4.7) F4 -> F5, 2 MF "
+                                                    "(shellholes: 2 MF); G1-3 at C2 (A7.3 IFT, TEM: brush terrain (B12))"})
+    assert board.scene.focus.hexes == {Hex.from_label(x) for x in ("F4", "F5", "C2", "D2")}  # D2: where G1-3 stands
+    assert board.scene.selected_units == {"G1-3"}
+    board.highlight_event(None)
+    assert not board.scene.focus.hexes and not board.scene.selected_units
