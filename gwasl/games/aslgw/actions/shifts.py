@@ -6,7 +6,7 @@ Every shift is planned on the shifting side's knowledge
 (:func:`~gwasl.games.aslgw.knowledge.side_knowledge`): the +1 "in the LOS of
 an enemy unit" counts the enemy units that side knows of and every enemy
 "?" pile, never a hidden enemy (docs/rules-notes.md), and is rolled with
-that DRM on the truth (:func:`gwasl.rules.fog.shift.resolve_shift`).  The
+that DRM on the truth (:func:`gwasl.rules.fog.resolve.resolve_shift`).  The
 game's reduce replays each result from its recorded dice, so the ledgers,
 the phase closed on 8+, TI, eliminated dummies and lost status follow from
 the events.
@@ -42,6 +42,7 @@ from gwasl.model.phases import Phase
 from gwasl.rules.dice import ScriptedDice
 from gwasl.rules.fog.odds import shift_band_odds
 from gwasl.rules.fog.policy import choose_minefield_shift, choose_shift
+from gwasl.rules.fog.resolve import resolve_shift
 from gwasl.rules.fog.shift import (
     ShiftError,
     ShiftPlan,
@@ -50,7 +51,6 @@ from gwasl.rules.fog.shift import (
     plan_dummy_shift,
     plan_hip_shift,
     plan_minefield_shift,
-    resolve_shift,
     shift_window,
 )
 from gwasl.rules.fog.state import Clock, FogState, LedgerKind, ShiftRecord
