@@ -14,8 +14,7 @@ import json
 import random
 from typing import Any
 
-from gwasl.cli import UsageError
-from gwasl.commands.common import escape_controls, print_json
+from gwasl.commands.common import UsageError, escape_controls, print_json
 from gwasl.engine.game import PLAYER, GameError, GameOptions, IllegalAction
 from gwasl.engine.session import SessionError
 from gwasl.games import RULESETS, game_for
