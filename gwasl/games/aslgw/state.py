@@ -9,11 +9,14 @@ a moving platoon (ASLGW 1.4.1), the public MF of "?" piles, the position of
 each secret side's private dice stream, a pending minefield decision
 (O'Leary 4.6.2), and the fog layer's bookkeeping: the shift ledger (O'Leary
 2.5, 3.3.4, 3.3.5) and whether the phasing side has acted this phase (2.3,
-5.1), passed with the :attr:`AslgwState.clock` to the fog rule functions.  Fire and close combat (issue 12) slot in through
-:class:`UnitPlay`'s ``pinned``/``dm`` and the scenario units' ``broken``.
+5.1), passed with the :attr:`AslgwState.clock` to the fog rule functions.
 
-The game's :meth:`~gwasl.games.aslgw.game.AslgwGame.reduce` is the only way it
-changes.
+Every state type is here: fire and close combat's part (:class:`CombatState`,
+issue 12: a unit's marks, the defender's fire window, Residual FP, Melee, gas
+clouds, a Bayonet Charge moving; pin and DM stay in :class:`UnitPlay`, broken
+in the scenario's units) and Control and victory's (:class:`VictoryState`, A26).
+
+The reduce of :mod:`gwasl.games.aslgw.actions.dispatch` is the only way it changes.
 """
 
 from __future__ import annotations
