@@ -47,6 +47,7 @@ __all__ = [
     "GameOption",
     "GameOptions",
     "IllegalAction",
+    "OptionError",
     "Outcome",
     "Policy",
     "Seat",
@@ -75,6 +76,15 @@ class IllegalAction(GameError):
         self.reason = reason
         self.rule = rule
         super().__init__(f"{reason} ({rule})" if rule else reason)
+
+
+class OptionError(GameError):
+    """A choice at the start that the game does not offer, or a value it does not take:
+    ``key`` names the option (:class:`GameOption`), ``reason`` what is wrong."""
+
+    def __init__(self, key: str, reason: str) -> None:
+        self.key, self.reason = key, reason
+        super().__init__(f"{key}: {reason}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,7 +192,7 @@ class GameOption:
     'german'
     >>> GameOption("balance", "Balance", SIDE).check("swiss", ("french", "german"))
     Traceback (most recent call last):
-    gwasl.engine.game.GameError: balance: 'swiss' is not a side (french, german)
+    gwasl.engine.game.OptionError: balance: 'swiss' is not a side (french, german)
     """
 
     key: str
@@ -203,19 +213,19 @@ class GameOption:
 
     def check(self, value: Any, sides: Sequence[str]) -> Any:
         """``value`` as this option takes it (a set of sides as a frozenset), for a game of
-        ``sides``; raises :class:`GameError` naming the option and what is wrong."""
+        ``sides``; raises :class:`OptionError` naming the option and what is wrong."""
         if self.kind == BOOL:
             if not isinstance(value, bool):
-                raise GameError(f"{self.key}: {_quoted(value)} is not true or false")
+                raise OptionError(self.key, f"{_quoted(value)} is not true or false")
             return value
         values = [value] if self.kind == SIDE else value
         if self.kind == SIDES and (isinstance(value, str) or not isinstance(value, (list, tuple, set, frozenset))):
-            raise GameError(f"{self.key}: {_quoted(value)} is not a list of sides")
+            raise OptionError(self.key, f"{_quoted(value)} is not a list of sides")
         for v in values:
             if v is None and self.kind == SIDE:
                 continue
             if not isinstance(v, str) or v not in sides:
-                raise GameError(f"{self.key}: {_quoted(v)} is not a side ({', '.join(sides)})")
+                raise OptionError(self.key, f"{_quoted(v)} is not a side ({', '.join(sides)})")
         return value if self.kind == SIDE else frozenset(value)
 
 
@@ -353,7 +363,7 @@ class Game(abc.ABC, Generic[S]):
         ``sides``, each checked against :attr:`options_offered`; a choice at its option's
         default is left out (the game file records only what was chosen).
 
-        Raises :class:`GameError` naming an option the game does not offer, or a bad value."""
+        Raises :class:`OptionError` naming an option the game does not offer, or a bad value."""
         offered = {o.key: o for o in cls.options_offered}
         secret: frozenset[str] = frozenset()
         practice = False
@@ -362,7 +372,7 @@ class Game(abc.ABC, Generic[S]):
             option = offered.get(key)
             if option is None:
                 theirs = ", ".join(offered) or "none"
-                raise GameError(f"{cls.display_name or cls.ruleset} offers no option {key[:40]!r} (its options: {theirs})")
+                raise OptionError(key[:40], f"{cls.display_name or cls.ruleset} offers no such option (its options: {theirs})")
             value = option.check(value, sides)
             if key == SECRET.key:
                 secret = value
