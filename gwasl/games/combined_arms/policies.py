@@ -64,12 +64,13 @@ def game() -> Any:
     return _GAME
 
 
-def choices(s: State) -> list[list[Record]]:
+def choices(seat: Seat[Any]) -> list[list[Record]]:
     """The legal actions of the player now, grouped: one group per platoon that can act,
     the mortar calls, and each other action alone."""
+    s: State = seat.view()
     g = game()
     if s.breaks or s.rolls or s.phase not in (MOVE, FIRE):
-        return [[a] for a in g._attacker_actions(s)]
+        return [[a] for a in seat.legal()]
     groups: list[list[Record]] = []
     for u in range(len(UNIT_IDS)):
         acts = g.unit_actions(s, u)
@@ -95,7 +96,7 @@ def random_policy(seat: Seat[Any], dice: GameDice) -> Decision:
     rng = _Rng(dice, seat.quiet)
     g = game()
     if s.breaks or s.rolls or s.phase not in (MOVE, FIRE):
-        acts = g._attacker_actions(s)
+        acts = seat.legal()
         return Decision(acts[rng.below(len(acts))], "random", _NO_DETAILS)
     # the choices: a platoon that may act (its index), or one of the phase's other choices
     move = s.phase == MOVE
@@ -157,7 +158,7 @@ def cautious_policy(seat: Seat[Any], dice: GameDice) -> Decision:
     if s.phase == MOVE and s.turn >= 2 and not s.acted:
         return Decision(EndGame(), "cautious: end the game and let the final reveals score")
     if s.breaks or s.rolls:
-        acts = game()._attacker_actions(s)
+        acts = seat.legal()
         return Decision(acts[0], "cautious: the first choice")
     return Decision(EndPhase(), "cautious: stay off the board")
 

@@ -73,6 +73,8 @@ class NewGameDialog(QDialog):
         self._loaded: tuple[str, str] | None = None  # the (ruleset, scenario) the choices below are for
         #: the chosen game's options by key: the option, its widget and how to read its value
         self._choices: dict[str, tuple[GameOption, QWidget, Callable[[], Any]]] = {}
+        #: true-or-false choices made, by key: kept while other games are chosen (their sides are not)
+        self._ticked: dict[str, bool] = {}
         self.form = form = QFormLayout()
         self.ruleset = QComboBox()
         for key in rulesets():
@@ -228,8 +230,8 @@ class NewGameDialog(QDialog):
 
     def _build_choices(self, game: Game[Any]) -> None:
         """The rows of ``game``'s options, after the seed's; a true-or-false choice already made
-        is kept (the sides of another source are not)."""
-        kept = {key: value() for key, (o, _w, value) in self._choices.items() if o.kind == BOOL}
+        is kept, also through other games (the sides of another source are not)."""
+        self._ticked.update({key: value() for key, (o, _w, value) in self._choices.items() if o.kind == BOOL})
         for _option, old, _value in self._choices.values():
             self.form.removeRow(old)
         self._choices = {}
@@ -240,7 +242,7 @@ class NewGameDialog(QDialog):
             label = option.label
             if option.kind == BOOL:
                 box = QCheckBox(option.label)
-                box.setChecked(kept.get(option.key, bool(option.default)))
+                box.setChecked(self._ticked.get(option.key, bool(option.default)))
                 widget, value, label = box, box.isChecked, ""
             elif option.kind == SIDE:
                 combo = QComboBox()
