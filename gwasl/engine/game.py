@@ -151,7 +151,7 @@ class SourceKind:
     when there are none.
 
     >>> SourceKind(JSON_FILE, "a patrol", without="dices one").describe()
-    'a patrol (optional: without one the game dices one)'
+    'a patrol, optional: without one the game dices one'
     """
 
     format: str
@@ -171,7 +171,7 @@ class SourceKind:
 
     def describe(self) -> str:
         """The source in words, with what happens without one."""
-        return self.what if self.required else f"{self.what} (optional: without one the game {self.without})"
+        return self.what if self.required else f"{self.what}, optional: without one the game {self.without}"
 
 
 #: an option's kinds: true or false; one side of the game or none; any set of its sides

@@ -200,7 +200,7 @@ class CombinedArmsGame(Game[State]):
     ruleset: ClassVar[str] = "combined-arms"
     display_name: ClassVar[str] = "Combined Arms (Sabin)"
     #: CA The Playing Board: the terrain is diced; a source may give it (docs/format/combined-arms.md)
-    source_kind: ClassVar[SourceKind] = SourceKind(JSON_FILE, "a Combined Arms board (JSON: the terrain of its 79 hexes)",
+    source_kind: ClassVar[SourceKind] = SourceKind(JSON_FILE, "a Combined Arms board (JSON, its 79 hexes' terrain)",
                                                    without="dices its board from the seed",
                                                    search="Combined Arms dices its board from the seed: no scenario")
     #: nothing is hidden from the player (no secret sides); CA Victory: the easier game
