@@ -62,8 +62,8 @@ def game_for(name: str) -> Game[Any]:
     module, _, attr = target.partition(":")
     try:
         cls = getattr(importlib.import_module(module), attr)
-    except (ImportError, AttributeError):
-        raise UnknownRuleset(f"the {name} ruleset is not available in this gwasl") from None
+    except (ImportError, AttributeError) as e:  # what failed, in one line: a missing package or a broken one
+        raise UnknownRuleset(f"the {name} ruleset is not available in this gwasl ({type(e).__name__}: {e})") from None
     game: Game[Any] = cls()
     return game
 

@@ -79,9 +79,10 @@ class NewGameDialog(QDialog):
         self.ruleset = QComboBox()
         for key in rulesets():
             try:
-                self.ruleset.addItem(game_for(key).display_name, key)
+                name = game_for(key).display_name
             except GameError:
-                continue  # a ruleset whose package is not installed is not offered
+                name = key  # chosen, it says what is wrong with it
+            self.ruleset.addItem(name, key)
         self.ruleset.setCurrentIndex(max(0, self.ruleset.findData(ruleset)))
         self.ruleset.currentIndexChanged.connect(self._source_changed)
         form.addRow("Game", self.ruleset)
@@ -169,7 +170,10 @@ class NewGameDialog(QDialog):
         """List what the chosen game starts from: the scenario library for Great War scenario
         files, the game's own bundled sources, or nothing (a game that makes its own)."""
         self.hits.clear()
-        game = self.game
+        try:
+            game = self.game
+        except GameError:
+            return  # the problem line says why (_source_changed)
         kind = game.source_kind
         self.search.setPlaceholderText(kind.search)
         if kind.format == SCENARIO_FILE:
@@ -210,7 +214,14 @@ class NewGameDialog(QDialog):
         self._loaded = (ruleset, path)
         self.problem.setText("")
         self._source = None
-        game = self.game
+        try:
+            game = self.game
+        except GameError as e:
+            self._sides = ()
+            self.problem.setText(str(e))
+            self._clear_choices()
+            self.ok_button.setEnabled(False)
+            return
         kind = game.source_kind
         self.source.setPlaceholderText(kind.describe())
         try:
@@ -231,10 +242,7 @@ class NewGameDialog(QDialog):
     def _build_choices(self, game: Game[Any]) -> None:
         """The rows of ``game``'s options, after the seed's; a true-or-false choice already made
         is kept, also through other games (the sides of another source are not)."""
-        self._ticked.update({key: value() for key, (o, _w, value) in self._choices.items() if o.kind == BOOL})
-        for _option, old, _value in self._choices.values():
-            self.form.removeRow(old)
-        self._choices = {}
+        self._clear_choices()
         at = self._options_row
         for option in game.options_offered:
             widget: QWidget
@@ -258,6 +266,12 @@ class NewGameDialog(QDialog):
             self.form.insertRow(at, label, widget)
             at += 1
             self._choices[option.key] = (option, widget, value)
+
+    def _clear_choices(self) -> None:
+        self._ticked.update({key: value() for key, (o, _w, value) in self._choices.items() if o.kind == BOOL})
+        for _option, old, _value in self._choices.values():
+            self.form.removeRow(old)
+        self._choices = {}
 
     def choices(self) -> dict[str, Any]:
         """The value of each option of the chosen game, by key."""

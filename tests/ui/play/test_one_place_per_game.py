@@ -197,3 +197,17 @@ def test_the_command_line_reads_the_source_and_options_the_game_declares(tmp_pat
         assert dict(gf.session.options.extra) == {"auto_blue": True}
     rc, err = run(capsys, "game", "new", "--ruleset", "combined-arms", "--out", str(tmp_path / "ca.game"), "--secret", "defender")
     assert rc == 2 and "--secret: Combined Arms (Sabin) offers no such option" in err
+
+
+def test_a_game_that_cannot_be_loaded_is_listed_and_says_why(qtbot, tmp_path, home, monkeypatch):
+    """A ruleset whose package fails to import is not dropped from the list in silence: chosen,
+    the dialog says what failed and cannot start it."""
+    monkeypatch.setitem(RULESETS, "broken", "gwasl.games.no_such_game:Game")
+    dlg = dialog(qtbot, tmp_path)
+    assert dlg.ruleset.findData("broken") >= 0
+    choose(qtbot, dlg, "broken")
+    assert dlg.problem.text() == ("the broken ruleset is not available in this gwasl "
+                                  "(ModuleNotFoundError: No module named 'gwasl.games.no_such_game')")
+    assert not dlg.ok_button.isEnabled() and option_rows(dlg) == [] and dlg.hits.count() == 0
+    choose(qtbot, dlg, "combined-arms")
+    assert not dlg.problem.text() and dlg.ok_button.isEnabled() and option_rows(dlg) == SHOWN["combined-arms"]
