@@ -20,13 +20,19 @@ from gwasl.engine import snapshot
 from gwasl.engine.dice import GameDice
 from gwasl.engine.events import Decided, Rolled
 from gwasl.engine.game import (
+    PRACTICE,
+    SCENARIO_FILE,
+    SECRET,
+    SIDE,
     Game,
     GameError,
+    GameOption,
     GameOptions,
     IllegalAction,
     Outcome,
     Policy,
     Shown,
+    SourceKind,
     Status,
     Viewer,
 )
@@ -58,6 +64,12 @@ class AslgwGame(Game[AslgwState]):
     """ASL: The Great War scenario in play, with O'Leary's fog layer."""
 
     ruleset: ClassVar[str] = "aslgw"
+    display_name: ClassVar[str] = "A Great War scenario"
+    source_kind: ClassVar[SourceKind] = SourceKind(SCENARIO_FILE, "a Great War scenario", required=True,
+                                                   search="search the scenario library: title, id")
+    #: O'Leary's fog: the sides whose hidden layer gwasl keeps and plays; A26.4: the side taking its Balance
+    options_offered: ClassVar[tuple[GameOption, ...]] = (SECRET, PRACTICE, GameOption("balance", "Balance (A26.4)", SIDE, rule="A26.4"))
+    board: ClassVar[str] = "gwasl.ui.play.aslgw_board:AslgwBoard"
     events = EVENTS
     actions = ACTIONS
 

@@ -21,7 +21,21 @@ from typing import Any, ClassVar
 
 from gwasl.engine.dice import GameDice
 from gwasl.engine.events import Decided, Drm, Rolled
-from gwasl.engine.game import Game, GameError, GameOptions, IllegalAction, Outcome, Policy, Shown, Status, Viewer
+from gwasl.engine.game import (
+    JSON_FILE,
+    PRACTICE,
+    Game,
+    GameError,
+    GameOption,
+    GameOptions,
+    IllegalAction,
+    Outcome,
+    Policy,
+    Shown,
+    SourceKind,
+    Status,
+    Viewer,
+)
 from gwasl.engine.record import Record
 from gwasl.games.combined_arms import board as B
 from gwasl.games.combined_arms import choices
@@ -185,6 +199,15 @@ class CombinedArmsGame(Game[State]):
     """Sabin's Combined Arms: the board diced from the seed, your battalion against gwasl's defender."""
 
     ruleset: ClassVar[str] = "combined-arms"
+    display_name: ClassVar[str] = "Combined Arms (Sabin)"
+    #: CA The Playing Board: the terrain is diced; a source may give it (docs/format/combined-arms.md)
+    source_kind: ClassVar[SourceKind] = SourceKind(JSON_FILE, "a Combined Arms board (JSON, its 79 hexes' terrain)",
+                                                   without="dices its board from the seed",
+                                                   search="Combined Arms dices its board from the seed: no scenario")
+    #: nothing is hidden from the player (no secret sides); CA Victory: the easier game
+    options_offered: ClassVar[tuple[GameOption, ...]] = (
+        PRACTICE, GameOption("easier", "the easier game (no -1 per turn after 18)", rule="CA Victory"))
+    board: ClassVar[str] = "gwasl.ui.play.combined_arms_board:CombinedArmsBoard"
     events = EVENTS
     actions = ACTIONS
 
