@@ -148,7 +148,7 @@ def test_window_titles_name_the_game_not_its_ruleset_id(player, tmp_path):
     assert player.windowTitle() == "Saint-Julien, 22 April 1915 - g.game - gwasl"
     gf = create_game(tmp_path / "ca.game", game_for("combined-arms"), None, 7, GameOptions())
     player.set_controller(GameController(gf))
-    assert player.windowTitle() == "Combined Arms - ca.game - gwasl" and "combined-arms" not in player.windowTitle()
+    assert player.windowTitle() == "Combined Arms (Sabin) - ca.game - gwasl" and "combined-arms" not in player.windowTitle()
     assert "aslgw" not in player.windowTitle()
 
 
