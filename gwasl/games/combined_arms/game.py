@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 from gwasl.engine.dice import GameDice
 from gwasl.engine.events import Decided, Drm, Rolled
 from gwasl.engine.game import Game, GameError, GameOptions, IllegalAction, Outcome, Policy, Shown, Status, Viewer
-from gwasl.engine.record import Record
+from gwasl.engine.record import Record, to_json_value
 from gwasl.games.combined_arms import board as B
 from gwasl.games.combined_arms import rules as R
 from gwasl.games.combined_arms.records import (
@@ -1003,7 +1003,11 @@ class CombinedArmsGame(Game[State]):
         if isinstance(event, Rolled):
             return self.roll_shown(event, viewer)
         if isinstance(event, Decided):
-            return self.decision_shown(event, viewer)
+            shown = self.decision_shown(event, viewer)
+            if shown is None or "details" not in shown.data:
+                return shown
+            # details read back from the journal are read-only mappings, nested too: plain JSON
+            return Shown(shown.kind, shown.text, {**shown.data, "details": to_json_value(shown.data["details"])})
         return event_shown(event)
 
     def action_view(self, state: State, action: Record, viewer: Viewer) -> Shown:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from gwasl.engine.game import Shown
-from gwasl.engine.record import Record
+from gwasl.engine.record import Record, to_json_value
 from gwasl.games.combined_arms import board as B
 from gwasl.games.combined_arms import outlook as O
 from gwasl.games.combined_arms import records as E
@@ -74,7 +74,8 @@ def state_view(game: CombinedArmsGame, s: State) -> dict[str, Any]:
         "phase": st.phase,
         "side": st.side,
         "over": st.over,
-        "result": dict(st.result) if st.result else None,
+        # a result read back from the journal is a read-only mapping, its breakdown too: plain JSON here
+        "result": to_json_value(st.result) if st.result else None,
         "stage": s.stage or None,
         "easier": s.easier,
         "board": {"rows": 9, "turned": s.turned, "hexes": hexes, "road": [B.label(h) for h in B.ROAD],
@@ -190,7 +191,7 @@ def event_shown(e: Record) -> Shown | None:
             return None
         return Shown("break_pending", f"choose the platoon in {e.hex} that breaks", {"hex": e.hex, "count": e.count})
     if isinstance(e, E.GameOver):
-        return Shown("game_over", f"game over: {e.result.get('why', '')}", {"result": dict(e.result)})
+        return Shown("game_over", f"game over: {e.result.get('why', '')}", {"result": to_json_value(e.result)})
     return None
 
 

@@ -28,7 +28,7 @@ from gwasl.engine.game import (
     Status,
     Viewer,
 )
-from gwasl.engine.record import Record
+from gwasl.engine.record import Record, to_json_value
 from gwasl.games.on_patrol import records as R
 from gwasl.games.on_patrol.automaton import escort_orders
 from gwasl.games.on_patrol.combat import (
@@ -859,7 +859,7 @@ class OnPatrolGame(Game[PatrolState]):
                    for m in state.markers]
         return {
             "ruleset": self.ruleset, "turn": st.turn, "phase": st.phase, "phase_number": state.phase, "side": st.side,
-            "over": st.over, "result": dict(st.result) if st.result else None, "title": state.title, "year": state.year,
+            "over": st.over, "result": to_json_value(st.result) if st.result else None, "title": state.title, "year": state.year,
             "night": state.night, "turns": state.turns, "board": {"columns": state.columns, "rows": state.rows},
             "formation": state.formation or None, "fleet_code": state.fleet_code or None,
             "ships": ships, "sunk": [s.id for s in state.ships if s.status == "sunk"],
