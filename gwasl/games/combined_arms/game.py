@@ -384,7 +384,12 @@ class CombinedArmsGame(Game[State]):
             for p in ((True, False) if not nxt.real else (False,)):
                 if not p and not nxt.real and self._adjacent_to_yours(s, nxt.hex):
                     continue
-                for a in ((False, True) if nxt.fresh and nxt.atg == 1 else (False,)):
+                adjacent = self._adjacent_to_yours(s, nxt.hex)
+                if nxt.atg == 1 and adjacent:
+                    atg_tests: tuple[bool, ...] = (True,)  # adjacent: its potential ATGs are revealed too
+                else:
+                    atg_tests = (False, True) if nxt.fresh and nxt.atg == 1 else (False,)
+                for a in atg_tests:
                     acts.append(Activate((B.label(nxt.hex),), p, a))
             return acts
         if s.stage == "fire":
@@ -725,7 +730,7 @@ class CombinedArmsGame(Game[State]):
         anym = R.unit_masks(s)[0]
         recovered = []
         for c in queue[: len(a.hexes) - 1]:
-            if not c.real and anym & B.NEIGHBOUR_MASK[c.hex]:
+            if (not c.real or c.atg == 1) and anym & B.NEIGHBOUR_MASK[c.hex]:
                 raise IllegalAction(f"the potential counter in {B.label(c.hex)} is adjacent to your platoons and must be revealed",
                                     R.R_DECISIONS)
             if not c.fresh:
@@ -738,8 +743,12 @@ class CombinedArmsGame(Game[State]):
             raise IllegalAction(f"the platoon in {label} is already revealed", R.R_DECISIONS)
         if not a.platoon_test and not c.real and anym & B.NEIGHBOUR_MASK[c.hex]:
             raise IllegalAction(f"the potential counter in {label} is adjacent to your platoons and must be revealed", R.R_DECISIONS)
-        if a.atg_test and not (c.fresh and c.atg == 1):
-            raise IllegalAction(f"{label} has no fresh potential ATGs to reveal", R.R_DECISIONS)
+        adjacent = bool(anym & B.NEIGHBOUR_MASK[c.hex])
+        if a.atg_test and not (c.atg == 1 and (c.fresh or adjacent)):
+            raise IllegalAction(f"{label} has no fresh potential ATGs to reveal, nor potential ATGs next to your platoons",
+                                R.R_DECISIONS)
+        if not a.atg_test and c.atg == 1 and adjacent:
+            raise IllegalAction(f"the potential ATGs in {label} are adjacent to your platoons and must be revealed", R.R_DECISIONS)
         alive = True
         if a.platoon_test:
             alive = self._reveal_platoon(b, c)

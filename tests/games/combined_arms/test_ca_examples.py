@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from games.combined_arms.ca_support import act, enemy_step, hx, lab, position, rolls, unit
+from games.combined_arms.ca_support import GAME, act, enemy_step, hx, lab, position, rolls, unit
 from gwasl.games.combined_arms import board as B
 from gwasl.games.combined_arms import rules as R
 from gwasl.games.combined_arms.odds import attack_odds
@@ -150,6 +150,36 @@ def test_sample_turn_4_covering_fire_94_67_78_percent():
                                    "E3": (hx(-3, 0), True, -1)}, enemy, phase="fire")
     assert _p(attack_odds(s, WOOD, [U("M2"), U("A3")]), "pinned") == Fraction(2, 3)
     assert _p(attack_odds(s, WOOD, [U("M2"), U("A3"), U("E3")]), "pinned") == Fraction(7, 9)
+
+
+@pytest.mark.parametrize(("faces", "atg"), [((5, 3), 2), ((5, 2), 0)])
+def test_sample_turn_4_adjacent_platoons_reveal_the_pinned_wood_and_its_atgs(faces, atg):
+    """CA Enemy Decisions ("Potential enemies are revealed when activated if adjacent to your
+    platoons ... If both need to be revealed, test for the platoon first") and the sample game's
+    turn 4: the wood, pinned by the covering fire, with E1, E2 and A1 adjacent, "turns out to
+    hold a full enemy platoon complete with ATGs".  The spent counter is activated: its platoon
+    rolls 5 + 1 (ATG counter) = 6, real; then its ATGs, spent as they are, roll 3 + 2 (platoon
+    revealed) = 5, real (or 2 + 2 = 4: the ATG counter is removed); it then only recovers."""
+    units = {"E1": (hx(-1, 1), True, -1), "E2": (hx(-1, 1), True, -1), "A1": (hx(1, -1), True, 4)}
+    s = position({WOOD: "woods"}, units, [Counter(WOOD, False, 1, False, False)], phase="enemy", stage="activate")
+    assert sorted((a.platoon_test, a.atg_test) for a in GAME.legal_actions(s, GAME.viewer(s, "defender"))) == [(True, True)]
+    s, d, ev = enemy_step(s, faces)
+    assert d.action.hexes == (B.label(WOOD),) and d.action.platoon_test and d.action.atg_test
+    assert "platoon, then its ATGs" in d.details["counters"][0]["why"]
+    assert rolls(ev) == [(faces[0], 6), (faces[1], faces[1] + 2)]
+    c = s.counter_at(WOOD)
+    assert c.real and c.atg == atg and c.atg_removed == (atg == 0) and c.fresh  # recovered, did not fire
+    assert (s.real_platoons_revealed, s.real_atgs_revealed) == (1, 1 if atg else 0)
+
+
+def test_adjacent_potential_atgs_of_a_real_platoon_are_revealed_when_it_is_activated():
+    """CA Enemy Decisions: a real platoon whose ATGs are still potential, spent, with your
+    platoon adjacent: the ATGs are tested when it is activated (3 + 2 = 5: real)."""
+    s = position({WOOD: "woods"}, {"D1": (hx(0, -1), True, -1)}, [Counter(WOOD, True, 1, False, False)],
+                 phase="enemy", stage="activate", real_platoons_revealed=1)
+    s, d, ev = enemy_step(s, [3])
+    assert not d.action.platoon_test and d.action.atg_test and rolls(ev) == [(3, 5)]
+    assert s.counter_at(WOOD).atg == 2
 
 
 def test_sample_turn_5_doubling_the_assault_33_to_56_percent():
