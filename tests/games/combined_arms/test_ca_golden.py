@@ -24,8 +24,9 @@ FIELDS = ('easier', 'terrain', 'turned', 'blocks', 'cover', 'hull', 'no_armour',
           'roll_source', 'break_hex', 'breaks', 'result', 'enemy_mask', 'smoke_mask', 'm_any', 'm_rifle', 'm_inf',
           'm_armour', 'm_company')
 
-#: recorded from 5a6fe0c
-GOLDEN = {"random": "d71185f6dceacb13", "cautious": "c40290f7b2e00c66", "planner": "5d60c8649d77127d"}
+#: recorded from 5a6fe0c; random re-recorded for issue 27 item 2 (adjacency reveals potential ATGs too:
+#: the defender's reveal rolls, and so the play, changed)
+GOLDEN = {"random": "ff7ddcd0f069a844", "cautious": "c40290f7b2e00c66", "planner": "5d60c8649d77127d"}
 
 
 def _update(h: hashlib._Hash, record: object) -> None:
@@ -68,8 +69,9 @@ def test_seeds_0_to_39_play_as_recorded(name):
     assert h.hexdigest()[:16] == GOLDEN[name]
 
 
-#: the defender's explained decisions (action, why, details) of seeds 0-39 of random, recorded from 5a6fe0c
-GOLDEN_EXPLAINED = (1575, "f42084d850282785")
+#: the defender's explained decisions (action, why, details) of seeds 0-39 of random, recorded from 5a6fe0c;
+#: re-recorded for issue 27 item 2 (adjacent potential ATGs are revealed: new decisions and reasons)
+GOLDEN_EXPLAINED = (1654, "15b6bb398f6190cf")
 
 
 def test_the_defenders_explanations_read_as_recorded():
