@@ -158,13 +158,12 @@ def activation_plan(s: State, c: Counter, explain: bool = True) -> dict[str, Any
     if adjacent and (not c.real or c.atg == 1):
         what = ("platoon, then its ATGs" if not c.real and c.atg == 1 else "its ATGs" if c.atg == 1 else "platoon")
         reasons.append(f"adjacent to your platoons: must be revealed ({what})")
-    elif not c.real:
-        if weighed is not None and explain:
-            cl, pay = weighed
-            plan["best_payoff"] = pay
-            plan["best_cluster"] = [B.label(x) for x in cl]
-            reasons.append(f"payoff {pay} against your infantry reaches {R.REVEAL_PAYOFF}: opens fire"
-                           if pay >= R.REVEAL_PAYOFF else f"payoff {pay} < {R.REVEAL_PAYOFF}")
+    elif not c.real and weighed is not None and explain:
+        cl, pay = weighed
+        plan["best_payoff"] = pay
+        plan["best_cluster"] = [B.label(x) for x in cl]
+        reasons.append(f"payoff {pay} against your infantry reaches {R.REVEAL_PAYOFF}: opens fire"
+                       if pay >= R.REVEAL_PAYOFF else f"payoff {pay} < {R.REVEAL_PAYOFF}")
     if atg_best is not None:
         plan["atg_best_chances"] = atg_best
         if explain:

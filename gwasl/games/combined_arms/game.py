@@ -973,9 +973,13 @@ class CombinedArmsGame(Game[State]):
     # -- odds -------------------------------------------------------------------------------
     def odds(self, state: State, action: Record, viewer: Viewer) -> list[Outcome]:
         """The exact outcome of your fire attack on a hex: for a commit, the attack as it
-        would be with this platoon added; for resolve, as committed (from every die outcome)."""
-        from gwasl.games.combined_arms.odds import attack_odds
+        would be with this platoon added; for resolve, as committed (from every die outcome).
+        For ending the game: each final score the reveal dice can give, with the chance of
+        reaching 20 (CA Victory)."""
+        from gwasl.games.combined_arms.odds import attack_odds, end_game_odds
 
+        if isinstance(action, EndGame):
+            return end_game_odds(state, state.turn - 1)
         if isinstance(action, Commit):
             u = _unit(action.unit)
             t = _hex(action.target)
