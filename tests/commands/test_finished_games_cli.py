@@ -80,6 +80,12 @@ def test_combined_arms_result_keeps_its_score_breakdown_when_reopened(tmp_path, 
     assert rc == 0, err
     r = show["result"]
     assert r["breakdown"]["total"] == r["score"] and r["turns"] == 1
+    # one clear sentence (issue 27 item 4): the game ended in turn 2's move phase after 1 turn played,
+    # not "game over after turn 2: you ended the game after turn 1"
+    assert show["turn"] == 1
+    rc, text, _ = run(capsys, "game", "show", str(g))
+    first = text.splitlines()[0]
+    assert first == f"game over after turn 1: you ended the game; you score {r['score']}, short of the 20 needed to win", first
     rc, log, _ = run(capsys, "game", "log", str(g), "--json")
     over = [e for e in log["events"] if e["kind"] == "game_over"]
     assert len(over) == 1 and over[0]["result"] == r

@@ -227,8 +227,14 @@ def activation_decision(s: State, dice: GameDice, explain: bool = True) -> Decis
     last = plans[-1]
     hexes = tuple(B.label(c.hex) for c in queue[:len(plans)])
     action = Activate(hexes, last["platoon_test"], last["atg_test"])
-    why = "; ".join(f"{p['hex']} ({p['platoon']}{', ATGs ' + p['atg'] if p['atg'] else ''}): {p['why']}" for p in plans)
-    return Decision(action, f"activate in order ({R.R_DECISIONS}): {why}", {"counters": plans})
+    # one short line: the counters passed over by name, the one that acts with its reason; each
+    # counter's own tests and figures are in the details ("counters")
+    acts = last["platoon_test"] or last["atg_test"] or last["fires"]
+    passed = plans[:-1] if acts else plans
+    parts = [f"{', '.join(p['hex'] for p in passed if p['fresh'])} hold their fire" if any(p["fresh"] for p in passed) else "",
+             f"{', '.join(p['hex'] for p in passed if not p['fresh'])} recover" if any(not p["fresh"] for p in passed) else "",
+             f"{last['hex']} ({last['platoon']}{', ATGs ' + last['atg'] if last['atg'] else ''}): {last['why']}" if acts else ""]
+    return Decision(action, f"activate in order ({R.R_DECISIONS}): " + "; ".join(x for x in parts if x), {"counters": plans})
 
 
 # -- fire ---------------------------------------------------------------------------------------

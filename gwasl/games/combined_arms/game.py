@@ -15,6 +15,8 @@ until its reveal roll decides it, so every viewer sees the same game.
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar
@@ -98,7 +100,7 @@ from gwasl.games.combined_arms.state import (
     with_units,
 )
 from gwasl.games.combined_arms.tables import SCATTER_CORNER, TERRAIN, TERRAIN_BY_DICE
-from gwasl.rules.dice import Modifier
+from gwasl.rules.dice import Modifier, Roll
 
 __all__ = ["CombinedArmsGame"]
 
@@ -162,6 +164,18 @@ class _Builder:
     def die(self, cause: str) -> int:
         return self.roll(cause)
 
+    def draw(self, two: bool = False) -> tuple[int, Roll | None]:
+        """A roll whose event is written later (:meth:`log`), once its cause can be worded."""
+        r = self.dice.DR("", ()) if two else self.dice.dr("", ())
+        return r.final, r
+
+    def log(self, roll: Roll | None, cause: str) -> None:
+        """The event of a roll :meth:`draw` made, with its cause."""
+        assert roll is not None
+        ev = self.dice.event(dataclasses.replace(roll, cause=cause))
+        self.events.append(ev)
+        self.game._memo[id(ev)] = (self.state, ev, self.state)
+
 
 class _Stepper(_Builder):
     """A builder for :meth:`CombinedArmsGame.step`: the same steps and dice, each event
@@ -178,6 +192,12 @@ class _Stepper(_Builder):
         for m in mods:
             total += m.value
         return total
+
+    def draw(self, two: bool = False) -> tuple[int, Roll | None]:
+        return self.dice.unlogged(2 if two else 1), None
+
+    def log(self, roll: Roll | None, cause: str) -> None:
+        pass
 
 
 class CombinedArmsGame(Game[State]):
@@ -234,6 +254,7 @@ class CombinedArmsGame(Game[State]):
 
     def _begin(self, b: _Builder) -> None:
         state = b.state
+        drawn: list[tuple[int, Roll | None]] = []
         if state.terrain:
             terrain = list(state.terrain)
         else:
@@ -242,15 +263,24 @@ class CombinedArmsGame(Game[State]):
                 if B.ROAD_MASK >> i & 1:
                     terrain.append("road")
                 else:
-                    total = b.roll(_TERRAIN_CAUSE[i], two=True)
+                    total, roll = b.draw(two=True)
+                    drawn.append((i, roll))
                     terrain.append(TERRAIN_BY_DICE[total])
         top, middle, bottom = R.defensive_counts(terrain)
+        tie_die: tuple[int, Roll | None] | None = None
         if top == bottom:
             # "decide randomly if there is a tie"
-            d = b.die(f"tie of {top} defended hexes in the top and bottom 3 hexrows: 1-3 the enemy holds the top, 4-6 the bottom ({R.R_UNITS})")
-            turned = d <= 3
+            tie_die = b.draw()
+            turned = tie_die[0] <= 3
         else:
             turned = top > bottom
+        # the terrain rolls are logged once the board's side is known, each naming its hex as the
+        # board shows it (turned or not); the stream's order is kept: the terrain dice, then the tie's
+        for i, roll in drawn:
+            b.log(roll, _TERRAIN_CAUSE[B.ROTATED[i] if turned else i])
+        if tie_die is not None:
+            b.log(tie_die[1], f"tie of {top} defended hexes in the top and bottom 3 hexrows: 1-3 the enemy holds the top, "
+                              f"4-6 the bottom ({R.R_UNITS})")
         if turned:  # the enemy holds the top: turn the board so that you attack from the top
             terrain = [terrain[B.ROTATED[i]] for i in range(B.N)]
         b.emit(BoardDiced(tuple(terrain), (top, middle, bottom), turned))
@@ -268,7 +298,9 @@ class CombinedArmsGame(Game[State]):
 
     def status(self, state: State) -> Status:
         if state.phase == OVER:
-            return Status(state.turn, OVER, None, True, state.result)
+            # the last turn played (ending the game in turn 12's move phase scores 11 turns)
+            turns = state.result.get("turns", state.turn) if state.result else state.turn
+            return Status(turns, OVER, None, True, state.result)
         if state.phase == SETUP:
             return Status(0, SETUP, None)
         side = _side_to_act(state)
@@ -301,6 +333,8 @@ class CombinedArmsGame(Game[State]):
             return [BreakUnit(UNIT_IDS[i]) for i in R.infantry_in(s, s.break_hex)]
         if s.rolls:
             inf = R.unit_masks(s)[2]
+            if not roll_order_matters(s):
+                return []  # rolled in the order given as soon as anything is applied (see _advance)
             return [RollNext(r.hex) for r in s.rolls if inf >> B.index_of(r.hex) & 1]
         if s.phase == MOVE:
             for u in range(len(UNIT_IDS)):
@@ -539,7 +573,7 @@ class CombinedArmsGame(Game[State]):
         s = b.state
         if s.phase != MOVE or s.acted or s.turn < 2:
             raise IllegalAction("you may end the game only after a whole turn, before anything moves in the next one", R.R_VICTORY)
-        self._game_over(b, s.turn - 1, f"you ended the game after turn {s.turn - 1}")
+        self._game_over(b, s.turn - 1, "you ended the game")
 
     # your fire phase
     def _call_mortar(self, b: _Builder, a: CallMortar) -> None:
@@ -818,7 +852,7 @@ class CombinedArmsGame(Game[State]):
                 inf = R.unit_masks(s)[2]
                 nxt = next((r for r in s.rolls if not inf >> B.index_of(r.hex) & 1), None)
                 if nxt is None:
-                    if len(s.rolls) > 1:
+                    if len(s.rolls) > 1 and roll_order_matters(s):
                         return  # the player orders the rolls against his infantry
                     nxt = s.rolls[0]
                 self._roll_hex(b, nxt)
@@ -913,7 +947,7 @@ class CombinedArmsGame(Game[State]):
     def _end_turn(self, b: _Builder) -> None:
         s = b.state
         if s.turn >= R.LAST_TURN:
-            self._game_over(b, s.turn, f"turn {R.LAST_TURN} is over")
+            self._game_over(b, s.turn, f"all {R.LAST_TURN} turns are played")
             return
         if not any(u.where >= OFFBOARD for u in s.units):
             self._game_over(b, s.turn, "none of your platoons remains to fight")
@@ -1029,6 +1063,40 @@ class CombinedArmsGame(Game[State]):
         return action_shown(state, action)
 
 
+def roll_order_matters(s: State) -> bool:
+    """Whether the order of the pending rolls against your infantry can change anything ("Roll
+    for each hex, in any desired order", CA Enemy Fire and Mortars): only where a platoon breaks
+    can, since each pass of the loss track from 7 to 0 breaks a platoon of the hex whose roll made
+    it.  For every set of hits the dice can give, every order is tried (3 hexes at most); when
+    they all break the same number of platoons in each hex, nobody is asked."""
+    inf = s.m_inf
+    hexes: list[tuple[int, bool]] = []  # (losses if hit, certain) of each roll that may hit your infantry
+    for r in s.rolls:
+        h = B.index_of(r.hex)
+        if not inf >> h & 1:
+            continue
+        ch = R.chances(sum(m.value for m in r.modifiers), r.need)
+        if ch:
+            hexes.append((r.losses * len(R.infantry_in(s, h)), ch == 6))
+    if len(hexes) < 2 or s.losses + sum(a for a, _ in hexes) < 8:
+        return False  # no roll can pass 7 -> 0, or only one roll may hit
+    n = len(hexes)
+    for hits in range(1 << n):
+        if any(certain and not hits >> i & 1 for i, (_, certain) in enumerate(hexes)):
+            continue
+        chosen = [i for i in range(n) if hits >> i & 1]
+        seen = set()
+        for order in itertools.permutations(chosen):
+            track, breaks = s.losses, [0] * n
+            for i in order:
+                total = track + hexes[i][0]
+                breaks[i], track = total // 8, total % 8
+            seen.add(tuple(breaks))
+        if len(seen) > 1:
+            return True
+    return False
+
+
 def _side_to_act(state: State) -> str:
     """The side to act in a state neither over nor in set-up: you while a choice of yours is
     pending (roll order, breaks) or in your phases, else the defender."""
@@ -1038,6 +1106,7 @@ def _side_to_act(state: State) -> str:
 _STATUS: dict[tuple[int, str, str], Status] = {}
 _VIEWERS: dict[str, Viewer] = {}
 
+#: a terrain roll's cause names the hex as the board shows it (after any turn)
 _TERRAIN_CAUSE = tuple(f"terrain of {B.label(i)} ({R.R_BOARD})" for i in range(B.N))
 
 #: the action of each kind :meth:`CombinedArmsGame.unit_options` names

@@ -67,7 +67,7 @@ def state_view(game: CombinedArmsGame, s: State) -> dict[str, Any]:
     if s.breaks:
         pending["break"] = {"hex": B.label(s.break_hex), "count": s.breaks,
                             "candidates": [UNIT_IDS[i] for i in R.infantry_in(s, s.break_hex)]}
-    last = s.turn if s.phase == "over" else max(0, s.turn - 1)
+    last = st.turn if st.over else max(0, s.turn - 1)
     return {
         "ruleset": game.ruleset,
         "turn": st.turn,
@@ -191,7 +191,8 @@ def event_shown(e: Record) -> Shown | None:
             return None
         return Shown("break_pending", f"choose the platoon in {e.hex} that breaks", {"hex": e.hex, "count": e.count})
     if isinstance(e, E.GameOver):
-        return Shown("game_over", f"game over: {e.result.get('why', '')}", {"result": to_json_value(e.result)})
+        return Shown("game_over", f"game over after turn {e.result.get('turns', '?')}: {e.result.get('why', '')}",
+                     {"result": to_json_value(e.result)})
     return None
 
 

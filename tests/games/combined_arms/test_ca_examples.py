@@ -8,8 +8,10 @@ from fractions import Fraction
 import pytest
 
 from games.combined_arms.ca_support import GAME, act, enemy_step, hx, lab, position, rolls, unit
+from gwasl.engine.dice import GameDice
 from gwasl.games.combined_arms import board as B
 from gwasl.games.combined_arms import rules as R
+from gwasl.games.combined_arms.enemy import fire_decision
 from gwasl.games.combined_arms.odds import attack_odds
 from gwasl.games.combined_arms.records import Commit, EndPhase, Resolve, RollNext
 from gwasl.games.combined_arms.state import UNIT_IDS, Counter
@@ -120,14 +122,19 @@ def test_figure_7_reveals_payoffs_and_fire():
     assert plan["best_payoff"] == 8 and plan["atg_best_chances"] == 1
     assert d.action.platoon_test and not d.action.atg_test
     assert rolls(ev) == [(4, 5)] and s.counter_at(S7).real and s.counter_at(S7).atg == 1
-    s, d, ev = enemy_step(s)
-    assert d.action.armour is None and set(d.action.cluster) == {B.label(D3H), B.label(W7)}
-    s, ev = act(s, RollNext(B.label(W7)), [2, 5, 1])  # the wheatfield, D3, then the mortar's corner
-    assert rolls(ev) == [(2, -2), (5, 2), (1, 1)]
-    assert not unit(s, "D3").fresh and unit(s, "D1").fresh and s.losses == 2
-    assert {r.hex for r in s.rolls} == {B.label(E1H), B.label(WC)}  # A2's hex holds only armour
-    s, ev = act(s, RollNext(B.label(E1H)), [1, 4])
-    assert rolls(ev) == [(1, 1), (4, 4)]
+    # no pass of the loss track from 7 to 0 is possible (1 + 2 + 1, then 2 + 1 + 3), so the order of the
+    # rolls cannot matter and nobody is asked: they run in the order given, then the mortars fall
+    cluster = fire_decision(s, GameDice(0)).action.cluster
+    assert set(cluster) == {B.label(D3H), B.label(W7)}
+    faces = {B.label(W7): 2, B.label(D3H): 5}  # the wheatfield missed on a 2, D3 hit on a 5
+    mortar = {B.label(WC): 4, B.label(E1H): 1}  # on a 1 the mortars land on E1, A2 and the wooded crest
+    s, d, ev = enemy_step(s, [faces[h] for h in cluster] + [1] + [mortar[h] for h in sorted(mortar, key=B.index_of)])
+    assert d.action.armour is None and d.action.cluster == cluster
+    by_hex = {e.cause.split(" in ")[-1].split(":")[0]: (e.dice[0], e.final) for e in ev if e.kind == "roll" and "infantry in" in e.cause}
+    assert by_hex == {B.label(W7): (2, -2), B.label(D3H): (5, 2)}
+    assert not unit(s, "D3").fresh and unit(s, "D1").fresh
+    landed = {e.cause.split(" land in ")[1].split(":")[0]: (e.dice[0], e.final) for e in ev if e.kind == "roll" and " land in " in e.cause}
+    assert landed == {B.label(E1H): (1, 1), B.label(WC): (4, 4)}  # A2's hex holds only armour: no roll
     assert unit(s, "E1").fresh and not any(unit(s, u).fresh for u in ("E2", "M1", "M2")) and s.losses == 5
     assert s.turn == 6 and s.enemy_target == E1H
     assert not [m for m in R.own_fire_mods(s, U("A2"), S7) if m.value == 1 and "armour" in m.cause]
