@@ -384,6 +384,35 @@ def test_108_2_1_escorts_never_end_their_move_ahead_of_a_torpedo():
     assert bow not in tp.path() and tp.pose.bow not in {hx(b) for _, b, _ in plan.steps}
 
 
+def test_108_2_1_an_escort_in_a_torpedos_track_leaves_it_instead_of_stopping_in_it():
+    """108.2.1: "Escorts will instead avoid such an event by leaving its vector, radial or
+    diameter and paralleling its former path as close as possible, or by slowing to the point
+    that it will not be in the path."  E1 hunts south down column AK at search speed 3 (mode 2)
+    with a torpedo 2 hexes astern running the same way 6 hexes a turn: its own hex and every
+    hex of its planned move are in the torpedo's path.  It used to be "slowed to 0 to keep
+    clear" where it stood, in the path, and was torpedoed; now it leaves the column, paralleling
+    its course, and ends clear of the track at speed."""
+    from gwasl.games.on_patrol.geometry import Pose
+    from gwasl.games.on_patrol.state import Torpedo
+
+    st = only_escorts(started(), {"E1"})
+    st = put_ship(st, "E1", "AK30", 3, speed=3, in_formation=False)
+    tp = Torpedo("T1", "U1", "g7e", pose("AK28", 3), 6, 50, 3)
+    force = Force("U1", 2, hx("AK40"), 3, hx("AK40"), ("E1",))
+    st = replace(st, torpedoes=(tp,), forces=(force,), phase=2, convoy_paths=frozenset())
+    track = set(tp.path())
+    assert {hx("AK30"), hx("AK31"), hx("AK32"), hx("AK33")} <= track
+    plan = escort_orders(EscortView.of(st), T).plans[0]
+    assert plan.speed >= 1 and len(plan.steps) == plan.speed  # not stopped
+    last = Pose(hx(plan.steps[-1][1]), plan.steps[-1][2])
+    assert not track & set(last.hexes())
+    assert last.bow.distance(hx("AK33")) <= 1  # parallel to where it was going, as close as possible
+    assert "108.2.1" in plan.why and "slowed to 0" not in plan.why
+    # played: phase 2 moves it, phase 3 runs the torpedo, which hits nothing
+    st2, _ = run(st, GAME.legal_actions(st, GAME.viewer(st, "escorts"))[0])
+    assert st2.ship("E1").damage == 0
+
+
 def test_escorts_decide_from_markers_only():
     """DESIGN.md, 104.1.2: the escorts' orders and view are the same wherever the true
     submarine is, as long as the markers are the same."""
