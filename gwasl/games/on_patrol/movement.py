@@ -156,8 +156,10 @@ def diameter_steer(pose: Pose, target: Hex, radius: int, hand: int = 1, az: int 
         if s.maneuver or "Williamson" in s.why:
             i, _, _ = sextant(v)
             t = turn_toward(h, (i + 3) % 6, hand, _side_of_target(pose, target))
-            return Steer(t, f"turning toward the diameter of {radius} (106.2.2)", radial=i)
-        return Steer(s.turn, s.why.replace("(105.3.2", "toward the diameter (106.2.2, 105.3.2"), radial=s.radial, vector=s.vector)
+            s = Steer(t, f"turning toward the diameter of {radius} (106.2.2)", radial=i)
+        else:
+            s = Steer(s.turn, s.why.replace("(105.3.2", "toward the diameter (106.2.2, 105.3.2"), radial=s.radial, vector=s.vector)
+        return _arrival(pose, target, radius, hand, s) if d == radius + 1 else s
     if d == radius:
         want = _ring_heading(v, hand)
         t = turn_toward(h, want, hand)
@@ -170,6 +172,40 @@ def diameter_steer(pose: Pose, target: Hex, radius: int, hand: int = 1, az: int 
     outs.sort(key=lambda o: (abs(turns_between(h, o)), 0 if turns_between(h, o) * hand > 0 else 1))
     t = turn_toward(h, outs[0], hand)
     return Steer(t, f"heading out to the diameter of {radius} (106.2.4)")
+
+
+def _arrival(pose: Pose, target: Hex, radius: int, hand: int, s: Steer) -> Steer:
+    """106.1.2 ("never having the bow hex leaving the path"): the last hex of the approach.  A
+    ship reaching the ring more than 60 degrees off the ring's course would need two pivots
+    there, one hex each, and stray inside it; so on this hex it takes the pivot that puts its
+    bow on the ring at most 60 degrees off that course (the approach's own pivot when it does,
+    else the least turn off the ring's course, then to ``hand``'s side)."""
+
+    def off(t: int) -> int | None:
+        p = pose.step(t)
+        if p.bow.distance(target) != radius:
+            return None
+        return abs(turns_between(p.heading, _ring_heading(p.bow - target, hand)))
+
+    mine = off(s.turn)
+    if mine is None or mine <= 1:
+        return s
+    cands = [(e, 0 if t * hand > 0 else 1, t) for t in (-1, 0, 1) if t != s.turn and (e := off(t)) is not None and e <= 1]
+    if cands:
+        _, _, t = min(cands)
+        return Steer(t, f"turning onto the diameter of {radius} on the last hex of the approach, so that the bow stays on it "
+                        "(106.1.2, 106.2.2)", radial=s.radial, vector=s.vector)
+    # no pivot reaches the ring on its course: stay outside one more hex, turning toward that course
+    wait = []
+    for t in (-1, 0, 1):
+        p = pose.step(t)
+        if p.bow.distance(target) > radius:
+            wait.append((abs(turns_between(p.heading, _ring_heading(p.bow - target, hand))), 0 if t * hand > 0 else 1, t))
+    if not wait:
+        return s
+    _, _, t = min(wait)
+    return Steer(t, f"turning toward the course of the diameter of {radius} before reaching it, so that the bow stays on it "
+                    "once there (106.1.2, 106.2.2)", radial=s.radial, vector=s.vector)
 
 
 def _ring_heading(v: Hex, hand: int) -> int:
