@@ -21,6 +21,7 @@ from gwasl.games.on_patrol.geometry import (
     assault_zone_priority,
     harmon_heading,
     scale,
+    sextant,
 )
 from gwasl.games.on_patrol.movement import (
     Steer,
@@ -35,7 +36,7 @@ from gwasl.games.on_patrol.state import AttackMark, EscortView, Force, Ship, hx,
 from gwasl.games.on_patrol.tables import Tables
 from gwasl.model.hexgrid import Hex
 
-__all__ = ["Reach", "clear_of_torpedoes", "escort_orders", "load_of", "reach", "spread_attacks"]
+__all__ = ["Reach", "clear_of_torpedoes", "escort_orders", "load_of", "move_words", "reach", "spread_attacks"]
 
 HAND = 1  # ties go to starboard; diameters run counter-clockwise (docs/rules-notes.md)
 
@@ -209,6 +210,31 @@ def clear_of_torpedoes(start: Pose, planned: list[Step], decisions: list[Steer],
     return [Step(t, p, why) for t, p in zip(turns, poses, strict=True)], (), steer
 
 
+def move_words(decisions: Sequence[Steer], end: Pose, target: Hex, radius: int = 0) -> list[str]:
+    """The move made, in words: each stage of the steering in the order taken, a stage once
+    however many hexes it lasted ("turning onto the vector to radial 5" and "on the vector to
+    radial 5" are one stage), then where the move ended: heading, radial (Harmon's numbering,
+    1-6, as headings) and distance from the target hex."""
+    stages: list[str] = []
+    for d in decisions:
+        w = d.why.replace("turning onto the vector", "on the vector")
+        if not stages or stages[-1] != w:
+            stages.append(w)
+    out = [", then ".join(stages)] if stages else ["does not move"]
+    v = end.bow - target
+    dist = end.bow.distance(target)
+    if v == Hex(0, 0):
+        where = "on the target hex"
+    else:
+        i, _a, b = sextant(v)
+        where = (f"on radial {harmon_heading(i)}" if b == 0
+                 else f"between radials {harmon_heading(i)} and {harmon_heading(i + 1)}") + f", {dist} hex{'es' if dist > 1 else ''} from the target"
+        if radius and dist == radius:
+            where += f", on the {radius}-hex diameter"
+    out.append(f"ends at {lab(end.bow)} heading {harmon_heading(end.heading)}, {where}")
+    return out
+
+
 def _aim(f: Force, s: Ship) -> Hex:
     return f.bow if s.id == f.rammer else f.target
 
@@ -262,18 +288,13 @@ def _plan(view: EscortView, t: Tables, s: Ship, f: Force, order: int, others: se
         occupied_now = frozenset(a.hex for a in attacks)
         mk = 1 if (t.surface[s.cls].mk_x and s.mk_x_used < t.c("mk_x_per_ship")) else 0
         drops = spread_attacks(r, load_of(s, t, view.year), priority, occupied_now, mk)
-    first = decisions[0] if decisions else None
-    radial = next((d.radial for d in decisions if d.radial is not None), None)
-    vector = next((d.vector for d in decisions if d.vector is not None), None)
+    # the radial and vector the move ended on (the last hex's steering), not its first hex's
+    radial = next((d.radial for d in reversed(decisions) if d.radial is not None), None)
+    vector = next((d.vector for d in reversed(decisions) if d.vector is not None), None)
     what = {"radial": "radial movement (105.3)", "diameter": f"diameter movement on the {radius}-hex diameter (106)",
             "ram": "radial movement on the submarine's bow to ram it (104.2.1 mode 5, 108.1.5)"}[movement]
     parts = [f"Mode {f.mode}: {what} at {speed_why[:-1]}: {speed} hexes), order {order} (105.4.5), target {lab(target)}"]
-    if first is not None:
-        parts.append(first.why)
-    if vector is not None:
-        parts.append(f"vector heading {harmon_heading(vector)}")
-    if radial is not None:
-        parts.append(f"radial {harmon_heading(radial)}")
+    parts.extend(move_words(decisions, steps[-1].pose if steps else s.pose, target, radius))
     if len(steps) < speed:
         parts.append(f"slowed to {len(steps)} to keep clear (105.4.8, 108.1, 108.2.1)")
     if drops:

@@ -14,6 +14,7 @@ from gwasl.games.on_patrol.geometry import (
     Pose,
     bearing_key,
     cross_sign,
+    harmon_heading,
     ring_heading_ccw,
     sextant,
     turn_toward,
@@ -113,7 +114,8 @@ def radial_steer(pose: Pose, target: Hex, hand: int = 1, maneuver: tuple[int, ..
     and follow it (105.3.2 a); on a radial: one turn onto the target (105.3.2 b, c);
     facing away on a radial: a Williamson turn (105.3.3), except while the stern is still
     in the assault zone after a pass, which it leaves on the same course (105.4.9).
-    Radials and vectors are numbered by direction index (0 north, clockwise)."""
+    ``radial`` and ``vector`` are direction indices (0 north, clockwise); the words number them
+    as Harmon numbers headings (1-6, 6 north), as every view does."""
     if maneuver:
         return Steer(maneuver[0], "Williamson turn (105.2, 105.4.9)", maneuver[1:])
     v = pose.bow - target
@@ -125,20 +127,20 @@ def radial_steer(pose: Pose, target: Hex, hand: int = 1, maneuver: tuple[int, ..
         inward = (i + 3) % 6
         t = turns_between(h, inward)
         if t == 0:
-            return Steer(0, f"on radial {i}, straight for the target hex (105.3.2 c)", radial=i)
+            return Steer(0, f"on radial {harmon_heading(i)}, straight for the target hex (105.3.2 c)", radial=i)
         if abs(t) == 1:
-            return Steer(t, f"on radial {i}: one turn onto the target hex (105.3.2 b)", radial=i)
+            return Steer(t, f"on radial {harmon_heading(i)}: one turn onto the target hex (105.3.2 b)", radial=i)
         if pose.stern.distance(target) <= az:
             return Steer(0, "leaving the assault zone on the same course (105.4.9)", radial=i)
         w = williamson_turns(hand)
-        return Steer(w[0], f"on radial {i} facing away: Williamson turn (105.3.3)", w[1:], radial=i)
+        return Steer(w[0], f"on radial {harmon_heading(i)} facing away: Williamson turn (105.3.3)", w[1:], radial=i)
     # candidates: (radial, vector heading, hexes along the vector)
     cands = [(i, (i + 4) % 6, b), ((i + 1) % 6, (i + 3) % 6, a)]
     cands.sort(key=lambda c: (c[2], abs(turns_between(h, c[1])), 0 if turns_between(h, c[1]) * hand > 0 else 1))
     radial, vec, _ = cands[0]
     t = turn_toward(h, vec, hand, _side_of_target(pose, target))
-    why = (f"on the vector to radial {radial} (105.3.2 a)" if t == 0
-           else f"turning onto the vector to radial {radial} (105.3.2 a)")
+    why = (f"on the vector to radial {harmon_heading(radial)} (105.3.2 a)" if t == 0
+           else f"turning onto the vector to radial {harmon_heading(radial)} (105.3.2 a)")
     return Steer(t, why, radial=radial, vector=vec)
 
 

@@ -153,3 +153,32 @@ def test_a_move_that_shows_the_boat_cannot_be_taken_back():
     s.act(R.Dive("U1", 25))  # daylight at 25 feet: visible (104.1.4 a)
     ok, reason = s.undo()
     assert not ok and "take-back" in reason
+
+
+def test_escort_reasons_describe_the_move_made_in_one_radial_numbering():
+    """105.3.2 (vector, radial, target), 106.2.2 (diameter): each escort's stated reason gives
+    the stages of its steering in order and where the move ended (its last hex and heading,
+    the radial it ended on or the two it lies between, its distance from the target hex),
+    computed from the move itself; radials are numbered as headings (1-6), never "radial 0".
+    (The reason used to name only the first hex's vector and radial: "vector heading 5, radial
+    1" for an escort that ended heading 4 on radial 2.)"""
+    from gwasl.games.on_patrol.geometry import harmon_heading, sextant
+    from gwasl.games.on_patrol.state import hx
+
+    seen = 0
+    for name, seed in (("day-convoy", 1), ("hunter-group", 2)):
+        s = session_game(name, seed, "sensible")
+        for _, ev in s.effective():
+            if not isinstance(ev, R.ShipMoved) or ev.movement not in ("radial", "diameter") or not ev.path:
+                continue
+            bow, heading = ev.path[-1]
+            target = hx(ev.target)
+            assert f"ends at {bow} heading {harmon_heading(heading)}" in ev.why, ev.why
+            assert "radial 0" not in ev.why
+            v = hx(bow) - target
+            if v.q or v.r:
+                i, _a, b = sextant(v)
+                on = f"on radial {harmon_heading(i)}" if b == 0 else f"between radials {harmon_heading(i)} and {harmon_heading(i + 1)}"
+                assert on + f", {hx(bow).distance(target)} hex" in ev.why, ev.why
+            seen += 1
+    assert seen > 20
