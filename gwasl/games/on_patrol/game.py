@@ -138,7 +138,12 @@ class OnPatrolGame(Game[PatrolState]):
             em(R.SubPlaced(sub.id, lab(sub.pose.bow), sub.pose.heading, sub.depth))
         # 104.2.2 and the Submarine Detection Table's note: contact or a shallow start marks the sub
         for sub in em.state.subs:
-            if st.scenario.get("contact"):
+            if st.scenario.get("contact") == "lost":
+                # the scenario states a contact made and lost where the boat starts: an inverted marker
+                # (104.1.3, phase 6 miss), so the escorts begin with the Escort Action Table's mode 6
+                em(R.MarkerSet(sub.id, "inverted", lab(sub.pose.bow), sub.pose.heading, False,
+                               "the scenario states contact lost here (104.2.2, 104.1.3)"))
+            elif st.scenario.get("contact"):
                 em(R.MarkerSet(sub.id, "escort", lab(sub.pose.bow), sub.pose.heading, False, "the scenario states contact (104.2.2)"))
             elif sub.depth <= t.c("visible_depth"):
                 em(R.MarkerSet(sub.id, "sub", lab(sub.pose.bow), sub.pose.heading, sub.depth == 0,

@@ -121,6 +121,7 @@ def test_an_illegal_action_says_why():
     (lambda s: s["escorts"][1].update(id="E1"), "id 'E1' is used twice"),
     (lambda s: s.update(victory={"marginal": 9, "substantial": 2, "decisive": 30}), "marginal <= substantial"),
     (lambda s: s["convoy"].update(speed="warp"), "convoy.speed"),
+    (lambda s: s.update(contact="maybe"), 'scenario.contact: true .* or "lost"'),
 ])
 def test_a_bad_scenario_gets_one_clear_message(change, message):
     """Bad input: one message naming the field and the problem, never a traceback."""

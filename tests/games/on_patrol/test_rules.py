@@ -49,7 +49,7 @@ def test_102_2_the_submarine_counter_is_always_on_the_board_for_its_commander():
     st = started()
     mine = GAME.view(st, GAME.viewer(st, "submarine"))
     theirs = GAME.view(st, GAME.viewer(st, "escorts"))
-    assert mine["submarines"][0]["bow"] == "AO52" and mine["submarines"][0]["depth"] == 50
+    assert mine["submarines"][0]["bow"] == "AS42" and mine["submarines"][0]["depth"] == 50  # the bundled start
     assert theirs["submarines"] == []
 
 
