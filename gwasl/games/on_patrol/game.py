@@ -69,6 +69,7 @@ from gwasl.games.on_patrol.state import (
     hx,
     lab,
 )
+from gwasl.games.on_patrol.summary import summary
 from gwasl.games.on_patrol.tables import Tables, stand_ins, tables
 from gwasl.model.hexgrid import Hex, hex_line_hexes
 
@@ -885,7 +886,7 @@ class OnPatrolGame(Game[PatrolState]):
         markers = [{"sub": m.sub, "kind": m.kind, **pose(m.pose), "target": lab(m.target) if state.on_board(m.target) else None,
                     "surfaced": m.surfaced, "colour": {"sub": "submarine", "torpedo": "submarine"}.get(m.kind, "escorts")}
                    for m in state.markers]
-        return {
+        out: dict[str, Any] = {
             "ruleset": self.ruleset, "turn": st.turn, "phase": st.phase, "phase_number": state.phase, "side": st.side,
             "over": st.over, "result": to_json_value(st.result) if st.result else None, "title": state.title, "year": state.year,
             "night": state.night, "turns": state.turns, "board": {"columns": state.columns, "rows": state.rows},
@@ -904,6 +905,8 @@ class OnPatrolGame(Game[PatrolState]):
                        "vector": None if p["vector"] is None else harmon_heading(p["vector"])} for p in state.plans],
             "stand_ins": len(stand_ins()),
         }
+        out["summary"] = summary(out)
+        return out
 
     def event_view(self, event: Record, viewer: Viewer) -> Shown | None:
         if getattr(event, "secret", False) and not viewer.sees_secrets_of(SUB):

@@ -18,7 +18,7 @@ from gwasl.engine.session import Session
 from gwasl.games import game_for
 from gwasl.games.on_patrol import records as R
 from gwasl.games.on_patrol.policies import POLICIES, sensible_policy
-from gwasl.games.on_patrol.scenario import BUNDLED, ScenarioError, load_bundled
+from gwasl.games.on_patrol.scenario import BUNDLED, BUNDLED_DIR, ScenarioError, load_bundled
 
 
 def session_game(name: str, seed: int, policy: str, turns: int | None = None) -> Session:
@@ -183,3 +183,27 @@ def test_escort_reasons_describe_the_move_made_in_one_radial_numbering():
                 assert on + f", {hx(bow).distance(target)} hex" in ev.why, ev.why
             seen += 1
     assert seen > 20
+
+
+def test_plain_show_prints_the_position_a_command_line_player_needs(tmp_path, capsys):
+    """Issue 27 item 9: plain ``gwasl game show`` printed one line; it prints the position to
+    play from: your boat (bow, stern, heading, depth, damage, tubes and reloads: 102.2, 102.5),
+    every ship (bow, heading, speed, damage, distance from your bow), the detection markers
+    and what the escorts do about them (104.1.3, 104.2.1), torpedoes (102.3).  The escorts'
+    viewer gets no line about the boat (104.1.2: they know the markers only)."""
+    from gwasl.cli import main
+
+    g = str(tmp_path / "p.game")
+    src = str(BUNDLED_DIR / "hunter-group.json")
+    assert main(["game", "new", src, "--ruleset", "on-patrol", "--out", g, "--seed", "3"]) == 0
+    capsys.readouterr()
+    assert main(["game", "show", g]) == 0
+    text = capsys.readouterr().out
+    assert "your boat U1 (U-744): bow AK44, stern AK45, heading 6, 100 ft" in text
+    assert "tubes: 1 g7e, 2 g7e, 3 g7e, 4 g7e, 5 g7e (stern); reloads left 9" in text
+    assert all(f"  {e} escort " in text for e in ("E1", "E2", "E3", "E4")) and " hexes" in text
+    assert "marker for U1: contact lost (inverted) at AK44 heading 6, target hex AK43" in text
+    assert "escorts against U1: mode 6, diameter movement at search speed (contact lost)" in text
+    assert main(["game", "show", g, "--view", "escorts"]) == 0
+    theirs = capsys.readouterr().out
+    assert "your boat" not in theirs and "AK44, stern" not in theirs and "  E1 escort " in theirs
