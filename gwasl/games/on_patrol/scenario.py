@@ -176,7 +176,9 @@ def parse(t: Tables, src: Mapping[str, Any], secret: frozenset[str] = frozenset(
         victory[k] = _get(vic, k, int, "scenario.victory")
     if not victory["marginal"] <= victory["substantial"] <= victory["decisive"]:
         raise ScenarioError("scenario.victory: marginal <= substantial <= decisive")
-    contact = _get(src, "contact", bool, "scenario", False)
+    contact = _get(src, "contact", (bool, str), "scenario", False)
+    if isinstance(contact, str) and contact != "lost":
+        raise ScenarioError('scenario.contact: true (contact made), false (none) or "lost" (contact lost where the boat starts)')
     return PatrolState(MappingProxyType({"contact": contact, "lead_row": convoy.get("lead_row") if convoy else None,
                                          "formation": convoy.get("formation") if convoy else None,
                                          "description": src.get("description", "") if isinstance(src.get("description", ""), str) else ""}),

@@ -51,6 +51,8 @@ TERRAIN_COLOUR = {
 }
 FRESH = QColor(40, 140, 60)  # green borders and text (Figure 2)
 SPENT = QColor(200, 170, 110)  # buff
+#: the road track: its edge, then its surface (width, colour), on the board and in the key alike
+ROAD_PENS = ((9.0, QColor(120, 100, 70)), (6.0, QColor(225, 210, 170)))
 ATG = QColor(140, 90, 40)  # brown borders
 
 
@@ -245,8 +247,12 @@ class CombinedArmsBoard(Board):
         for q in pts:
             path.lineTo(q)
         path.lineTo(pts[-1] + (pts[-1] - pts[-2]) * 0.6)
-        for width, colour in ((9.0, QColor(120, 100, 70)), (6.0, QColor(225, 210, 170))):
-            pen = QPen(colour, width)
+        self._road_track(path)
+
+    def _road_track(self, path: QPainterPath, scale: float = 1.0) -> None:
+        """The road's track (edge, then surface): the board and its key draw the same one."""
+        for width, colour in ROAD_PENS:
+            pen = QPen(colour, width * scale)
             pen.setCapStyle(Qt.PenCapStyle.FlatCap)
             pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
             self.scene.addPath(path, pen)
@@ -261,8 +267,7 @@ class CombinedArmsBoard(Board):
                    ("woods", "woods"), ("wooded_crest", "wooded crest"), ("farm", "farm"), ("smoke", "smoke")]
         for k, (terrain, words) in enumerate(entries):
             c = QPointF(left, top + k * SIZE * 1.25)
-            fake = {"terrain": "open" if terrain in ("road", "smoke") else terrain, "road": terrain == "road",
-                    "smoke": terrain == "smoke"}
+            fake = {"terrain": "open" if terrain == "smoke" else terrain, "road": terrain == "road", "smoke": terrain == "smoke"}
             self._draw_hex(fake, c, scale=0.55)
             t = self.scene.addSimpleText(words)
             t.setFont(QFont("Sans", 7))
@@ -277,7 +282,9 @@ class CombinedArmsBoard(Board):
         poly = self.scene.addPolygon(shape, QPen(QColor(120, 120, 100), 1.0), QBrush(TERRAIN_COLOUR.get(terrain, TERRAIN_COLOUR[None])))
         self._marks(terrain, c, scale)
         if key and h.get("road"):  # on the board the road is one track through its hexes (_draw_road)
-            self.scene.addLine(c.x(), c.y() - SIZE * scale, c.x(), c.y() + SIZE * scale, QPen(QColor(150, 125, 85), 5.0 * scale))
+            track = QPainterPath(QPointF(c.x(), c.y() - SIZE * scale))
+            track.lineTo(QPointF(c.x(), c.y() + SIZE * scale))
+            self._road_track(track, scale)
         if h.get("smoke"):
             self.scene.addPolygon(shape, QPen(Qt.PenStyle.NoPen), QBrush(QColor(150, 150, 150, 150)))
         if key:

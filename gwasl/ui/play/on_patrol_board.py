@@ -7,7 +7,7 @@ detection markers in the submarine's colour (sighted, torpedo marker) or the
 escorts' (contact, contact lost: hollow), torpedoes with their next run, the
 assault zone and the six radials of every force in radial movement, the
 diameter of a force in diameter movement, this turn's attacks and star
-shells.  A notice says that the base game's numbers are stand-ins.  The board
+shells.  A notice says what is Harmon's and what is gwasl's stand-in.  The board
 only reads views: with ``viewer="escorts"`` the true submarine is never drawn.
 """
 
@@ -42,9 +42,12 @@ COLOURS = {"merchant": QColor("#8a8a8a"), "capital": QColor("#4a4a4a"), "escort"
 SUB = QColor("#2e8b3d")
 ESCORT_MARK = QColor("#2f5fa8")
 SUB_MARK = QColor("#2e8b3d")
-NOTICE = ("Stand-in numbers: SUBMARINE's own charts are not available, so the search, attack, "
-          "torpedo and ship numbers of this base game are gwasl's (docs/on-patrol.md). Harmon's "
-          "rules and tables are exact.")
+NOTICE = ("Harmon's automaton (formations, stations, Fleet Movement, Escort Action and Depth Combat "
+          "tables, markers, radial and diameter movement, assault zones) follows his text, read where it "
+          "is silent as docs/rules-notes.md says. SUBMARINE's own rules and charts are not available: the "
+          "game under it is gwasl's stand-in, its numbers (search, attack, gunfire, ships, torpedoes) and "
+          "mechanisms (escorts move before torpedoes, a gyro of 0 or 60 degrees only, firing at 100 feet "
+          "or shallower once any ship is in sight and range) (docs/on-patrol.md).")
 
 
 def _hex(label: str | None) -> Hex | None:

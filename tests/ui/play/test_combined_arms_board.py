@@ -12,7 +12,7 @@ from gwasl.engine.session import Session
 from gwasl.games import game_for
 from gwasl.games.combined_arms.records import Commit, EndGame, EndPhase, Move
 from gwasl.ui.play.boards import board_for
-from gwasl.ui.play.combined_arms_board import CombinedArmsBoard, action_hex
+from gwasl.ui.play.combined_arms_board import TERRAIN_COLOUR, CombinedArmsBoard, action_hex
 
 GAME = game_for("combined-arms")
 
@@ -217,11 +217,18 @@ def test_the_board_fills_its_view_with_the_road_and_a_terrain_key(qtbot, board):
     board.show_view(view, s.legal())
     texts = {i.text() for i in board.scene.items() if hasattr(i, "text")}
     assert {"open farmland", "road", "poor going", "crest", "woods", "wooded crest", "farm", "smoke"} <= texts
-    road = [i for i in board.scene.items() if type(i).__name__ == "QGraphicsPathItem" and i.brush().style() == Qt.BrushStyle.NoBrush]
-    assert road
+    tracks = [i for i in board.scene.items() if type(i).__name__ == "QGraphicsPathItem" and i.brush().style() == Qt.BrushStyle.NoBrush]
+    road = max(tracks, key=lambda i: i.path().boundingRect().height())
     first, last = board.centre_of(view["board"]["road"][0]), board.centre_of(view["board"]["road"][-1])
-    span = road[0].path().boundingRect()
+    span = road.path().boundingRect()
     assert span.top() < first.y() and span.bottom() > last.y()  # on and off both edges
+    # the key's road swatch is the board's road: a road hex under the same track (issue 27 item 4)
+    swatch = [i for i in tracks if i.path().boundingRect().height() < span.height() / 4]
+    assert {i.pen().color().name() for i in swatch} == {i.pen().color().name() for i in tracks if i not in swatch}
+    road_hex = [i for i in board.scene.items() if type(i).__name__ == "QGraphicsPolygonItem"
+                and i.contains(i.mapFromScene(swatch[0].path().boundingRect().center()))
+                and i.brush().color().name() == TERRAIN_COLOUR["road"].name()]
+    assert road_hex
     sizes = []
     for w, h in ((700, 450), (1400, 900)):
         board.resize(w, h)
