@@ -385,7 +385,7 @@ def test_108_2_1_escorts_never_end_their_move_ahead_of_a_torpedo():
 
 
 def test_escorts_decide_from_markers_only():
-    """DESIGN.md, 104.1.2: the escorts' orders and view are the same wherever the true
+    """docs/architecture.md "Views", On Patrol 104.1.2: the escorts' orders and view are the same wherever the true
     submarine is, as long as the markers are the same."""
     base = started()
     base = GAME.reduce(base, R.MarkerSet("U1", "escort", "AK40", 0, False, "test"))

@@ -25,7 +25,7 @@ SOURCE = source_text(str(_SEED))
 COVERAGE = ROOT / "docs" / "rules-coverage-fog.md"
 
 # The 2.5 table rows by their label in the text; "11-12" is the row whose label the
-# source lost (seeds/README.md), found as the unlabelled consequence line.
+# source lost (docs/rules-notes.md "The 11-12 row of the 2.5 table"), found as the unlabelled consequence line.
 TABLE_ROWS = ("<=0", "1-7", "8-10", "11-12", ">=13")
 # The 2.5 DRM rows and the words of the source DRM line each one covers.
 DRM_ROWS = {
