@@ -24,7 +24,7 @@ SOURCE_FOLDERS = tuple(Path(p) for p in (os.environ.get("GWASL_SOURCES"),) if p)
 
 
 def source_text(name: str) -> Path:
-    """The source document ``name`` (e.g. ``seeds/004_4371414167e1669c.txt``, ``spec/CONTRACTS.md``)
+    """The source document ``name`` (e.g. ``seeds/004_4371414167e1669c.txt``)
     from the first of SOURCE_FOLDERS that holds it; a path that does not exist when none does."""
     found = [folder / name for folder in SOURCE_FOLDERS if (folder / name).exists()]
     return found[0] if found else SOURCE_FOLDERS[0] / name
