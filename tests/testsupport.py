@@ -1,18 +1,33 @@
-"""Paths shared by tests: the repository, the shared spec, bundled scenarios (import as testsupport)."""
+"""Paths shared by tests: the repository, the source texts, bundled scenarios (import as testsupport)."""
 
 from __future__ import annotations
 
 import ast
 import importlib
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared"
 SCENARIOS = ROOT / "gwasl" / "scenarios"
-# The schema is a shared contract; a copy ships in docs/ so tests run without ../shared.
-SCHEMA_PATH = next(p for p in (SHARED / "spec" / "scenario-v1.schema.json", ROOT / "docs" / "format" / "scenario-v1.schema.json") if p.exists())
+# The scenario schema (docs/contracts.md section 2) lives in the repository.
+SCHEMA_PATH = ROOT / "docs" / "format" / "scenario-v1.schema.json"
+
+# The one lookup of the source documents outside the repository (docs/architecture.md,
+# "Where each source document lives"): the rule texts are not redistributed with gwasl, so
+# the tests that compare data with them read them from the folder GWASL_SOURCES names, or
+# from a folder "shared" beside the checkout (or beside the folder of its worktrees), and
+# skip when they are absent.
+SOURCE_FOLDERS = tuple(Path(p) for p in (os.environ.get("GWASL_SOURCES"),) if p) + (
+    ROOT.parent / "shared", ROOT.parent.parent / "shared")
+
+
+def source_text(name: str) -> Path:
+    """The source document ``name`` (e.g. ``seeds/004_4371414167e1669c.txt``)
+    from the first of SOURCE_FOLDERS that holds it; a path that does not exist when none does."""
+    found = [folder / name for folder in SOURCE_FOLDERS if (folder / name).exists()]
+    return found[0] if found else SOURCE_FOLDERS[0] / name
 EXAMPLE_PATH = SCENARIOS / "bois-des-caures-1916.json"
 
 

@@ -82,7 +82,7 @@ def play_out(game: Game[Any], policy: Policy, seed: int, options: GameOptions | 
 
 def _play_chunk(args: tuple[Game[Any], str, list[int], dict[str, Any]]) -> list[GameResult]:
     # The game arrives pickled from the caller, so the engine never looks a ruleset up in
-    # gwasl.games (a layer above it, DESIGN.md).
+    # gwasl.games (a layer above it, docs/architecture.md "Layers").
     game, policy_name, seeds, opts = args
     policy = game.policies()[policy_name]
     options = GameOptions.from_json(opts)

@@ -1,4 +1,4 @@
-"""The Game protocol every game in play implements (DESIGN.md, "A game in play").
+"""The Game protocol every game in play implements (docs/architecture.md "A game in play").
 
 A game is a set of pure functions over an immutable state:
 

@@ -355,7 +355,7 @@ class Session(Generic[S]):
             raise SessionError(f"{self.game.ruleset}: rolls made {made} but events record {logged}: every roll must be an event")
 
     def _commit(self, entries: Sequence[Entry]) -> None:
-        """Journal first, then the state, then the listeners (DESIGN.md)."""
+        """Journal first, then the state, then the listeners (docs/architecture.md "A game in play")."""
         for e in entries:
             self.journal.append(e)
             self._entries.append(e)
@@ -371,7 +371,7 @@ class Session(Generic[S]):
 
         The last ``act`` in force and its automated replies go together.  Outside
         practice mode nothing that rolled dice or revealed a hidden fact is taken
-        back (DESIGN.md "Undo and history").
+        back (docs/architecture.md "Undo and history").
         """
         live = [e for e in self._entries if e.kind in ("act", "auto") and e.index not in self._undone]
         if not live:

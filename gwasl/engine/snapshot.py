@@ -1,4 +1,4 @@
-"""Snapshots of a game's state as JSON (DESIGN.md "Persistence": a long game opens fast).
+"""Snapshots of a game's state as JSON (docs/architecture.md "Persistence": a long game opens fast).
 
 :func:`encode` turns an immutable state built from frozen dataclasses, enums,
 tuples, frozensets, mappings and JSON scalars (and dates) into JSON that says what each

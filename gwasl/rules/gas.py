@@ -100,7 +100,7 @@ def _int(d: dict[str, Any], key: str, where: str) -> int:
 
 
 def parse_gas_table(doc: Any) -> GasTable:
-    """Validate a decoded gas.json; :class:`TableError` names the entry and field."""
+    """Validate a decoded gas.json (ASLGW 1.9, Table 5); :class:`TableError` names the entry and field."""
     if not isinstance(doc, dict):
         raise TableError(f"{_FILE}: expected an object")
     for name in ("protection", "agents", "ntc_drm", "wearing"):
@@ -161,7 +161,7 @@ def parse_gas_table(doc: Any) -> GasTable:
 
 @lru_cache(maxsize=1)
 def gas_table() -> GasTable:
-    """gwasl/resources/gas.json, loaded and validated once."""
+    """gwasl/resources/gas.json (ASLGW 1.9, Table 5), loaded and validated once."""
     return parse_gas_table(load_resource(_FILE))
 
 

@@ -106,7 +106,7 @@ def _parse_cell(text: Any, where: str) -> IftResult:
 
 
 def parse_fire_tables(doc: Any) -> FireTables:
-    """Validate a decoded fire_tables.json; :class:`TableError` names the entry."""
+    """Validate a decoded fire_tables.json (IFT A7.3, CCT A11.11); :class:`TableError` names the entry."""
     if not isinstance(doc, dict):
         raise TableError(f"{_FILE}: expected an object")
     ift, cct, cow = doc.get("ift"), doc.get("cct"), doc.get("cowering")
@@ -151,7 +151,7 @@ def parse_fire_tables(doc: Any) -> FireTables:
 
 @lru_cache(maxsize=1)
 def fire_tables() -> FireTables:
-    """resources/fire_tables.json, loaded and validated once."""
+    """resources/fire_tables.json (IFT A7.3, CCT A11.11), loaded and validated once."""
     return parse_fire_tables(load_resource(_FILE))
 
 
@@ -238,7 +238,7 @@ def cc_result(kill_number: int, final_dr: int) -> Literal["eliminated", "casualt
 
 
 def cc_distribution(kill_number: int, drm: int) -> dict[str, Fraction]:
-    """The exact chance of each close combat result (36 DR outcomes)."""
+    """The exact chance of each close combat result (CCT A11.11; 36 DR outcomes)."""
     out: dict[str, Fraction] = {}
     for d in two_dice():
         r = cc_result(kill_number, d[0] + d[1] + drm)

@@ -78,7 +78,7 @@ def _norm(text: str) -> str:
 
 
 def parse_ignored_rules(doc: Any) -> _Table:
-    """Validate the decoded ignored-rules table; :class:`TableError` names entry and field."""
+    """Validate the decoded ignored-rules table (ASLGW "Classic ASL - Rules to be ignored"); :class:`TableError` names entry and field."""
     rows = doc.get("rules") if isinstance(doc, dict) else None
     if not isinstance(rows, list) or not rows:
         raise TableError("ignored_rules.json: no 'rules' list")

@@ -207,7 +207,7 @@ def classify_mg(fp: int, lmg_max_fp: int = 3, mmg_max_fp: int = 5) -> MgClass:
 
 
 def parse_weapons(doc: Any) -> _Table:
-    """Validate a decoded weapons table; :class:`TableError` names the entry and field."""
+    """Validate a decoded weapons table (ASLGW 1.6); :class:`TableError` names the entry and field."""
     if not isinstance(doc, dict) or not isinstance(doc.get("weapons"), dict):
         raise _fail("$", "no 'weapons' object")
     cl = doc.get("mg_classes")

@@ -1,4 +1,4 @@
-"""Saved games: one SQLite file per game (DESIGN.md "Persistence", CONTRACTS 5).
+"""Saved games: one SQLite file per game (docs/architecture.md "Persistence", CONTRACTS 5).
 
 A game file holds its format version, the ruleset, the gwasl version that
 made it, the source scenario, the seed, the options, the append-only

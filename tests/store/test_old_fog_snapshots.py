@@ -1,7 +1,7 @@
 """A game file written while the fog layer kept the shift ledger and the turn clock
 (FogState.ledger, FogState.clock; main at 6d8ee87) still opens from its newest snapshot,
 with the ledger and the phase's "acted" flag moved to the game's state (AslgwState), and
-``replay --check`` still finds it identical (CONTRACTS 5 game files; DESIGN.md "Persistence").
+``replay --check`` still finds it identical (CONTRACTS 5 game files; docs/architecture.md "Persistence").
 
 tests/store/data/aslgw-fog-ledger-6d8ee87.game: Bois des Caures, seed 2, the French kept
 secret, 120 random actions favouring shifts, a snapshot every 25 entries, made by that

@@ -109,7 +109,7 @@ class AslgwGame(Game[AslgwState]):
         return AslgwState(settings, frozenset(options.secret), options.practice, fog, hip, layer,
                           phasing=settings.first, victory=victory)
 
-    # -- snapshots (DESIGN.md "Persistence") -------------------------------------
+    # -- snapshots (docs/architecture.md "Persistence") -------------------------------------
     #: the packages whose records a snapshot of an aslgw state is built from
     SNAPSHOT_PACKAGES: ClassVar[tuple[str, ...]] = ("gwasl.model.", "gwasl.rules.", "gwasl.games.aslgw.")
 

@@ -324,7 +324,7 @@ _DEFAULT = UnitPlay()
 _NONE = UnitCombat()
 
 #: where a snapshot written before the package was cut by families (issue 23) names these types
-#: (its ``module:qualname``): such a snapshot still opens (DESIGN.md "Persistence")
+#: (its ``module:qualname``): such a snapshot still opens (docs/architecture.md "Persistence")
 FORMER_TYPE_NAMES: Mapping[str, type] = MappingProxyType({
     **{f"gwasl.games.aslgw.combat_state:{t.__name__}": t
        for t in (UnitCombat, MoverMark, FireWindow, GasCloud, ChargeMover, ChargeMove, ChargeState, CombatState)},

@@ -1,5 +1,5 @@
 """Whole patrols: the bundled scenarios played to the end by the random and sensible policies,
-replaying identically (DESIGN.md: the same seed and actions give the same events byte for byte),
+replaying identically (docs/architecture.md "State": the same seed and actions give the same events byte for byte),
 and bad scenarios refused with one clear message."""
 
 from __future__ import annotations
@@ -143,7 +143,7 @@ def test_bundled_patrols_day_night_and_hunter_group():
 
 
 def test_a_move_that_shows_the_boat_cannot_be_taken_back():
-    """DESIGN.md take-back: a move without dice may be taken back, but not one that put the boat
+    """docs/architecture.md "Undo and history": a move without dice may be taken back, but not one that put the boat
     in the escorts' sight (104.1.3: the marker is a reveal)."""
     src = copy.deepcopy(load_bundled("day-convoy"))
     src["submarines"][0].update(depth=50)

@@ -414,7 +414,7 @@ def test_108_2_1_an_escort_in_a_torpedos_track_leaves_it_instead_of_stopping_in_
 
 
 def test_escorts_decide_from_markers_only():
-    """DESIGN.md, 104.1.2: the escorts' orders and view are the same wherever the true
+    """docs/architecture.md "Views", On Patrol 104.1.2: the escorts' orders and view are the same wherever the true
     submarine is, as long as the markers are the same."""
     base = started()
     base = GAME.reduce(base, R.MarkerSet("U1", "escort", "AK40", 0, False, "test"))
