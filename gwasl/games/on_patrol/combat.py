@@ -50,7 +50,8 @@ def attack_result(t: Tables, final: int) -> Band:
 
 
 def attack_needs(t: Tables) -> str:
-    """The stand-in attack table in words: what each total does (for the roll's cause)."""
+    """The anti-submarine attack after the Depth Combat Table (On Patrol 105.4.12; the attack table
+    itself is gwasl's stand-in for SUBMARINE's) in words: what each total does (for the roll's cause)."""
     return ", ".join(f"{b.low}{'+' if b.high >= 99 else '-' + str(b.high) if b.high != b.low else ''} {b.result}"
                      for b in t.attack if b.value > 0)
 

@@ -86,7 +86,8 @@ def _range(ship: Ship, sub: Sub) -> int:
 
 
 def search_range(ship: Ship, sub: Sub) -> int:
-    """Hexes from a searching ship's bow to the nearer hex of the submarine."""
+    """Hexes from a searching ship's bow to the nearer hex of the submarine: the range of the
+    radar and sonar searches every capable escort makes each turn (On Patrol 108.3.1, 108.3.2)."""
     return _range(ship, sub)
 
 
