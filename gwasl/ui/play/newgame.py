@@ -101,7 +101,15 @@ class NewGameDialog(QDialog):
         self.seed = QSpinBox()
         self.seed.setRange(0, 2**31 - 1)
         self.seed.setValue(random.SystemRandom().randrange(2**31))
-        form.addRow("Dice seed", self.seed)
+        # the seed gives every die of the game: while gwasl keeps a side secret it is shown
+        # only on request, for a bug report (issue 28 item 5)
+        self.seed_details = QPushButton("Details (for bug reports)")
+        self.seed_details.setCheckable(True)
+        self.seed_details.toggled.connect(self._show_seed)
+        seed_row = QHBoxLayout()
+        seed_row.addWidget(self.seed, 1)
+        seed_row.addWidget(self.seed_details)
+        form.addRow("Dice seed", _wrap(seed_row))
 
         self.secret_box = QVBoxLayout()
         self.secret_checks: dict[str, QCheckBox] = {}
@@ -211,11 +219,18 @@ class NewGameDialog(QDialog):
         self.secret_checks = {}
         for s in self._sides:
             cb = QCheckBox(s)
+            cb.toggled.connect(self._show_seed)
             self.secret_box.addWidget(cb)
             self.secret_checks[s] = cb
+        self._show_seed()
         title = (self._source or {}).get("title") if isinstance(self._source, dict) else None
         self.out.setText(str(default_game_path(str(title or RULESET_NAMES.get(ruleset, ruleset)))))
         self.ok_button.setEnabled(bool(self._sides))
+
+    def _show_seed(self, _checked: bool = False) -> None:
+        secret = any(cb.isChecked() for cb in self.secret_checks.values())
+        self.seed.setVisible(not secret or self.seed_details.isChecked())
+        self.seed_details.setVisible(secret)
 
     def options(self) -> GameOptions:
         extra: dict[str, Any] = {}
