@@ -532,6 +532,9 @@ class GameFile:
 
     def close(self) -> None:
         self._engine.dispose()
+        con = getattr(self.session.journal, "_con", None)
+        if con is not None:
+            con.close()
 
     def __enter__(self) -> GameFile:
         return self
