@@ -330,13 +330,21 @@ def _write_reason(p: Path, e: BaseException) -> str:
     """In words, why a write to the game at ``p`` failed."""
     orig = getattr(e, "orig", None) or e
     name = str(getattr(orig, "sqlite_errorname", ""))
-    if name.startswith("SQLITE_FULL"):
+    if name.startswith("SQLITE_FULL") or (name.startswith("SQLITE_IOERR") and _disk_full(p)):
         return "the disk is full"
     if name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM")) or isinstance(orig, PermissionError):
         return _not_writable(p) or "the file or its folder is read-only"
     if isinstance(orig, OSError):
         return _os_reason(orig)
     return _short(e)
+
+
+def _disk_full(p: Path) -> bool:
+    try:
+        vfs = os.statvfs(p.absolute().parent)
+    except (OSError, AttributeError):
+        return False
+    return vfs.f_bavail == 0 or vfs.f_favail == 0
 
 
 def _short(e: BaseException) -> str:
@@ -760,7 +768,8 @@ def open_game(path: str | os.PathLike[str], mode: Mode = "w", altered_ok: bool =
         _dispose(engine, con)
         orig = getattr(e, "orig", None) or e
         name = str(getattr(orig, "sqlite_errorname", ""))
-        if mode == "w" and name.startswith(("SQLITE_FULL", "SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM")):
+        if mode == "w" and (name.startswith(("SQLITE_FULL", "SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM"))
+                            or (name.startswith("SQLITE_IOERR") and _disk_full(p))):
             raise GameFileError(f"{p}: gwasl can read this game but cannot write it: {_write_reason(p, e)}") from None
         raise GameFileError(f"{p}: not a readable gwasl game file ({_short(e)})") from None
     except (GameError, SessionError, RecordError) as e:
@@ -851,8 +860,8 @@ def _entry(row: Any, game: Game[Any], p: Path) -> Entry:
         if not _whole(v) or v < 0:
             raise GameFileError(f"{where}: {name} holds {_sql_type(v)} ({str(v)[:20]!r}), not a whole number "
                                 "(the game file is damaged)")
-    for name, v in (("actor", actor), ("why", why)):
-        if v is not None and not isinstance(v, str):
+    for name, v in (("actor", actor), ("why", why), ("action", action_text), ("undoes", undoes_text), ("events", events_text)):
+        if (v is not None or name in ("undoes", "events")) and not isinstance(v, str):
             raise GameFileError(f"{where}: {name} holds {_sql_type(v)}, not text (the game file is damaged)")
     raw = strict_loads(events_text, where)
     if not isinstance(raw, list):
