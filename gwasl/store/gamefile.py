@@ -498,10 +498,14 @@ class GameCheck:
                     "written (it no longer matches the file's hash chain)")
         if self.verdict == "older":
             made = dict(self.made_by or {})
-            rules = f", rules {made['rules']}" if made.get("rules") else ", before game files recorded their rules"
-            return (f"older: made by gwasl {made.get('gwasl_version', '?')} (game format {made.get('format_version', '?')}"
-                    f"{rules}) under rules other than today's ({made.get('rules_now', '?')}), which replay it differently "
-                    f"from event {rep.first_difference} ({rep.detail}); that is a change of the rules, not a sign of tampering")
+            by = f"older: made by gwasl {made.get('gwasl_version', '?')} (game format {made.get('format_version', '?')}"
+            if made.get("rules"):  # its hash chain holds: the rules changed, the file did not
+                return (f"{by}, rules {made['rules']}) under other rules than today's ({made.get('rules_now', '?')}), "
+                        f"which replay it differently from event {rep.first_difference} ({rep.detail}); its journal "
+                        "is as it was written (its hash chain holds)")
+            return (f"{by}, before game files recorded their rules and a hash chain): today's rules replay it "
+                    f"differently from event {rep.first_difference} ({rep.detail}); the rules it was played under are "
+                    "not known, so this is not evidence that it was edited")
         return f"differs at event {rep.first_difference}: {rep.detail}"
 
     def to_json(self) -> dict[str, Any]:
