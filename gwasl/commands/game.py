@@ -13,7 +13,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from gwasl.cli import UsageError
@@ -97,14 +100,31 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 # -- helpers -------------------------------------------------------------------------
-def _open(path: str, mode: str = "r", altered_ok: bool = False) -> Any:
-    """The game file at ``path``: read-only (``"r"``, never changed) or to play on (``"w"``)."""
+@contextmanager
+def _open(path: str, mode: str = "r", altered_ok: bool = False) -> Iterator[Any]:
+    """The game file at ``path``: read-only (``"r"``, never changed) or to play on (``"w"``).
+
+    What goes wrong with the game a file holds is one line naming the file (issue 28
+    item 8): a file from elsewhere may hold a game its rules cannot go on with, whatever
+    the rules then raise (GWASL_DEBUG=1 shows the traceback, as for any internal error)."""
     from gwasl.store.gamefile import GameFileError, open_game
 
     try:
-        return open_game(path, mode, altered_ok)  # type: ignore[arg-type]
+        gf = open_game(path, mode, altered_ok)  # type: ignore[arg-type]
     except GameFileError as e:
         raise UsageError(str(e)) from None
+    try:
+        with gf:
+            yield gf
+    except (UsageError, KeyboardInterrupt, BrokenPipeError):
+        raise
+    except GameFileError as e:
+        raise UsageError(str(e)) from None
+    except Exception as e:
+        if os.environ.get("GWASL_DEBUG"):
+            raise
+        raise UsageError(f"{path}: gwasl cannot go on with the game this file holds ({type(e).__name__}: "
+                         f"{str(e)[:200]}); the file may be damaged: 'gwasl game replay --check' checks it") from None
 
 
 def _out(args: argparse.Namespace, obj: dict[str, Any], lines: list[str]) -> None:

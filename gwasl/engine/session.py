@@ -175,8 +175,7 @@ class Session(Generic[S]):
                 s.finished = s.finish()
             except JournalError:
                 raise
-            except (GameError, RecordError, LookupError, ValueError, TypeError, AttributeError, ArithmeticError,
-                    RecursionError) as exc:
+            except Exception as exc:  # the rules' policies on a journal from elsewhere may raise anything
                 # the game opens as its journal left it; the side owed stays to act (legal() offers nothing)
                 s.unfinished = f"{type(exc).__name__}: {exc}"[:300]
         return s

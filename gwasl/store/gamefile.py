@@ -763,7 +763,13 @@ def open_game(path: str | os.PathLike[str], mode: Mode = "w", altered_ok: bool =
                 raise GameFileError(f"{p}: {what} was altered after it was written (it no longer matches the file's "
                                     "hash chain); gwasl plays no altered game ('gwasl game replay --check' reports it)")
         journal = SqliteJournal(engine, con, p, entries, _snapshots(snap_rows), chain, mode)
-        session = Session.restore(game, source, seed, options, journal)
+        try:
+            session = Session.restore(game, source, seed, options, journal)
+        except (GameFileError, GameError, SessionError, RecordError, SQLAlchemyError, sqlite3.Error, OSError):
+            raise
+        except Exception as e:  # the rules set up and reduce what a file from elsewhere holds: they may raise anything
+            raise GameFileError(f"{p}: the game file is damaged: its game cannot be set up or replayed "
+                                f"({type(e).__name__}: {_short(e)})") from None
         journal.seal()
     except GameFileError:
         _dispose(engine, con)
