@@ -100,6 +100,7 @@ def test_kills_inside_and_between_commits_leave_no_action_half_done(tmp_path, ki
             finally:
                 gf.close()
         seed += 1
+    print(f"{ruleset}: {kills} kills ({per_point}), {completed} older cuts completed on opening, {half_done} half done")
     assert half_done == 0
     assert kills >= KILLS[ruleset] and all(per_point.values()), per_point
     assert completed >= 5  # the older gwasl's cuts were there to complete
