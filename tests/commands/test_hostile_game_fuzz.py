@@ -20,13 +20,10 @@ import contextlib
 import hashlib
 import io
 import json
-import os
 import random
 import resource
-import shutil
 import signal
 import sqlite3
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -36,7 +33,7 @@ import pytest
 from gwasl.cli import main
 from gwasl.store import gamefile
 from gwasl.store.gamefile import open_game
-from store.saves import RULESETS, choose, new_file
+from store.saves import RULESETS, choose, new_file, scratch_folder
 
 FILES = 2000
 #: seconds one command may take on one damaged file
@@ -207,13 +204,8 @@ def _wal_empty(p: Path) -> bool:
 @pytest.fixture
 def scratch(tmp_path):
     """Where the damaged files are written: memory (/dev/shm) where there is one, for speed."""
-    shm = Path("/dev/shm")
-    if shm.is_dir() and os.access(shm, os.W_OK):
-        folder = Path(tempfile.mkdtemp(prefix="gwasl-fuzz-", dir=shm))
+    with scratch_folder(tmp_path) as folder:
         yield folder
-        shutil.rmtree(folder, ignore_errors=True)
-    else:
-        yield tmp_path
 
 
 @pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="needs setitimer")

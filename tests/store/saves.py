@@ -3,8 +3,13 @@ played by a fixed choice of actions, and the journal compared entry by entry."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import random
+import shutil
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -79,3 +84,19 @@ def reference(ruleset: str, steps: int, seed: int = 7) -> tuple[list[Entry], lis
 def acts_with_replies(entries: list[Entry]) -> list[int]:
     """The indexes of the ``act`` entries (and the opening) that automated replies follow."""
     return [e.index for e in entries[:-1] if e.kind in ("begin", "act") and entries[e.index + 1].kind == "auto"]
+
+
+@contextlib.contextmanager
+def scratch_folder(fallback: Path) -> Iterator[Path]:
+    """A folder in memory (/dev/shm) where there is one, else ``fallback``: for tests that
+    write thousands of game files and test what gwasl does, not what the disk does (a
+    disk's fsyncs would only make them slow)."""
+    shm = Path("/dev/shm")
+    if not (shm.is_dir() and os.access(shm, os.W_OK)):
+        yield fallback
+        return
+    folder = Path(tempfile.mkdtemp(prefix="gwasl-test-", dir=shm))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
