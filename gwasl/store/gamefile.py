@@ -636,6 +636,27 @@ def create_game(path: str | os.PathLike[str], game: Game[Any], source: Mapping[s
     return open_game(target)
 
 
+def _quiet(p: Path) -> tuple[int, int, int] | None:
+    """The file's identity while no program has it open (no ``-wal`` beside it: a game
+    open in WAL mode always has one), or None."""
+    if os.path.lexists(f"{p}-wal"):
+        return None
+    st = os.stat(p)
+    return st.st_ino, st.st_size, st.st_mtime_ns
+
+
+def _still_quiet(p: Path, token: tuple[int, int, int]) -> bool:
+    """No program wrote to the file while it was read as it was (``_quiet``)."""
+    wal = Path(f"{p}-wal")
+    try:
+        if wal.exists() and wal.stat().st_size > 0:
+            return False
+        st = os.stat(p)
+    except OSError:
+        return False
+    return (st.st_ino, st.st_size, st.st_mtime_ns) == token
+
+
 def _read_connection(p: Path) -> sqlite3.Connection:
     """A read-only connection; in a folder gwasl cannot write (a read-only folder, mount
     or full disk, where SQLite cannot make the WAL's index beside the file), the file is
@@ -719,17 +740,29 @@ def open_game(path: str | os.PathLike[str], mode: Mode = "w", altered_ok: bool =
     con: sqlite3.Connection | None = None
     engine: Engine | None = None
     try:
-        con = _read_connection(p) if mode == "r" else _connect(p, "w")
-        engine = _engine(con, mode)
-        with engine.begin() as conn:
-            check = conn.exec_driver_sql("PRAGMA quick_check").scalar()
-            if check != "ok":
-                raise GameFileError(f"{p}: the game file is damaged ({str(check)[:80]})")
-            columns_version = _check_schema(conn, p)
-            meta_rows = conn.exec_driver_sql("SELECT key, value FROM meta").all()
-            chain_col = ", chain" if columns_version == 2 else ""
-            rows = conn.exec_driver_sql(f"SELECT {', '.join(_JOURNAL_COLUMNS)}{chain_col} FROM journal ORDER BY idx").all()
-            snap_rows = _snapshot_rows(conn) if _has_table(conn, "snapshot") else []
+        # read-only, a file no program has open is read as it is ("immutable": SQLite then
+        # makes no -wal or -shm file beside it), and again the usual way should a program
+        # have written to it meanwhile
+        quiet = _quiet(p) if mode == "r" else None
+        if quiet:
+            con = _connect(p, "r", immutable=True)
+            engine = _engine(con, mode)
+            try:
+                columns_version, meta_rows, rows, snap_rows = _read_all(engine, p)
+            except (GameFileError, SQLAlchemyError, sqlite3.Error):
+                if _still_quiet(p, quiet):
+                    raise
+                quiet = None  # written to while it was read: read again, the usual way
+            if quiet and not _still_quiet(p, quiet):
+                quiet = None
+            if not quiet:
+                _dispose(engine, con)
+                con = engine = None
+        if not quiet:
+            con = _read_connection(p) if mode == "r" else _connect(p, "w")
+            engine = _engine(con, mode)
+            columns_version, meta_rows, rows, snap_rows = _read_all(engine, p)
+        assert con is not None and engine is not None
         stored: dict[str, str] = {}
         for k, v in meta_rows:
             if not isinstance(k, str) or not isinstance(v, str):
@@ -786,6 +819,21 @@ def open_game(path: str | os.PathLike[str], mode: Mode = "w", altered_ok: bool =
         _dispose(engine, con)
         raise GameFileError(f"{p}: the game file is damaged: {_short(e)}") from None
     return GameFile(p, engine, ruleset, game, session, meta, mode, altered)
+
+
+def _read_all(engine: Engine, p: Path) -> tuple[int, Any, Any, list[Any]]:
+    """In one read transaction: the file checked (``quick_check``, the schema), its
+    journal's format by its columns, its meta rows, journal rows and snapshot rows."""
+    with engine.begin() as conn:
+        check = conn.exec_driver_sql("PRAGMA quick_check").scalar()
+        if check != "ok":
+            raise GameFileError(f"{p}: the game file is damaged ({str(check)[:80]})")
+        columns_version = _check_schema(conn, p)
+        meta_rows = conn.exec_driver_sql("SELECT key, value FROM meta").all()
+        chain_col = ", chain" if columns_version == 2 else ""
+        rows = conn.exec_driver_sql(f"SELECT {', '.join(_JOURNAL_COLUMNS)}{chain_col} FROM journal ORDER BY idx").all()
+        snap_rows = _snapshot_rows(conn) if _has_table(conn, "snapshot") else []
+    return columns_version, meta_rows, rows, snap_rows
 
 
 def _dispose(engine: Engine | None, con: sqlite3.Connection | None) -> None:
