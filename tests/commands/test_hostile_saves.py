@@ -334,3 +334,34 @@ def test_the_game_file_alone_is_the_whole_game_while_it_is_open(tmp_path):
             with open_game(alone, "r") as c:
                 assert len(c.session.entries) == len(gf.session.entries)
                 assert c.session.state == gf.session.state
+
+
+def test_a_read_only_command_leaves_nothing_beside_the_game(ca_game, tmp_path, capsys):
+    """A file no program has open is read as it is: no -wal or -shm file is left beside
+    it by show, log or replay --check (a game in play keeps them; a look at one does not)."""
+    p = copy(ca_game, tmp_path / "g.game")
+    for command in READ_ONLY:
+        rc, _, err = run(capsys, "game", command[0], str(p), *command[1:])
+        assert rc == 0, err
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["g.game"]
+
+
+def test_a_file_written_while_it_is_read_as_it_is_is_read_again(ca_game, tmp_path, monkeypatch):
+    """Another gwasl acting while a read-only command reads the file as it is: the read is
+    done again the usual way, and shows the game with that action."""
+    p = copy(ca_game, tmp_path / "g.game")
+    real = gamefile._read_all
+    writers: list = []
+
+    def read_then_meddle(engine, path):
+        out = real(engine, path)
+        if not writers:
+            writers.append(None)
+            writers[0] = open_game(p)  # stays open, as a player window would
+            writers[0].session.act(writers[0].session.legal()[0].action)
+        return out
+
+    monkeypatch.setattr(gamefile, "_read_all", read_then_meddle)
+    with open_game(p, "r") as gf:
+        assert len(gf.session.entries) == len(writers[0].session.entries)
+    writers[0].close()
