@@ -275,7 +275,9 @@ def _engine(con: sqlite3.Connection, mode: Mode) -> Engine:
 def _permission_bits_forbid(st: os.stat_result) -> bool:
     """The permissions say "not to be written" (read for root too, as editors do: root may
     write anything, the owner's bit says whether it is meant to be)."""
-    uid = os.geteuid() if hasattr(os, "geteuid") else -1
+    if not hasattr(os, "geteuid"):  # no owners and groups to read
+        return not st.st_mode & stat.S_IWRITE
+    uid = os.geteuid()
     if uid in (0, st.st_uid):
         bit = stat.S_IWUSR
     elif st.st_gid in (os.getegid(), *os.getgroups()):
