@@ -34,12 +34,11 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 from gwasl.engine.dice import GameDice  # noqa: E402
 from gwasl.engine.game import GameOptions  # noqa: E402
 from gwasl.engine.session import Session  # noqa: E402
-from gwasl.games.aslgw import fire as fr  # noqa: E402
-from gwasl.games.aslgw import melee as ml  # noqa: E402
-from gwasl.games.aslgw.combat_records import CloseCombat, Fire  # noqa: E402
+from gwasl.games.aslgw.actions import close_combat as ml  # noqa: E402
+from gwasl.games.aslgw.actions import fire as fr  # noqa: E402
 from gwasl.games.aslgw.game import AslgwGame  # noqa: E402
 from gwasl.games.aslgw.knowledge import env  # noqa: E402
-from gwasl.games.aslgw.records import PhaseBegan  # noqa: E402
+from gwasl.games.aslgw.records import CloseCombat, Fire, PhaseBegan  # noqa: E402
 from gwasl.rules.ift import cc_distribution, ift_distribution  # noqa: E402
 from gwasl.scenarios import bundled_scenario  # noqa: E402
 

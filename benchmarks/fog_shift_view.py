@@ -35,7 +35,8 @@ from gwasl.rules.dice import ScriptedDice
 from gwasl.rules.fog.env import FogEnv
 from gwasl.rules.fog.odds import shift_band_odds
 from gwasl.rules.fog.preview import plan_between
-from gwasl.rules.fog.shift import ShiftError, resolve_shift
+from gwasl.rules.fog.resolve import resolve_shift
+from gwasl.rules.fog.shift import ShiftError
 from gwasl.rules.fog.state import Clock, FogState
 from gwasl.rules.fog.view import view
 from gwasl.scenarios import bundled_scenario

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from gwasl import __version__
+from gwasl.commands.common import UsageError, safe_output
 
 # One module per command; each defines register(subparsers) which sets func=.
 COMMAND_MODULES: tuple[str, ...] = (
@@ -30,10 +31,6 @@ COMMAND_MODULES: tuple[str, ...] = (
     "gwasl.commands.library",
     "gwasl.commands.play",
 )
-
-
-class UsageError(Exception):
-    """Bad command-line input (unknown hex, unknown side...): exit 2 with the message."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -54,8 +51,6 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     # Every line a command prints, errors included, has its control characters
     # escaped and is cut when endless: text from a file never drives the terminal (issue 17.2).
-    from gwasl.commands.common import safe_output
-
     with safe_output():
         return _main(argv)
 

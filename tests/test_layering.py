@@ -15,11 +15,24 @@ window or draws the map (``gwasl edit``, ``play``, ``render``) imports the ui
 inside the function that needs it, never at module level, so every other
 command runs without loading Qt.  The checker is tested on planted imports,
 so this test cannot pass vacuously.
+
+No import cycles either (issue 23): the graph of every import between gwasl's
+modules, counted as above (lazy, under ``TYPE_CHECKING``, relative,
+``import_module`` literals), has no strongly connected component of more than
+one module.  "from gwasl.rules import los" is an edge to the package
+``gwasl.rules`` and to the module ``gwasl.rules.los``; importing a submodule
+is not counted as importing its parent package's ``__init__`` (Python does run
+it first, but an ``__init__`` that imports none of its submodules, as every one
+in gwasl, cannot close a cycle that way), while an ``__init__`` that does import
+its submodules has those edges like any module.  Where two modules need each
+other, a Protocol, a function passed in, or a third module serves.
 """
 
 from __future__ import annotations
 
 import ast
+import functools
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 import pytest
@@ -44,6 +57,7 @@ def _under(name: str, prefixes: tuple[str, ...]) -> bool:
     return any(name == p or name.startswith(p + ".") for p in prefixes)
 
 
+@functools.cache
 def _is_module(name: str) -> bool:
     """Is ``name`` a module or package of the source tree ("from gwasl.rules import los" imports one)?"""
     path = ROOT.joinpath(*name.split("."))
@@ -187,3 +201,103 @@ def test_checker_catches_a_planted_import(module: str, planted: str):
 )
 def test_checker_allows_downward_imports(module: str, allowed: str):
     assert violations(allowed, module, "x.py") == []
+
+
+# ---------------------------------------------------------------------------
+# No import cycles (issue 23)
+
+
+def _resolved(name: str) -> str | None:
+    """The module of the source tree an imported name is (``gwasl.x.y.Name`` -> ``gwasl.x.y``)."""
+    while name and not _is_module(name):
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+def module_imports(module: str, source: str, filename: str, tree: Iterable[str] = ()) -> set[str]:
+    """The gwasl modules ``module`` imports, every import counted (module doc)."""
+    deps: set[str] = set()
+    for name, _ in imported_modules(source, module, filename):
+        if not _under(name, ("gwasl",)):
+            continue
+        target = name if name in tree else _resolved(name)
+        if target is not None and target != module:
+            deps.add(target)
+    return deps
+
+
+def import_graph(sources: Mapping[str, tuple[str, str]]) -> dict[str, set[str]]:
+    """module -> the gwasl modules it imports; ``sources`` maps a module to its source and file name."""
+    return {m: module_imports(m, src, fn, sources) for m, (src, fn) in sources.items()}
+
+
+def cycles(graph: Mapping[str, Iterable[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in graph.get(v, ()):
+            if w not in graph:
+                continue
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return sorted(out)
+
+
+@functools.cache
+def _tree_graph() -> dict[str, frozenset[str]]:
+    tree = {m: (p.read_text(encoding="utf-8"), str(p)) for m, p in gwasl_modules()}
+    return {m: frozenset(deps) for m, deps in import_graph(tree).items()}
+
+
+def test_no_import_cycles_in_gwasl():
+    found = cycles(_tree_graph())
+    assert not found, "import cycles: " + "; ".join(" <-> ".join(c) for c in found)
+
+
+@pytest.mark.parametrize(
+    ("module", "planted"),
+    [
+        ("gwasl.model.hexgrid", "def f():\n    from gwasl.model.scenario import Unit\n"),  # lazy
+        ("gwasl.rules.fog.state", "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .view import SideView\n"),
+        ("gwasl.commands.common", "import gwasl.cli\n"),  # cli imports commands.common
+        ("gwasl.engine.dice", "import importlib\nimportlib.import_module('gwasl.engine.game')"),
+        ("gwasl.games.aslgw.state", "from gwasl.games.aslgw.victory import verdict"),
+        ("gwasl.games.aslgw.records", "from gwasl.games.aslgw import game"),  # a module named through its package
+    ],
+)
+def test_the_cycle_check_catches_a_planted_cycle(module: str, planted: str):
+    graph = dict(_tree_graph())
+    path = dict(gwasl_modules())[module]
+    source = path.read_text(encoding="utf-8") + "\n" + planted
+    graph[module] = frozenset(module_imports(module, source, str(path), graph))
+    assert any(module in c for c in cycles(graph)), planted
+
+
+def test_the_cycle_check_finds_every_component():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"e"}, "e": {"d"}, "f": {"a"}, "g": set()}
+    assert cycles(graph) == [["a", "b", "c"], ["d", "e"]]

@@ -5,8 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from gwasl.cli import UsageError
-from gwasl.commands.common import load_or_fail, parse_side, print_json
+from gwasl.commands.common import UsageError, load_or_fail, parse_side, print_json
 from gwasl.model.scenario import Unit
 from gwasl.rules.command import CommandError, command_status
 

@@ -20,15 +20,18 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, TextIO
 
-from gwasl.cli import UsageError
 from gwasl.model.hexgrid import Hex, HexLabelError
 from gwasl.model.scenario import Scenario
 from gwasl.model.scenario_io import ScenarioError, ScenarioFormatError, escape_controls, load_scenario, quote, quote_list
 
-__all__ = ["MAX_LINE", "escape_controls", "load_or_fail", "parse_hex", "parse_side", "print_json", "quote", "quote_list", "safe_output"]
+__all__ = ["MAX_LINE", "UsageError", "escape_controls", "load_or_fail", "parse_hex", "parse_side", "print_json", "quote", "quote_list", "safe_output"]
 
 #: Longest line of text output; the rest of a longer line is left out and counted.
 MAX_LINE = 2000
+
+
+class UsageError(Exception):
+    """Bad command-line input (unknown hex, unknown side...): exit 2 with the message (CONTRACTS 4)."""
 
 
 class _SafeText(io.TextIOBase):

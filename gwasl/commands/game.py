@@ -19,11 +19,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from gwasl.cli import UsageError
-from gwasl.commands.common import escape_controls, print_json
-from gwasl.engine.game import PLAYER, GameError, GameOptions, IllegalAction
+from gwasl.commands.common import UsageError, escape_controls, print_json
+from gwasl.engine.game import PLAYER, PRACTICE, SECRET, GameError, GameOptions, IllegalAction, OptionError
 from gwasl.engine.session import SessionError
-from gwasl.games import RULESETS, game_for
+from gwasl.games import DEFAULT_RULESET, RULESETS, game_for
 
 __all__ = ["register"]
 
@@ -47,7 +46,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     q = add("new", "start a game in a new file")
     q.add_argument("source", nargs="?", help="the scenario (aslgw: a Great War scenario file; other rulesets: optional)")
     q.add_argument("--out", required=True, help="the new game file")
-    q.add_argument("--ruleset", default="aslgw", help=f"which game: {', '.join(sorted(RULESETS))} (default aslgw)")
+    q.add_argument("--ruleset", default=DEFAULT_RULESET, help=f"which game: {', '.join(sorted(RULESETS))} (default {DEFAULT_RULESET})")
     q.add_argument("--seed", type=int, help="the dice seed (default: a random one, printed; the seed gives every "
                                             "die of the game, so knowing it reveals what --secret keeps)")
     q.add_argument("--secret", action="append", default=[], metavar="SIDE",
@@ -55,7 +54,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                         "the player; the game file itself, --view omniscient and --view SIDE still hold it")
     q.add_argument("--practice", action="store_true", help="practice mode: take-back past dice and reveals")
     q.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                   help="a game option, e.g. easier=true or balance=German (repeatable)")
+                   help="an option the game offers, e.g. easier=true or balance=german (repeatable)")
     q.set_defaults(func=_new)
 
     for name, helptext, fn in (("legal", "what the side to act may do now", _legal),
@@ -161,27 +160,36 @@ def _new(args: argparse.Namespace) -> int:
     from gwasl.store.gamefile import GameFileError, create_game, load_source
 
     game = _game(args.ruleset)
+    kind = game.source_kind  # what the game starts from, as it declares
     source: dict[str, Any] | None = None
     if args.source:
         try:
-            source = load_source(args.ruleset, args.source)
+            source = load_source(game, args.source)
         except GameError as e:
             raise UsageError(str(e)) from None
-    elif args.ruleset == "aslgw":
-        raise UsageError("an aslgw game needs a Great War scenario file")
-    extra: dict[str, Any] = {}
+    elif kind.required:
+        raise UsageError(f"the {args.ruleset} ruleset starts from {kind.what}: give its file as SOURCE")
+    # the choices, checked against the options the game offers (Game.options_offered)
+    choices: dict[str, Any] = {}
+    if args.secret:
+        choices[SECRET.key] = args.secret
+    if args.practice:
+        choices[PRACTICE.key] = True
     for opt in args.option:
         key, eq, value = opt.partition("=")
         if not eq or not key:
             raise UsageError(f"--option {opt!r}: write KEY=VALUE")
-        extra[key] = _option_value(value)
+        if key in (SECRET.key, PRACTICE.key):
+            raise UsageError(f"--option {key}: give it as --{key}")
+        choices[key] = _option_value(value)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    options = GameOptions(frozenset(args.secret), args.practice, extra)
     try:
-        sides = set(game.sides(game.setup(source, options)))
-        bad = [s for s in args.secret if s not in sides]
-        if bad:
-            raise UsageError(f"--secret {bad[0]!r} is not a side ({', '.join(sorted(sides))})")
+        sides = game.sides(game.setup(source, GameOptions()))
+        try:
+            options = game.start_options(choices, sides)
+        except OptionError as e:
+            flag = f"--{e.key}" if e.key in (SECRET.key, PRACTICE.key) else f"--option {e.key}"
+            raise UsageError(f"{flag}: {e.reason}") from None
         gf = create_game(args.out, game, source, seed, options)
     except GameFileError as e:
         raise UsageError(str(e)) from None

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from gwasl.cli import UsageError
-from gwasl.commands.common import escape_controls, print_json
+from gwasl.commands.common import UsageError, escape_controls, print_json
 
 __all__ = ["register"]
 

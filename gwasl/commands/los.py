@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from gwasl.cli import UsageError
-from gwasl.commands.common import load_or_fail, parse_hex, print_json
+from gwasl.commands.common import UsageError, load_or_fail, parse_hex, print_json
 from gwasl.model.scenario import Position
 
 POSITIONS = [p.value for p in Position]

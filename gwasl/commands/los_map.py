@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from gwasl.cli import UsageError
-from gwasl.commands.common import load_or_fail, parse_hex, print_json
+from gwasl.commands.common import UsageError, load_or_fail, parse_hex, print_json
 from gwasl.commands.los import POS_HELP, parse_position
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import Position

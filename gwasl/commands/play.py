@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from gwasl.cli import UsageError
+from gwasl.commands.common import UsageError
 from gwasl.commands.edit import has_display, window_problem
 
 __all__ = ["register"]

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import argparse
 
-from gwasl.cli import UsageError
-from gwasl.commands.common import load_or_fail, parse_side
+from gwasl.commands.common import UsageError, load_or_fail, parse_side
 from gwasl.model.files import WrongFormatError, file_head
 from gwasl.rules.fog.fields import FogFormatError, require_fog_fields
 

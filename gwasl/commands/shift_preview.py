@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from gwasl.cli import UsageError
-from gwasl.commands.common import load_or_fail, parse_hex, parse_side, print_json
+from gwasl.commands.common import UsageError, load_or_fail, parse_hex, parse_side, print_json
 from gwasl.model.phases import Phase, PhaseError
 from gwasl.rules.fog.fields import FogFormatError, require_fog_fields
 

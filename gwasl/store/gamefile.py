@@ -52,7 +52,7 @@ from sqlalchemy.pool import StaticPool
 from sqlmodel import Field, SQLModel, create_engine
 
 from gwasl import __version__
-from gwasl.engine.game import Game, GameError, GameOptions
+from gwasl.engine.game import SCENARIO_FILE, Game, GameError, GameOptions
 from gwasl.engine.journal import Entry, JournalError
 from gwasl.engine.record import RecordError
 from gwasl.engine.session import ReplayReport, Session, SessionError
@@ -941,11 +941,16 @@ def _entry(row: Any, game: Game[Any], p: Path) -> Entry:
     return Entry(idx, kind, seq, dice, events, actor, action, grp, tuple(undoes), why)
 
 
-def load_source(ruleset: str, path: str) -> dict[str, Any]:
-    """The source of a new game from a file: a checked scenario (aslgw) or a JSON object.
+def load_source(ruleset: str | Game[Any], path: str) -> dict[str, Any]:
+    """The source of a new game of ``ruleset`` (a name or the game) from a file, read as the
+    game declares (:attr:`~gwasl.engine.game.Game.source_kind`): a checked Great War
+    scenario, or a JSON object the game checks when it is set up.
 
     Raises :class:`GameError` with one line naming the file and the problem."""
-    if ruleset == "aslgw":
+    from gwasl.games import game_for
+
+    game = game_for(ruleset) if isinstance(ruleset, str) else ruleset
+    if game.source_kind.format == SCENARIO_FILE:
         from gwasl.model.scenario_io import ScenarioError, ScenarioFormatError, load_scenario, scenario_to_dict
 
         try:
@@ -962,5 +967,5 @@ def load_source(ruleset: str, path: str) -> dict[str, Any]:
     except GameFileError as e:
         raise GameError(f"{path}: {e}") from None
     if not isinstance(obj, dict):
-        raise GameError(f"{path}: not a {ruleset} scenario (a JSON object)")
+        raise GameError(f"{path}: not a {game.ruleset} scenario (a JSON object)")
     return obj

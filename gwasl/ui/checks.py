@@ -15,7 +15,7 @@ for a hex the mouse has already left is dropped.
 from __future__ import annotations
 
 import threading
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QColor
@@ -25,7 +25,25 @@ from gwasl.rules import los as los_rules
 from gwasl.ui.words import words
 
 if TYPE_CHECKING:  # pragma: no cover
-    from gwasl.ui.mainwindow import MainWindow
+    from gwasl.ui.mapscene import MapScene
+    from gwasl.ui.palette import Palette
+    from gwasl.ui.seen import Seen
+
+
+class CheckedWindow(Protocol):
+    """What the checks use of the window they draw on (the editor's MainWindow): a Protocol,
+    so this module need not import the window that imports it."""
+
+    @property
+    def scene(self) -> MapScene: ...
+    @property
+    def palette(self) -> Palette: ...
+    @property
+    def seen(self) -> Seen: ...
+    @property
+    def destroyed(self) -> Any: ...  # the Qt signal of the window going away
+
+    def show_message(self, text: str, error: bool = False) -> None: ...
 
 __all__ = ["Checks", "LosMapWorker", "SYNC_LOS_MAP_HEXES"]
 
@@ -91,7 +109,7 @@ class LosMapWorker(QObject):
 class Checks:
     """Owns the checking overlays of one window; recomputes them from the window's ``seen``."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: CheckedWindow) -> None:
         self.win = window
         self.los_ends: tuple[Hex, Hex] | None = None
         self.los_result: los_rules.LosResult | None = None

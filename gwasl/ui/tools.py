@@ -9,7 +9,8 @@ Checking tools (LOS thread, LOS map, command radius) only draw overlays.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QPointF, Qt
 
@@ -18,7 +19,34 @@ from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import Dummy, DummyKind, FortificationKind, Position, Unit, UnitKind
 
 if TYPE_CHECKING:  # pragma: no cover
-    from gwasl.ui.mainwindow import MainWindow
+    from gwasl.ui.checks import Checks
+    from gwasl.ui.mapscene import MapScene
+    from gwasl.ui.palette import Palette
+    from gwasl.ui.seen import Seen
+
+
+class EditorWindow(Protocol):
+    """What the tools use of the editor's window (the MainWindow): a Protocol, so this
+    module need not import the window that imports it."""
+
+    @property
+    def document(self) -> ed.EditorDocument: ...
+    @property
+    def scene(self) -> MapScene: ...
+    @property
+    def palette(self) -> Palette: ...
+    @property
+    def seen(self) -> Seen: ...
+    @property
+    def checks(self) -> Checks: ...
+    @property
+    def selected_units(self) -> frozenset[str]: ...
+    @property
+    def editable(self) -> bool: ...
+
+    def show_message(self, text: str, error: bool = False) -> None: ...
+    def select_units(self, ids: Iterable[str]) -> None: ...
+    def select_hex(self, h: Hex | None) -> None: ...
 
 __all__ = [
     "Tool",
@@ -45,7 +73,7 @@ class Tool:
     tip = ""
     cursor = Qt.CursorShape.CrossCursor
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: EditorWindow) -> None:
         self.win = window
 
     @property
@@ -100,7 +128,7 @@ class SelectTool(Tool):
     tip = "Drag a stack to move it; click a stack to open it, then drag one counter; Shift+click adds a counter"
     cursor = Qt.CursorShape.ArrowCursor
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: EditorWindow) -> None:
         super().__init__(window)
         self._from: Hex | None = None
         self._moving: tuple[str, ...] = ()
@@ -169,7 +197,7 @@ class SelectTool(Tool):
 class _StrokeTool(Tool):
     """A brush: press starts one stroke, every hex dragged over joins it (one undo step)."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: EditorWindow) -> None:
         super().__init__(window)
         self._key = None
         self._last: Hex | None = None

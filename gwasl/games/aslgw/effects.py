@@ -2,7 +2,7 @@
 checks with leadership (ASLGW 1.3), leader loss (A10.2), ELR (A19.13; ASLGW
 1.11.1), casualty reduction (A7.302, A17.2), breaking and DM (A10.3, A10.62),
 pins (A7.8), broken squads leaving their platoon and platoons reduced to
-half-platoons (ASLGW 1.4.11, 1.1) -- and the :func:`reduce` of those events.
+half-platoons (ASLGW 1.4.11, 1.1) -- and the reduce of those events (:data:`REDUCERS`).
 
 Resolution works through an :class:`Emitter`: every event is reduced into a
 working state as soon as it is made, so each later check sees what the earlier
@@ -13,16 +13,15 @@ and tables are :mod:`gwasl.rules`' (morale, dice, units, organisation).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 from gwasl.engine.dice import GameDice
 from gwasl.engine.record import Record
-from gwasl.games.aslgw.combat_records import FormationChanged, Marked, UnitHit, WeaponChanged
-from gwasl.games.aslgw.combat_state import CombatState, UnitCombat
 from gwasl.games.aslgw.knowledge import is_hidden
-from gwasl.games.aslgw.state import AslgwState, UnitPlay, ro
+from gwasl.games.aslgw.records import FormationChanged, Marked, UnitHit, WeaponChanged
+from gwasl.games.aslgw.state import AslgwState, CombatState, ReduceFn, UnitCombat, UnitPlay, ro
 from gwasl.games.aslgw.victory import remove_units
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import FormationKind, Position, Scenario, Unit, UnitClass, UnitKind
@@ -38,11 +37,10 @@ from gwasl.rules.sniper import side_elr
 from gwasl.rules.units import UnitsError, elr_replaced_unit, unit_factors_of
 from gwasl.rules.weapons import sw_holder
 
-__all__ = ["Emitter", "apply_ift", "break_unit", "casualty", "eliminate", "inherent_factors", "leadership",
-           "morale_levels", "reduce"]
+__all__ = ["REDUCERS", "Emitter", "apply_ift", "break_unit", "casualty", "eliminate", "inherent_factors", "leadership",
+           "morale_levels"]
 
 _SQUADS = (UnitKind.SQUAD, UnitKind.HALF_SQUAD)
-ReduceFn = Callable[[AslgwState, Record], AslgwState]
 Loc = tuple[Hex, Position]
 
 
@@ -385,32 +383,31 @@ def with_mark(c: CombatState, uid: str, **changes: Any) -> CombatState:
     return replace(c, marks=ro(marks))
 
 
-def reduce(state: AslgwState, ev: Record) -> AslgwState | None:
-    """The state after one of the events of this module's kind, else None."""
-    if isinstance(ev, UnitHit):
-        return _unit_hit(state, ev)
-    if isinstance(ev, Marked):
+def _marked(state: AslgwState, ev: Marked) -> AslgwState:
+    c = state.combat
+    for uid in ev.units:
+        c = with_mark(c, uid, fire=ev.mark)
+    return replace(state, combat=c)
+
+
+def _weapon_changed(state: AslgwState, ev: WeaponChanged) -> AslgwState:
+    if ev.status in ("eliminated", "used_up"):
+        fog = remove_units(state.fog, [ev.weapon])
         c = state.combat
-        for uid in ev.units:
-            c = with_mark(c, uid, fire=ev.mark)
-        return replace(state, combat=c)
-    if isinstance(ev, WeaponChanged):
-        if ev.status in ("eliminated", "used_up"):
-            fog = remove_units(state.fog, [ev.weapon])
-            c = state.combat
-            marks = {k: v for k, v in c.marks.items() if k != ev.weapon}
-            return replace(state, fog=fog, combat=replace(c, marks=ro(marks)))
-        c = state.combat
-        if ev.status in ("repaired", "repair_tried"):
-            c = replace(c, repaired=c.repaired | {ev.weapon})
-        if ev.status in ("malfunctioned", "repaired"):
-            c = with_mark(c, ev.weapon, malfunctioned=ev.status == "malfunctioned")
-        return replace(state, combat=c)
-    if isinstance(ev, FormationChanged):
-        sc = state.scenario
-        forms = tuple(replace(f, kind=FormationKind(ev.to)) if f.id == ev.formation else f for f in sc.formations)
-        return replace(state, fog=replace(state.fog, scenario=replace(sc, formations=forms)))
-    return None
+        marks = {k: v for k, v in c.marks.items() if k != ev.weapon}
+        return replace(state, fog=fog, combat=replace(c, marks=ro(marks)))
+    c = state.combat
+    if ev.status in ("repaired", "repair_tried"):
+        c = replace(c, repaired=c.repaired | {ev.weapon})
+    if ev.status in ("malfunctioned", "repaired"):
+        c = with_mark(c, ev.weapon, malfunctioned=ev.status == "malfunctioned")
+    return replace(state, combat=c)
+
+
+def _formation_changed(state: AslgwState, ev: FormationChanged) -> AslgwState:
+    sc = state.scenario
+    forms = tuple(replace(f, kind=FormationKind(ev.to)) if f.id == ev.formation else f for f in sc.formations)
+    return replace(state, fog=replace(state.fog, scenario=replace(sc, formations=forms)))
 
 
 def _unit_hit(state: AslgwState, ev: UnitHit) -> AslgwState:
@@ -495,3 +492,12 @@ def mark_moved(c: CombatState, ids: Iterable[str]) -> CombatState:
     for i in ids:
         c = with_mark(c, i, moved=True)
     return c
+
+
+#: the state after each event of this module's kinds
+REDUCERS: Mapping[type[Record], Callable[[AslgwState, Any], AslgwState]] = {
+    UnitHit: _unit_hit,
+    Marked: _marked,
+    WeaponChanged: _weapon_changed,
+    FormationChanged: _formation_changed,
+}

@@ -13,22 +13,37 @@ is computed from one of these, never from the whole truth:
   that see a location (A12.14, ASLGW 1.7.2);
 * :func:`side_knowledge`: the fog layer as a side knows it, for its policy
   (:func:`gwasl.rules.fog.knowledge.known_state`).
+
+A side whose hidden layer gwasl keeps rolls on its own stream
+(:func:`private_dice`, :func:`secret_roll`): what the player sees, down to
+every later public die, does not depend on what is hidden (CONTRACTS 5).
+The events that change what is hidden -- a "?" lost, a dummy removed, a HIP
+unit revealed -- are reduced here (:data:`REDUCERS`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
+from typing import Any
 
-from gwasl.games.aslgw.state import PileKey
+from gwasl.engine.dice import GameDice
+from gwasl.engine.events import Drm
+from gwasl.engine.record import Record
+from gwasl.games.aslgw.records import ConcealmentLost, DummyRemoved, HipRevealed, SecretRoll
+from gwasl.games.aslgw.state import AslgwState, PileKey
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import Position, Scenario, Unit, UnitKind
+from gwasl.rules.dice import Roll
 from gwasl.rules.fog.env import FogEnv, SeesFn, sees_from_index
 from gwasl.rules.fog.knowledge import known_state
 from gwasl.rules.fog.state import ConcealStack, FogState, FogStatus
+from gwasl.rules.fog.status import lose_concealment, reveal_hip
 from gwasl.rules.los import LosIndex
 from gwasl.rules.movement import map_key
 
-__all__ = ["env", "is_hidden", "known_enemy_ranges", "known_scenario", "pile_key", "piles", "side_knowledge"]
+__all__ = ["REDUCERS", "env", "is_hidden", "known_enemy_ranges", "known_scenario", "pile_key", "piles", "private_dice",
+           "secret_roll", "side_knowledge"]
 
 _CACHE_LIMIT = 16
 _LOS: dict[str, SeesFn] = {}
@@ -113,3 +128,49 @@ def side_knowledge(fog: FogState, side: str) -> FogState:
 
 def infantry(units: Iterable[Unit]) -> list[Unit]:
     return [u for u in units if u.kind is not UnitKind.SUPPORT_WEAPON]
+
+
+# ---------------------------------------------------------------------------
+# A secret side's own dice (CONTRACTS 5)
+
+
+def private_dice(state: AslgwState, side: str, seed: int) -> GameDice:
+    """The private stream of ``side`` (a side whose hidden layer gwasl keeps): its own
+    seed derived from the game's, at the position the events so far have used."""
+    return GameDice(seed).private(side, state.private_position(side))
+
+
+def secret_roll(dice: GameDice, roll: Roll) -> SecretRoll:
+    """A roll on a private stream, as it rides inside the one private event of an order (:class:`SecretRoll`)."""
+    ev = dice.event(roll)
+    return SecretRoll(ev.n, ev.cause, ev.dice, tuple(Drm(m.cause, m.value) for m in roll.modifiers), roll.final)
+
+
+# ---------------------------------------------------------------------------
+# The events that change what is hidden
+
+
+def _concealment_lost(state: AslgwState, event: ConcealmentLost) -> AslgwState:
+    fog = state.fog
+    hip = [u for u in event.units if fog.status_of(u) is FogStatus.HIP]
+    fog = lose_concealment(fog, [u for u in event.units if u not in hip], event.why).state
+    if hip:
+        fog = fog.with_status({u: FogStatus.NONE for u in hip})
+    return replace(state, fog=fog)
+
+
+def _dummy_removed(state: AslgwState, event: DummyRemoved) -> AslgwState:
+    gone = set(event.stacks)
+    return replace(state, fog=state.fog.with_stacks(s for s in state.fog.stacks if s.id not in gone))
+
+
+def _hip_revealed(state: AslgwState, event: HipRevealed) -> AslgwState:
+    return replace(state, fog=reveal_hip(state.fog, event.side, Hex.from_label(event.at), event.why).state)
+
+
+#: the state after each event of this module's kinds
+REDUCERS: Mapping[type[Record], Callable[[AslgwState, Any], AslgwState]] = {
+    ConcealmentLost: _concealment_lost,
+    DummyRemoved: _dummy_removed,
+    HipRevealed: _hip_revealed,
+}

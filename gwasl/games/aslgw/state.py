@@ -9,29 +9,35 @@ a moving platoon (ASLGW 1.4.1), the public MF of "?" piles, the position of
 each secret side's private dice stream, a pending minefield decision
 (O'Leary 4.6.2), and the fog layer's bookkeeping: the shift ledger (O'Leary
 2.5, 3.3.4, 3.3.5) and whether the phasing side has acted this phase (2.3,
-5.1), passed with the :attr:`AslgwState.clock` to the fog rule functions.  Fire and close combat (issue 12) slot in through
-:class:`UnitPlay`'s ``pinned``/``dm`` and the scenario units' ``broken``.
+5.1), passed with the :attr:`AslgwState.clock` to the fog rule functions.
 
-The game's :meth:`~gwasl.games.aslgw.game.AslgwGame.reduce` is the only way it
-changes.
+Every state type is here: fire and close combat's part (:class:`CombatState`,
+issue 12: a unit's marks, the defender's fire window, Residual FP, Melee, gas
+clouds, a Bayonet Charge moving; pin and DM stay in :class:`UnitPlay`, broken
+in the scenario's units) and Control and victory's (:class:`VictoryState`, A26).
+
+The reduce of :mod:`gwasl.games.aslgw.actions.dispatch` is the only way it changes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
-from gwasl.games.aslgw.combat_state import CombatState
+from gwasl.engine.record import Record
 from gwasl.games.aslgw.settings import GameSettings
-from gwasl.games.aslgw.victory import VictoryState
 from gwasl.model.hexgrid import Hex
 from gwasl.model.phases import Phase
 from gwasl.model.scenario import Position
+from gwasl.rules.card import ScenarioCard
+from gwasl.rules.control import ControlMap, Occupant
 from gwasl.rules.fog.state import Clock, FogState, ShiftRecord
+from gwasl.rules.victory import Loss
 
-__all__ = ["AslgwState", "Impulse", "ImpulseMember", "PileKey", "UnitPlay", "ro"]
+__all__ = ["FORMER_TYPE_NAMES", "Area", "AslgwState", "ChargeMove", "ChargeMover", "ChargeState", "CombatState", "FireWindow",
+           "GasCloud", "Impulse", "ImpulseMember", "MoverMark", "PileKey", "ReduceFn", "UnitCombat", "UnitPlay", "VictoryState", "ro"]
 
 
 def ro(d: Mapping[Any, Any]) -> Mapping[Any, Any]:
@@ -100,6 +106,152 @@ class Impulse:
 PileKey = tuple[str, Hex, Position, bool]
 
 
+# ---------------------------------------------------------------------------
+# Fire and close combat (issue 12): AslgwState.combat
+
+#: a Location a CC happens in: hex label and ``"dugout"`` or ``"hex"`` (ASLGW 2.2.1: a dugout stands apart)
+Area = tuple[str, str]
+
+
+
+@dataclass(frozen=True, slots=True)
+class UnitCombat:
+    """Marks of one unit or support weapon (see the module docstring).  ``fire``:
+    ``""``, ``prep`` (A3.3: no movement, no Advancing Fire), ``first`` (A8.1),
+    ``final`` (A8.3-A8.4: fired twice), ``fired`` (done for the phase)."""
+
+    fire: str = ""
+    moved: bool = False
+    bch: bool = False
+    charge_cc: bool = False
+    wounded: bool = False
+    gas_worn: bool = False
+    gas_removed: bool = False
+    labor: bool = False
+    malfunctioned: bool = False
+    withdrew: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class MoverMark:
+    """Units that just entered a Location, as the defender may fire at them (A8.1):
+    ``units`` real units (truth), ``dummies`` dummy stacks, ``assault`` whether
+    they Assault Moved (no FFNAM, A4.6)."""
+
+    hex: str
+    pos: str
+    units: tuple[str, ...]
+    dummies: tuple[str, ...] = ()
+    assault: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class FireWindow:
+    """The defender ``side`` may fire at ``targets`` now (A8.1; ASLGW 1.4.1: a
+    platoon's movers at the end of its impulse)."""
+
+    side: str
+    targets: tuple[MoverMark, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GasCloud:
+    """A released gas (ASLGW 1.9): its agents, area, and the last game turn it stays."""
+
+    side: str
+    index: int
+    agents: tuple[str, ...]
+    hexes: tuple[str, ...]
+    until_turn: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class ChargeMover:
+    """A BCh unit in its charge (Human Wave A25.231-A25.235 via ASLGW 1.5)."""
+
+    unit: str
+    mf_left: float
+    active: bool = True
+    ended: str = ""
+    in_cc: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ChargeMove:
+    """One BCh unit's step in an impulse (in a :class:`ChargeImpulse` event)."""
+
+    unit: str
+    to: str
+    to_in: str
+    mf: float
+
+
+@dataclass(frozen=True, slots=True)
+class ChargeState:
+    """A Bayonet Charge moving by impulses: its direction, movers, and the steps
+    planned in the current impulse (unit -> (hex, position, MF))."""
+
+    side: str
+    direction: int
+    movers: tuple[ChargeMover, ...]
+    planned: Mapping[str, tuple[str, str, float]] = field(default_factory=_empty)
+
+    def mover(self, unit: str) -> ChargeMover | None:
+        return next((m for m in self.movers if m.unit == unit), None)
+
+    @property
+    def active(self) -> tuple[ChargeMover, ...]:
+        return tuple(m for m in self.movers if m.active)
+
+
+@dataclass(frozen=True, slots=True)
+class CombatState:
+    """Everything fire and close combat keep between events."""
+
+    marks: Mapping[str, UnitCombat] = field(default_factory=_empty)
+    residual: Mapping[tuple[str, str], int] = field(default_factory=_empty)
+    window: FireWindow | None = None
+    melee: frozenset[Area] = frozenset()
+    cc_done: frozenset[Area] = frozenset()
+    ambush_possible: frozenset[Area] = frozenset()
+    ambush_concealed: frozenset[str] = frozenset()  # units under a "?" in those Locations at the start of the CCPh (A11.4)
+    gas: tuple[GasCloud, ...] = ()
+    released: frozenset[tuple[str, int]] = frozenset()
+    charge: ChargeState | None = None
+    charged: frozenset[str] = frozenset()  # sides that declared a BCh this MPh
+    self_rallied: frozenset[str] = frozenset()  # sides that used their MMC self-rally this RPh (A10.61)
+    rallied: frozenset[str] = frozenset()  # units that attempted to rally this RPh (A10.6: once each)
+    routed: frozenset[str] = frozenset()  # units that routed this RtPh
+    repaired: frozenset[str] = frozenset()  # weapons that attempted repair this RPh
+
+    def mark(self, uid: str) -> UnitCombat:
+        return self.marks.get(uid, _NONE)
+
+
+
+
+# ---------------------------------------------------------------------------
+# Control and victory (A26): AslgwState.victory
+
+
+@dataclass(frozen=True, slots=True)
+class VictoryState:
+    """``truth``: Control as it is; ``believed``: as each side (and :data:`PUBLIC`) knows it;
+    ``losses``: units out of play; ``balance``: the side taking its Balance (A26.4)."""
+
+    card: ScenarioCard = field(default_factory=ScenarioCard)
+    truth: ControlMap = field(default_factory=ControlMap)
+    believed: Mapping[str, ControlMap] = field(default_factory=_empty)
+    losses: tuple[Loss, ...] = ()
+    balance: str | None = None
+    result: Mapping[str, Any] | None = None
+    seen: tuple[Occupant, ...] = ()  # the units Control was last judged from (judging again would change nothing)
+
+
+# ---------------------------------------------------------------------------
+# The whole state
+
+
 @dataclass(frozen=True, slots=True)
 class AslgwState:
     """The whole truth of a game in play (see the module docstring)."""
@@ -165,4 +317,16 @@ class AslgwState:
         return self.private_dice.get(side, 0)
 
 
+#: the state after an event: how a family resolving an action sees the game's reduce (an Emitter's)
+ReduceFn = Callable[[AslgwState, Record], AslgwState]
+
 _DEFAULT = UnitPlay()
+_NONE = UnitCombat()
+
+#: where a snapshot written before the package was cut by families (issue 23) names these types
+#: (its ``module:qualname``): such a snapshot still opens (DESIGN.md "Persistence")
+FORMER_TYPE_NAMES: Mapping[str, type] = MappingProxyType({
+    **{f"gwasl.games.aslgw.combat_state:{t.__name__}": t
+       for t in (UnitCombat, MoverMark, FireWindow, GasCloud, ChargeMover, ChargeMove, ChargeState, CombatState)},
+    "gwasl.games.aslgw.victory:VictoryState": VictoryState,
+})

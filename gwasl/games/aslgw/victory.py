@@ -17,13 +17,15 @@ card (:mod:`gwasl.rules.card`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from gwasl.engine.game import GameError, Viewer
 from gwasl.engine.record import Record
+from gwasl.games.aslgw.records import Judged, Over
+from gwasl.games.aslgw.state import AslgwState, ReduceFn, VictoryState
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import Scenario, Unit, UnitKind
 from gwasl.rules.card import ScenarioCard, location_of
@@ -32,20 +34,19 @@ from gwasl.rules.fog.state import FogState, FogStatus
 from gwasl.rules.fog.status import lose_concealment
 from gwasl.rules.victory import Loss, Tally, Verdict, judge, tally, unit_vp
 
-if TYPE_CHECKING:
-    from gwasl.games.aslgw.state import AslgwState
-
 __all__ = [
     "PUBLIC",
+    "REDUCERS",
     "Verdict",
-    "VictoryState",
     "control_json",
     "exit_candidates",
     "initial",
     "occupants",
     "remove_units",
     "track",
+    "immediate_victory",
     "verdict",
+    "verdict_events",
     "vp_json",
 ]
 
@@ -56,20 +57,6 @@ _MMC = (UnitKind.SQUAD, UnitKind.HALF_SQUAD, UnitKind.CREW)
 
 def _ro(d: Mapping[Any, Any]) -> Mapping[Any, Any]:
     return MappingProxyType(dict(d))
-
-
-@dataclass(frozen=True, slots=True)
-class VictoryState:
-    """``truth``: Control as it is; ``believed``: as each side (and :data:`PUBLIC`) knows it;
-    ``losses``: units out of play; ``balance``: the side taking its Balance (A26.4)."""
-
-    card: ScenarioCard = field(default_factory=ScenarioCard)
-    truth: ControlMap = field(default_factory=ControlMap)
-    believed: Mapping[str, ControlMap] = field(default_factory=lambda: _ro({}))
-    losses: tuple[Loss, ...] = ()
-    balance: str | None = None
-    result: Mapping[str, Any] | None = None
-    seen: tuple[Occupant, ...] = ()  # the units Control was last judged from (judging again would change nothing)
 
 
 def _locations(s: Scenario, hexes: Iterable[Hex]) -> list[Location]:
@@ -297,3 +284,40 @@ def verdict_record(v: Verdict, state: AslgwState) -> dict[str, Any]:
 
 def is_quiet(event: Record) -> bool:
     return event.kind in ("roll", "decision", "opened", "shift_seen", "window_closed", "phase")
+
+
+# ---------------------------------------------------------------------------
+# The verdict in play
+
+
+def verdict_events(state: AslgwState, v: Verdict, immediate: bool) -> list[Record]:
+    """The card judged (A26): the verdict's event, then the end of the game."""
+    r = verdict_record(v, state)
+    return [Judged(v.winner, v.why, immediate,
+                   tuple(sorted(s for s, ok in v.met.items() if ok)), v.details, r["cvp"], r["exit_vp"],
+                   r["control"]["hexes"], r["control"]["buildings"]),
+            Over(v.why)]
+
+
+def immediate_victory(state: AslgwState, events: list[Record], reduce: ReduceFn) -> list[Record]:
+    """A26: a side whose conditions the card calls immediate wins as soon as they hold."""
+    card = state.victory.card
+    if not any(v.immediate for v in card.victory.values()) or any(isinstance(e, Over) for e in events):
+        return []
+    st = state
+    for e in events:
+        st = reduce(st, e)
+    v = verdict(st, over=False)
+    return verdict_events(st, v, immediate=True) if v is not None else []
+
+
+def _judged(state: AslgwState, event: Judged) -> AslgwState:
+    r = {"winner": event.winner, "why": event.why, "immediate": event.immediate, "met": list(event.met),
+         "details": list(event.details), "cvp": dict(event.cvp), "exit_vp": dict(event.exit_vp),
+         "control": {"hexes": dict(event.control_hexes), "buildings": dict(event.control_buildings)},
+         "turn": state.turn, "turns": state.settings.turns}
+    return replace(state, victory=replace(state.victory, result=r))
+
+
+#: the state after the verdict's event (A26)
+REDUCERS: Mapping[type[Record], Callable[[AslgwState, Any], AslgwState]] = {Judged: _judged}

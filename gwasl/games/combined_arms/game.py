@@ -21,9 +21,24 @@ from typing import Any, ClassVar
 
 from gwasl.engine.dice import GameDice
 from gwasl.engine.events import Decided, Drm, Rolled
-from gwasl.engine.game import Game, GameError, GameOptions, IllegalAction, Outcome, Policy, Shown, Status, Viewer
+from gwasl.engine.game import (
+    JSON_FILE,
+    PRACTICE,
+    Game,
+    GameError,
+    GameOption,
+    GameOptions,
+    IllegalAction,
+    Outcome,
+    Policy,
+    Shown,
+    SourceKind,
+    Status,
+    Viewer,
+)
 from gwasl.engine.record import Record
 from gwasl.games.combined_arms import board as B
+from gwasl.games.combined_arms import choices
 from gwasl.games.combined_arms import rules as R
 from gwasl.games.combined_arms.records import (
     ACTIONS,
@@ -184,6 +199,15 @@ class CombinedArmsGame(Game[State]):
     """Sabin's Combined Arms: the board diced from the seed, your battalion against gwasl's defender."""
 
     ruleset: ClassVar[str] = "combined-arms"
+    display_name: ClassVar[str] = "Combined Arms (Sabin)"
+    #: CA The Playing Board: the terrain is diced; a source may give it (docs/format/combined-arms.md)
+    source_kind: ClassVar[SourceKind] = SourceKind(JSON_FILE, "a Combined Arms board (JSON, its 79 hexes' terrain)",
+                                                   without="dices its board from the seed",
+                                                   search="Combined Arms dices its board from the seed: no scenario")
+    #: nothing is hidden from the player (no secret sides); CA Victory: the easier game
+    options_offered: ClassVar[tuple[GameOption, ...]] = (
+        PRACTICE, GameOption("easier", "the easier game (no -1 per turn after 18)", rule="CA Victory"))
+    board: ClassVar[str] = "gwasl.ui.play.combined_arms_board:CombinedArmsBoard"
     events = EVENTS
     actions = ACTIONS
 
@@ -296,79 +320,25 @@ class CombinedArmsGame(Game[State]):
         return self._attacker_actions(state)
 
     def _attacker_actions(self, s: State) -> list[Record]:
-        out: list[Record] = []
-        if s.breaks:
-            return [BreakUnit(UNIT_IDS[i]) for i in R.infantry_in(s, s.break_hex)]
-        if s.rolls:
-            inf = R.unit_masks(s)[2]
-            return [RollNext(r.hex) for r in s.rolls if inf >> B.index_of(r.hex) & 1]
-        if s.phase == MOVE:
-            for u in range(len(UNIT_IDS)):
-                out.extend(self.unit_actions(s, u))
-            out.append(EndPhase())
-            if s.turn >= 2 and not s.acted:
-                out.append(EndGame())
-            return out
-        if s.phase == FIRE:
-            out.extend(self.mortar_actions(s))
-            for u in range(len(UNIT_IDS)):
-                out.extend(self.unit_actions(s, u))
-            if s.group:
-                out.append(Resolve())
-            else:
-                out.append(EndPhase())
-        return out
+        return choices.attacker_actions(s)
 
     def unit_actions(self, s: State, u: int) -> list[Record]:
-        """The legal actions of platoon ``u`` now (move or fire phase, nothing pending)."""
-        uid = UNIT_IDS[u]
-        return [self.option_action(uid, o) for o in self.unit_options(s, u)]
+        """The legal actions of platoon ``u`` now (:func:`.choices.unit_actions`)."""
+        return choices.unit_actions(s, u)
 
     @staticmethod
     def option_action(uid: str, option: tuple[Any, ...]) -> Record:
-        """The action of platoon ``uid`` that a :meth:`unit_options` tuple stands for."""
-        return _OPTION[option[0]](uid, *option[1:])
+        return choices.option_action(uid, option)
 
     def unit_options(self, s: State, u: int) -> list[tuple[Any, ...]]:
-        """:meth:`unit_actions` as plain tuples (the action's kind, then its fields after the
-        unit), in the same order: batch policies build only the action they pick."""
-        unit = s.units[u]
-        out: list[tuple[Any, ...]] = []
-        if not unit.fresh or unit.where < OFFBOARD or s.breaks or s.rolls:
-            return out
-        armour = UNIT_KIND[u] == ARMOUR
-        if s.phase == MOVE:
-            labels = B.LABELS
-            out = [("move", labels[h], f if armour else None) for h, f, _how in R.unit_moves(s, u)]
-            if armour and unit.where >= 0:
-                out.extend(("pivot", f) for f in range(6) if f != unit.facing)
-            if R.withdraw_allowed(s, u):
-                out.append(("withdraw",))
-            if R.exploit_allowed(s, u):
-                out.append(("exploit",))
-        elif s.phase == FIRE and not s.stage:
-            for t in R.fire_targets(s, u):
-                label = B.label(t)
-                for f in R.fire_facings(s, u, t):
-                    out.append(("commit", label, f if armour else None))
-            if armour and unit.where >= 0 and s.group_target < 0 and not s.faced >> u & 1:
-                out.extend(("face", f) for f in range(6) if f != unit.facing)
-        return out
+        return choices.unit_options(s, u)
 
     def mortar_actions(self, s: State) -> list[Record]:
-        """Your mortar calls open now: before any platoon fires, once a turn (CA Mortars)."""
-        return [CallMortar(B.label(h), ammo) for h, ammo in self.mortar_options(s)]
+        return choices.mortar_actions(s)
 
     @staticmethod
     def mortar_options(s: State) -> list[tuple[int, str]]:
-        """:meth:`mortar_actions` as (target hex, ammo), in the same order: batch policies
-        build only the call they pick."""
-        if s.phase != FIRE or s.stage or s.group_target >= 0 or s.engaged or s.own_fired == s.turn:
-            return []
-        out = [(h, "he") for h in R.own_mortar_targets(s, False)]
-        if s.smoke_ammo > 0:
-            out.extend((h, "smoke") for h in R.own_mortar_targets(s, True))
-        return out
+        return choices.mortar_options(s)
 
     def _defender_actions(self, s: State) -> list[Record]:
         if s.stage == "mortar":
@@ -1022,11 +992,6 @@ _STATUS: dict[tuple[int, str, str], Status] = {}
 _VIEWERS: dict[str, Viewer] = {}
 
 _TERRAIN_CAUSE = tuple(f"terrain of {B.label(i)} ({R.R_BOARD})" for i in range(B.N))
-
-#: the action of each kind :meth:`CombinedArmsGame.unit_options` names
-_OPTION: dict[str, Callable[..., Record]] = {"move": Move, "pivot": Pivot, "withdraw": Withdraw, "exploit": Exploit,
-                                             "commit": Commit, "face": Face}
-
 
 def _automated() -> Mapping[str, Policy]:
     global _AUTOMATED

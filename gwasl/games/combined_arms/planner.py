@@ -24,13 +24,14 @@ Each call returns one action from the state alone (a pure function).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from gwasl.engine.dice import GameDice
 from gwasl.engine.game import Decision, Policy, Seat
 from gwasl.engine.record import Record
 from gwasl.games.combined_arms import board as B
+from gwasl.games.combined_arms import choices as C
 from gwasl.games.combined_arms import outlook as O
 from gwasl.games.combined_arms import rules as R
 from gwasl.games.combined_arms.records import (
@@ -83,12 +84,6 @@ STOP_AT = 0.3
 ENTER_BELOW = 0.02
 
 
-def _game() -> Any:
-    from gwasl.games.combined_arms.policies import game
-
-    return game()
-
-
 def by_phase(move: Callable[[State], Decision], fire: Callable[[State], Decision]) -> Policy:
     """An attacker policy from its move- and fire-phase choices: a break or roll order
     pending in the enemy phase is chosen by :func:`break_choice` and :func:`roll_order`,
@@ -99,12 +94,12 @@ def by_phase(move: Callable[[State], Decision], fire: Callable[[State], Decision
         if s.breaks:
             return break_choice(s)
         if s.rolls:
-            return roll_order(s)
+            return roll_order(s, seat.legal())
         if s.phase == MOVE:
             return move(s)
         if s.phase == FIRE:
             return fire(s)
-        acts = _game()._attacker_actions(s)
+        acts = seat.legal()
         return Decision(acts[0], "the only choice")
 
     return policy
@@ -299,7 +294,7 @@ def _ambush(s: State, u: int, h: int, target: int) -> float:
 # -- the fire phase --------------------------------------------------------------------------------------
 def _fire(s: State) -> Decision:
     if s.group:
-        more = [a for a in _game()._attacker_actions(s) if isinstance(a, Commit) and _joins(s, a)]
+        more = [a for a in C.attacker_actions(s) if isinstance(a, Commit) and _joins(s, a)]
         if more:
             return Decision(more[0], f"planner: {more[0].unit} joins the attack on {more[0].target}")
         return Decision(Resolve(), "planner: resolve the attack")
@@ -359,7 +354,6 @@ def _targets(s: State) -> dict[int, float]:
 
 
 def _assault(s: State) -> Decision | None:
-    g = _game()
     best: tuple[tuple[bool, int], Commit, int] | None = None
     for t in sorted(_assaulted(s)):
         c = s.counter_at(t)
@@ -368,7 +362,7 @@ def _assault(s: State) -> Decision | None:
         by_co: dict[str | None, list[Commit]] = {}
         for u in range(len(UNIT_IDS)):
             if UNIT_KIND[u] == RIFLE and s.units[u].where >= 0 and B.distance(s.units[u].where, t) == 1:
-                for a in g.unit_actions(s, u):
+                for a in C.unit_actions(s, u):
                     if isinstance(a, Commit) and a.target == B.label(t):
                         by_co.setdefault(UNIT_COMPANY[u], []).append(a)
         if not by_co:
@@ -383,14 +377,13 @@ def _assault(s: State) -> Decision | None:
 
 
 def _covering_fire(s: State) -> Decision | None:
-    g = _game()
     assaulted = _assaulted(s)
     values = _targets(s)
     options: list[tuple[float, Commit]] = []
     for u, unit in enumerate(s.units):
         if not unit.fresh or unit.where < 0:
             continue
-        for a in g.unit_actions(s, u):
+        for a in C.unit_actions(s, u):
             if not isinstance(a, Commit):
                 continue
             t = B.index_of(a.target)
@@ -419,10 +412,11 @@ def _mortar_call(s: State) -> Decision | None:
 
 
 # -- the enemy phase's choices ---------------------------------------------------------------------------
-def roll_order(s: State) -> Decision:
+def roll_order(s: State, legal: Sequence[Record]) -> Decision:
     """Which attacked hex to roll for next, the attacker's choice ("Roll for each hex, in any
-    desired order", CA Enemy Fire): the one with the fewest platoons first."""
-    acts = [a for a in _game()._attacker_actions(s) if isinstance(a, RollNext)]
+    desired order", CA Enemy Fire): the one with the fewest platoons first, among the
+    ``legal`` actions (the seat's)."""
+    acts = [a for a in legal if isinstance(a, RollNext)]
     a = min(acts, key=lambda r: len(R.infantry_in(s, B.index_of(r.hex))))
     return Decision(a, "planner: roll first where the fewest platoons stand")
 

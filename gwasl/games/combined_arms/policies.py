@@ -22,6 +22,7 @@ from gwasl.engine.dice import GameDice
 from gwasl.engine.game import Decision, GameError, Policy, Seat
 from gwasl.engine.record import Record
 from gwasl.games.combined_arms import board as B
+from gwasl.games.combined_arms import choices as C
 from gwasl.games.combined_arms.records import CallMortar, EndGame, EndPhase, Resolve
 from gwasl.games.combined_arms.state import FIRE, MOVE, OFFBOARD, UNIT_IDS, State
 
@@ -48,35 +49,18 @@ class _Rng:
         return (self._x >> 33) % n
 
 
-def _game() -> Any:
-    from gwasl.games.combined_arms.game import CombinedArmsGame
-
-    return CombinedArmsGame()
-
-
-_GAME: Any = None
-
-
-def game() -> Any:
-    global _GAME
-    if _GAME is None:
-        _GAME = _game()
-    return _GAME
-
-
 def choices(s: State) -> list[list[Record]]:
     """The legal actions of the player now, grouped: one group per platoon that can act,
     the mortar calls, and each other action alone."""
-    g = game()
     if s.breaks or s.rolls or s.phase not in (MOVE, FIRE):
-        return [[a] for a in g._attacker_actions(s)]
+        return [[a] for a in C.attacker_actions(s)]
     groups: list[list[Record]] = []
     for u in range(len(UNIT_IDS)):
-        acts = g.unit_actions(s, u)
+        acts = C.unit_actions(s, u)
         if acts:
             groups.append(acts)
     if s.phase == FIRE:
-        calls = g.mortar_actions(s)
+        calls = C.mortar_actions(s)
         if calls:
             groups.append(calls)
         groups.append([Resolve()] if s.group else [EndPhase()])
@@ -93,9 +77,8 @@ def random_policy(seat: Seat[Any], dice: GameDice) -> Decision:
     same distribution as listing every group first, without building every list."""
     s: State = seat.view()
     rng = _Rng(dice, seat.quiet)
-    g = game()
     if s.breaks or s.rolls or s.phase not in (MOVE, FIRE):
-        acts = g._attacker_actions(s)
+        acts = seat.legal()
         return Decision(acts[rng.below(len(acts))], "random", _NO_DETAILS)
     # the choices: a platoon that may act (its index), or one of the phase's other choices
     move = s.phase == MOVE
@@ -111,11 +94,11 @@ def random_policy(seat: Seat[Any], dice: GameDice) -> Decision:
         k = rng.below(len(pool))
         c = pool[k]
         if c >= 0:
-            opts = g.unit_options(s, c)
+            opts = C.unit_options(s, c)
             if opts:  # only the action picked is built
-                return Decision(g.option_action(UNIT_IDS[c], opts[rng.below(len(opts))]), "random", _NO_DETAILS)
+                return Decision(C.option_action(UNIT_IDS[c], opts[rng.below(len(opts))]), "random", _NO_DETAILS)
         else:
-            acts = _OTHER[c](g, s)
+            acts = _OTHER[c](s)
             if acts:
                 return Decision(acts[rng.below(len(acts))], "random", _NO_DETAILS)
         pool.pop(k)
@@ -125,11 +108,11 @@ def random_policy(seat: Seat[Any], dice: GameDice) -> Decision:
 _NO_DETAILS: Mapping[str, Any] = MappingProxyType({})
 # the phase's choices other than a platoon's, in the order they join the pool
 _MORTARS, _RESOLVE_OR_END, _END_PHASE, _END_GAME = -1, -2, -3, -4
-_OTHER: dict[int, Callable[[Any, State], Sequence[Record]]] = {
-    _MORTARS: lambda g, s: _Calls(g.mortar_options(s)),
-    _RESOLVE_OR_END: lambda g, s: [Resolve()] if s.group else [EndPhase()],
-    _END_PHASE: lambda g, s: [EndPhase()],
-    _END_GAME: lambda g, s: [EndGame()],
+_OTHER: dict[int, Callable[[State], Sequence[Record]]] = {
+    _MORTARS: lambda s: _Calls(C.mortar_options(s)),
+    _RESOLVE_OR_END: lambda s: [Resolve()] if s.group else [EndPhase()],
+    _END_PHASE: lambda s: [EndPhase()],
+    _END_GAME: lambda s: [EndGame()],
 }
 
 
@@ -157,7 +140,7 @@ def cautious_policy(seat: Seat[Any], dice: GameDice) -> Decision:
     if s.phase == MOVE and s.turn >= 2 and not s.acted:
         return Decision(EndGame(), "cautious: end the game and let the final reveals score")
     if s.breaks or s.rolls:
-        acts = game()._attacker_actions(s)
+        acts = seat.legal()
         return Decision(acts[0], "cautious: the first choice")
     return Decision(EndPhase(), "cautious: stay off the board")
 

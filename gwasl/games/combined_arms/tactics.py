@@ -38,7 +38,6 @@ Each call returns one action from the state alone (a pure function).
 from __future__ import annotations
 
 from collections import deque
-from typing import Any
 
 from gwasl.engine.game import Decision
 from gwasl.games.combined_arms import board as B
@@ -89,12 +88,6 @@ REVEAL_FIRST = 25.0
 THREAT = 3.0
 
 _MMGS = tuple(i for i in range(len(UNIT_IDS)) if UNIT_KIND[i] == MMG)
-
-
-def _game() -> Any:
-    from gwasl.games.combined_arms.policies import game
-
-    return game()
 
 
 # -- the company and its objective ---------------------------------------------------------------

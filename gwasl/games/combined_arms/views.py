@@ -4,9 +4,9 @@ state; every viewer sees the same, since the game has no secret."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from gwasl.engine.game import Shown
+from gwasl.engine.game import Shown, Status
 from gwasl.engine.record import Record
 from gwasl.games.combined_arms import board as B
 from gwasl.games.combined_arms import outlook as O
@@ -15,10 +15,17 @@ from gwasl.games.combined_arms import rules as R
 from gwasl.games.combined_arms.state import ARMOUR, OFFBOARD, UNIT_COMPANY, UNIT_IDS, UNIT_KIND, State
 from gwasl.games.combined_arms.tables import CORNER_NAMES, TERRAIN
 
-if TYPE_CHECKING:
-    from gwasl.games.combined_arms.game import CombinedArmsGame
+__all__ = ["ShownGame", "action_shown", "event_shown", "facing_name", "state_view"]
 
-__all__ = ["action_shown", "event_shown", "facing_name", "state_view"]
+
+class ShownGame(Protocol):
+    """What the state's view reads of the game (the CombinedArmsGame): its name and status."""
+
+    @property
+    def ruleset(self) -> str: ...
+
+    def status(self, state: State) -> Status: ...
+
 
 _WHERE = {-1: "off", -2: "withdrawn", -3: "exploited", -4: "broken"}
 
@@ -36,7 +43,7 @@ def _hexes() -> list[dict[str, Any]]:
 _HEXES = _hexes()
 
 
-def state_view(game: CombinedArmsGame, s: State) -> dict[str, Any]:
+def state_view(game: ShownGame, s: State) -> dict[str, Any]:
     st = game.status(s)
     smoke = {h: t for h, t in s.smoke}
     hexes = []

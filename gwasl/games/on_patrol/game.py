@@ -17,14 +17,18 @@ from typing import Any, ClassVar
 from gwasl.engine.dice import GameDice
 from gwasl.engine.events import Decided, Rolled
 from gwasl.engine.game import (
+    JSON_FILE,
+    PRACTICE,
     Decision,
     Game,
     GameError,
+    GameOption,
     GameOptions,
     IllegalAction,
     Policy,
     Seat,
     Shown,
+    SourceKind,
     Status,
     Viewer,
 )
@@ -88,6 +92,13 @@ class _Emit:
 
 class OnPatrolGame(Game[PatrolState]):
     ruleset: ClassVar[str] = "on-patrol"
+    display_name: ClassVar[str] = "On Patrol (Harmon)"
+    source_kind: ClassVar[SourceKind] = SourceKind(JSON_FILE, "an On Patrol patrol (JSON)", without="dices which bundled patrol it plays",
+                                                   search="search On Patrol's bundled patrols: title",
+                                                   bundled="gwasl.games.on_patrol.scenario:BUNDLED_DIR")
+    #: the person commands the submarine; the escorts are gwasl's (no secret sides to choose)
+    options_offered: ClassVar[tuple[GameOption, ...]] = (PRACTICE,)
+    board: ClassVar[str] = "gwasl.ui.play.on_patrol_board:OnPatrolBoard"
     events = R.EVENTS
     actions = R.ACTIONS
 

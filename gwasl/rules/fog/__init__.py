@@ -3,7 +3,9 @@
 Modules:
 
 * :mod:`~gwasl.rules.fog.state` -- :class:`FogState`, the scenario plus each side's hidden layer;
-* :mod:`~gwasl.rules.fog.shift` -- windows, eligibility, consistency and the shift DR (2.3-2.5, 3.3, 4, 5.1);
+* :mod:`~gwasl.rules.fog.shift` -- windows, eligibility, consistency and the plan of a shift (2.3-2.5, 3.3, 4, 5.1);
+* :mod:`~gwasl.rules.fog.resolve` -- the shift DR rolled and the 2.5 table applied;
+* :mod:`~gwasl.rules.fog.knowledge` -- what a side knows of the enemy, and is shown of a shift DR;
 * :mod:`~gwasl.rules.fog.status` -- status rules (2.2, 3.2, 3.4); TI cleared when the game starts a player turn;
 * :mod:`~gwasl.rules.fog.drm`, :mod:`~gwasl.rules.fog.odds`, :mod:`~gwasl.rules.fog.table` -- the 2.5 DRM, exact odds, gwasl/resources/fog.json;
 * :mod:`~gwasl.rules.fog.boresight` -- the third die of 6 and 7;

@@ -13,7 +13,7 @@ show through the "+1" (issue 10).  Every such display is computed here:
   shifting side is shown them.
 
 The policy (:mod:`gwasl.rules.fog.policy`) and the shift log
-(:func:`gwasl.rules.fog.shift.resolve_shift`) both call these; the play
+(:func:`gwasl.rules.fog.resolve.resolve_shift`) both call these; the play
 engine's event views should too.
 """
 

@@ -44,6 +44,7 @@ from gwasl.rules.dice import Dice, Modifier
 from gwasl.rules.fog.env import FogEnv, size_class_of
 from gwasl.rules.fog.knowledge import known_state, shown_modifiers
 from gwasl.rules.fog.odds import shift_band_odds
+from gwasl.rules.fog.resolve import resolve_shift
 from gwasl.rules.fog.shift import (
     ShiftPlan,
     ShiftResult,
@@ -52,7 +53,6 @@ from gwasl.rules.fog.shift import (
     plan_dummy_shift,
     plan_hip_shift,
     plan_minefield_shift,
-    resolve_shift,
     shift_window,
 )
 from gwasl.rules.fog.state import Clock, FogState, LedgerKind, Minefield, ShiftRecord

@@ -13,8 +13,7 @@ from types import MappingProxyType
 
 from gwasl.model.hexgrid import Hex
 from gwasl.model.phases import Phase
-from gwasl.model.scenario import Position
-from gwasl.rules.fog.shift import reveal_fortification
+from gwasl.model.scenario import Fortification, Position
 from gwasl.rules.fog.state import Clock, ConcealStack, FogState, FogStatus
 
 __all__ = [
@@ -34,6 +33,7 @@ __all__ = [
     "merge_potential_dummies",
     "move_units",
     "player_turn_began",
+    "reveal_fortification",
     "reveal_hip",
 ]
 
@@ -278,3 +278,16 @@ def may_change_ca(state: FogState, unit_id: str) -> tuple[bool, str | None]:
     if state.status_of(unit_id) is FogStatus.HIP:
         return False, f"{unit_id} is HIP: it changes CA only by shifting (O'Leary 3.2.2)"
     return True, None
+
+
+def reveal_fortification(st: FogState, fort_id: str) -> FogState:
+    """O'Leary 3.4, 4: a revealed hidden fortification becomes a known one on the map."""
+    f = next(x for x in st.fortifications if x.id == fort_id)
+    extra = dict(f.extra)
+    if f.tem is not None:
+        extra["tem"] = f.tem
+    known = Fortification(f.kind, (f.hex,), f.side or None, (), MappingProxyType(extra))
+    m = st.scenario.map
+    return replace(st,
+                   fortifications=tuple(x for x in st.fortifications if x.id != fort_id),
+                   scenario=st.scenario.with_map(replace(m, fortifications=m.fortifications + (known,))))

@@ -11,23 +11,25 @@ from games.aslgw.playout import GAME
 from gwasl.engine.events import Decided
 from gwasl.engine.game import IllegalAction
 from gwasl.games.aslgw import effects as fx
-from gwasl.games.aslgw import fire as fr
-from gwasl.games.aslgw.combat_records import (
+from gwasl.games.aslgw.actions import fire as fr
+from gwasl.games.aslgw.records import (
     BayonetCharge,
     ChargeDeclared,
     ChargeImpulse,
     ChargeStep,
     ConcealmentGained,
+    ConcealmentLost,
     EndChargeImpulse,
+    EndPhase,
     Fire,
     FireConsidered,
     GasHidden,
     GasReleased,
+    Move,
     ReleaseGas,
     SniperStruck,
     UnitHit,
 )
-from gwasl.games.aslgw.records import ConcealmentLost, EndPhase, Move
 
 
 def acts(s, kind, viewer="player"):
@@ -121,7 +123,7 @@ def test_a_failed_gas_ntc_in_a_poison_cloud_breaks_and_takes_the_mc_aslgw_1_9_23
     s = session(_gas_doc())
     to_phase(s, "PFPh")
     em = emitter(s, [6, 6] * 10)
-    from gwasl.games.aslgw import gas_play as gp
+    from gwasl.games.aslgw.actions import gas as gp
 
     gp.resolve_release(em, ReleaseGas("german", 0))
     hits = {(e.unit, e.change) for e in of(em.events, UnitHit)}
@@ -225,7 +227,7 @@ def _one_gas(agent: str, date: str = "1916-07-01", french_protection: str | None
 
 
 def _released(s, dice):
-    from gwasl.games.aslgw import gas_play as gp
+    from gwasl.games.aslgw.actions import gas as gp
 
     to_phase(s, "PFPh")
     em = emitter(s, dice)
@@ -252,7 +254,7 @@ def test_a_unit_outside_the_area_that_fails_gets_a_labor_marker_and_retries_each
     hits = {(e.unit, e.change) for e in of(em.events, UnitHit)}
     assert ("K", "labor") in hits and ("K", "broken") not in hits
     assert em.state.combat.mark("K").labor
-    from gwasl.games.aslgw import gas_play as gp
+    from gwasl.games.aslgw.actions import gas as gp
 
     em2 = fx.Emitter(em.state, ScriptedGameDice([1, 1] * 10), GAME.reduce)
     gp.rally_phase_events(em2)

@@ -11,9 +11,16 @@ import pytest
 from games.aslgw.builders import doc, leader, seed_where, session, squad, to_phase
 from games.aslgw.combat_support import emitter, flat, of, rolls
 from gwasl.engine.game import IllegalAction
-from gwasl.games.aslgw import melee as ml
-from gwasl.games.aslgw.combat_records import CloseCombat, CloseCombatResolved, MeleeChanged, Withdraw, Withdrew
-from gwasl.games.aslgw.records import ConcealmentLost, EndPhase
+from gwasl.games.aslgw.actions import close_combat as ml
+from gwasl.games.aslgw.records import (
+    CloseCombat,
+    CloseCombatResolved,
+    ConcealmentLost,
+    EndPhase,
+    MeleeChanged,
+    Withdraw,
+    Withdrew,
+)
 
 
 def _cc(s):

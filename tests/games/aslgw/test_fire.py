@@ -15,9 +15,18 @@ import pytest
 from games.aslgw.builders import doc, leader, session, squad, to_phase
 from games.aslgw.combat_support import causes, emitter, flat, of, rolls
 from gwasl.engine.game import IllegalAction
-from gwasl.games.aslgw import fire as fr
-from gwasl.games.aslgw.combat_records import Fire, FireNtc, FireResolved, Marked, ResidualPlaced, WeaponChanged
-from gwasl.games.aslgw.records import ConcealmentLost, EndPhase, Move
+from gwasl.games.aslgw.actions import fire as fr
+from gwasl.games.aslgw.records import (
+    ConcealmentLost,
+    EndPhase,
+    Fire,
+    FireNtc,
+    FireResolved,
+    Marked,
+    Move,
+    ResidualPlaced,
+    WeaponChanged,
+)
 from gwasl.model.phases import Phase
 
 

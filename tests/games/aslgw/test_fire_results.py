@@ -10,7 +10,7 @@ from __future__ import annotations
 from games.aslgw.builders import doc, leader, session, squad, to_phase
 from games.aslgw.combat_support import emitter, of, rolls
 from gwasl.games.aslgw import effects as fx
-from gwasl.games.aslgw.combat_records import FormationChanged, UnitHit
+from gwasl.games.aslgw.records import FormationChanged, UnitHit
 from gwasl.rules.ift import IftResult
 
 

@@ -277,7 +277,7 @@ def test_a_secret_sides_policy_reads_only_its_own_shift_drs_o_leary_2_5():
     enemy tried to shift."""
     from dataclasses import replace as _replace
 
-    from gwasl.games.aslgw.shifts import own_ledger, side_view
+    from gwasl.games.aslgw.actions.shifts import own_ledger, side_view
     from gwasl.rules.fog.state import LedgerKind, Phase, ShiftRecord
 
     s = session(doc([squad("G", "C2"), squad("F", "J9", "french", hidden="hip")]), secret=("german",))

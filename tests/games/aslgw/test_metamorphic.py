@@ -79,10 +79,10 @@ def test_a_planted_leak_in_show_is_caught(monkeypatch):
 
 def test_a_planted_leak_in_legal_is_caught(monkeypatch):
     """Listing the hidden side's moves from the truth instead of the viewer's knowledge."""
-    import gwasl.games.aslgw.game as game_module
+    import gwasl.games.aslgw.actions.movement as movement_module
 
-    monkeypatch.setattr(game_module, "known_scenario", lambda fog, knows: fog.scenario)
-    monkeypatch.setattr(game_module, "is_hidden", lambda fog, uid: False)
+    monkeypatch.setattr(movement_module, "known_scenario", lambda fog, knows: fog.scenario)
+    monkeypatch.setattr(movement_module, "is_hidden", lambda fog, uid: False)
     with pytest.raises(Leak, match="legal"):
         for seed in range(6):
             run(_leaky_case(), seed, seed)
@@ -129,7 +129,7 @@ def test_a_players_shift_dr_does_not_depend_on_a_hidden_enemy_o_leary_2_5():
 
 def test_rolling_the_shift_with_the_true_drm_would_show_the_hidden_enemy(monkeypatch):
     """The same comparison catches a shift planned on the truth (the +1 from the hidden squad)."""
-    import gwasl.games.aslgw.shifts as shifts_module
+    import gwasl.games.aslgw.actions.shifts as shifts_module
 
     monkeypatch.setattr(shifts_module, "side_knowledge", lambda fog, side: fog)
     base, variant = _hidden_watcher_docs()

@@ -45,7 +45,7 @@ def test_the_comparison_covers_fire_at_hidden_units_and_the_secret_fire_policy()
 
 def test_a_planted_leak_in_fire_is_caught(monkeypatch):
     """Listing fire targets from the truth (hidden units as if seen) is caught."""
-    import gwasl.games.aslgw.fire as fire_module
+    import gwasl.games.aslgw.actions.fire as fire_module
 
     monkeypatch.setattr(fire_module, "is_hidden", lambda fog, uid: False)
     with pytest.raises(Leak):

@@ -8,10 +8,9 @@ import pytest
 from games.aslgw.builders import doc, leader, session, squad, to_phase
 from games.aslgw.combat_support import causes, emitter, flat, of, rolls
 from gwasl.engine.game import IllegalAction
-from gwasl.games.aslgw import rally as ry
-from gwasl.games.aslgw import rout as rt
-from gwasl.games.aslgw.combat_records import Rally, RallyResolved, Rout, Routed, UnitHit
-from gwasl.games.aslgw.records import EndPhase
+from gwasl.games.aslgw.actions import rally as ry
+from gwasl.games.aslgw.actions import rout as rt
+from gwasl.games.aslgw.records import EndPhase, Rally, RallyResolved, Rout, Routed, UnitHit
 from gwasl.model.phases import Phase
 
 

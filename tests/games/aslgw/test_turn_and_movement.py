@@ -11,6 +11,7 @@ import pytest
 from games.aslgw.builders import doc, events_of, leader, seed_where, session, squad, to_phase
 from gwasl.engine.events import Rolled
 from gwasl.engine.game import IllegalAction
+from gwasl.games.aslgw.actions.movement import impulse_check
 from gwasl.games.aslgw.records import (
     ConcealmentLost,
     Detach,
@@ -215,7 +216,7 @@ def test_an_impulse_must_end_in_formation_or_free_the_straggler_aslgw_1_4_11_1_4
     to_phase(s, "MPh")
     s.act(ImpulseStep("P", "P5", "A4", "ground"))  # B4 -> A4: no other squad nor the leader beside it
     assert EndImpulse("P") not in [a.action for a in s.legal()]
-    res = s.game._impulse_check(s.state, s.state.scenario, "P")
+    res = impulse_check(s.state, s.state.scenario, "P")
     assert [(v.rule, v.unit_id) for v in res.violations] == [("ASLGW 1.4.11", "P5")]
     s.act(Detach("P", "P5"))
     assert s.state.impulse is None and s.state.unit_play("P5").mf_spent == 1.0  # its own step, paid alone

@@ -170,7 +170,7 @@ def test_a_unit_eliminated_by_combat_gives_cvp_and_control_a26_221():
     """Fire and close combat (gwasl/games/aslgw/effects.py) eliminate with a ``unit`` event; the
     victory hook notices the unit gone: CVP to the enemy (A26.221) and, with the last armed enemy
     gone, Control to the side still there (A26.15 EX: "would then immediately gain Control")."""
-    from gwasl.games.aslgw.combat_records import UnitHit
+    from gwasl.games.aslgw.records import UnitHit
 
     s = session(_22u3(), seed=9)
     to_phase(s, "MPh", "french")
@@ -187,7 +187,7 @@ def test_casualty_reduction_gives_the_half_squad_s_cvp_and_elimination_the_rest_
     """A26.221 (CVP for eliminated units) with A26.211 (squad 2 VP, half-squad 1): a squad's
     Casualty Reduction (A7.302) eliminates a half-squad's worth, 1 CVP to the enemy at once;
     the half-squad eliminated later gives its own 1, so the squad gives 2 in all, never 3."""
-    from gwasl.games.aslgw.combat_records import UnitHit
+    from gwasl.games.aslgw.records import UnitHit
 
     s = session(_22u3(), seed=9)
     st = GAME.reduce(s.state, UnitHit("french", "R447", "reduced", "test: casualty reduced", "half_squad"))
@@ -202,14 +202,15 @@ def test_casualty_reduction_gives_the_half_squad_s_cvp_and_elimination_the_rest_
 
 def test_one_removal_path_for_elimination_and_exit():
     """Units leave play one way (gwasl/games/aslgw/victory.py remove_units), whether eliminated
-    (A26.221, effects.py) or exited (A26.23, game.py): a leader that leaves takes its "?" with it
-    and its formation is left without a leader, whichever way it went."""
+    (A26.221, effects.py) or exited (A26.23, actions/movement.py): a leader that leaves takes its "?"
+    with it and its formation is left without a leader, whichever way it went."""
     import inspect
 
-    from gwasl.games.aslgw import effects, game
+    from gwasl.games.aslgw import effects
+    from gwasl.games.aslgw.actions import movement
     from gwasl.model.scenario import Formation, FormationKind
 
-    assert "_drop_unit" not in inspect.getsource(effects) and "vic.remove_units" in inspect.getsource(game)
+    assert "_drop_unit" not in inspect.getsource(effects) and "vic.remove_units" in inspect.getsource(movement)
     s = session(_22u3(), seed=9)
     fog = s.state.fog
     sc = fog.scenario

@@ -6,7 +6,8 @@ from __future__ import annotations
 from gwasl.model.phases import Phase
 from gwasl.rules.dice import ScriptedDice
 from gwasl.rules.fog.boresight import bore_sight_die, pre_registration_die
-from gwasl.rules.fog.shift import plan_dummy_shift, plan_hip_shift, plan_minefield_shift, resolve_shift
+from gwasl.rules.fog.resolve import resolve_shift
+from gwasl.rules.fog.shift import plan_dummy_shift, plan_hip_shift, plan_minefield_shift
 from gwasl.rules.fog.state import Clock, FogStatus
 from gwasl.rules.fog.status import merge_potential_dummies, player_turn_began
 from gwasl.rules.fog.view import view

@@ -12,7 +12,8 @@ from gwasl.model.phases import Phase
 from gwasl.rules.dice import ScriptedDice
 from gwasl.rules.fog.odds import shift_band_odds
 from gwasl.rules.fog.policy import choose_shift
-from gwasl.rules.fog.shift import plan_hip_shift, resolve_shift
+from gwasl.rules.fog.resolve import resolve_shift
+from gwasl.rules.fog.shift import plan_hip_shift
 from gwasl.rules.fog.status import reveal_hip
 from gwasl.rules.fog.view import view
 from gwasl.rules.fog.words import line

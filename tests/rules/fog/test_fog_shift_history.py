@@ -6,7 +6,8 @@ from __future__ import annotations
 from gwasl.model.phases import Phase
 from gwasl.model.scenario import Position
 from gwasl.rules.dice import ScriptedDice
-from gwasl.rules.fog.shift import Done, DoneKind, plan_dummy_shift, plan_hip_shift, resolve_shift
+from gwasl.rules.fog.resolve import resolve_shift
+from gwasl.rules.fog.shift import Done, DoneKind, plan_dummy_shift, plan_hip_shift
 from gwasl.rules.fog.state import Clock
 from gwasl.rules.fog.status import move_dummy_stack, move_units
 from gwasl.rules.fog.words import consequence_lines

@@ -10,6 +10,7 @@ import pytest
 from gwasl.model.phases import Phase
 from gwasl.model.scenario import Position
 from gwasl.rules.dice import ScriptedDice
+from gwasl.rules.fog.resolve import resolve_shift
 from gwasl.rules.fog.shift import (
     Done,
     DoneKind,
@@ -21,7 +22,6 @@ from gwasl.rules.fog.shift import (
     plan_hip_shift,
     plan_minefield_shift,
     prior_shifts,
-    resolve_shift,
     shift_window,
 )
 from gwasl.rules.fog.state import Clock, FogStatus, LedgerKind

@@ -7,7 +7,8 @@ import pytest
 from gwasl.model.phases import Phase
 from gwasl.model.scenario import Position
 from gwasl.rules.dice import ScriptedDice
-from gwasl.rules.fog.shift import plan_dummy_shift, resolve_shift
+from gwasl.rules.fog.resolve import resolve_shift
+from gwasl.rules.fog.shift import plan_dummy_shift
 from gwasl.rules.fog.state import Clock, FogStatus
 from gwasl.rules.fog.status import (
     FogRuleError,

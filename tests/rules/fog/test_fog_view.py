@@ -8,7 +8,8 @@ from gwasl.model.phases import Phase
 from gwasl.model.scenario import Position
 from gwasl.model.scenario_io import load_scenario
 from gwasl.rules.dice import ScriptedDice
-from gwasl.rules.fog.shift import Seen, SeenKind, plan_hip_shift, plan_minefield_shift, resolve_shift
+from gwasl.rules.fog.resolve import resolve_shift
+from gwasl.rules.fog.shift import Seen, SeenKind, plan_hip_shift, plan_minefield_shift
 from gwasl.rules.fog.state import FogState
 from gwasl.rules.fog.view import ViewError, view
 from gwasl.rules.fog.words import line, seen_line

@@ -27,7 +27,8 @@ from gwasl.model.scenario_io import parse_scenario
 from gwasl.rules.dice import ScriptedDice
 from gwasl.rules.fog.env import FogEnv
 from gwasl.rules.fog.preview import plan_between
-from gwasl.rules.fog.shift import ShiftError, resolve_shift
+from gwasl.rules.fog.resolve import resolve_shift
+from gwasl.rules.fog.shift import ShiftError
 from gwasl.rules.fog.state import Clock, FogState, LedgerKind, ShiftRecord
 from gwasl.rules.fog.status import merge_potential_dummies, move_dummy_stack, move_units, player_turn_began
 from gwasl.rules.fog.view import view

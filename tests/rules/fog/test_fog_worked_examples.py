@@ -10,13 +10,8 @@ from gwasl.model.phases import Phase
 from gwasl.rules.dice import ScriptedDice
 from gwasl.rules.fog.checks import dummy_hip_allotment
 from gwasl.rules.fog.drm import ShiftFacts, shift_modifiers, total_drm
-from gwasl.rules.fog.shift import (
-    is_phase_closed,
-    plan_dummy_shift,
-    plan_hip_shift,
-    prior_shifts,
-    resolve_shift,
-)
+from gwasl.rules.fog.resolve import resolve_shift
+from gwasl.rules.fog.shift import is_phase_closed, plan_dummy_shift, plan_hip_shift, prior_shifts
 from gwasl.rules.fog.state import Clock, FogStatus, LedgerKind
 from gwasl.rules.fog.status import player_turn_began
 from gwasl.rules.validate import validate_scenario

@@ -7,14 +7,15 @@ the rules are :mod:`gwasl.rules.rally`'s.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import replace
+from typing import Any
 
 from gwasl.engine.game import IllegalAction, Outcome, Viewer
 from gwasl.engine.record import Record
 from gwasl.games.aslgw import effects as fx
-from gwasl.games.aslgw.combat_records import Rally, RallyResolved, Repair, UnitHit, WeaponChanged
 from gwasl.games.aslgw.knowledge import is_hidden, known_scenario
-from gwasl.games.aslgw.records import ConcealmentLost
+from gwasl.games.aslgw.records import ConcealmentLost, Rally, RallyResolved, Repair, UnitHit, WeaponChanged
 from gwasl.games.aslgw.state import AslgwState
 from gwasl.model.hexgrid import Hex
 from gwasl.model.phases import Phase
@@ -24,7 +25,7 @@ from gwasl.rules.dice import Modifier
 from gwasl.rules.rally import rally_check, rally_distribution, rally_modifiers, repair_check, repair_distribution
 from gwasl.rules.weapons import find_weapon, sw_holder
 
-__all__ = ["dm_events", "options", "odds", "reduce_rally", "resolve_rally", "resolve_repair", "why_not"]
+__all__ = ["REDUCERS", "dm_events", "odds", "options", "resolve_rally", "resolve_repair", "why_illegal", "why_not"]
 
 
 def _viewer_sc(state: AslgwState, viewer: Viewer) -> Scenario:
@@ -158,9 +159,19 @@ def dm_events(state: AslgwState) -> list[Record]:
     return out
 
 
-def reduce_rally(state: AslgwState, ev: Record) -> AslgwState | None:
-    if isinstance(ev, RallyResolved):
-        c = state.combat
-        c = replace(c, rallied=c.rallied | {ev.unit}, self_rallied=c.self_rallied | ({ev.side} if ev.self_rally else frozenset()))
-        return replace(state, combat=c)
-    return None
+def why_illegal(state: AslgwState, act: Rally) -> str | None:
+    """:func:`why_not`, naming a unit that is not there."""
+    try:
+        return why_not(state, act)
+    except KeyError:
+        return f"no unit {act.unit[:40]!r}"
+
+
+def _rally_resolved(state: AslgwState, ev: RallyResolved) -> AslgwState:
+    c = state.combat
+    c = replace(c, rallied=c.rallied | {ev.unit}, self_rallied=c.self_rallied | ({ev.side} if ev.self_rally else frozenset()))
+    return replace(state, combat=c)
+
+
+#: the state after each event of the RPh's rally (A10.6: each unit tries once)
+REDUCERS: Mapping[type[Record], Callable[[AslgwState, Any], AslgwState]] = {RallyResolved: _rally_resolved}

@@ -13,19 +13,27 @@ left makes no CC.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from fractions import Fraction
+from typing import Any
 
 from gwasl.engine.game import IllegalAction, Outcome, Viewer
 from gwasl.engine.record import Record
 from gwasl.games.aslgw import effects as fx
-from gwasl.games.aslgw.combat_records import CloseCombat, CloseCombatResolved, MeleeChanged, Withdraw, Withdrew
-from gwasl.games.aslgw.combat_state import Area
+from gwasl.games.aslgw.actions.movement import carried
 from gwasl.games.aslgw.knowledge import is_hidden
-from gwasl.games.aslgw.moves import carried
-from gwasl.games.aslgw.records import ConcealmentLost, DummyRemoved, HipRevealed
-from gwasl.games.aslgw.state import AslgwState
+from gwasl.games.aslgw.records import (
+    CloseCombat,
+    CloseCombatResolved,
+    ConcealmentLost,
+    DummyRemoved,
+    HipRevealed,
+    MeleeChanged,
+    Withdraw,
+    Withdrew,
+)
+from gwasl.games.aslgw.state import Area, AslgwState
 from gwasl.model.hexgrid import Hex
 from gwasl.model.phases import Phase
 from gwasl.model.scenario import FortificationKind, Position, Unit, UnitKind
@@ -52,7 +60,7 @@ from gwasl.rules.grenades import has_hand_grenades
 from gwasl.rules.movement import steps_from
 from gwasl.rules.units import nationality_traits
 
-__all__ = ["areas", "odds", "options", "pending", "reduce_melee", "resolve_cc", "resolve_withdraw", "start_of_ccph"]
+__all__ = ["REDUCERS", "areas", "odds", "options", "pending", "resolve_cc", "resolve_withdraw", "start_of_ccph", "why_illegal"]
 
 
 def area_of(u: Unit) -> Area:
@@ -358,26 +366,41 @@ def resolve_withdraw(em: fx.Emitter, act: Withdraw) -> None:
         em.emit(CloseCombatResolved(act.at, a[1], (f"{u0.side} withdrew: no close combat left",)))
 
 
-def reduce_melee(state: AslgwState, ev: Record) -> AslgwState | None:
-    c = state.combat
-    if isinstance(ev, CloseCombatResolved):
-        return replace(state, combat=replace(c, cc_done=c.cc_done | {(ev.at, ev.area)}))
-    if isinstance(ev, MeleeChanged):
-        a = (ev.at, ev.area)
-        return replace(state, combat=replace(c, melee=c.melee | {a} if ev.locked else c.melee - {a}))
-    if isinstance(ev, Withdrew):
-        sc = state.scenario
-        movers = [sc.unit(i) for i in ev.units]
-        ids = [u.id for u in movers] + [w.id for w in carried(sc, movers)]
-        fog = move_units(state.fog, ids, Hex.from_label(ev.to), Position(ev.to_in), 0.0)
-        if ids:
-            state = state.moved_units_of(sc.unit(ids[0]).side)  # as every move (O'Leary 2.3, 5.1)
-        from gwasl.games.aslgw.effects import with_mark
+def why_illegal(state: AslgwState, act: CloseCombat | Withdraw) -> str | None:
+    """Close combat or a withdrawal outside the CCPh."""
+    return "close combat happens in the CCPh (A11)" if state.phase is not Phase.CCPh else None
 
-        for i in ev.units:
-            c = with_mark(c, i, withdrew=True)
-        return replace(state, fog=fog, combat=c)
-    return None
+
+def _cc_resolved(state: AslgwState, ev: CloseCombatResolved) -> AslgwState:
+    c = state.combat
+    return replace(state, combat=replace(c, cc_done=c.cc_done | {(ev.at, ev.area)}))
+
+
+def _melee_changed(state: AslgwState, ev: MeleeChanged) -> AslgwState:
+    c = state.combat
+    a = (ev.at, ev.area)
+    return replace(state, combat=replace(c, melee=c.melee | {a} if ev.locked else c.melee - {a}))
+
+
+def _withdrew(state: AslgwState, ev: Withdrew) -> AslgwState:
+    c = state.combat
+    sc = state.scenario
+    movers = [sc.unit(i) for i in ev.units]
+    ids = [u.id for u in movers] + [w.id for w in carried(sc, movers)]
+    fog = move_units(state.fog, ids, Hex.from_label(ev.to), Position(ev.to_in), 0.0)
+    if ids:
+        state = state.moved_units_of(sc.unit(ids[0]).side)  # as every move (O'Leary 2.3, 5.1)
+    for i in ev.units:
+        c = fx.with_mark(c, i, withdrew=True)
+    return replace(state, fog=fog, combat=c)
+
+
+#: the state after each event of close combat (A11)
+REDUCERS: Mapping[type[Record], Callable[[AslgwState, Any], AslgwState]] = {
+    CloseCombatResolved: _cc_resolved,
+    MeleeChanged: _melee_changed,
+    Withdrew: _withdrew,
+}
 
 
 def start_of_ccph(state: AslgwState) -> tuple[frozenset[Area], frozenset[str]]:

@@ -11,8 +11,8 @@ from gwasl.engine.game import Seat
 from gwasl.engine.session import Session
 from gwasl.games import game_for
 from gwasl.games.combined_arms.records import Commit, EndGame, EndPhase, Move
-from gwasl.ui.combined_arms_board import CombinedArmsBoard, action_hex
 from gwasl.ui.play.boards import board_for
+from gwasl.ui.play.combined_arms_board import CombinedArmsBoard, action_hex
 
 GAME = game_for("combined-arms")
 

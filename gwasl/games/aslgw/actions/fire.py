@@ -12,25 +12,48 @@ Legal fire and its odds are worked out from what the viewer knows (its own
 units if it knows the firing side, the enemy as every side sees it); the
 roll is resolved on the truth with the same rule functions
 (:func:`gwasl.rules.fire.attack_outcome` both times).
+
+The side to act never changes for fire at moving units: after a move, the
+defender's Defensive First Fire at the units that just moved is listed with
+the moving side's own actions, and lapses when the next move is made (A8.1).
+A side gwasl keeps secret never gets such a list: its fire policy looks at
+every move as its defender (:class:`~gwasl.games.aslgw.records.FireConsidered`,
+a private event made after every move, so its presence tells nothing) and
+decides its PFPh, DFPh and AFPh fire.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from itertools import product
 from typing import Any
 
-from gwasl.engine.game import IllegalAction, Outcome, Viewer
+from gwasl.engine.dice import GameDice
+from gwasl.engine.game import Decision, IllegalAction, Outcome, Policy, Seat, Viewer
 from gwasl.engine.record import Record
 from gwasl.games.aslgw import effects as fx
-from gwasl.games.aslgw.combat_records import Fire, FireNtc, FireResolved, Marked, ResidualPlaced, SniperStruck, WeaponChanged
-from gwasl.games.aslgw.combat_state import MoverMark
 from gwasl.games.aslgw.knowledge import env, is_hidden, known_scenario
-from gwasl.games.aslgw.records import ConcealmentLost, DummyRemoved
-from gwasl.games.aslgw.state import AslgwState
+from gwasl.games.aslgw.records import (
+    ChargeImpulse,
+    ConcealmentLost,
+    DummyRemoved,
+    EndPhase,
+    Fire,
+    FireConsidered,
+    FireNtc,
+    FireResolved,
+    ImpulseEnded,
+    Marked,
+    Moved,
+    ReleaseGas,
+    ResidualPlaced,
+    SniperStruck,
+    WeaponChanged,
+)
+from gwasl.games.aslgw.state import AslgwState, FireWindow, MoverMark, ReduceFn, ro
 from gwasl.model.hexgrid import Hex
 from gwasl.model.phases import Phase
 from gwasl.model.scenario import Position, Scenario, Unit, UnitKind
@@ -59,12 +82,15 @@ from gwasl.rules.stacking import location_key
 from gwasl.rules.trenches import FireKind, LocationError, dugout_fire_out_drm, location_tem_explained
 from gwasl.rules.weapons import MgClass, WeaponKind, find_weapon, may_operate, sw_holder
 
-__all__ = ["FIRE_MODES", "fire_options", "fire_odds", "firing_side", "harm", "resolve", "why_not"]
+__all__ = ["FIRE_MODES", "FIRE_THRESHOLD", "REDUCERS", "after_move", "after_move_em", "automated", "fire_odds", "fire_options",
+           "firing_side", "harm", "legal", "resolve", "targets_after_move", "why_not"]
 
 FIRE_MODES = ("prep", "first", "subsequent", "fpf", "final", "advancing")
 _SQUADS = (UnitKind.SQUAD, UnitKind.HALF_SQUAD)
 _MARK_AFTER = {"prep": "prep", "first": "first", "subsequent": "final", "fpf": "final", "final": "final", "advancing": "fired"}
 KNOWN, HIDDEN = "units", '"?"'
+#: gwasl's fire policy fires when the chance of at least a 1MC-grade result reaches this (docs/rules-notes.md)
+FIRE_THRESHOLD = 0.4
 
 
 def firing_side(state: AslgwState) -> str | None:
@@ -705,3 +731,206 @@ def residual_attack(em: fx.Emitter, side: str, movers: Sequence[str], at: Hex, a
             if real:
                 em.emit(ConcealmentLost(side, tuple(real), at.label, f"hit by Residual FP ({r.text}) (A12.121)"))
             fx.apply_ift(em, real, r, f"Residual FP at {at}")
+
+
+# ---------------------------------------------------------------------------
+# Legal fire of the side to act
+
+
+def legal(state: AslgwState, viewer: Viewer, side: str) -> list[Record]:
+    """The fire ``side`` (the side to act) may take now, as ``viewer`` knows it; in the MPh
+    the defender's First Fire at the units that just moved comes with the moving side's
+    actions and lapses with the next move (A8.1)."""
+    shooter = firing_side(state)
+    # a side gwasl keeps secret fires only by its policy, which looks through its own seat
+    # (viewer named after it); nobody else is ever offered its fire
+    own_seat = shooter not in state.secret or viewer.name == shooter
+    if shooter is not None and own_seat and (shooter == side or state.phase is Phase.MPh):
+        return fire_options(state, viewer)
+    return []
+
+
+# ---------------------------------------------------------------------------
+# After a move: Residual FP and the first fire of a side gwasl keeps secret
+
+
+def after_move(state: AslgwState, events: Sequence[Record], dice: GameDice, reduce: ReduceFn) -> list[Record]:
+    """What follows a movement action's events: Residual FP attacks on the units that
+    entered a Location holding it (A8.2), and gwasl's fire policy when the defender
+    is a side it keeps secret (A8.1)."""
+    if state.phase is not Phase.MPh:
+        return []
+    st = state
+    for ev in events:
+        st = reduce(st, ev)
+    em = fx.Emitter(st, dice, reduce)
+    after_move_em(em, events)
+    return em.events
+
+
+def after_move_em(em: fx.Emitter, events: Sequence[Record]) -> None:
+    """:func:`after_move` on an emitter that has just made ``events`` (a BCh's impulse too)."""
+    for ev in events:
+        if isinstance(ev, Moved) and ev.units:  # a platoon's members too, as each enters (A8.2)
+            residual_attack(em, ev.side, ev.units, Hex.from_label(ev.to), Position(ev.to_in), ev.mode == "assault")
+        if isinstance(ev, ChargeImpulse):
+            for cm in ev.moves:
+                residual_attack(em, ev.side, (cm.unit,), Hex.from_label(cm.to), Position(cm.to_in), False)
+    moved = any((isinstance(ev, Moved) and ev.platoon is None) or isinstance(ev, (ImpulseEnded, ChargeImpulse)) for ev in events)
+    if moved and em.state.combat.window is not None and em.state.defender in em.state.secret:
+        _secret_first_fire(em)
+
+
+def _secret_first_fire(em: fx.Emitter) -> None:
+    """gwasl's fire policy as the defender after a move (A8.1): fire while some option
+    reaches the threshold (or its target is ADJACENT), else one private event."""
+    side = em.state.defender
+    seat = Viewer(side, frozenset({side}))  # the side's own seat (Game.viewer of a side)
+    fired: list[str] = []
+    why, cands = "", ()
+    for _ in range(24):
+        state = em.state
+        if state.combat.window is None:
+            break
+        choice, why, cands = _choose(state, seat)
+        if choice is None:
+            break
+        fired.append(why)
+        resolve(em, choice)
+    em.emit(FireConsidered(side, "; ".join([*fired, why]) if why else "; ".join(fired), cands, tuple(fired)))
+
+
+# ---------------------------------------------------------------------------
+# gwasl's fire policy for a side it keeps secret
+
+
+def _adjacent(state: AslgwState, act: Fire) -> bool:
+    at = Hex.from_label(act.at)
+    sc = state.scenario
+    for i in act.firers:
+        try:
+            if sc.unit(i).hex.distance(at) <= 1:
+                return True
+        except KeyError:
+            continue
+    return False
+
+
+def _choose(state: AslgwState, viewer: Viewer) -> tuple[Fire | None, str, tuple[str, ...]]:
+    """The fire policy (docs/rules-notes.md): among the side's legal fire, as it knows
+    the game, take the one with the best chance of at least a 1MC-grade result; fire
+    it if that chance is at least FIRE_THRESHOLD, or if its target is in the firers'
+    hex or ADJACENT and the chance is above 0; otherwise hold fire."""
+    best: tuple[float, bool, Fire] | None = None
+    lines = []
+    for a in fire_options(state, viewer):
+        if not isinstance(a, Fire):
+            continue
+        h = harm(fire_odds(state, a, viewer))
+        adj = _adjacent(state, a)
+        lines.append(f"{'+'.join(a.firers)} -> {a.at} ({a.mode}): {h:.0%}{' ADJACENT' if adj else ''}")
+        key = (h, adj, a)
+        if best is None or (h, adj) > (best[0], best[1]):
+            best = key
+    if best is not None and (best[0] >= FIRE_THRESHOLD or (best[1] and best[0] > 0)):
+        return best[2], f"fires {'+'.join(best[2].firers)} at {best[2].at}: {best[0]:.0%} of at least a 1MC-grade result", tuple(lines)
+    if best is None:
+        return None, "nothing of its can fire", ()
+    return None, f"holds fire: the best chance of at least a 1MC-grade result is {best[0]:.0%} (< {FIRE_THRESHOLD:.0%})", tuple(lines)
+
+
+def _fire_policy(seat: Seat[Any], dice: GameDice) -> Decision:
+    """gwasl decides the fire of a side it keeps secret in its PFPh, DFPh and AFPh,
+    from that side's view only (its legal actions and their odds)."""
+    legal_ = seat.legal()
+    gas = next((a for a in legal_ if isinstance(a, ReleaseGas)), None)
+    if gas is not None:
+        return Decision(gas, f"gwasl's fire policy releases {gas.side}'s gas attack {gas.index + 1} as soon as it may (ASLGW 1.9)",
+                        {"threshold": FIRE_THRESHOLD}, public=True)
+    best: tuple[float, bool, Fire] | None = None
+    lines = []
+    for a in legal_:
+        if not isinstance(a, Fire):
+            continue
+        h = harm(seat.odds(a))
+        adj = _near(seat, a)
+        lines.append(f"{'+'.join(a.firers)} -> {a.at} ({a.mode}): {h:.0%}")
+        if best is None or (h, adj) > (best[0], best[1]):
+            best = (h, adj, a)
+    if best is not None and (best[0] >= FIRE_THRESHOLD or (best[1] and best[0] > 0)):
+        a = best[2]
+        return Decision(a, f"gwasl's fire policy fires {'+'.join(a.firers)} at {a.at} ({a.mode}): {best[0]:.0%} chance of "
+                           f"at least a 1MC-grade result", {"candidates": lines, "threshold": FIRE_THRESHOLD}, public=True)
+    end = next(a for a in legal_ if isinstance(a, EndPhase))
+    why = "nothing to fire" if best is None else f"best chance {best[0]:.0%} < {FIRE_THRESHOLD:.0%}, no ADJACENT target"
+    return Decision(end, f"gwasl's fire policy ends the phase: {why}", {"candidates": lines, "threshold": FIRE_THRESHOLD})
+
+
+def _near(seat: Seat[Any], a: Fire) -> bool:
+    at = Hex.from_label(a.at)
+    known = seat.view().fog.scenario  # the firing side's knowledge (Game.policy_view)
+    return any(u.id in a.firers and u.hex.distance(at) <= 1 for u in known.units)
+
+
+def automated(state: AslgwState, side: str) -> Mapping[str, Policy]:
+    """The fire policy acts for a side gwasl keeps secret in its own PFPh and AFPh and
+    in its DFPh as the defender."""
+    if side not in state.secret:
+        return {}
+    if state.phase in (Phase.PFPh, Phase.AFPh) and side == state.phasing:
+        return {side: _fire_policy}
+    if state.phase is Phase.DFPh and side == state.defender:
+        return {side: _fire_policy}
+    return {}
+
+
+# ---------------------------------------------------------------------------
+# Reduce
+
+
+def targets_after_move(before: AslgwState, after: AslgwState, ev: Record) -> AslgwState:
+    """After a move: the units that just moved are the defender's targets (A8.1; a
+    platoon's at the end of its impulse, ASLGW 1.4.1); they have moved this turn (A7.25)."""
+    c = after.combat
+    if isinstance(ev, Moved):
+        c = fx.mark_moved(c, ev.units)
+        if ev.platoon is not None or after.phase is not Phase.MPh:
+            c = replace(c, window=None)
+        else:
+            c = replace(c, window=FireWindow(after.defender, (MoverMark(ev.to, ev.to_in, ev.units, ev.dummies, ev.mode == "assault"),)))
+    elif isinstance(ev, ImpulseEnded):
+        sc = after.scenario
+        marks: dict[tuple[str, str], list[str]] = {}
+        for uid in ev.units:
+            try:
+                u = sc.unit(uid)
+            except KeyError:
+                continue
+            marks.setdefault((u.hex.label, u.position.value), []).append(uid)
+        targets = tuple(MoverMark(h, p, tuple(sorted(us))) for (h, p), us in sorted(marks.items()))
+        c = replace(c, window=FireWindow(after.defender, targets) if targets else None)
+    return replace(after, combat=c)
+
+
+def _residual_placed(state: AslgwState, ev: ResidualPlaced) -> AslgwState:
+    c = state.combat
+    return replace(state, combat=replace(c, residual=ro({**c.residual, (ev.at, ev.at_in): ev.fp})))
+
+
+def _fire_ntc(state: AslgwState, ev: FireNtc) -> AslgwState:
+    up = state.unit_play(ev.unit)
+    return state.with_play({ev.unit: replace(up, ntc_passed=True) if ev.passed else replace(up, ntc_failed=True)})
+
+
+def _unchanged(state: AslgwState, ev: Record) -> AslgwState:
+    return state
+
+
+#: the state after each event of fire
+REDUCERS: Mapping[type[Record], Callable[[AslgwState, Any], AslgwState]] = {
+    ResidualPlaced: _residual_placed,
+    FireNtc: _fire_ntc,
+    FireResolved: _unchanged,
+    SniperStruck: _unchanged,
+    FireConsidered: _unchanged,
+}

@@ -10,16 +10,17 @@ Known Good Order units, never hidden ones, so a rout tells nothing hidden.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from fractions import Fraction
+from typing import Any
 
 from gwasl.engine.game import IllegalAction, Outcome, Viewer
 from gwasl.engine.record import Record
 from gwasl.games.aslgw import effects as fx
-from gwasl.games.aslgw.combat_records import Rout, Routed
+from gwasl.games.aslgw.actions.movement import carried
 from gwasl.games.aslgw.knowledge import env, is_hidden, known_scenario
-from gwasl.games.aslgw.moves import carried
+from gwasl.games.aslgw.records import Rout, Routed, UnitHit
 from gwasl.games.aslgw.state import AslgwState
 from gwasl.model.hexgrid import Hex
 from gwasl.model.phases import Phase
@@ -30,7 +31,7 @@ from gwasl.rules.morale import asl_core, morale_check
 from gwasl.rules.rout import RoutDestination, Threat, interdictions, must_rout, rout_destinations
 from gwasl.rules.units import infantry_movement
 
-__all__ = ["destinations", "end_events", "must", "odds", "options", "pending", "reduce_rout", "resolve", "threats"]
+__all__ = ["REDUCERS", "destinations", "end_events", "must", "odds", "options", "pending", "resolve", "threats", "why_illegal"]
 
 
 def threats(state: AslgwState, side: str) -> list[Threat]:
@@ -123,8 +124,6 @@ def resolve(em: fx.Emitter, act: Rout) -> None:
 def end_events(state: AslgwState) -> list[Record]:
     """A10.51: as the RtPh ends, a broken unit that must rout and has nowhere to go is eliminated."""
     out: list[Record] = []
-    from gwasl.games.aslgw.combat_records import UnitHit
-
     for u in _eligible(state, state.scenario):
         why = must(state, u)
         if why and not destinations(state, u):
@@ -132,9 +131,12 @@ def end_events(state: AslgwState) -> list[Record]:
     return out
 
 
-def reduce_rout(state: AslgwState, ev: Record) -> AslgwState | None:
-    if not isinstance(ev, Routed):
-        return None
+def why_illegal(state: AslgwState, act: Rout) -> str | None:
+    """A rout outside the RtPh."""
+    return "broken units rout in the RtPh (A10.5)" if state.phase is not Phase.RtPh else None
+
+
+def _routed(state: AslgwState, ev: Routed) -> AslgwState:
     sc = state.scenario
     u = sc.unit(ev.unit)
     ids = [u.id] + [w.id for w in carried(sc, [u])]
@@ -142,6 +144,10 @@ def reduce_rout(state: AslgwState, ev: Record) -> AslgwState | None:
     state = state.moved_units_of(u.side)  # as every move (O'Leary 2.3, 5.1)
     c = state.combat
     return replace(state, fog=fog, combat=replace(c, routed=c.routed | {ev.unit}))
+
+
+#: the state after a rout (A10.5)
+REDUCERS: Mapping[type[Record], Callable[[AslgwState, Any], AslgwState]] = {Routed: _routed}
 
 
 def odds(state: AslgwState, act: Rout, viewer: Viewer) -> list[Outcome]:

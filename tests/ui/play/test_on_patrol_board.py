@@ -12,8 +12,8 @@ from PySide6.QtCore import Qt
 from gwasl.engine.session import Session
 from gwasl.games.on_patrol.game import OnPatrolGame
 from gwasl.games.on_patrol.scenario import load_bundled
-from gwasl.ui.on_patrol_board import OnPatrolBoard, attach
 from gwasl.ui.play.boards import board_for
+from gwasl.ui.play.on_patrol_board import OnPatrolBoard, attach
 
 GAME = OnPatrolGame()
 

@@ -6,7 +6,7 @@ Every shift is planned on the shifting side's knowledge
 (:func:`~gwasl.games.aslgw.knowledge.side_knowledge`): the +1 "in the LOS of
 an enemy unit" counts the enemy units that side knows of and every enemy
 "?" pile, never a hidden enemy (docs/rules-notes.md), and is rolled with
-that DRM on the truth (:func:`gwasl.rules.fog.shift.resolve_shift`).  The
+that DRM on the truth (:func:`gwasl.rules.fog.resolve.resolve_shift`).  The
 game's reduce replays each result from its recorded dice, so the ledgers,
 the phase closed on 8+, TI, eliminated dummies and lost status follow from
 the events.
@@ -14,30 +14,35 @@ the events.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from typing import Any
 
 from gwasl.engine.dice import GameDice
+from gwasl.engine.game import Decision, Outcome, Seat, Viewer
 from gwasl.engine.record import Record
-from gwasl.games.aslgw.knowledge import env, side_knowledge
-from gwasl.games.aslgw.moves import private_dice, secret_roll
+from gwasl.games.aslgw.knowledge import env, private_dice, secret_roll, side_knowledge
 from gwasl.games.aslgw.records import (
     Attempt,
+    EndWindow,
     MinefieldChoice,
+    MinefieldEntered,
     MinefieldShifted,
+    RunWindow,
     Shift,
     ShiftResolved,
     ShiftSeen,
     ShiftWindow,
     WindowEnded,
 )
-from gwasl.games.aslgw.state import AslgwState
+from gwasl.games.aslgw.state import AslgwState, ro
 from gwasl.model.hexgrid import Hex
 from gwasl.model.phases import Phase
 from gwasl.rules.dice import ScriptedDice
 from gwasl.rules.fog.odds import shift_band_odds
 from gwasl.rules.fog.policy import choose_minefield_shift, choose_shift
+from gwasl.rules.fog.resolve import resolve_shift
 from gwasl.rules.fog.shift import (
     ShiftError,
     ShiftPlan,
@@ -46,20 +51,23 @@ from gwasl.rules.fog.shift import (
     plan_dummy_shift,
     plan_hip_shift,
     plan_minefield_shift,
-    resolve_shift,
     shift_window,
 )
 from gwasl.rules.fog.state import Clock, FogState, LedgerKind, ShiftRecord
 from gwasl.rules.fog.words import consequence_lines, public_lines
 
 __all__ = [
+    "APPLY",
     "LEDGERS",
     "MAX_POLICY_ATTEMPTS",
+    "ODDS",
+    "REDUCERS",
     "apply_minefield",
     "apply_shift",
     "has_window",
     "minefield_decision",
     "minefield_options",
+    "minefield_policy",
     "plan_for",
     "resolve_minefield",
     "resolve_player_shift",
@@ -67,6 +75,8 @@ __all__ = [
     "shift_odds",
     "shift_options",
     "side_view",
+    "why_not",
+    "window_policy",
     "SideKnowledge",
 ]
 
@@ -289,3 +299,112 @@ def minefield_decision(view: SideKnowledge, seed: int) -> tuple[MinefieldChoice,
     d = choose_minefield_shift(view.fog, mid, env(), seed, clock=view.clock, ledger=view.ledger)
     other = d.chosen.plan.b if d.chosen is not None else None
     return MinefieldChoice(mid, other), d.reason, {"candidates": [c.explain() for c in d.candidates]}
+
+
+# ---------------------------------------------------------------------------
+# gwasl's policies at a window and at a minefield, for a side whose hidden layer it keeps
+
+
+def window_policy(seat: Seat[Any], dice: GameDice) -> Decision:
+    """gwasl's shift policy at a window of a side whose hidden layer it keeps."""
+    side = seat.viewer.name
+    view = seat.view()
+    return Decision(RunWindow(side),
+                    f"gwasl keeps {side}'s hidden layer: its shift policy acts at the start of the {view.phase.value} "
+                    "(O'Leary 2.3, 3.3.2, 5.1; gwasl/rules/fog/policy.py)",
+                    {"window": view.phase.value, "turn": view.turn})
+
+
+def minefield_policy(seat: Seat[Any], dice: GameDice) -> Decision:
+    """gwasl's choice for an entered minefield of a side whose hidden layer it keeps (O'Leary 4.6.2)."""
+    view = seat.view()
+    action, why, details = minefield_decision(view, dice.seed)
+    return Decision(action, why, details)
+
+
+# ---------------------------------------------------------------------------
+# The dispatcher's tables
+
+
+def why_not(state: AslgwState, action: Record, viewer: Viewer) -> str | None:
+    """A shift the viewer may not order: the secret of a side gwasl keeps."""
+    if isinstance(action, Shift) and not viewer.sees_secrets_of(action.side):
+        return f"the shifts of {action.side} are its secret: gwasl decides them"
+    return None
+
+
+def _end_window(state: AslgwState, action: EndWindow, dice: GameDice) -> list[Record]:
+    return [WindowEnded(action.side)]
+
+
+def _run_window(state: AslgwState, action: RunWindow, dice: GameDice) -> list[Record]:
+    return run_window(state, action.side, dice.seed)
+
+
+#: the events of each action of the fog layer
+APPLY: Mapping[type[Record], Callable[[AslgwState, Any, GameDice], list[Record]]] = {
+    EndWindow: _end_window,
+    RunWindow: _run_window,
+    Shift: resolve_player_shift,
+    MinefieldChoice: resolve_minefield,
+}
+
+
+def _shift_outcomes(state: AslgwState, action: Shift, viewer: Viewer) -> list[Outcome]:
+    return [Outcome(k, float(v)) for k, v in shift_odds(state, action).items()]
+
+
+def _minefield_outcomes(state: AslgwState, action: MinefieldChoice, viewer: Viewer) -> list[Outcome]:
+    return [Outcome(k, float(v)) for k, v in minefield_odds(state, action).items()]
+
+
+ODDS: Mapping[type[Record], Callable[[AslgwState, Any, Viewer], list[Outcome]]] = {
+    Shift: _shift_outcomes,
+    MinefieldChoice: _minefield_outcomes,
+}
+
+
+def _shift_resolved(state: AslgwState, event: ShiftResolved) -> AslgwState:
+    fog, rec = apply_shift(state, event.side, event.ledger, event.a, event.b, event.dice)
+    return replace(state, fog=fog, ledger=state.ledger + (rec,))
+
+
+def _shift_window(state: AslgwState, event: ShiftWindow) -> AslgwState:
+    st = state
+    pos = state.private_position(event.side)
+    for a in event.attempts:
+        fog, rec = apply_shift(st, event.side, a.ledger, a.a, a.b, a.roll.dice)
+        st = replace(st, fog=fog, ledger=st.ledger + (rec,))
+        pos = max(pos, a.roll.n + len(a.roll.dice))
+    return replace(st, private_dice=ro({**state.private_dice, event.side: pos}))
+
+
+def _window_ended(state: AslgwState, event: WindowEnded) -> AslgwState:
+    w = list(state.windows)
+    if event.side in w:
+        w.remove(event.side)
+    return replace(state, windows=tuple(w))
+
+
+def _minefield_entered(state: AslgwState, event: MinefieldEntered) -> AslgwState:
+    return replace(state, minefield=(event.minefield, event.owner))
+
+
+def _minefield_shifted(state: AslgwState, event: MinefieldShifted) -> AslgwState:
+    fog, rec = apply_minefield(state, event.owner, event.minefield, event.other, event.dice)
+    return replace(state, fog=fog, minefield=None, ledger=state.ledger + rec)
+
+
+def _unchanged(state: AslgwState, event: Record) -> AslgwState:
+    return state
+
+
+#: the state after each event of the fog layer in play
+REDUCERS: Mapping[type[Record], Callable[[AslgwState, Any], AslgwState]] = {
+    ShiftResolved: _shift_resolved,
+    ShiftWindow: _shift_window,
+    ShiftSeen: _unchanged,
+    WindowEnded: _window_ended,
+    MinefieldEntered: _minefield_entered,
+    MinefieldShifted: _minefield_shifted,
+}

@@ -14,24 +14,23 @@ concealment, 1.9.21, 1.9.23).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import replace
+from typing import Any
 
 from gwasl.engine.game import IllegalAction, Viewer
 from gwasl.engine.record import Record
 from gwasl.games.aslgw import effects as fx
-from gwasl.games.aslgw.combat_records import GasHidden, GasReleased, ReleaseGas, RemoveGasMask, UnitHit
-from gwasl.games.aslgw.combat_state import GasCloud
-from gwasl.games.aslgw.knowledge import env, is_hidden
-from gwasl.games.aslgw.moves import private_dice, secret_roll
-from gwasl.games.aslgw.records import ConcealmentLost
-from gwasl.games.aslgw.state import AslgwState, ro
+from gwasl.games.aslgw.knowledge import env, is_hidden, private_dice, secret_roll
+from gwasl.games.aslgw.records import ConcealmentLost, GasHidden, GasReleased, ReleaseGas, RemoveGasMask, UnitHit
+from gwasl.games.aslgw.state import AslgwState, GasCloud, ro
 from gwasl.model.hexgrid import Hex
 from gwasl.model.phases import Phase
 from gwasl.model.scenario import GasProtection, Position, Unit, UnitKind
 from gwasl.rules.gas import GasAttack, GasOutcome, gas_protection, gas_table, rally_phase_gas_check, resolve_gas_exposure
 from gwasl.rules.sniper import gas_releases
 
-__all__ = ["options", "rally_phase_events", "reduce_gas", "resolve_release", "resolve_removal"]
+__all__ = ["REDUCERS", "expire", "options", "rally_phase_events", "resolve_release", "resolve_removal"]
 
 
 def options(state: AslgwState, viewer: Viewer) -> list[Record]:
@@ -169,23 +168,31 @@ def resolve_removal(em: fx.Emitter, act: RemoveGasMask) -> None:
                                                   "its CX goes at the end of the MPh (ASLGW 1.9.16)"))
 
 
-def reduce_gas(state: AslgwState, ev: Record) -> AslgwState | None:
+def _gas_released(state: AslgwState, ev: GasReleased) -> AslgwState:
     c = state.combat
-    if isinstance(ev, GasReleased):
-        cloud = GasCloud(ev.side, ev.index, ev.agents, ev.hexes, ev.until_turn)
-        return replace(state, combat=replace(c, gas=c.gas + (cloud,), released=c.released | {(ev.side, ev.index)}))
-    if isinstance(ev, GasHidden):
-        pos = state.private_position(ev.side)
-        for r in ev.rolls:
-            pos = max(pos, r.n + len(r.dice))
-        st = replace(state, private_dice=ro({**state.private_dice, ev.side: pos}))
-        for uid in ev.protected:
-            c = fx.with_mark(c, uid, gas_worn=True, labor=False)
-        for uid in ev.labor:
-            c = fx.with_mark(c, uid, labor=True)
-        st = st.with_play({uid: replace(st.unit_play(uid), pinned=True) for uid in ev.protected})
-        return replace(st, combat=c)
-    return None
+    cloud = GasCloud(ev.side, ev.index, ev.agents, ev.hexes, ev.until_turn)
+    return replace(state, combat=replace(c, gas=c.gas + (cloud,), released=c.released | {(ev.side, ev.index)}))
+
+
+def _gas_hidden(state: AslgwState, ev: GasHidden) -> AslgwState:
+    c = state.combat
+    pos = state.private_position(ev.side)
+    for r in ev.rolls:
+        pos = max(pos, r.n + len(r.dice))
+    st = replace(state, private_dice=ro({**state.private_dice, ev.side: pos}))
+    for uid in ev.protected:
+        c = fx.with_mark(c, uid, gas_worn=True, labor=False)
+    for uid in ev.labor:
+        c = fx.with_mark(c, uid, labor=True)
+    st = st.with_play({uid: replace(st.unit_play(uid), pinned=True) for uid in ev.protected})
+    return replace(st, combat=c)
+
+
+#: the state after each event of gas (ASLGW 1.9)
+REDUCERS: Mapping[type[Record], Callable[[AslgwState, Any], AslgwState]] = {
+    GasReleased: _gas_released,
+    GasHidden: _gas_hidden,
+}
 
 
 def expire(state: AslgwState) -> AslgwState:

@@ -9,25 +9,25 @@ player turn: concealment lost, morale +1, pin and Heat of Battle immunity, Lax
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
+from typing import Any
 
 from gwasl.engine.game import IllegalAction, Viewer
 from gwasl.engine.record import Record
 from gwasl.games.aslgw import effects as fx
-from gwasl.games.aslgw import moves as mv
-from gwasl.games.aslgw.combat_records import (
+from gwasl.games.aslgw.actions import movement as mv
+from gwasl.games.aslgw.knowledge import env, is_hidden, known_scenario
+from gwasl.games.aslgw.records import (
     BayonetCharge,
     ChargeDeclared,
     ChargeImpulse,
     ChargeStep,
     ChargeStepped,
+    ConcealmentLost,
     EndChargeImpulse,
 )
-from gwasl.games.aslgw.combat_state import ChargeMove, ChargeMover, ChargeState, FireWindow, MoverMark
-from gwasl.games.aslgw.knowledge import env, is_hidden, known_scenario
-from gwasl.games.aslgw.records import ConcealmentLost
-from gwasl.games.aslgw.state import AslgwState, ro
+from gwasl.games.aslgw.state import AslgwState, ChargeMove, ChargeMover, ChargeState, FireWindow, MoverMark, ro
 from gwasl.model.hexgrid import Hex
 from gwasl.model.phases import Phase
 from gwasl.model.scenario import Position, Scenario, Unit, UnitKind
@@ -36,7 +36,7 @@ from gwasl.rules.fog.status import move_units
 from gwasl.rules.movement import steps_from
 from gwasl.rules.stacking import location_key, stacking_problem
 
-__all__ = ["active", "options", "reduce_charge", "resolve_declaration", "resolve_end_impulse", "resolve_step"]
+__all__ = ["REDUCERS", "active", "options", "resolve_declaration", "resolve_end_impulse", "resolve_step"]
 
 _MMC = (UnitKind.SQUAD, UnitKind.HALF_SQUAD)
 
@@ -245,38 +245,50 @@ def resolve_end_impulse(em: fx.Emitter, act: EndChargeImpulse) -> None:
     em.emit(ChargeImpulse(ch.side, left, ended, in_cc, res.over, tuple(moves)))
 
 
-def reduce_charge(state: AslgwState, ev: Record) -> AslgwState | None:
+def _charge_declared(state: AslgwState, ev: ChargeDeclared) -> AslgwState:
     c = state.combat
-    if isinstance(ev, ChargeDeclared):
-        sc = state.scenario
-        movers = tuple(ChargeMover(m.unit_id, m.mf_left) for m in bch_movers(sc, BChDeclaration(ev.units, ev.direction)))
-        for uid in ev.units:
-            c = fx.with_mark(c, uid, bch=True)
-        return replace(state, combat=replace(c, charge=ChargeState(ev.side, ev.direction, movers), charged=c.charged | {ev.side}))
-    if isinstance(ev, ChargeStepped):
-        ch = c.charge
-        assert ch is not None
-        return replace(state, combat=replace(c, charge=replace(ch, planned=ro({**ch.planned, ev.unit: (ev.to, ev.to_in, ev.mf)}))))
-    if isinstance(ev, ChargeImpulse):
-        ch = c.charge
-        assert ch is not None
-        fog = state.fog
-        sc = fog.scenario
-        targets: dict[tuple[str, str], list[str]] = {}
-        for cm in ev.moves:
-            u = sc.unit(cm.unit)
-            ids = [cm.unit] + [w.id for w in mv.carried(sc, [u])]
-            fog = move_units(fog, ids, Hex.from_label(cm.to), Position(cm.to_in), cm.mf)
-            state = state.moved_units_of(u.side)  # O'Leary 2.3, 5.1: the phase's shift windows are past
-            targets.setdefault((cm.to, cm.to_in), []).append(cm.unit)
-            c = fx.mark_moved(c, [cm.unit])
-        left = dict(ev.left)
-        ended = dict(ev.ended)
-        movers = tuple(replace(m, mf_left=left.get(m.unit, m.mf_left), active=m.active and m.unit not in ended and m.unit in left,
-                               ended=ended.get(m.unit, m.ended), in_cc=m.in_cc or m.unit in ev.in_cc) for m in ch.movers)
-        for uid in ev.in_cc:
-            c = fx.with_mark(c, uid, charge_cc=True)
-        window = FireWindow(state.defender, tuple(MoverMark(h, p, tuple(sorted(us))) for (h, p), us in sorted(targets.items())))
-        return replace(state, fog=fog, combat=replace(c, charge=replace(ch, movers=movers, planned=ro({})),
-                                                       window=window if targets else c.window))
-    return None
+    sc = state.scenario
+    movers = tuple(ChargeMover(m.unit_id, m.mf_left) for m in bch_movers(sc, BChDeclaration(ev.units, ev.direction)))
+    for uid in ev.units:
+        c = fx.with_mark(c, uid, bch=True)
+    return replace(state, combat=replace(c, charge=ChargeState(ev.side, ev.direction, movers), charged=c.charged | {ev.side}))
+
+
+def _charge_stepped(state: AslgwState, ev: ChargeStepped) -> AslgwState:
+    c = state.combat
+    ch = c.charge
+    assert ch is not None
+    return replace(state, combat=replace(c, charge=replace(ch, planned=ro({**ch.planned, ev.unit: (ev.to, ev.to_in, ev.mf)}))))
+
+
+def _charge_impulse(state: AslgwState, ev: ChargeImpulse) -> AslgwState:
+    c = state.combat
+    ch = c.charge
+    assert ch is not None
+    fog = state.fog
+    sc = fog.scenario
+    targets: dict[tuple[str, str], list[str]] = {}
+    for cm in ev.moves:
+        u = sc.unit(cm.unit)
+        ids = [cm.unit] + [w.id for w in mv.carried(sc, [u])]
+        fog = move_units(fog, ids, Hex.from_label(cm.to), Position(cm.to_in), cm.mf)
+        state = state.moved_units_of(u.side)  # O'Leary 2.3, 5.1: the phase's shift windows are past
+        targets.setdefault((cm.to, cm.to_in), []).append(cm.unit)
+        c = fx.mark_moved(c, [cm.unit])
+    left = dict(ev.left)
+    ended = dict(ev.ended)
+    movers = tuple(replace(m, mf_left=left.get(m.unit, m.mf_left), active=m.active and m.unit not in ended and m.unit in left,
+                           ended=ended.get(m.unit, m.ended), in_cc=m.in_cc or m.unit in ev.in_cc) for m in ch.movers)
+    for uid in ev.in_cc:
+        c = fx.with_mark(c, uid, charge_cc=True)
+    window = FireWindow(state.defender, tuple(MoverMark(h, p, tuple(sorted(us))) for (h, p), us in sorted(targets.items())))
+    return replace(state, fog=fog, combat=replace(c, charge=replace(ch, movers=movers, planned=ro({})),
+                                                   window=window if targets else c.window))
+
+
+#: the state after each event of a Bayonet Charge (ASLGW 1.5, A25.23)
+REDUCERS: Mapping[type[Record], Callable[[AslgwState, Any], AslgwState]] = {
+    ChargeDeclared: _charge_declared,
+    ChargeStepped: _charge_stepped,
+    ChargeImpulse: _charge_impulse,
+}
