@@ -115,10 +115,10 @@ class NewGameDialog(QDialog):
         self.seed_details = QPushButton("Details (for bug reports)")
         self.seed_details.setCheckable(True)
         self.seed_details.toggled.connect(self._show_seed)
-        seed_row = QHBoxLayout()
-        seed_row.addWidget(self.seed, 1)
-        seed_row.addWidget(self.seed_details)
-        form.addRow("Dice seed", _wrap(seed_row))
+        seed_label = QHBoxLayout()
+        seed_label.addWidget(QLabel("Dice seed"))
+        seed_label.addWidget(self.seed_details)
+        form.addRow(_wrap(seed_label), self.seed)  # the button stays in sight while the seed is hidden
         self._options_row = form.rowCount()  # the chosen game's options follow the seed
 
         self.out = QLineEdit()
