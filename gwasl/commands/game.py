@@ -2,16 +2,21 @@
 
 Every subcommand opens the game file, does one thing and closes it; ``act``
 and ``undo`` commit their journal entry before printing anything, so what
-was printed is on disk.  Everything printed comes from a view: ``--view``
-picks the viewer (``player`` by default: what the person at the desk may
-see).  Errors are one line on stderr with exit status 2, the file unchanged.
+was printed is on disk.  The others open it read-only and never change it.
+Everything printed comes from a view: ``--view`` picks the viewer (``player``
+by default: what the person at the desk may see; ``omniscient`` and the
+secret side's own id show what ``--secret`` keeps from the player).  Errors
+are one line on stderr with exit status 2, the file unchanged.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from gwasl.commands.common import UsageError, escape_controls, print_json
@@ -20,6 +25,12 @@ from gwasl.engine.session import SessionError
 from gwasl.games import DEFAULT_RULESET, RULESETS, game_for
 
 __all__ = ["register"]
+
+#: what --view says: the views other than the player's show what --secret keeps from the player
+VIEW_HELP = ("player (default: what the person at the desk may see), or omniscient or a side id: "
+             "these REVEAL SECRETS (omniscient shows everything; a side id shows that side's hidden units, "
+             "so the id of a side kept --secret shows what gwasl keeps from you)")
+
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("game", help="play a game: new, legal, act, show, log, replay, undo, odds, suggest, batch",
@@ -36,9 +47,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     q.add_argument("source", nargs="?", help="the scenario (aslgw: a Great War scenario file; other rulesets: optional)")
     q.add_argument("--out", required=True, help="the new game file")
     q.add_argument("--ruleset", default=DEFAULT_RULESET, help=f"which game: {', '.join(sorted(RULESETS))} (default {DEFAULT_RULESET})")
-    q.add_argument("--seed", type=int, help="the dice seed (default: a random one, printed)")
+    q.add_argument("--seed", type=int, help="the dice seed (default: a random one, printed; the seed gives every "
+                                            "die of the game, so knowing it reveals what --secret keeps)")
     q.add_argument("--secret", action="append", default=[], metavar="SIDE",
-                   help="keep SIDE's hidden layer secret from the player (repeatable)")
+                   help="keep SIDE's hidden layer secret from the player (repeatable): in everything gwasl shows "
+                        "the player; the game file itself, --view omniscient and --view SIDE still hold it")
     q.add_argument("--practice", action="store_true", help="practice mode: take-back past dice and reveals")
     q.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="an option the game offers, e.g. easier=true or balance=german (repeatable)")
@@ -49,7 +62,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                                ("log", "every event as the viewer sees it", _log)):
         q = add(name, helptext)
         q.add_argument("game", help="game file")
-        q.add_argument("--view", default=PLAYER, metavar="VIEWER", help="player (default), omniscient or a side id")
+        q.add_argument("--view", default=PLAYER, metavar="VIEWER", help=VIEW_HELP)
         q.set_defaults(func=fn)
 
     q = add("act", "apply one action: an id from 'legal' or the action's JSON")
@@ -86,13 +99,31 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 # -- helpers -------------------------------------------------------------------------
-def _open(path: str) -> Any:
+@contextmanager
+def _open(path: str, mode: str = "r", altered_ok: bool = False) -> Iterator[Any]:
+    """The game file at ``path``: read-only (``"r"``, never changed) or to play on (``"w"``).
+
+    What goes wrong with the game a file holds is one line naming the file (issue 28
+    item 8): a file from elsewhere may hold a game its rules cannot go on with, whatever
+    the rules then raise (GWASL_DEBUG=1 shows the traceback, as for any internal error)."""
     from gwasl.store.gamefile import GameFileError, open_game
 
     try:
-        return open_game(path)
+        gf = open_game(path, mode, altered_ok)  # type: ignore[arg-type]
     except GameFileError as e:
         raise UsageError(str(e)) from None
+    try:
+        with gf:
+            yield gf
+    except (UsageError, KeyboardInterrupt, BrokenPipeError):
+        raise
+    except GameFileError as e:
+        raise UsageError(str(e)) from None
+    except Exception as e:
+        if os.environ.get("GWASL_DEBUG"):
+            raise
+        raise UsageError(f"{path}: gwasl cannot go on with the game this file holds ({type(e).__name__}: "
+                         f"{str(e)[:200]}); the file may be damaged: 'gwasl game replay --check' checks it") from None
 
 
 def _out(args: argparse.Namespace, obj: dict[str, Any], lines: list[str]) -> None:
@@ -221,14 +252,14 @@ def _find(gf: Any, ref: str) -> Any:
             raise UsageError("an action is a JSON object")
     try:
         return gf.session.find_action(action_ref)
-    except IllegalAction as e:
-        raise UsageError(str(e)) from None
+    except IllegalAction as e:  # the game is named: the same id may be legal in another file
+        raise UsageError(f"{gf.path}: {e}") from None
 
 
 def _act(args: argparse.Namespace) -> int:
     from gwasl.store.gamefile import GameFileError
 
-    with _open(args.game) as gf:
+    with _open(args.game, "w") as gf:
         action = _find(gf, args.action)
         try:
             entries = gf.session.act(action)
@@ -276,7 +307,7 @@ def _suggest(args: argparse.Namespace) -> int:
 def _undo(args: argparse.Namespace) -> int:
     from gwasl.store.gamefile import GameFileError
 
-    with _open(args.game) as gf:
+    with _open(args.game, "w") as gf:
         try:
             ok, reason = gf.session.undo()
         except (GameFileError, SessionError) as e:
@@ -286,14 +317,10 @@ def _undo(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    with _open(args.game) as gf:
-        rep = gf.session.replay_check()
-        obj = {"events": rep.events, "identical": rep.identical, "first_difference": rep.first_difference}
-        if rep.detail:
-            obj["detail"] = rep.detail
-        _out(args, obj, [f"{rep.events} events: identical" if rep.identical
-                         else f"differs at event {rep.first_difference}: {rep.detail}"])
-    return 0 if rep.identical else 2
+    with _open(args.game, altered_ok=True) as gf:
+        check = gf.check()
+        _out(args, check.to_json(), [check.line()])
+    return 0 if check.identical else 2
 
 
 def _batch(args: argparse.Namespace) -> int:

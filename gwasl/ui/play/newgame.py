@@ -112,7 +112,15 @@ class NewGameDialog(QDialog):
         self.seed = QSpinBox()
         self.seed.setRange(0, 2**31 - 1)
         self.seed.setValue(random.SystemRandom().randrange(2**31))
-        form.addRow("Dice seed", self.seed)
+        # the seed gives every die of the game: while gwasl keeps a side secret it is shown
+        # only on request, for a bug report (issue 28 item 5)
+        self.seed_details = QPushButton("Details (for bug reports)")
+        self.seed_details.setCheckable(True)
+        self.seed_details.toggled.connect(self._show_seed)
+        seed_label = QHBoxLayout()
+        seed_label.addWidget(QLabel("Dice seed"))
+        seed_label.addWidget(self.seed_details)
+        form.addRow(_wrap(seed_label), self.seed)  # the button stays in sight while the seed is hidden
         self._options_row = form.rowCount()  # the chosen game's options follow the seed
 
         self.out = QLineEdit()
@@ -249,6 +257,11 @@ class NewGameDialog(QDialog):
         self.card.setVisible(ruleset == "aslgw")
         self.card.show_card(self._source if ruleset == "aslgw" else None)
 
+    def _show_seed(self, _checked: bool = False) -> None:
+        secret = any(cb.isChecked() for cb in self.secret_checks.values())
+        self.seed.setVisible(not secret or self.seed_details.isChecked())
+        self.seed_details.setVisible(secret)
+
     def _build_choices(self, game: Game[Any]) -> None:
         """The rows of ``game``'s options, after the seed's; a true-or-false choice already made
         is kept, also through other games (the sides of another source are not)."""
@@ -276,6 +289,9 @@ class NewGameDialog(QDialog):
             self.form.insertRow(at, label, widget)
             at += 1
             self._choices[option.key] = (option, widget, value)
+        for cb in self.secret_checks.values():
+            cb.toggled.connect(self._show_seed)
+        self._show_seed()
 
     def _clear_choices(self) -> None:
         self._ticked.update({key: value() for key, (o, _w, value) in self._choices.items() if o.kind == BOOL})

@@ -29,7 +29,7 @@ def render_game_png(path: str | os.PathLike[str], out: str | os.PathLike[str], v
     Raises GameFileError for a bad game file, GameError for an unknown viewer,
     RenderError when the game's board cannot be built or the picture written."""
     ensure_app(offscreen=True)
-    with open_game(path) as gf:
+    with open_game(path, "r") as gf:  # read-only: drawing never changes the game file
         v = gf.session.viewer(viewer)
         try:
             board = load_board(gf.ruleset)

@@ -41,7 +41,7 @@ from PySide6.QtWidgets import (
 
 from gwasl.engine.game import OMNISCIENT, PLAYER, GameError, IllegalAction
 from gwasl.engine.session import LegalAction
-from gwasl.store.gamefile import GameFileError, open_game
+from gwasl.store.gamefile import GameChangedOnDisk, GameFileError, open_game
 from gwasl.ui import plain
 from gwasl.ui.errors import is_scenario_file
 from gwasl.ui.helpmenu import add_help_menu
@@ -437,6 +437,9 @@ class PlayerWindow(QMainWindow):
         except IllegalAction as e:
             self.tell("Not allowed", str(e))
             return False
+        except GameChangedOnDisk as e:
+            self.offer_reload(str(e))
+            return False
         except (GameError, GameFileError) as e:
             self.tell("The game could not go on", str(e))
             return False
@@ -509,6 +512,9 @@ class PlayerWindow(QMainWindow):
             return
         try:
             ok, reason = self.controller.undo()
+        except GameChangedOnDisk as e:
+            self.offer_reload(str(e))
+            return
         except (GameError, GameFileError) as e:
             ok, reason = False, str(e)
         if not ok:
@@ -710,11 +716,27 @@ class PlayerWindow(QMainWindow):
             a = self.view_menu.addAction(plain.action_text(name))
             a.triggered.connect(lambda _=False, n=name: self.set_viewer(n))
 
+    def offer_reload(self, why: str) -> bool:
+        """The game changed on disk (another gwasl wrote to it) and nothing was done here:
+        offer to reload it from the file (issue 28 item 2); True if reloaded."""
+        if self.controller is None:
+            return False
+        path = str(self.controller.file.path)
+        if not self.ask("The game changed on disk", f"{why}\n\nReload the game from the file, as it is now?"):
+            return False
+        return self.open_game_path(path)
+
     # -- messages and recent files ------------------------------------------------------
     def tell(self, title: str, text: str) -> None:
         """A message box with the literal text (tests replace it to collect messages)."""
         self.messages.append((title, text))
         plain.message(self, QMessageBox.Icon.Information, title, text)
+
+    def ask(self, title: str, text: str) -> bool:
+        """A yes/no question with the literal text (tests replace it to answer)."""
+        self.messages.append((title, text))
+        yes, no = QMessageBox.StandardButton.Yes, QMessageBox.StandardButton.No
+        return plain.message(self, QMessageBox.Icon.Question, title, text, yes | no, yes) == yes
 
     def _last_dir(self) -> str:
         recent = self.recent_games()
