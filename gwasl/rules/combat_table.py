@@ -89,6 +89,7 @@ class RoutTable:
     low_crawl_locations: int
     unable_to_rout: str
     rule: str
+    mf: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,7 +248,7 @@ def parse_combat_table(doc: Any) -> CombatTable:
                      _choice(ro_, "interdiction_check", "rout", ("NMC",)),
                      _choice(ro_, "interdiction_failure", "rout", ("casualty_reduction",)),
                      _int(ro_, "low_crawl_locations", "rout", 0, 1), _choice(ro_, "unable_to_rout", "rout", ("eliminated",)),
-                     ro_["rule"])
+                     ro_["rule"], _int(ro_, "mf", "rout", 1, 12))
     cc = secs["close_combat"]
     am = secs["ambush"]
     nums = [_int(am, k, "ambush", -3, 6) for k in ("difference", "concealed_drm", "cx_drm", "lax_drm", "pinned_drm",

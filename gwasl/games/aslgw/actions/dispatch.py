@@ -121,12 +121,12 @@ def why_illegal(state: AslgwState, action: Record, viewer: Viewer) -> str | None
             or mv.why_not(state, action, viewer, turn.to_act(state)) or sh.why_not(state, action, viewer))
 
 
-#: a combat action's own check before the dry run
-_WHY: Mapping[type[Record], Callable[[AslgwState, Any], str | None]] = {
-    Rally: ry.why_illegal,
+#: a combat action's own check before the dry run, from what the viewer knows
+_WHY: Mapping[type[Record], Callable[[AslgwState, Any, Viewer], str | None]] = {
+    Rally: lambda s, a, v: ry.why_illegal(s, a),
     Rout: rt.why_illegal,
-    CloseCombat: ml.why_illegal,
-    Withdraw: ml.why_illegal,
+    CloseCombat: lambda s, a, v: ml.why_illegal(s, a),
+    Withdraw: lambda s, a, v: ml.why_illegal(s, a),
 }
 
 
@@ -134,7 +134,7 @@ def _why_combat(state: AslgwState, action: Record, viewer: Viewer) -> str | None
     if isinstance(action, Fire):
         return fr.why_not(state, action, viewer)
     check = _WHY.get(type(action))
-    why = check(state, action) if check is not None else None
+    why = check(state, action, viewer) if check is not None else None
     if why:
         return why
     if type(action) in _RESOLVE:
