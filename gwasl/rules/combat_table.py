@@ -78,6 +78,7 @@ class RallyTable:
     original_12: str
     dm_lost_unless_adjacent: bool
     rule: str
+    self_rally_mmc_by: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,7 +238,8 @@ def parse_combat_table(doc: Any) -> CombatTable:
     rally = RallyTable(_int(ra, "self_rally_mmc_drm", "rally", -3, 3), _int(ra, "self_rally_mmc_per_phase", "rally", 0, 9),
                        MappingProxyType(terrain_drm), _int(ra, "fortification_drm", "rally", -3, 3),
                        _choice(ra, "original_12", "rally", ("casualty_reduction", "none")),
-                       _bool(ra, "dm_lost_unless_adjacent", "rally"), ra["rule"])
+                       _bool(ra, "dm_lost_unless_adjacent", "rally"), ra["rule"],
+                       _choice(ra, "self_rally_mmc_by", "rally", ("attacker", "both")))
     ro_ = secs["rout"]
     raw_pos: Any = ro_.get("refuge_positions")
     try:

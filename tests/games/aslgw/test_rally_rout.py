@@ -248,3 +248,37 @@ def test_the_interdiction_nmc_is_morale_check_with_its_flags_issue_23_a10_53_a10
     odds = {o.result: o.p for o in s.odds(act)}
     assert "arrives casualty reduced" not in odds  # a failure without an original 12 does nothing
     assert abs(sum(odds.values()) - 1) < 1e-12 and odds["eliminated on the way"] > 0
+
+
+# ---------------------------------------------------------------------------
+# Rally: issue 24 item 6 (A10.63, A7.8)
+
+
+def test_only_the_attacker_may_self_rally_a_broken_mmc_a10_63():
+    """A10.63: a broken MMC with no Good Order leader may try to rally itself only if it is
+    the ATTACKER's; the DEFENDER's leaderless MMC waits for a leader, its SMC may still
+    rally themselves."""
+    d = doc([squad("G", "B2", broken=True), squad("F", "H8", "french", broken=True),
+             leader("FL", "J9", "french", broken=True), squad("E", "A9", "french")], game={"turns": 2})
+    s = session(d)
+    assert s.status().phase == "RPh" and s.state.phasing == "german"
+    got = {a.unit for a in acts(s, Rally)}
+    assert "G" in got and "FL" in got and "F" not in got
+    with pytest.raises(IllegalAction, match="A10.63"):
+        s.act(Rally("F"))
+    to_phase(s, "RPh", "french")
+    assert "F" in {a.unit for a in acts(s, Rally)}  # the French are the ATTACKER now
+
+
+def test_a_pinned_leader_lends_no_leadership_to_a_rally_a7_8():
+    """A7.8: a pinned leader adds no DRM to others' rally: the squad stacked with him rallies
+    as if he were not there (the ATTACKER's self-rally, +1)."""
+    from dataclasses import replace
+
+    d = doc([squad("G", "B2", broken=True), leader("L", "B2", rating="9-2"), squad("F", "H8", "french")], game={"turns": 2})
+    s = session(d)
+    s.state = s.state.with_play({"L": replace(s.state.unit_play("L"), pinned=True)})
+    ev = flat(s.act(Rally("G")))
+    mods = [(m.cause, m.value) for m in rolls(ev)[0].modifiers]
+    assert not any("leadership of L" in c for c, _ in mods)
+    assert ("self-rally without a leader (A10.61)", 1) in mods and of(ev, RallyResolved)[0].self_rally

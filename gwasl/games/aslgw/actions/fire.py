@@ -284,7 +284,7 @@ def _directors(state: AslgwState, sc: Scenario, locs: Iterable[tuple[Hex, Positi
         best = None
         for o in sc.units:
             if o.side != side or o.kind is not UnitKind.LEADER or o.broken or o.hex != h or o.position is not pos \
-                    or o.id in used or _in_melee(state, o) or _mode(state, o.id, False) is None:
+                    or o.id in used or _in_melee(state, o) or _mode(state, o.id, False) is None or not fx.may_lead(state, o):
                 continue
             if best is None or fx.leadership(state, o) < fx.leadership(state, best):
                 best = o
@@ -404,6 +404,8 @@ def _parse(state: AslgwState, sc: Scenario, act: Fire) -> tuple[list[_Spec], lis
         except KeyError:
             raise IllegalAction(f"no unit {fid[:40]!r} of {side} that may fire now") from None
         if u.kind is UnitKind.LEADER and u.side == side:
+            if not fx.may_lead(state, u):
+                raise IllegalAction(f"{u.id} is pinned: a pinned leader directs no fire (A7.8)")
             leaders.append(u)
         elif not any(p.owner.id == fid for p in specs.values()):
             raise IllegalAction(f"{fid} may not fire now ({act.mode})")
@@ -670,7 +672,8 @@ def resolve(em: fx.Emitter, act: Fire) -> None:
     if act.mode == "fpf":
         for p in parts:
             if p.kind == "inherent" and em.alive(p.owner.id) is not None:
-                fx.morale_check_unit(em, p.owner.id, "NMC", "Final Protective Fire (A8.31)", lost={})
+                fx.morale_check_unit(em, p.owner.id, "NMC", "Final Protective Fire, on the FPF attack's Original DR (A8.31)",
+                                     lost={}, original=roll)
     _sniper(em, side, enemy, roll.total, parts)
 
 

@@ -48,8 +48,11 @@ def _plan(state: AslgwState, sc: Scenario, u: Unit) -> tuple[Unit | None, bool, 
         return ld, False, None
     if u.kind in (UnitKind.LEADER, UnitKind.HERO):
         return None, False, None  # an SMC always may rally itself (A10.61)
-    limit = combat_table().rally.self_rally_mmc_per_phase
-    if u.side in state.combat.self_rallied and limit <= 1:
+    t = combat_table().rally
+    if t.self_rally_mmc_by == "attacker" and u.side != state.phasing:
+        return None, True, (f"{u.id} has no Good Order leader with it, and only the ATTACKER ({state.phasing}) "
+                            "may self-rally a broken MMC (A10.63)")
+    if u.side in state.combat.self_rallied and t.self_rally_mmc_per_phase <= 1:
         return None, True, f"{u.side} has used its self-rally of an MMC this RPh (A10.61)"
     return None, True, None
 
@@ -58,7 +61,8 @@ def _known_leader(state: AslgwState, sc: Scenario, u: Unit) -> Unit | None:
     best = None
     for o in sc.units:
         if o.id != u.id and o.kind is UnitKind.LEADER and not o.broken and o.side == u.side and o.hex == u.hex \
-                and o.position is u.position and (best is None or fx.leadership(state, o) < fx.leadership(state, best)):
+                and o.position is u.position and fx.may_lead(state, o) \
+                and (best is None or fx.leadership(state, o) < fx.leadership(state, best)):
             best = o
     return best
 
