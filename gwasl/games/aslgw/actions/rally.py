@@ -38,11 +38,11 @@ def _plan(state: AslgwState, sc: Scenario, u: Unit) -> tuple[Unit | None, bool, 
     if state.phase is not Phase.RPh:
         return None, False, "units rally in the RPh (A10.6)"
     if not u.broken:
-        return None, False, f"{u.id} is not broken"
+        return None, False, f"{u.id} is not broken: only broken units rally (A10.6)"
     if u.id in state.combat.rallied:
         return None, False, f"{u.id} has already tried to rally this RPh (A10.6)"
     if u.kind is UnitKind.SUPPORT_WEAPON:
-        return None, False, "a weapon does not rally"
+        return None, False, f"{u.id} is a weapon: it does not rally, a malfunctioned one is repaired (A9.72)"
     ld = fx.stacked_leader(state, u) if sc is state.scenario else _known_leader(state, sc, u)
     if ld is not None and u.kind is not UnitKind.LEADER:
         return ld, False, None
@@ -163,12 +163,29 @@ def dm_events(state: AslgwState) -> list[Record]:
     return out
 
 
-def why_illegal(state: AslgwState, act: Rally) -> str | None:
-    """:func:`why_not`, naming a unit that is not there."""
+def why_illegal(state: AslgwState, act: Rally | Repair, viewer: Viewer) -> str | None:
+    """Why a rally or a repair may not be tried now (A10.6, A10.61, A10.63, A9.72), judged on
+    what ``viewer`` knows: a unit it cannot see is no unit to it."""
+    sc = _viewer_sc(state, viewer)
+    uid = act.unit if isinstance(act, Rally) else act.weapon
     try:
-        return why_not(state, act)
+        u = sc.unit(uid)
     except KeyError:
-        return f"no unit {act.unit[:40]!r}"
+        return f"no unit {uid[:40]!r} that you can see"
+    if isinstance(act, Rally):
+        return _plan(state, sc, u)[2]
+    if state.phase is not Phase.RPh:
+        return f"weapons are repaired in the RPh, not the {state.phase.value} (A9.72)"
+    if u.kind is not UnitKind.SUPPORT_WEAPON:
+        return f"{u.id} is no weapon: only a malfunctioned weapon is repaired (A9.72)"
+    if not state.combat.mark(u.id).malfunctioned:
+        return f"{u.id} has not malfunctioned: there is nothing to repair (A9.72)"
+    if u.id in state.combat.repaired:
+        return f"{u.id} has already had its repair attempt this RPh (A9.72)"
+    h = sw_holder(state.scenario, u)
+    if h is None or h.broken or h.id not in {x.id for x in sc.units}:
+        return f"no Good Order unit of {u.side} holds {u.id}: its holder makes the repair attempt (A9.72)"
+    return None
 
 
 def _rally_resolved(state: AslgwState, ev: RallyResolved) -> AslgwState:

@@ -38,7 +38,7 @@ from gwasl.games.aslgw.records import (
     WindowEnded,
 )
 from gwasl.games.aslgw.state import AslgwState, ro
-from gwasl.model.hexgrid import Hex
+from gwasl.model.hexgrid import Hex, HexLabelError
 from gwasl.model.phases import Phase
 from gwasl.rules.dice import ScriptedDice
 from gwasl.rules.fog.env import FogEnv
@@ -343,10 +343,76 @@ def minefield_policy(seat: Seat[Any], dice: GameDice) -> Decision:
 
 
 def why_not(state: AslgwState, action: Record, viewer: Viewer) -> str | None:
-    """A shift the viewer may not order: the secret of a side gwasl keeps."""
-    if isinstance(action, Shift) and not viewer.sees_secrets_of(action.side):
-        return f"the shifts of {action.side} are its secret: gwasl decides them"
+    """Why a shift, a window's end or a minefield choice is not legal now, in words with its
+    rule, from what ``viewer`` knows (a side's own hidden layer only to who sees it); None
+    for an action of another family."""
+    if isinstance(action, RunWindow):
+        return (f"gwasl's own shift policy acts at the windows of a side it keeps secret ({action.side} decides "
+                "nothing there); a window is ended with end_window (O'Leary 2.3, 3.3.2)")
+    if isinstance(action, EndWindow):
+        return _why_end_window(state, action)
+    if isinstance(action, Shift):
+        return _why_shift(state, action, viewer)
+    if isinstance(action, MinefieldChoice):
+        return _why_minefield(state, action, viewer)
     return None
+
+
+def _why_end_window(state: AslgwState, action: EndWindow) -> str:
+    if not state.windows:
+        return "no shift window is open now: one opens as a phase begins (O'Leary 2.3, 3.3.2)"
+    w = state.windows[0]
+    if w != action.side:
+        return f"the shift window open now is {w}'s (O'Leary 2.3, 3.3.2)"
+    return f"gwasl keeps {w}'s hidden layer: its policy acts at its window (O'Leary 2.3, 3.3.2)"
+
+
+def _why_shift(state: AslgwState, action: Shift, viewer: Viewer) -> str:
+    if not viewer.sees_secrets_of(action.side):
+        return f"the shifts of {action.side} are its secret: gwasl decides them (O'Leary 2.3)"
+    if action.side in state.secret:
+        return f"gwasl keeps {action.side}'s hidden layer: its policy decides its shifts (O'Leary 2.3)"
+    if state.minefield is not None:
+        return "a minefield was just entered: its owner chooses first (O'Leary 4.6.2)"
+    kind = LEDGERS.get(action.ledger)
+    if kind is None:
+        return f"no {action.ledger!r} shifts: dummy (O'Leary 2.3), hip (3.3) or cloaked (5.1)"
+    c = state.clock
+    window = shift_window(c, action.side, kind)
+    if window:
+        return window
+    if state.windows and state.windows[0] != action.side:
+        return f"the shift window open now is {state.windows[0]}'s (O'Leary 2.3, 3.3.2)"
+    if state.impulse is not None:
+        return f"platoon {state.impulse.platoon} is in the middle of an impulse: end it first (ASLGW 1.4.1)"
+    if is_phase_closed(state.ledger, c, action.side, kind):
+        return f"a failed {kind.value} shift already closed this phase to further {kind.value} shifts (O'Leary 2.5, 3.3.5)"
+    try:
+        plan = plan_for(side_knowledge(state.fog, action.side), action.ledger, action.side, action.a, action.b, c,
+                        state.ledger, fog_env(state))
+    except (ShiftError, HexLabelError, KeyError) as e:
+        return f"{e} (O'Leary 2.3, 3.3)"
+    if plan.reason:
+        return plan.reason
+    return f"this shift is not one {action.side} may make now (O'Leary 2.3-2.5, 3.3)"
+
+
+def _why_minefield(state: AslgwState, action: MinefieldChoice, viewer: Viewer) -> str:
+    if state.minefield is None:
+        return "no minefield has just been entered: its owner chooses only then (O'Leary 4.6.2)"
+    mid, owner = state.minefield
+    if not viewer.sees_secrets_of(owner) or owner in state.secret:
+        return f"the minefields of {owner} are its secret: gwasl decides (O'Leary 4.6.2)"
+    if action.minefield != mid:
+        return f"the minefield just entered is {mid} (O'Leary 4.6.2)"
+    if action.other is None:
+        return "the owner may keep the minefield where it is (O'Leary 4.6.2)"
+    known = side_knowledge(state.fog, owner)
+    try:
+        plan = plan_minefield_shift(known, mid, action.other, fog_env(state), clock=state.clock, ledger=state.ledger)
+    except (ShiftError, KeyError) as e:
+        return f"{e} (O'Leary 4.6.2)"
+    return plan.reason or f"the minefield {mid} may not shift to {action.other} now (O'Leary 4.6.2-4.6.5)"
 
 
 def _end_window(state: AslgwState, action: EndWindow, dice: GameDice) -> list[Record]:
