@@ -31,7 +31,7 @@ from gwasl.rules.combat_table import combat_table
 from gwasl.rules.dice import Dice, ScriptedDice
 from gwasl.rules.fog.status import move_units
 from gwasl.rules.ift import two_dice
-from gwasl.rules.morale import MoraleCheckResult, morale_check
+from gwasl.rules.morale import MoraleCheckResult, asl_core, morale_check
 from gwasl.rules.rout import (
     RoutDestination,
     Threat,
@@ -154,7 +154,7 @@ def resolve(em: fx.Emitter, act: Rout) -> None:
         res = interdiction_check(em.dice, em.state, cur, f"interdiction of {u.id} at {h} by the enemy at {by} (A10.53)")
         em.roll(res.roll)
         cr = res.casualty_reduction
-        if cr is not None and cr.eliminated:
+        if cr is not None and cr.eliminated and res.roll.total == asl_core().cr_original_dr:
             fx.eliminate(em, u.id, f"failed its interdiction NMC at {h} (A10.53): {res.reasons[-1]}")
         elif cr is not None:
             fx.casualty(em, u.id, f"failed its interdiction NMC at {h} (A10.53)")
