@@ -166,6 +166,9 @@ def dm_events(state: AslgwState) -> list[Record]:
 def why_illegal(state: AslgwState, act: Rally | Repair, viewer: Viewer) -> str | None:
     """Why a rally or a repair may not be tried now (A10.6, A10.61, A10.63, A9.72), judged on
     what ``viewer`` knows: a unit it cannot see is no unit to it."""
+    if state.phase is not Phase.RPh:
+        what = "units rally" if isinstance(act, Rally) else "weapons are repaired"
+        return f"{what} in the RPh, not the {state.phase.value} ({'A10.6' if isinstance(act, Rally) else 'A9.72'})"
     sc = _viewer_sc(state, viewer)
     uid = act.unit if isinstance(act, Rally) else act.weapon
     try:
@@ -174,8 +177,6 @@ def why_illegal(state: AslgwState, act: Rally | Repair, viewer: Viewer) -> str |
         return f"no unit {uid[:40]!r} that you can see"
     if isinstance(act, Rally):
         return _plan(state, sc, u)[2]
-    if state.phase is not Phase.RPh:
-        return f"weapons are repaired in the RPh, not the {state.phase.value} (A9.72)"
     if u.kind is not UnitKind.SUPPORT_WEAPON:
         return f"{u.id} is no weapon: only a malfunctioned weapon is repaired (A9.72)"
     if not state.combat.mark(u.id).malfunctioned:
