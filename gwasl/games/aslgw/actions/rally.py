@@ -1,5 +1,6 @@
 """The Rally Phase in play (issue 12): rally with DM and leadership (A10.6-A10.7,
-ASLGW 1.3), self-rally and its limit (A10.61), repair of malfunctioned weapons
+ASLGW 1.3), self-rally and its limits (A10.61; an MMC the ATTACKER's only, A10.63),
+a pinned leader lending nothing (A7.8), repair of malfunctioned weapons
 (A9.72), and DM lost as the RPh begins (A10.62).  Both sides rally in every
 RPh; the phasing side's list holds both sides' attempts (the player plays both),
 the rules are :mod:`gwasl.rules.rally`'s.
@@ -33,8 +34,9 @@ def _viewer_sc(state: AslgwState, viewer: Viewer) -> Scenario:
 
 
 def _plan(state: AslgwState, sc: Scenario, u: Unit) -> tuple[Unit | None, bool, str | None]:
-    """The leader who helps ``u`` rally (a Good Order leader stacked with it, ASLGW 1.3;
-    known in ``sc``), whether it is an MMC's self-rally (A10.61), or why it may not try."""
+    """The leader who helps ``u`` rally (a Good Order leader stacked with it, ASLGW 1.3, not
+    pinned, A7.8; known in ``sc``), whether it is an MMC's self-rally (A10.61: one per RPh;
+    A10.63: the ATTACKER's only), or why it may not try."""
     if state.phase is not Phase.RPh:
         return None, False, "units rally in the RPh (A10.6)"
     if not u.broken:
