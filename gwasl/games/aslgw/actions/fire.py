@@ -946,7 +946,9 @@ _MODE_RULE = {"prep": "A3.3", "first": "A8.1", "subsequent": "A8.3", "fpf": "A8.
 
 
 def why_not_firing(state: AslgwState, u: Unit, side: str, mode: str) -> str:
-    """Why ``u`` (of ``side``, which may fire now) may not fire in ``mode``, in words with the rule."""
+    """Why ``u`` (of ``side``, which may fire now) may not fire in ``mode``, in words with the rule:
+    who fires (A3), a malfunctioned weapon (A9.7), a broken unit (A10.4), Melee (A11.15), a
+    failed NTC (ASLGW 1.3.2), a leader's FP (A7.53), the phase's fire modes and marks (A8.1-A8.4, A7.25)."""
     if u.side != side:
         return f"{u.id} is not {side}'s: {side} fires now (A3)"
     holder = sw_holder(state.scenario, u) if u.kind is UnitKind.SUPPORT_WEAPON else u
