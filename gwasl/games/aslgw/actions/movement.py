@@ -975,7 +975,7 @@ def _why_platoon(state: AslgwState, sc: Scenario, action: Record, side: str, kno
     assert isinstance(action, ImpulseStep)
     steps = imp.steps if imp is not None else {}
     if uid in steps:
-        return f"{uid} has already moved in this impulse: one location per member and impulse (ASLGW 1.4.1)"
+        return f"{uid} has already entered a location in this impulse: one location per impulse (ASLGW 1.4.1)"
     if imp is not None and uid in imp.detached:
         return f"{uid} was set free of platoon {pid}: it moves as a free squad (ASLGW 1.4.13)"
     blocked = unit_blocker(state, state.fog, u, impulse=True)
@@ -986,7 +986,9 @@ def _why_platoon(state: AslgwState, sc: Scenario, action: Record, side: str, kno
     except (HexLabelError, ValueError) as e:
         return str(e)
     if to == u.hex:
-        return f"an impulse moves members from hex to hex; {uid} stays in {to} (ASLGW 1.4.1)"
+        return f"{uid} stays in {u.hex}: an impulse moves members from hex to hex (ASLGW 1.4.1)"
+    if to not in u.hex.neighbours():
+        return f"{action.to} is not next to {u.hex}: one hex per impulse (ASLGW 1.4.1)"
     current = max((m.mf for m in steps.values()), default=0.0)
     _, why = group_problem(state, sc, state.fog, Group(side, (u,), ()), to, to_in, "normal", impulse_cost=current)
     if why:
