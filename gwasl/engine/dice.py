@@ -58,6 +58,11 @@ class GameDice(Dice):
         self._starts.append(self.position - len(dice))
         return super()._record(cause, dice, modifiers)
 
+    def again(self, roll: Roll, cause: str, modifiers: Mapping[str, int] | Iterable[Modifier] | None = None) -> Roll:
+        """:meth:`Dice.again`: the reading's event points at the same dice of the stream."""
+        self._starts.append(self._starts[roll.seq])
+        return Dice._record(self, cause, roll.dice, modifiers)
+
     def private(self, side: str, position: int = 0) -> GameDice:
         """The private stream of ``side`` at ``position``: dice a viewer must not see (a
         secret side's shift DR) come from it, so they move neither the public stream's

@@ -78,6 +78,7 @@ class RallyTable:
     original_12: str
     dm_lost_unless_adjacent: bool
     rule: str
+    self_rally_mmc_by: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +90,7 @@ class RoutTable:
     low_crawl_locations: int
     unable_to_rout: str
     rule: str
+    mf: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,7 +238,8 @@ def parse_combat_table(doc: Any) -> CombatTable:
     rally = RallyTable(_int(ra, "self_rally_mmc_drm", "rally", -3, 3), _int(ra, "self_rally_mmc_per_phase", "rally", 0, 9),
                        MappingProxyType(terrain_drm), _int(ra, "fortification_drm", "rally", -3, 3),
                        _choice(ra, "original_12", "rally", ("casualty_reduction", "none")),
-                       _bool(ra, "dm_lost_unless_adjacent", "rally"), ra["rule"])
+                       _bool(ra, "dm_lost_unless_adjacent", "rally"), ra["rule"],
+                       _choice(ra, "self_rally_mmc_by", "rally", ("attacker", "both")))
     ro_ = secs["rout"]
     raw_pos: Any = ro_.get("refuge_positions")
     try:
@@ -247,7 +250,7 @@ def parse_combat_table(doc: Any) -> CombatTable:
                      _choice(ro_, "interdiction_check", "rout", ("NMC",)),
                      _choice(ro_, "interdiction_failure", "rout", ("casualty_reduction",)),
                      _int(ro_, "low_crawl_locations", "rout", 0, 1), _choice(ro_, "unable_to_rout", "rout", ("eliminated",)),
-                     ro_["rule"])
+                     ro_["rule"], _int(ro_, "mf", "rout", 1, 12))
     cc = secs["close_combat"]
     am = secs["ambush"]
     nums = [_int(am, k, "ambush", -3, 6) for k in ("difference", "concealed_drm", "cx_drm", "lax_drm", "pinned_drm",

@@ -125,6 +125,18 @@ class Dice:
         """Two dice (a "DR"), logged with its cause; the first die is the coloured die."""
         return self._record(cause, (self._die(), self._die()), modifiers)
 
+    def again(self, roll: Roll, cause: str, modifiers: Mapping[str, int] | Iterable[Modifier] | None = None) -> Roll:
+        """The dice of ``roll`` read again for a check whose Original DR is that roll's
+        (e.g. the NMC of a Final Protective Fire, A8.31): no die is thrown; the reading
+        is logged with its own cause and modifiers.
+
+        >>> d = ScriptedDice([2, 5])
+        >>> r = d.DR("FPF")
+        >>> d.again(r, "NMC", {"leadership": -1}).final, len(d.log)
+        (6, 2)
+        """
+        return Dice._record(self, cause, roll.dice, modifiers)
+
 
 class ScriptedDice(Dice):
     """Dice that return given values in order: for worked examples and replays.

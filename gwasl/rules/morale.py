@@ -338,6 +338,7 @@ def morale_check(
     pin_immune: str | None = None,
     hob_exemption: str | None = None,
     wounded: bool = False,
+    original: Roll | None = None,
 ) -> MoraleCheckResult:
     """Resolve a morale check per classic ASL (A10.3, A10.31, A7.8, A15.1).
 
@@ -351,7 +352,9 @@ def morale_check(
       casualty reduced, a broken unit is eliminated;
     - an original 2 triggers Heat of Battle (A15.1) unless ``hob_exemption``
       names the rule that removes it (ASLGW 1.9.25, 1.5) or the unit is a
-      hero or crew (A15.1).
+      hero or crew (A15.1);
+    - ``original``: a roll whose Original DR this MC uses instead of a new DR
+      (the NMC of a Final Protective Fire uses the FPF attack's, A8.31).
 
     >>> from gwasl.rules.dice import ScriptedDice
     >>> r = morale_check(ScriptedDice([6, 6]), "squad", 8)
@@ -361,7 +364,8 @@ def morale_check(
     core = asl_core()
     sev = severity_drm(severity)
     mods = ([Modifier(f"{severity} (A10.3)", sev)] if sev else []) + list(as_modifiers(modifiers))
-    roll = dice.DR(cause or f"{severity} (morale {morale})", mods)
+    why_cause = cause or f"{severity} (morale {morale})"
+    roll = dice.DR(why_cause, mods) if original is None else dice.again(original, why_cause, mods)
     why: list[str] = []
     original_12 = roll.total == core.cr_original_dr
     passed = roll.final <= morale and not original_12

@@ -132,6 +132,9 @@ def movement_table() -> MovementTable:
     return parse_movement(load_resource(_FILE))
 
 
+#: the rule of each fortification a unit may be IN (for "there is none here")
+_FORTIFICATION_RULE = {"trench": "B27", "foxhole": "B27", "pillbox": "B30", "deep_trench": "ASLGW 2.1", "dugout": "ASLGW 2.2"}
+
 # Classic entrenchments entered and left within their own hex (B27.41; pillbox B30, dugout ASLGW 2.2).
 _WITHIN_HEX = (Position.TRENCH, Position.FOXHOLE, Position.PILLBOX, Position.DUGOUT)
 
@@ -141,7 +144,8 @@ def _require(s: Scenario, h: Hex, pos: Position) -> None:
         raise StepError(f"hex {h} is outside the {s.map.columns} x {s.map.rows} map")
     kind = pos.fortification
     if kind is not None and not s.map.has_fortification(h, kind):
-        raise StepError(f"hex {h} has no {kind.value}, so no unit can be {pos.value} there")
+        raise StepError(f"hex {h} has no {kind.value.replace('_', ' ')}, so no unit can be IN one there "
+                        f"({_FORTIFICATION_RULE.get(kind.value, 'B27')})")
 
 
 def _terrain_mf(s: Scenario, h: Hex) -> float:
@@ -192,7 +196,7 @@ def step_cost(s: Scenario, from_hex: Hex, from_pos: Position, to_hex: Hex, to_po
         return _wire(s, from_hex, to_hex, _uphill(s, from_hex, to_hex, cost, from_pos, to_pos))
     if same:
         if from_pos is to_pos:
-            raise StepError(f"no change of location in {from_hex}")
+            raise StepError(f"no change of location in {from_hex}: a step enters another Location (A4.1)")
         if {from_pos, to_pos} - {Position.GROUND} and Position.GROUND in (from_pos, to_pos):
             inner = to_pos if from_pos is Position.GROUND else from_pos
             mf = float(asl_core().entrenchment_change_mf)

@@ -130,13 +130,19 @@ def leadership(state: AslgwState, leader: Unit) -> int:
     return mod
 
 
+def may_lead(state: AslgwState, leader: Unit) -> bool:
+    """Whether ``leader`` may lend his leadership to others now: not while pinned (A7.8:
+    no DRM to others' MC, rally or fire; docs/rules-notes.md)."""
+    return not state.unit_play(leader.id).pinned
+
+
 def stacked_leader(state: AslgwState, u: Unit, *, exclude: Iterable[str] = (), known_to: str | None = None) -> Unit | None:
-    """The Good Order leader stacked with ``u`` whose leadership is best (ASLGW 1.3);
-    ``known_to``: only leaders that side can see (a hidden leader lends nothing)."""
+    """The Good Order leader stacked with ``u`` whose leadership is best (ASLGW 1.3), never a
+    pinned one (A7.8); ``known_to``: only leaders that side can see (a hidden leader lends nothing)."""
     skip = set(exclude)
     best: Unit | None = None
     for o in state.scenario.units:
-        if o.id == u.id or o.id in skip or not leadership_applies(o, u):
+        if o.id == u.id or o.id in skip or not leadership_applies(o, u) or not may_lead(state, o):
             continue
         if known_to is not None and o.side != known_to and is_hidden(state.fog, o.id):
             continue
@@ -220,10 +226,11 @@ def _formation_check(em: Emitter, side: str) -> None:
 
 
 def morale_check_unit(em: Emitter, uid: str, severity: str, cause: str, *, lost: dict[Loc, Modifier],
-                      extra: Sequence[Modifier] = ()) -> None:
+                      extra: Sequence[Modifier] = (), original: Roll | None = None) -> None:
     """One MC (A10.3) with the leadership of a Good Order leader stacked with the unit
     (ASLGW 1.3), or the LLMC DRM of a leader lost in this attack (A10.2), and ELR
-    (A19.13).  ``lost``: the leaders lost so far, by location key."""
+    (A19.13).  ``lost``: the leaders lost so far, by location key; ``original``: the roll
+    whose Original DR the MC uses (FPF, A8.31) instead of a new DR."""
     u = em.alive(uid)
     if u is None:
         return
@@ -244,7 +251,7 @@ def morale_check_unit(em: Emitter, uid: str, severity: str, cause: str, *, lost:
     res = morale_check(em.dice, u.kind, broken if u.broken else good, broken=u.broken, severity=severity,
                        modifiers=mods, cause=f"{severity} of {uid}: {cause}",
                        pin_immune=bch.pin_immune if bch else None, hob_exemption=bch.heat_of_battle_exempt if bch else None,
-                       wounded=mk.wounded)
+                       wounded=mk.wounded, original=original)
     em.roll(res.roll)
     why = "; ".join(res.reasons)
     if res.passed:

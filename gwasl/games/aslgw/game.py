@@ -175,7 +175,7 @@ class AslgwGame(Game[AslgwState]):
             raise IllegalAction(self.why_illegal(state, action, viewer))
 
     def why_illegal(self, state: AslgwState, action: Record, viewer: Viewer) -> str:
-        return dispatch.why_illegal(state, action, viewer) or super().why_illegal(state, action, viewer)
+        return dispatch.why_illegal(state, action, viewer)
 
     def apply(self, state: AslgwState, action: Record, dice: GameDice) -> list[Record]:
         return dispatch.apply(state, action, dice)

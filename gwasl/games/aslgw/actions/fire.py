@@ -284,7 +284,7 @@ def _directors(state: AslgwState, sc: Scenario, locs: Iterable[tuple[Hex, Positi
         best = None
         for o in sc.units:
             if o.side != side or o.kind is not UnitKind.LEADER or o.broken or o.hex != h or o.position is not pos \
-                    or o.id in used or _in_melee(state, o) or _mode(state, o.id, False) is None:
+                    or o.id in used or _in_melee(state, o) or _mode(state, o.id, False) is None or not fx.may_lead(state, o):
                 continue
             if best is None or fx.leadership(state, o) < fx.leadership(state, best):
                 best = o
@@ -402,16 +402,20 @@ def _parse(state: AslgwState, sc: Scenario, act: Fire) -> tuple[list[_Spec], lis
         try:
             u = sc.unit(fid)
         except KeyError:
-            raise IllegalAction(f"no unit {fid[:40]!r} of {side} that may fire now") from None
+            raise IllegalAction(f"no unit {fid[:40]!r} of {side} that you can see") from None
         if u.kind is UnitKind.LEADER and u.side == side:
+            if not fx.may_lead(state, u):
+                raise IllegalAction(f"{u.id} is pinned: a pinned leader directs no fire (A7.8)")
             leaders.append(u)
         elif not any(p.owner.id == fid for p in specs.values()):
-            raise IllegalAction(f"{fid} may not fire now ({act.mode})")
+            raise IllegalAction(why_not_firing(state, u, side, act.mode))
     if not parts:
         raise IllegalAction("nothing in this fire has FP (A7)")
     tgt = next((t for t in _public_targets(state, side) if t.hex.label == act.at and t.pos.value == act.at_in), None)
     if tgt is None:
-        raise IllegalAction(f"no enemy unit or \"?\" {side} may fire at in {act.at} ({act.at_in})")
+        raise IllegalAction(f"no enemy unit or \"?\" {side} may fire at in {act.at} ({act.at_in}): a fire's target is a "
+                            "Location holding Known enemy units or a \"?\" (A7.2, A7.23), in the MPh one that just moved "
+                            "into it (A8.1), never one in Melee (A11.15)")
     return parts, leaders, tgt
 
 
@@ -573,7 +577,7 @@ def why_not(state: AslgwState, act: Fire, viewer: Viewer) -> str | None:
     if side is None:
         return f"no fire in the {state.phase.value} now (A3, A8.1: in the MPh only at units that just moved)"
     if act.mode not in FIRE_MODES:
-        return f"{act.mode!r} is not a fire mode ({', '.join(FIRE_MODES)})"
+        return f"{act.mode!r} is not a fire mode ({', '.join(f'{m}, {r}' for m, r in _MODE_RULE.items())})"
     try:
         sc = _view_sc(state, viewer, side)
         parts, leaders, t = _parse(state, sc, act)
@@ -670,7 +674,8 @@ def resolve(em: fx.Emitter, act: Fire) -> None:
     if act.mode == "fpf":
         for p in parts:
             if p.kind == "inherent" and em.alive(p.owner.id) is not None:
-                fx.morale_check_unit(em, p.owner.id, "NMC", "Final Protective Fire (A8.31)", lost={})
+                fx.morale_check_unit(em, p.owner.id, "NMC", "Final Protective Fire, on the FPF attack's Original DR (A8.31)",
+                                     lost={}, original=roll)
     _sniper(em, side, enemy, roll.total, parts)
 
 
@@ -934,3 +939,35 @@ REDUCERS: Mapping[type[Record], Callable[[AslgwState, Any], AslgwState]] = {
     SniperStruck: _unchanged,
     FireConsidered: _unchanged,
 }
+
+
+#: the rule of each fire mode (A3.3 Prep Fire; A8.1 Defensive First Fire; A8.3 SFF; A8.31 FPF; A8.4 Final Fire; A7.25 Advancing Fire)
+_MODE_RULE = {"prep": "A3.3", "first": "A8.1", "subsequent": "A8.3", "fpf": "A8.31", "final": "A8.4", "advancing": "A7.25"}
+
+
+def why_not_firing(state: AslgwState, u: Unit, side: str, mode: str) -> str:
+    """Why ``u`` (of ``side``, which may fire now) may not fire in ``mode``, in words with the rule:
+    who fires (A3), a malfunctioned weapon (A9.7), a broken unit (A10.4), Melee (A11.15), a
+    failed NTC (ASLGW 1.3.2), a leader's FP (A7.53), the phase's fire modes and marks (A8.1-A8.4, A7.25)."""
+    if u.side != side:
+        return f"{u.id} is not {side}'s: {side} fires now (A3)"
+    holder = sw_holder(state.scenario, u) if u.kind is UnitKind.SUPPORT_WEAPON else u
+    if holder is None:
+        return f"no unit of {side} holds {u.id} to fire it (A9)"
+    if u.kind is UnitKind.SUPPORT_WEAPON and state.combat.mark(u.id).malfunctioned:
+        return f"{u.id} has malfunctioned: it fires again once repaired (A9.7, A9.72)"
+    if holder.broken:
+        return f"{holder.id} is broken: a broken unit does not fire (A10.4)"
+    if _in_melee(state, holder):
+        return f"{holder.id} is locked in Melee: it attacks only in Close Combat (A11.15)"
+    if state.unit_play(holder.id).ntc_failed:
+        return f"{holder.id} failed its NTC to fire (ASLGW 1.3.2)"
+    if u.kind is UnitKind.LEADER:
+        return f"{u.id} is a leader: he has no FP of his own and directs the fire of units stacked with him (A7.53, ASLGW 1.3)"
+    m = _mode(state, u.id, state.combat.mark(holder.id).moved)
+    if m is None:
+        mark = state.combat.mark(u.id).fire
+        return f"{u.id} has fired all it may this phase ({'marked ' + mark + ' fire; ' if mark else ''}A8.1-A8.4, A7.25)"
+    if m[0] != mode:
+        return f"{u.id} may fire only {m[0]} fire now, not {mode} ({_MODE_RULE.get(m[0], 'A8')})"
+    return f"{u.id} may not fire now: nothing it holds fires in {mode} fire (A7, A9; ASLGW 1.6)"
