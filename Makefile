@@ -26,4 +26,4 @@ bench: $(STAMP)
 	@for b in $$(grep -l '^if __name__ == "__main__":' benchmarks/*.py); do m=$$(basename $$b .py); echo "== benchmarks.$$m"; QT_QPA_PLATFORM=offscreen $(BIN)/python -m benchmarks.$$m $(BENCH_ARGS) || exit 1; done
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info
+	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache build *.egg-info
