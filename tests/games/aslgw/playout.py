@@ -1,5 +1,6 @@
-"""Helpers for the aslgw game tests: bundled scenarios as sources, sessions, and a
-random player that picks among the legal actions of one viewer."""
+"""Helpers for the aslgw game tests: bundled scenarios as sources, sessions, a random
+player that picks among the legal actions of one viewer, and actions applied to a game
+file as ``gwasl game act`` applies them."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any
 from gwasl.engine.game import GameOptions
 from gwasl.engine.session import LegalAction, Session
 from gwasl.games.aslgw.game import AslgwGame
+from gwasl.store.gamefile import open_game
 from testsupport import bundled_scenarios
 
 GAME = AslgwGame()
@@ -55,3 +57,20 @@ def play(session: Session[Any], rng: random.Random, viewer: str = "player", limi
         n += 1
         assert n < limit, "the game does not end"
     return n
+
+
+def act_in_file(g: str | Path, choose: Callable[[list[LegalAction]], str | None], limit: int = 2000) -> int:
+    """Open the game file once and apply the action ids ``choose`` picks (given the legal
+    actions, as ``gwasl game legal`` lists them; None: stop), each found and applied as
+    ``gwasl game act`` does (``find_action`` then ``act``, the entry committed before the
+    next).  Returns the number of actions."""
+    n = 0
+    with open_game(g) as gf:
+        while n < limit:
+            ident = choose(gf.session.legal())
+            if ident is None:
+                return n
+            entries = gf.session.act(gf.session.find_action(ident))
+            assert entries and gf.session.shown(entries) is not None
+            n += 1
+    raise AssertionError("the game does not end")
