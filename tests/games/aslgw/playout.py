@@ -4,6 +4,7 @@ file as ``gwasl game act`` applies them."""
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from collections.abc import Callable
@@ -31,6 +32,31 @@ def scenario_paths() -> list[Path]:
 
 def new_session(src: dict[str, Any], seed: int = 1, secret: tuple[str, ...] = (), practice: bool = False) -> Session[Any]:
     return Session.new(GAME, src, seed, GameOptions(frozenset(secret), practice))
+
+
+@functools.cache
+def _random_game(path: str, seed: int, secret: tuple[str, ...]) -> Session[Any]:
+    s = new_session(source(path), seed, secret)
+    play(s, random.Random(seed))
+    return s
+
+
+def random_game(path: Path | str, seed: int, secret: tuple[str, ...] = ()) -> Session[Any]:
+    """The bundled scenario at ``path`` played to its end by :func:`play` with ``random.Random(seed)``
+    (dice seed ``seed``, ``secret`` sides kept secret), played once per test session and shared:
+    test_playthrough.py and test_bundled_victory.py judge some of the same games.  Read it, never
+    act on it."""
+    return _random_game(str(Path(path).resolve()), seed, tuple(secret))
+
+
+@functools.cache
+def _replay_identical(path: str, seed: int, secret: tuple[str, ...]) -> Any:
+    return _random_game(path, seed, secret).replay_check()
+
+
+def random_game_replay(path: Path | str, seed: int, secret: tuple[str, ...] = ()) -> Any:
+    """``replay_check()`` of :func:`random_game`, computed once."""
+    return _replay_identical(str(Path(path).resolve()), seed, tuple(secret))
 
 
 def pick(legal: list[LegalAction], rng: random.Random, end_bias: float = 0.15) -> LegalAction:
