@@ -29,6 +29,9 @@ def example_doc() -> dict:
 
 
 def _selected(session: pytest.Session, filename: str, test: str) -> bool:
+    """Whether a test of that name in that file is to run (not in a --collect-only session)."""
+    if session.config.option.collectonly:
+        return False
     return any(item.path.name == filename and item.name.startswith(test) for item in session.items)
 
 
