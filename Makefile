@@ -15,12 +15,12 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	@$(BIN)/gwasl edit $(SCENARIO)
 
-# Bytecode is written even where the environment says not to (PYTHONDONTWRITEBYTECODE): each
-# child process of the suite (a command run as a real process, the benchmarks, the wheel's
-# checks) then reuses gwasl compiled once, and a second run reuses pytest's rewritten tests
-# (__pycache__ is ignored by git).
 test: $(STAMP)
 	PYTHONDONTWRITEBYTECODE= QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q
+# test: bytecode is written even where the environment says not to (PYTHONDONTWRITEBYTECODE):
+# each child process of the suite (a command run as a real process, the benchmarks, the wheel's
+# checks) then reuses gwasl compiled once, and a second run reuses pytest's rewritten tests
+# (__pycache__ is ignored by git).
 
 # Every benchmark script (a module with an `if __name__ == "__main__":` block) prints its
 # figures; helpers such as benchmarks/maps.py have none.  tests/test_benchmarks.py runs the
