@@ -189,16 +189,26 @@ class CombinedArmsBoard(Board):
         self.view = QGraphicsView(self.scene)
         self.view.setRenderHint(QPainter.RenderHint.Antialiasing)
         self.view.setBackgroundBrush(QBrush(QColor(245, 245, 240)))
+        self.view.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
+        self._fitted = True  # the whole board in view, on open and on every resize, until the user zooms
         self.tracks = _Tracks()
         self.status = QLabel()
         self.status.setWordWrap(True)
         self.status.setTextFormat(Qt.TextFormat.PlainText)
         self.buttons = QVBoxLayout()
+        # ending the game is final: its button stands apart from the phase buttons, under its own
+        # heading, and the window asks before it acts (issue 26.6)
+        self.final_buttons = QVBoxLayout()
+        self.final_heading = QLabel("Ending the game (cannot be taken back)")
+        self.final_heading.setStyleSheet("color: #8a1c1c; font-weight: bold; margin-top: 18px;")
+        self.final_heading.hide()
         side = QVBoxLayout()
         side.addWidget(self.tracks)
         side.addWidget(self.status)
         side.addLayout(self.buttons)
         side.addStretch(1)
+        side.addWidget(self.final_heading)
+        side.addLayout(self.final_buttons)
         lay = QHBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.view, 1)
@@ -227,7 +237,8 @@ class CombinedArmsBoard(Board):
         self._draw_enemy(view.get("enemy", []))
         self._draw_units(view.get("units", []))
         self.scene.setSceneRect(self.scene.itemsBoundingRect().adjusted(-10, -10, 10, 10))
-        self._fit()
+        if self._fitted:  # a zoom the user chose is kept from one position to the next
+            self._fit()
         self.tracks.view = view
         self.tracks.update()
         self.status.setText(self._status_text(view))
@@ -237,6 +248,22 @@ class CombinedArmsBoard(Board):
         """The whole board, as large as the view allows."""
         if not self.scene.sceneRect().isEmpty():
             self.view.fitInView(self.scene.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
+
+    def zoom_by(self, factor: float) -> None:
+        self._fitted = False
+        target = min(8.0, max(0.1, self.zoom_level() * factor))
+        self.view.scale(target / self.zoom_level(), target / self.zoom_level())
+
+    def zoom_fit(self) -> None:
+        self._fitted = True
+        self._fit()
+
+    def zoom_actual(self) -> None:
+        self._fitted = False
+        self.view.resetTransform()
+
+    def zoom_level(self) -> float:
+        return self.view.transform().m11()
 
     def _draw_road(self, road: list[str]) -> None:
         """The central road as a track through its hexes' centres, on and off both edges."""
@@ -391,19 +418,30 @@ class CombinedArmsBoard(Board):
             lines.append(str(view["result"].get("why", "")))
         return "\n".join(lines)
 
+    #: the actions that end the game for good (CA Victory): a button of their own, apart
+    FINAL_KINDS = ("end_game",)
+
     def _make_buttons(self) -> None:
-        while self.buttons.count():
-            item = self.buttons.takeAt(0)
-            w = item.widget() if item is not None else None
-            if w is not None:  # hidden at once: deleteLater waits for the event loop
-                w.hide()
-                w.deleteLater()
+        for lay in (self.buttons, self.final_buttons):
+            while lay.count():
+                item = lay.takeAt(0)
+                w = item.widget() if item is not None else None
+                if w is not None:  # hidden at once: deleteLater waits for the event loop
+                    w.hide()
+                    w.deleteLater()
+        finals = 0
         for la in self._legal:
             a = la.action.to_json()
             if action_hex(a, self._unit_hexes()) is None:
                 b = QPushButton(la.shown.text)
                 b.clicked.connect(lambda _=False, act=la.action: self.action_requested.emit(act))
-                self.buttons.addWidget(b)
+                if la.action.kind in self.FINAL_KINDS:
+                    b.setStyleSheet("color: #8a1c1c;")
+                    self.final_buttons.addWidget(b)
+                    finals += 1
+                else:
+                    self.buttons.addWidget(b)
+        self.final_heading.setVisible(finals > 0)
 
     # -- actions by hex -------------------------------------------------------------------
     def _unit_hexes(self) -> dict[str, str | None]:
@@ -450,8 +488,13 @@ class CombinedArmsBoard(Board):
     def eventFilter(self, obj: Any, event: Any) -> bool:
         from PySide6.QtCore import QEvent
 
-        if obj is self.view.viewport() and event.type() == QEvent.Type.Resize:
+        if obj is self.view.viewport() and event.type() == QEvent.Type.Resize and self._fitted:
             self._fit()  # the view's own size, once the layout has given it
+        if obj is self.view.viewport() and event.type() == QEvent.Type.Wheel:
+            steps = event.angleDelta().y() / 120.0
+            if steps:
+                self.zoom_by(1.15 ** steps)
+            return True
         if obj is self.view.viewport() and event.type() == QEvent.Type.MouseButtonRelease:
             label = self.hex_at(self.view.mapToScene(event.position().toPoint()))
             if label is not None:

@@ -65,6 +65,8 @@ class PatrolCanvas(QWidget):
         super().__init__(parent)
         self.view: dict[str, Any] = {}
         self.setMinimumSize(480, 480)
+        #: the hex size the user zoomed to, in pixels; None: fit the ships, the boat and the markers
+        self.hex_px: float | None = None
 
     def set_view(self, view: dict[str, Any]) -> None:
         self.view = view
@@ -86,11 +88,15 @@ class PatrolCanvas(QWidget):
         xs = [base.hex_to_pixel(h).x for h in pts]
         ys = [base.hex_to_pixel(h).y for h in pts]
         w, h = max(xs) - min(xs) + 8, max(ys) - min(ys) + 8
-        size = max(3.0, min(self.width() / w, self.height() / h))
+        size = self.hex_px if self.hex_px is not None else max(3.0, min(self.width() / w, self.height() / h))
         cx, cy = (max(xs) + min(xs)) / 2 * size, (max(ys) + min(ys)) / 2 * size
         from gwasl.model.hexgrid import Point
 
         return Layout(size, Point(self.width() / 2 - cx, self.height() / 2 - cy))
+
+    def hex_size(self) -> float:
+        """The hex size drawn now, in pixels."""
+        return self._layout().size
 
     # -- painting ------------------------------------------------------------------------
     def paintEvent(self, event: Any) -> None:
@@ -270,6 +276,24 @@ class OnPatrolBoard(Board):
         box.setContentsMargins(0, 0, 0, 0)
         box.addWidget(split)
         self._legal: list[LegalAction] = []
+
+    #: View > 100%: hexes of this size in pixels (the size at which every label is drawn at its own size)
+    ACTUAL_HEX_PX = 20.0
+
+    def zoom_by(self, factor: float) -> None:
+        self.canvas.hex_px = min(80.0, max(3.0, self.canvas.hex_size() * factor))
+        self.canvas.update()
+
+    def zoom_fit(self) -> None:
+        self.canvas.hex_px = None
+        self.canvas.update()
+
+    def zoom_actual(self) -> None:
+        self.canvas.hex_px = self.ACTUAL_HEX_PX
+        self.canvas.update()
+
+    def zoom_level(self) -> float:
+        return self.canvas.hex_size() / self.ACTUAL_HEX_PX
 
     def show_view(self, view: dict[str, Any], legal: Sequence[LegalAction]) -> None:
         self.canvas.set_view(view)
