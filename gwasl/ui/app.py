@@ -6,6 +6,7 @@ import os
 import sys
 import time
 
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QApplication
 
 from gwasl.editor.document import EditorDocument
@@ -15,7 +16,7 @@ from gwasl.ui.mainwindow import MainWindow
 __all__ = ["run_editor", "startup_probe"]
 
 
-def startup_probe(app: QApplication) -> None:
+def startup_probe(app: QCoreApplication) -> None:
     """With ``GWASL_STARTUP_PROBE`` set (benchmarks/startup.py), print when the window is up
     (the first turn of the event loop: it is shown and painted) and quit."""
     if not os.environ.get("GWASL_STARTUP_PROBE"):
