@@ -702,12 +702,12 @@ class StackItem(QGraphicsObject):
         seen = v.mapToScene(v.viewport().rect()).boundingRect()
         self._fan_shift = QPointF()
         row = self.mapRectToScene(self.boundingRect())
-        dx = dy = 0.0
+        dx = 0.0  # sideways only: the row is no taller than the stack at rest, which the user points at
         if row.width() <= seen.width():
             dx = max(0.0, seen.left() - row.left()) or min(0.0, seen.right() - row.right())
-        if row.height() <= seen.height():
-            dy = max(0.0, seen.top() - row.top()) or min(0.0, seen.bottom() - row.bottom())
-        return QPointF(dx, dy)
+        # never so far that the counters at rest, under the pointer, leave the row (it would fold again)
+        reach = max(0.0, row.width() / 2 - self.counter_size * 0.4)
+        return QPointF(max(-reach, min(reach, dx)), 0.0)
 
     def hoverEnterEvent(self, event) -> None:
         if len(self.stack.counters) > 1:

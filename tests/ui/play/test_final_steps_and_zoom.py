@@ -207,8 +207,10 @@ def test_a_fanned_stack_at_the_views_edge_stays_inside_the_view(qtbot, window, t
     item = stacks[0]
     view.zoom_by(2.0)
     seen = view.mapToScene(view.viewport().rect()).boundingRect()
-    # scroll so that the stack sits at the view's left edge
-    view.centerOn(item.scenePos().x() + seen.width() / 2 - item.counter_size * 0.6, item.scenePos().y())
+    # scroll so that the stack at rest sits just inside the view's left edge, as a user pointing at it sees it
+    rest = item.mapRectToScene(item.boundingRect())
+    view.centerOn(rest.left() - 2 + seen.width() / 2, item.scenePos().y())
+    assert view.mapToScene(view.viewport().rect()).boundingRect().contains(rest)
     item.set_fanned(True)
     seen = view.mapToScene(view.viewport().rect()).boundingRect()
     row = item.mapRectToScene(item.boundingRect())
