@@ -429,6 +429,7 @@ def solitaire_shots(out: Path, written: list[Path]) -> None:
     settings = QSettings(str(out / ".solitaire.ini"), QSettings.IniFormat)
     win = PlayerWindow(settings)
     win.tell = lambda title, text: None
+    win.confirm_final = lambda action: True  # the policies play on: no question to answer
     win.resize(1500, 950)
     win.show()
 
@@ -465,6 +466,11 @@ def solitaire_shots(out: Path, written: list[Path]) -> None:
     p.end()
     board._menu.close()
     save(shot, "19-combined-arms-odds")
+    # View > Zoom in twice (Ctrl++), on the attack's target: the counters at a glance
+    win.zoom_in_action.trigger()
+    win.zoom_in_action.trigger()
+    board.view.centerOn(board.centre_of(target))
+    save(win, "21-combined-arms-zoomed")
     win.close_game()
 
     # On Patrol: the day convoy with contact made, two turns into the hunt

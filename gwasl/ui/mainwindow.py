@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QPointF, QSettings, QSize, Qt, QTimer
+from PySide6.QtCore import QByteArray, QPointF, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -101,6 +101,7 @@ class MainWindow(QMainWindow):
         self._build_docks()
         self._build_actions()
         self._build_menus()
+        self._restore_layout()
         plain.plain_labels(self)  # the palette's read-outs quote side ids and weapon names from the file
         self.view.hexHovered.connect(self._hovered)
         self.view.rightClicked.connect(self._right_clicked)
@@ -252,6 +253,7 @@ class MainWindow(QMainWindow):
         self.act_zoom_out = A("Zoom &out", lambda: self.view.zoom_by(0.8), QKeySequence.StandardKey.ZoomOut)
         self.act_fit = A("&Fit map", self.view.fit, QKeySequence("Ctrl+0"), "The whole map in the window")
         self.act_home = A("&Readable counters", self.view_home, QKeySequence("Ctrl+1"), "Zoom so that counters are readable")
+        self.act_actual = A("&100%", self.view.actual_size, None, "The map at its drawn size")
         self.tool_group = QActionGroup(self)
         self.tool_actions: dict[str, QAction] = {}
         for name, tool in self.tools.items():
@@ -279,7 +281,7 @@ class MainWindow(QMainWindow):
         m.addSeparator()
         m.addAction(self.act_props)
         m = mb.addMenu("&View")
-        for a in (self.act_zoom_in, self.act_zoom_out, self.act_fit, self.act_home):
+        for a in (self.act_zoom_in, self.act_zoom_out, self.act_fit, self.act_actual, self.act_home):
             m.addAction(a)
         m.addSeparator()
         self.view_menu = m.addMenu("See the map &as")
@@ -834,8 +836,25 @@ class MainWindow(QMainWindow):
             a.triggered.connect(lambda checked=False, path=p: self.open_path(path))
         self.recent_menu.setEnabled(bool(files))
 
+    #: the settings key of the docks' layout (and the window's size), kept between sessions
+    LAYOUT_KEY = "editor/layout"
+
+    def _restore_layout(self) -> None:
+        """The docks where the user left them last time (a bad or missing value: the default)."""
+        state, geometry = self.settings.value(self.LAYOUT_KEY + "/state"), self.settings.value(self.LAYOUT_KEY + "/geometry")
+        if isinstance(geometry, (bytes, bytearray, QByteArray)):
+            self.restoreGeometry(QByteArray(geometry))
+        if isinstance(state, (bytes, bytearray, QByteArray)):
+            self.restoreState(QByteArray(state))
+
+    def save_layout(self) -> None:
+        self.settings.setValue(self.LAYOUT_KEY + "/state", self.saveState())
+        self.settings.setValue(self.LAYOUT_KEY + "/geometry", self.saveGeometry())
+        self.settings.sync()
+
     def closeEvent(self, event) -> None:
         if self.maybe_save():
+            self.save_layout()
             event.accept()
         else:
             event.ignore()

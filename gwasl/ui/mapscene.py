@@ -636,6 +636,7 @@ class StackItem(QGraphicsObject):
         self.stack = stack
         self.fanned = False
         self.pinned = False
+        self._fan_shift = QPointF()  # how far the fanned row moves to stay inside the view
         self.setAcceptHoverEvents(True)
         # A cached stack is a pixmap of its bounding box, which grows with the square of
         # its height (2,000 counters: over a gigabyte; 20,000: no pixmap at all, so
@@ -659,8 +660,9 @@ class StackItem(QGraphicsObject):
         n = len(self.stack.counters)
         if self.fanned and n > 1:
             gap = w * 1.06
-            x0 = -gap * (n - 1) / 2 - w / 2
-            return [QRectF(x0 + i * gap, -w / 2 - w * .15, w, w) for i in range(n)]
+            x0 = -gap * (n - 1) / 2 - w / 2 + self._fan_shift.x()
+            y0 = -w / 2 - w * .15 + self._fan_shift.y()
+            return [QRectF(x0 + i * gap, y0, w, w) for i in range(n)]
         step = w * self.STEP
         base_x = -w / 2 - step * (n - 1) / 2
         base_y = -w / 2 + step * (n - 1) / 2
@@ -685,8 +687,27 @@ class StackItem(QGraphicsObject):
             return
         self.prepareGeometryChange()
         self.fanned = on
+        self._fan_shift = self._inside_view_shift() if on else QPointF()
         self.setZValue(40 if on else 20)
         self.update()
+
+    def _inside_view_shift(self) -> QPointF:
+        """How far to move the fanned row so that all of it shows in the view it is seen in
+        (a stack at the view's edge would fan out past it, issue 26.8); none when no view
+        shows the scene or the row is wider than the view."""
+        views = self._mapscene.views()
+        if not views:
+            return QPointF()
+        v = views[0]
+        seen = v.mapToScene(v.viewport().rect()).boundingRect()
+        self._fan_shift = QPointF()
+        row = self.mapRectToScene(self.boundingRect())
+        dx = 0.0  # sideways only: the row is no taller than the stack at rest, which the user points at
+        if row.width() <= seen.width():
+            dx = max(0.0, seen.left() - row.left()) or min(0.0, seen.right() - row.right())
+        # never so far that the counters at rest, under the pointer, leave the row (it would fold again)
+        reach = max(0.0, row.width() / 2 - self.counter_size * 0.4)
+        return QPointF(max(-reach, min(reach, dx)), 0.0)
 
     def hoverEnterEvent(self, event) -> None:
         if len(self.stack.counters) > 1:

@@ -34,6 +34,9 @@ class MapView(QGraphicsView):
         self._right_from: QPointF | None = None
         self._pressed = False
         self._last_hover: Hex | None = None
+        #: the last whole-map zoom asked for (fit or home), redone when the view is resized;
+        #: None once the user zooms by hand (a resize must not undo their zoom)
+        self._follow: tuple[str, QPointF | None] | None = None
 
     # -- zoom ----------------------------------------------------------------------
     @property
@@ -41,6 +44,7 @@ class MapView(QGraphicsView):
         return self.transform().m11()
 
     def zoom_by(self, factor: float) -> None:
+        self._follow = None
         target = min(self.MAX_ZOOM, max(self.MIN_ZOOM, self.zoom * factor))
         f = target / self.zoom
         if abs(f - 1) > 1e-6:
@@ -49,6 +53,21 @@ class MapView(QGraphicsView):
     def fit(self) -> None:
         """The whole map in the window (View > Fit map), however small its counters get."""
         self.fitInView(self.mapscene.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
+        self._follow = ("fit", None)
+
+    def actual_size(self) -> None:
+        """View > 100%: one scene pixel to one screen pixel."""
+        self.resetTransform()
+
+    def resetTransform(self) -> None:  # type: ignore[override]
+        self._follow = None  # a zoom set by hand (or a test's 1:1): kept through resizes
+        super().resetTransform()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        follow = self._follow
+        if follow is not None and event.oldSize() != event.size():
+            self.home(follow[1]) if follow[0] == "home" else self.fit()
 
     @property
     def counter_px(self) -> float:
@@ -63,6 +82,7 @@ class MapView(QGraphicsView):
             self.zoom_by(style.READABLE_COUNTER_PX / self.counter_px)
             if centre is not None:
                 self.centerOn(centre)
+        self._follow = ("home", centre)
 
     def wheelEvent(self, event: QWheelEvent) -> None:
         steps = event.angleDelta().y() / 120.0

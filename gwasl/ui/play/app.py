@@ -6,6 +6,7 @@ import sys
 
 from PySide6.QtWidgets import QApplication
 
+from gwasl.ui.app import startup_probe
 from gwasl.ui.play.window import PlayerWindow
 
 __all__ = ["run_player"]
@@ -22,4 +23,5 @@ def run_player(path: str | None = None) -> int:
         win.open_game_path(path)
     else:
         win.new_game_dialog()
+    startup_probe(app)
     return int(app.exec())

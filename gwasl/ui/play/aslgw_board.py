@@ -341,6 +341,18 @@ class AslgwBoard(Board):
         self.los_mode = False  # a left drag draws a LOS thread instead of moving
         self.los_text = ""
 
+    def zoom_by(self, factor: float) -> None:
+        self.view.zoom_by(factor)
+
+    def zoom_fit(self) -> None:
+        self.view.fit()
+
+    def zoom_actual(self) -> None:
+        self.view.actual_size()
+
+    def zoom_level(self) -> float:
+        return self.view.zoom
+
     def set_source(self, source: dict[str, Any] | None) -> None:
         self.public = public_scenario(source) if isinstance(source, dict) else None
 

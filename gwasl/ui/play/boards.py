@@ -73,6 +73,20 @@ class Board(QWidget):
     def show_view(self, view: dict[str, Any], legal: Sequence[LegalAction]) -> None:
         raise NotImplementedError
 
+    # -- View > Zoom: a board with a map zooms it (a board without one ignores them) -------
+    def zoom_by(self, factor: float) -> None:
+        """Zoom the map by ``factor`` (View > Zoom in/out); the zoom is then kept through resizes."""
+
+    def zoom_fit(self) -> None:
+        """The whole map in the board (View > Fit), kept so as the board is resized."""
+
+    def zoom_actual(self) -> None:
+        """View > 100%: the map at its drawn size."""
+
+    def zoom_level(self) -> float:
+        """The map's scale now (1.0: 100%)."""
+        return 1.0
+
 
 class ViewBoard(Board):
     """The view as a tree of its fields: every game is playable with it (through the

@@ -14,6 +14,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from gwasl.engine.dice import GameDice
 from gwasl.engine.game import PLAYER, Decision, GameError, IllegalAction, Outcome, Status
 from gwasl.engine.history import History
 from gwasl.engine.journal import Entry
@@ -151,6 +152,32 @@ class GameController(QObject):
 
     def odds(self, action: Record) -> list[Outcome]:
         return self.session.odds(action, PLAYER)
+
+    #: the steps that end a game at the player's word: Combined Arms' "end the game after turn N
+    #: and score it" (CA Victory) and On Patrol's breaking off the patrol
+    FINAL_KINDS = ("end_game", "break_off")
+    #: the steps that may end a game by the way (the last phase of the last turn)
+    ENDING_KINDS = ("end_phase", "end_turn", "end_window", "end_impulse")
+
+    def is_final(self, action: Record) -> bool:
+        """Whether ``action`` ends the game and cannot be taken back (it rolls dice or reveals a
+        hidden fact, so take-back refuses afterwards: DESIGN "Undo and history"); in practice
+        mode nothing is final.  An end of phase is tried on a copy of the state with dice of
+        its own (never the game's stream): it is final when the game is then over."""
+        if self.session.options.practice:
+            return False
+        if action.kind in self.FINAL_KINDS:
+            return True
+        if action.kind not in self.ENDING_KINDS:
+            return False
+        game, state = self.session.game, self.session.state
+        try:
+            events = game.apply(state, action, GameDice(0x26).private("lookahead"))
+            for ev in events:
+                state = game.reduce(state, ev)
+        except (GameError, KeyError, ValueError, TypeError):  # the game refuses it: it will say why when sent
+            return False
+        return game.status(state).over and any(game.irreversible(ev) for ev in events)
 
     def why_not(self, data: dict[str, Any]) -> str:
         """Why the action ``data`` (its JSON) may not be taken now, as the game says it to the

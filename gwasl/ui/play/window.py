@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QPoint, QSettings, Qt, Signal
+from PySide6.QtCore import QByteArray, QEvent, QPoint, QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QHelpEvent, QKeySequence, QMouseEvent, QTextCursor
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -226,6 +226,7 @@ class PlayerWindow(QMainWindow):
         self._build_actions()
         self._build_menus()
         self.messages: list[tuple[str, str]] = []
+        self._restore_layout()
         self._log_seqs: list[int] = []  # the seq of each line of the log dock
         self._log: list[dict[str, Any]] = []  # the log as last drawn
         self._refresh()
@@ -325,6 +326,11 @@ class PlayerWindow(QMainWindow):
         self.los_action = action("LOS &thread", self._los_toggled, "V")
         self.los_action.setCheckable(True)
         self.los_action.setEnabled(False)
+        # View > Zoom: every board's map (the Great War map, Combined Arms, On Patrol) alike
+        self.zoom_in_action = action("Zoom &in", lambda: self._zoom("by", 1.25), QKeySequence.StandardKey.ZoomIn)
+        self.zoom_out_action = action("Zoom &out", lambda: self._zoom("by", 0.8), QKeySequence.StandardKey.ZoomOut)
+        self.zoom_fit_action = action("&Fit the map", lambda: self._zoom("fit"), "Ctrl+0")
+        self.zoom_actual_action = action("&100%", lambda: self._zoom("actual"))
         self.los_action.setToolTip("Drag on the map to check a line of sight over what you know of it (Shift+drag does it too)")
         tb = QToolBar("Play")
         tb.setObjectName("play")
@@ -351,10 +357,42 @@ class PlayerWindow(QMainWindow):
         g.addAction(self.suggest_action)
         g.addAction(self.los_action)
         self.view_menu = g.addMenu("&See the game as")
+        v = self.menuBar().addMenu("&View")
+        for a in (self.zoom_in_action, self.zoom_out_action, self.zoom_fit_action, self.zoom_actual_action):
+            v.addAction(a)
+        v.addSeparator()
+        for d in (self.actions_dock, self.log_dock, self.history_dock, self.victory_dock, self.bookmarks_dock, self.card_dock):
+            v.addAction(d.toggleViewAction())
         sc = self.menuBar().addMenu("&Scenario")
         sc.addAction(self.card_action)
         self.help_actions = add_help_menu(self, MOUSE_HELP)
         self._fill_recent()
+
+    def _zoom(self, how: str, factor: float = 1.0) -> None:
+        if self.board is None:
+            return
+        if how == "by":
+            self.board.zoom_by(factor)
+        elif how == "fit":
+            self.board.zoom_fit()
+        else:
+            self.board.zoom_actual()
+
+    #: the settings key of the docks' layout (and the window's size), kept between sessions
+    LAYOUT_KEY = "player/layout"
+
+    def _restore_layout(self) -> None:
+        """The docks where the user left them last time (a bad or missing value: the default)."""
+        state, geometry = self.settings.value(self.LAYOUT_KEY + "/state"), self.settings.value(self.LAYOUT_KEY + "/geometry")
+        if isinstance(geometry, (bytes, bytearray, QByteArray)):
+            self.restoreGeometry(QByteArray(geometry))
+        if isinstance(state, (bytes, bytearray, QByteArray)):
+            self.restoreState(QByteArray(state))
+
+    def save_layout(self) -> None:
+        self.settings.setValue(self.LAYOUT_KEY + "/state", self.saveState())
+        self.settings.setValue(self.LAYOUT_KEY + "/geometry", self.saveGeometry())
+        self.settings.sync()
 
     # -- loading -------------------------------------------------------------------
     def set_controller(self, controller: GameController) -> None:
@@ -432,6 +470,8 @@ class PlayerWindow(QMainWindow):
         if not self.controller.live:
             self.tell("History", "You are looking at an earlier position; press Live to play on.")
             return False
+        if self.controller.is_final(action) and not self.confirm_final(action):
+            return False
         try:
             shown = self.controller.act(action)
         except IllegalAction as e:
@@ -446,6 +486,34 @@ class PlayerWindow(QMainWindow):
         if shown:
             self.statusBar().showMessage(shown[-1]["text"], 8000)
         return True
+
+    def final_question(self, action: Any) -> str:
+        """What the window asks before a step that ends the game for good: the step in the game's
+        words and, when the game knows them, the exact chances of each final score (for Combined
+        Arms the distribution of ``gwasl game odds GAME end_game``) and their mean."""
+        assert self.controller is not None
+        words = next((la.shown.text for la in self.controller.legal() if la.action == action), action.kind.replace("_", " "))
+        text = f"{words[:1].upper()}{words[1:]}?\n\nThis ends the game and cannot be taken back."
+        try:
+            outcomes = self.controller.odds(action)
+        except GameError:
+            outcomes = []
+        end = self.controller.view().get("end_now")
+        if isinstance(end, dict) and "mean" in end:
+            text += (f"\n\nEnding now you score {end['mean']:.2f} on average, "
+                     f"with a {end['win_chance']:.1%} chance of a win.")
+        if outcomes:
+            shown = outcomes[:12]
+            text += "\n\nEach final score and its exact chance:\n" + "\n".join(f"{o.p:7.2%}  {o.result}" for o in shown)
+            if len(outcomes) > len(shown):
+                text += f"\n… and {len(outcomes) - len(shown)} less likely scores"
+        return text
+
+    def confirm_final(self, action: Any) -> bool:
+        """Ask before a step that ends the game for good (issue 26.6); No is the default."""
+        answer = plain.message(self, QMessageBox.Icon.Warning, "End the game?", self.final_question(action),
+                               QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+        return answer == QMessageBox.StandardButton.Yes
 
     def _activated(self, item: QTreeWidgetItem) -> None:
         la: LegalAction | None = item.data(0, Qt.ItemDataRole.UserRole)
@@ -759,5 +827,6 @@ class PlayerWindow(QMainWindow):
         self.recent_menu.setEnabled(bool(self.recent_games()))
 
     def closeEvent(self, event: Any) -> None:
+        self.save_layout()
         self.close_game()
         super().closeEvent(event)

@@ -13,6 +13,7 @@ from gwasl.games import game_for
 from gwasl.games.combined_arms.records import Commit, EndGame, EndPhase, Move
 from gwasl.ui.play.boards import board_for
 from gwasl.ui.play.combined_arms_board import TERRAIN_COLOUR, CombinedArmsBoard, action_hex
+from ui.play.finalhelp import answer_final_question
 
 GAME = game_for("combined-arms")
 
@@ -122,8 +123,9 @@ def _choose(qtbot, board: CombinedArmsBoard, label: str, want) -> str:
 
 
 def _press(qtbot, board: CombinedArmsBoard, text: str) -> None:
-    for i in range(board.buttons.count()):
-        w = board.buttons.itemAt(i).widget()
+    items = [lay.itemAt(i) for lay in (board.buttons, board.final_buttons) for i in range(lay.count())]
+    for item in items:
+        w = item.widget()
         if isinstance(w, QPushButton) and w.text() == text:
             qtbot.mouseClick(w, Qt.MouseButton.LeftButton)
             return
@@ -169,7 +171,9 @@ def test_a_whole_game_by_mouse_to_the_score(qtbot, tmp_path):
             label = la.action.hex if la.action.kind == "roll_next" else board._unit_hexes()[la.action.unit]
             _choose(qtbot, board, label, lambda t: True)
         elif view["phase"] == "move" and view["turn"] >= 4:
+            answers = answer_final_question(qtbot, "Yes")  # the window asks first (issue 26.6)
             _press(qtbot, board, next(la.shown.text for la in legal if la.action.kind == "end_game"))
+            assert answers and "cannot be taken back" in answers[0]
         elif view["phase"] == "move":
             moves = [la.action for la in legal if la.action.kind == "move" and la.action.unit[0] in "DA"]
             if moves and moved < 3 * view["turn"]:
