@@ -26,6 +26,7 @@ from types import MappingProxyType
 from typing import Any, Literal, Protocol
 
 from gwasl.engine.record import Record
+from gwasl.model.errors import GwaslError
 
 __all__ = ["Entry", "EntryKind", "Journal", "MemoryJournal", "SnapshotJournal"]
 
@@ -81,6 +82,10 @@ class SnapshotJournal(Journal, Protocol):
     def snapshots(self) -> Sequence[tuple[int, Any]]: ...
 
 
+class JournalOrderError(GwaslError):
+    """An entry appended out of its turn (its index is not the journal's length)."""
+
+
 class MemoryJournal:
     """A journal held in memory (tests, batch play, previews); it keeps snapshots only
     when asked to (``snapshots=True``), as a file does."""
@@ -102,7 +107,7 @@ class MemoryJournal:
 
     def append(self, entry: Entry) -> None:
         if entry.index != len(self._entries):
-            raise ValueError(f"journal entry {entry.index} appended at {len(self._entries)}")
+            raise JournalOrderError(f"journal entry {entry.index} appended at {len(self._entries)}")
         self._entries.append(entry)
 
     def entries(self) -> Sequence[Entry]:

@@ -37,10 +37,12 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, ClassVar, TypeVar, Union
 
+from gwasl.model.errors import GwaslError
+
 __all__ = ["Record", "RecordError", "Registry", "to_json_value"]
 
 
-class RecordError(ValueError):
+class RecordError(GwaslError):
     """A JSON object that is not a valid record (unknown kind, newer version, bad field)."""
 
 

@@ -37,6 +37,8 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import NamedTuple
 
+from gwasl.model.errors import GwaslError
+
 __all__ = [
     "Hex",
     "HexLabelError",
@@ -52,7 +54,7 @@ __all__ = [
 _LABEL_RE = re.compile(r"^([A-Z]{1,3})([1-9][0-9]{0,2})$")
 
 
-class HexLabelError(ValueError):
+class HexLabelError(GwaslError):
     """A hex label that is not column letters followed by a row number."""
 
 
@@ -95,6 +97,10 @@ _DIRECTIONS: tuple[tuple[int, int], ...] = (
     (-1, 1),
     (-1, 0),
 )
+
+
+class RingRadiusError(GwaslError):
+    """A ring of negative radius."""
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -189,9 +195,12 @@ class Hex:
         return self.distance(other) == 1
 
     def ring(self, radius: int) -> list[Hex]:
-        """Hexes exactly ``radius`` away, clockwise from the north-most corner."""
+        """Hexes exactly ``radius`` away, clockwise from the north-most corner.
+
+        Raises :class:`RingRadiusError` (a ring of negative radius).
+        """
         if radius < 0:
-            raise ValueError("radius must be >= 0")
+            raise RingRadiusError("radius must be >= 0")
         if radius == 0:
             return [self]
         out = []

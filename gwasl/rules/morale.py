@@ -27,6 +27,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
+from gwasl.model.errors import GwaslError
 from gwasl.model.scenario import Unit, UnitKind
 from gwasl.model.terrain import TableError, load_resource
 from gwasl.rules.dice import Dice, Modifier, Modifiers, Roll, as_modifiers
@@ -261,6 +262,10 @@ class CasualtyReduction:
         return self.to == "eliminated"
 
 
+class CasualtyReductionError(GwaslError):
+    """Casualty reduction asked of a unit kind it does not apply to (A7.302)."""
+
+
 def casualty_reduction(kind: UnitKind | str, wounded: bool = False) -> CasualtyReduction:
     """Casualty reduction per classic ASL (A7.302; SMC A17.2).
 
@@ -269,12 +274,18 @@ def casualty_reduction(kind: UnitKind | str, wounded: bool = False) -> CasualtyR
 
     >>> casualty_reduction("squad").to, casualty_reduction("leader", wounded=True).to
     ('half_squad', 'eliminated')
+
+    Raises :class:`CasualtyReductionError` (casualty reduction asked of a unit kind it does not apply to (A7.302)).
     """
     core = asl_core()
     k = "wounded" if wounded else (kind.value if isinstance(kind, UnitKind) else str(kind))
     if k not in core.casualty_reduction:
-        raise ValueError(f"casualty reduction does not apply to a {k}")
+        raise CasualtyReductionError(f"casualty reduction does not apply to a {k}")
     return CasualtyReduction(k, core.casualty_reduction[k], core.rules["casualty_reduction"])
+
+
+class SeverityError(GwaslError):
+    """A morale check severity the table does not list."""
 
 
 def severity_drm(severity: str) -> int:
@@ -282,10 +293,12 @@ def severity_drm(severity: str) -> int:
 
     >>> severity_drm("3MC")
     3
+
+    Raises :class:`SeverityError` (a morale check severity the table does not list).
     """
     table = asl_core().severity
     if severity not in table:
-        raise ValueError(f"{severity!r} is not a morale check severity ({', '.join(table)})")
+        raise SeverityError(f"{severity!r} is not a morale check severity ({', '.join(table)})")
     return table[severity]
 
 

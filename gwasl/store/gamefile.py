@@ -39,6 +39,7 @@ from gwasl.engine.journal import Entry
 from gwasl.engine.record import RecordError
 from gwasl.engine.session import Session, SessionError
 from gwasl.engine.snapshot import Deferred
+from gwasl.model.errors import GwaslError
 from gwasl.model.files import FileError, FileReadError, check_regular_file, file_head, read_regular_file
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "MAX_GAME_FILE", "GameFile", "GameFileError", "create_game", "load_source", "open_game", "strict_loads"]
@@ -54,7 +55,7 @@ MAX_SOURCE = 64 * 1024 * 1024
 _ENTRY_KINDS = frozenset({"begin", "act", "auto", "take_back"})
 
 
-class GameFileError(Exception):
+class GameFileError(GwaslError):
     """A game file that cannot be created, opened or written; the message names the file.
 
     The message is always one line (SQLite's own reports can span several).
@@ -102,6 +103,14 @@ def _digest(text_: str) -> str:
     return hashlib.sha256(text_.encode("utf-8")).hexdigest()
 
 
+class NonFiniteNumberError(GwaslError):
+    """NaN or Infinity in a game file's JSON (read back as GameFileError)."""
+
+
+class DuplicateKeyError(GwaslError):
+    """A key twice in one JSON object of a game file."""
+
+
 def strict_loads(data: str | bytes, what: str) -> Any:
     """JSON with no duplicate keys and no non-finite numbers (a file must read back as written)."""
 
@@ -111,17 +120,17 @@ def strict_loads(data: str | bytes, what: str) -> Any:
             seen: set[str] = set()
             for k, _v in items:
                 if k in seen:
-                    raise ValueError(f"duplicate key {k[:40]!r}")
+                    raise DuplicateKeyError(f"duplicate key {k[:40]!r}")
                 seen.add(k)
         return out
 
     def const(name: str) -> Any:
-        raise ValueError(f"non-finite number {name}")
+        raise NonFiniteNumberError(f"non-finite number {name}")
 
     def flt(s: str) -> float:
         v = float(s)
         if not math.isfinite(v):
-            raise ValueError(f"non-finite number {s[:20]}")
+            raise NonFiniteNumberError(f"non-finite number {s[:20]}")
         return v
 
     try:
@@ -361,7 +370,7 @@ def _snapshot_rows(conn: Any) -> list[Any]:
 
 
 def _no_constant(name: str) -> Any:
-    raise ValueError(f"non-finite number {name}")
+    raise NonFiniteNumberError(f"non-finite number {name}")
 
 
 def _snapshots(rows: Sequence[Any]) -> list[tuple[int, Any]]:

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
+from gwasl.model.errors import GwaslError
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import (
     DummyKind,
@@ -237,7 +238,7 @@ def drawing_from_scenario(scenario: Scenario) -> MapDrawing:
     )
 
 
-class ViewUnavailableError(RuntimeError):
+class ViewUnavailableError(GwaslError, RuntimeError):
     """A side's view cannot be built for this scenario (the fog-of-war layer refused it)."""
 
 

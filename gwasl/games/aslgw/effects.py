@@ -23,6 +23,7 @@ from gwasl.games.aslgw.knowledge import is_hidden
 from gwasl.games.aslgw.records import FormationChanged, Marked, UnitHit, WeaponChanged
 from gwasl.games.aslgw.state import AslgwState, CombatState, ReduceFn, UnitCombat, UnitPlay, ro
 from gwasl.games.aslgw.victory import remove_units
+from gwasl.model.errors import GwaslError
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import FormationKind, Position, Scenario, Unit, UnitClass, UnitKind
 from gwasl.rules.bayonet import bch_morale, bch_unit_status
@@ -410,6 +411,10 @@ def _formation_changed(state: AslgwState, ev: FormationChanged) -> AslgwState:
     return replace(state, fog=replace(state.fog, scenario=replace(sc, formations=forms)))
 
 
+class UnitChangeError(GwaslError):
+    """A UnitChanged event whose change the reducer does not know."""
+
+
 def _unit_hit(state: AslgwState, ev: UnitHit) -> AslgwState:
     if ev.change in ("broken", "eliminated", "left_platoon"):
         state = _out_of_impulse(state, ev.unit)
@@ -453,7 +458,7 @@ def _unit_hit(state: AslgwState, ev: UnitHit) -> AslgwState:
     if ev.change == "gas_removed":
         st = state.with_play({ev.unit: replace(up, mf_spent=up.mf_spent + gas_table().removal_mp)})
         return replace(st, combat=with_mark(c, ev.unit, gas_worn=False, gas_removed=True))
-    raise ValueError(f"unknown unit change {ev.change!r}")
+    raise UnitChangeError(f"unknown unit change {ev.change!r}")
 
 
 def _out_of_impulse(state: AslgwState, uid: str) -> AslgwState:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from gwasl.engine.events import Drm
+from gwasl.model.errors import GwaslError
 
 __all__ = [
     "ARMOUR",
@@ -186,6 +187,10 @@ def put(s: State, **kw: Any) -> State:
     return _new(State, items)  # type: ignore[no-any-return]
 
 
+class SetterError(GwaslError):
+    """A state setter over no field or over more than two."""
+
+
 def setter(*names: str) -> Callable[..., State]:
     """:func:`put` for one or two fixed fields, the values given in order
     (``setter("stage", "firing")(s, "fire", 12)``): for the reducers of the most frequent
@@ -210,7 +215,7 @@ def setter(*names: str) -> Callable[..., State]:
             return _new(State, items)  # type: ignore[no-any-return]
 
         return put2
-    raise ValueError(f"setter takes one or two fields, not {len(idx)}")
+    raise SetterError(f"setter takes one or two fields, not {len(idx)}")
 
 
 def with_units(s: State, units: tuple[Unit, ...], **more: Any) -> State:

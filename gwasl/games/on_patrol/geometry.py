@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 
+from gwasl.model.errors import GwaslError
 from gwasl.model.hexgrid import Hex
 
 __all__ = [
@@ -52,10 +53,17 @@ def harmon_heading(d: int) -> int:
     return (d % 6) or 6
 
 
+class HeadingError(GwaslError):
+    """A Harmon heading outside 1-6."""
+
+
 def heading_from_harmon(h: int) -> int:
-    """Direction index of Harmon's heading ``h`` (1-6)."""
+    """Direction index of Harmon's heading ``h`` (1-6).
+
+    Raises :class:`HeadingError` (a Harmon heading outside 1-6).
+    """
     if not 1 <= h <= 6:
-        raise ValueError(f"a heading is 1-6, not {h}")
+        raise HeadingError(f"a heading is 1-6, not {h}")
     return h % 6
 
 
@@ -118,9 +126,16 @@ def direction_between(a: Hex, b: Hex) -> int | None:
     return None
 
 
+class SextantError(GwaslError):
+    """The sextant of the target's own hex, which has none."""
+
+
 def sextant(v: Hex) -> tuple[int, int, int]:
     """``v`` (not the origin) as ``a*D(i) + b*D(i+1)`` with ``a >= 1``, ``b >= 0``:
-    returns ``(i, a, b)``.  ``b == 0`` means ``v`` lies on radial ``i`` (105.1.2)."""
+    returns ``(i, a, b)``.  ``b == 0`` means ``v`` lies on radial ``i`` (105.1.2).
+
+    Raises :class:`SextantError` (the sextant of the target's own hex, which has none).
+    """
     for i in range(6):
         di, dj = DIRS[i], DIRS[(i + 1) % 6]
         det = di.q * dj.r - di.r * dj.q
@@ -128,7 +143,7 @@ def sextant(v: Hex) -> tuple[int, int, int]:
         b = (di.q * v.r - di.r * v.q) // det
         if a >= 1 and b >= 0 and Hex(a * di.q + b * dj.q, a * di.r + b * dj.r) == v:
             return (i, a, b)
-    raise ValueError("the target hex itself has no sextant")
+    raise SextantError("the target hex itself has no sextant")
 
 
 def rotate(h: Hex, k: int = 1, centre: Hex = ORIGIN) -> Hex:

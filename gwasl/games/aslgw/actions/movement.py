@@ -51,6 +51,7 @@ from gwasl.games.aslgw.records import (
     Stopped,
 )
 from gwasl.games.aslgw.state import AslgwState, Impulse, ImpulseMember, UnitPlay, ro
+from gwasl.model.errors import GwaslError
 from gwasl.model.hexgrid import Hex, HexLabelError
 from gwasl.model.phases import Phase
 from gwasl.model.scenario import FormationKind, Position, Scenario, Unit, UnitKind
@@ -450,6 +451,10 @@ def _shown(fog: FogState, units: Iterable[Unit], dummies: Iterable[ConcealStack]
     return shown, counters, cloaked
 
 
+class GroupLocationError(GwaslError):
+    """A moving group not in one Location (A4.2)."""
+
+
 def resolve_step(state: AslgwState, dice: GameDice, group: Group, to: Hex, to_in: Position, mode: str, *,
                  blind: bool, seed: int, platoon: str | None = None) -> list[Record]:
     """The events of one step of ``group`` (checked legal for the viewer who ordered it).
@@ -457,13 +462,15 @@ def resolve_step(state: AslgwState, dice: GameDice, group: Group, to: Hex, to_in
     Blind orders (the viewer could not see the movers' secrets) roll on the
     side's private stream, reported in one :class:`Resolved` event, and are
     checked again on the truth: what the truth forbids, it reveals.
+
+    Raises :class:`GroupLocationError` (a moving group not in one Location (A4.2)).
     """
     fog = state.fog
     sc = fog.scenario
     side = group.side
     loc = group.location()
     if loc is None:
-        raise ValueError("a moving group stands in one location")
+        raise GroupLocationError("a moving group stands in one location")
     frm, frm_in = loc
     pdice = private_dice(state, side, seed) if blind else dice
     out = _Out([], [], [], [], [])
