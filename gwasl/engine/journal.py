@@ -106,6 +106,7 @@ class MemoryJournal:
         return sorted((self._snapshots or {}).items())
 
     def append(self, entry: Entry) -> None:
+        """Add ``entry`` at the end; raises :class:`JournalOrderError` if its index is not the next."""
         if entry.index != len(self._entries):
             raise JournalOrderError(f"journal entry {entry.index} appended at {len(self._entries)}")
         self._entries.append(entry)

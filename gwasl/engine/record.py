@@ -93,7 +93,7 @@ def _type_name(value: Any) -> str:
     return "null" if value is None else type(value).__name__
 
 
-class _Bad(Exception):
+class _Bad(GwaslError):
     """A field that does not fit its type: ``msg``, and the path below where it was caught."""
 
     def __init__(self, msg: str) -> None:

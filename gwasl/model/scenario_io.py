@@ -301,6 +301,7 @@ class NotAJsonNumberError(GwaslError):
 
 
 def _reject_constant(name: str) -> Any:
+    """json's hook for NaN and Infinity: raises :class:`NotAJsonNumberError`."""
     raise NotAJsonNumberError(f"{name} is not a JSON number")
 
 

@@ -112,7 +112,10 @@ class DuplicateKeyError(GwaslError):
 
 
 def strict_loads(data: str | bytes, what: str) -> Any:
-    """JSON with no duplicate keys and no non-finite numbers (a file must read back as written)."""
+    """JSON with no duplicate keys and no non-finite numbers (a file must read back as written).
+
+    Its hooks raise :class:`DuplicateKeyError` and :class:`NonFiniteNumberError`, read back as :class:`GameFileError`.
+    """
 
     def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
         out = dict(items)
@@ -370,6 +373,7 @@ def _snapshot_rows(conn: Any) -> list[Any]:
 
 
 def _no_constant(name: str) -> Any:
+    """json's hook for NaN and Infinity: raises :class:`NonFiniteNumberError`."""
     raise NonFiniteNumberError(f"non-finite number {name}")
 
 

@@ -416,6 +416,7 @@ class UnitChangeError(GwaslError):
 
 
 def _unit_hit(state: AslgwState, ev: UnitHit) -> AslgwState:
+    """Reduce a UnitHit; raises :class:`UnitChangeError` for a change no reducer knows."""
     if ev.change in ("broken", "eliminated", "left_platoon"):
         state = _out_of_impulse(state, ev.unit)
     sc = state.scenario

@@ -194,7 +194,7 @@ class SetterError(GwaslError):
 def setter(*names: str) -> Callable[..., State]:
     """:func:`put` for one or two fixed fields, the values given in order
     (``setter("stage", "firing")(s, "fire", 12)``): for the reducers of the most frequent
-    events, which cannot afford put's keywords."""
+    events, which cannot afford put's keywords.  Raises :class:`SetterError` for no field or more than two."""
     idx = [_FIELD[n] for n in names]
     if len(idx) == 1:
         i = idx[0]

@@ -33,6 +33,7 @@ __all__ = [
     "SCATTER_CORNER",
     "TERRAIN",
     "TERRAIN_BY_DICE",
+    "CombinedArmsTableError",
     "TableError",
     "Terrain",
     "load_board",
@@ -40,8 +41,12 @@ __all__ = [
 ]
 
 
-class TableError(GameError):
+class CombinedArmsTableError(GameError):
     """A Combined Arms data table that is missing, damaged or inconsistent."""
+
+
+#: the name the game's modules import
+TableError = CombinedArmsTableError
 
 
 @dataclass(frozen=True, slots=True)

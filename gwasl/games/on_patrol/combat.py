@@ -19,6 +19,7 @@ class BandError(GwaslError):
 
 
 def band(bands: tuple[Band, ...], value: int) -> Band:
+    """The band of a die-roll table that ``value`` falls in; raises :class:`BandError` when none does."""
     for b in bands:
         if b.low <= value <= b.high:
             return b
