@@ -38,6 +38,7 @@ from gwasl.engine.game import (
     Seat,
     Shown,
     Status,
+    Viewer,
 )
 from gwasl.engine.journal import Entry, Journal, MemoryJournal, SnapshotJournal
 from gwasl.engine.record import Record, RecordError
@@ -216,7 +217,7 @@ class Session(Generic[S]):
     def status(self) -> Status:
         return self.game.status(self.state)
 
-    def viewer(self, name: str = PLAYER):
+    def viewer(self, name: str = PLAYER) -> Viewer:
         return self.game.viewer(self.state, name)
 
     def view(self, name: str = PLAYER) -> dict[str, Any]:

@@ -965,7 +965,7 @@ class CombinedArmsGame(Game[State]):
         # when the same events are reduced from the same state (a cache of a pure function)
         m = self._memo.get(id(event))
         if m is not None and m[0] is state and m[1] is event:
-            return m[2]  # type: ignore[no-any-return]
+            return m[2]
         fn = _REDUCERS.get(type(event))
         if fn is None:
             raise GameError(f"combined-arms cannot reduce a {event.kind!r} event")

@@ -184,7 +184,7 @@ def put(s: State, **kw: Any) -> State:
     items = list(s)
     for k, v in kw.items():
         items[_FIELD[k]] = v
-    return _new(State, items)  # type: ignore[no-any-return]
+    return _new(State, items)
 
 
 class SetterError(GwaslError):
@@ -202,7 +202,7 @@ def setter(*names: str) -> Callable[..., State]:
         def put1(s: State, v: Any) -> State:
             items = list(s)
             items[i] = v
-            return _new(State, items)  # type: ignore[no-any-return]
+            return _new(State, items)
 
         return put1
     if len(idx) == 2:
@@ -212,7 +212,7 @@ def setter(*names: str) -> Callable[..., State]:
             items = list(s)
             items[i] = v
             items[j] = w
-            return _new(State, items)  # type: ignore[no-any-return]
+            return _new(State, items)
 
         return put2
     raise SetterError(f"setter takes one or two fields, not {len(idx)}")

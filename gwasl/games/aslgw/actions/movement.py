@@ -55,7 +55,7 @@ from gwasl.model.errors import GwaslError
 from gwasl.model.hexgrid import Hex, HexLabelError
 from gwasl.model.phases import Phase
 from gwasl.model.scenario import FormationKind, Position, Scenario, Unit, UnitKind
-from gwasl.rules.command import command_status, no_leader_ntc
+from gwasl.rules.command import CommandReport, command_status, no_leader_ntc
 from gwasl.rules.concealment import in_open_ground, moving_concealment_loss
 from gwasl.rules.fog.state import ConcealStack, FogState, FogStatus
 from gwasl.rules.fog.status import move_dummy_stack, move_units
@@ -70,7 +70,7 @@ from gwasl.rules.organisation import (
     setup_formation_gaps,
     uses_platoon_movement,
 )
-from gwasl.rules.platoon_movement import MemberStep, check_impulse
+from gwasl.rules.platoon_movement import ImpulseResult, MemberStep, check_impulse
 from gwasl.rules.stacking import location_key, stacking_problem
 from gwasl.rules.trenches import LocationError, MoveCost, enemies_in_the_way
 from gwasl.rules.units import UnitsError, unit_factors_of
@@ -196,7 +196,7 @@ def morale_of(sc: Scenario, u: Unit) -> int:
     return movement_table().crew_morale
 
 
-def ntc_need(state: AslgwState, sc: Scenario, u: Unit, phase: Phase, command=None) -> NtcNeed | None:
+def ntc_need(state: AslgwState, sc: Scenario, u: Unit, phase: Phase, command: CommandReport | None = None) -> NtcNeed | None:
     """The NTC a unit must pass before it moves now, or None (ASLGW 1.3.2, 1.4.13-1.4.15).
 
     Out of Command (no leader in radius, no hero with it, not in its own
@@ -793,7 +793,7 @@ def _impulse_actions(state: AslgwState, sc: Scenario, side: str, knows: bool, pi
     return out
 
 
-def impulse_check(state: AslgwState, sc: Scenario, pid: str):
+def impulse_check(state: AslgwState, sc: Scenario, pid: str) -> ImpulseResult:
     imp = state.impulse
     steps = imp.steps if imp is not None and imp.platoon == pid else {}
     members = []
