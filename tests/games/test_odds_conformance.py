@@ -1,0 +1,168 @@
+"""Issue 23 item 4, "one implementation per rule, enforced": the odds a game offers for an
+action are the distribution of the outcomes its own ``apply`` gives over every die sequence.
+
+For each ruleset, positions come from short seeded games played in process by the game's own
+policy (and the automated sides); at each, every legal action of the side to act that has odds
+(``Game.odds`` not empty) is applied under a scripted :class:`GameDice` that yields every die
+sequence ``apply`` asks for (depth first: a sequence is extended by each face only when apply
+drew past it), and each run's events are read into the odds' own words by a per-game reader.
+The probability of a run is 6^-(dice it drew).  The readers only name an outcome; every
+probability comes from ``apply``.
+
+Where the label of an action depends on the first few dice only (fire: the IFT DR), the
+enumeration stops at that depth and checks, on a second tail of the stream, that the rest of
+the dice do not change the label.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator, Sequence
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from gwasl.engine.dice import GameDice
+from gwasl.engine.game import Game, GameOptions, Outcome, Seat
+from gwasl.engine.record import Record
+from gwasl.games import bundled_sources, game_for
+
+TOLERANCE = 1e-9
+
+
+class ScriptedGameDice(GameDice):
+    """The game's dice, whose first dice are ``script``; after it, the stream of ``seed``.
+    ``drawn`` counts every die asked for."""
+
+    def __init__(self, script: Sequence[int], seed: int, position: int = 0) -> None:
+        super().__init__(seed, position)
+        self.script = script
+        self.drawn = 0
+
+    def _die(self) -> int:
+        i = self.drawn
+        self.drawn += 1
+        if i < len(self.script):
+            self.position += 1
+            return self.script[i]
+        return super()._die()
+
+
+Reader = Callable[[Any, Record, list[Record]], str]
+
+
+def apply_distribution(game: Game[Any], state: Any, actions: Sequence[Record], read: Reader,
+                       depth: int = 12, position: int = 0) -> dict[str, Fraction]:
+    """The exact distribution of ``read``'s label of the events of ``actions`` applied in turn,
+    over every die sequence (to ``depth`` dice; past it the label must not depend on the dice)."""
+
+    def run(script: tuple[int, ...], tail: int) -> tuple[str, int]:
+        dice = ScriptedGameDice(script, tail, position)
+        st, events = state, []
+        for a in actions:
+            evs = game.apply(st, a, dice)
+            events += evs
+            for e in evs:
+                st = game.reduce(st, e)
+        return read(state, actions[0], events), dice.drawn
+
+    out: dict[str, Fraction] = {}
+    stack: list[tuple[int, ...]] = [()]
+    while stack:
+        script = stack.pop()
+        label, drawn = run(script, 1)
+        if drawn > len(script) and len(script) < depth:
+            stack.extend(script + (f,) for f in range(1, 7))
+            continue
+        if drawn > len(script):  # the label is read from the first ``depth`` dice alone
+            assert run(script, 2)[0] == label, (actions, script)
+        out[label] = out.get(label, Fraction(0)) + Fraction(1, 6 ** len(script))
+    return out
+
+
+def assert_same(odds: list[Outcome], dist: dict[str, Fraction], what: str) -> None:
+    offered: dict[str, float] = {}
+    for o in odds:
+        offered[o.result] = offered.get(o.result, 0.0) + o.p
+    got = {k: float(v) for k, v in dist.items() if v}
+    assert set(offered) == set(got) and all(abs(offered[k] - got[k]) < TOLERANCE for k in got), \
+        f"{what}: odds {sorted(offered.items())} but apply gives {sorted(got.items())}"
+
+
+def positions(game: Game[Any], source: Any, seed: int, steps: int, every: int) -> Iterator[tuple[Any, str, int]]:
+    """States of a short game played by the game's first policy (and its automated sides):
+    (state, side to act, dice position), every ``every`` actions."""
+    dice = GameDice(seed)
+    state = game.begun(game.setup(source, GameOptions()), dice)
+    policy = next(iter(game.policies().values()))
+    for step in range(steps):
+        st = game.status(state)
+        if st.over or st.side is None:
+            return
+        if step % every == 0:
+            yield state, st.side, dice.position
+        decide = game.automated(state).get(st.side) or policy
+        decision = decide(Seat(game, state, game.viewer(state, st.side), quiet=True), dice)
+        state = game.step(state, decision.action, dice)
+
+
+# -- Combined Arms: fire attacks (CA Fire Attacks) and ending the game (CA Victory) ----------
+
+
+def _ca_read(state: Any, action: Record, events: list[Record]) -> str:
+    from gwasl.games.combined_arms import board as B
+    from gwasl.games.combined_arms.odds import _label
+    from gwasl.games.combined_arms.records import Commit, EndGame, EnemyBroken, EnemySpent, GameOver, Revealed
+
+    if isinstance(action, EndGame):
+        over = [e for e in events if isinstance(e, GameOver)]
+        return f"you score {over[-1].result['score']}"
+    target = B.index_of(action.target) if isinstance(action, Commit) else state.group_target
+    c = state.counter_at(target)
+    where = B.label(target)
+    fresh, platoon, atg = c.fresh, "real" if c.real else "potential", c.atg
+    for e in events:
+        if getattr(e, "hex", None) != where:
+            continue
+        if isinstance(e, EnemySpent):
+            fresh = False
+        elif isinstance(e, Revealed) and e.what == "platoon":
+            platoon = "real" if e.real else "unreal"
+        elif isinstance(e, Revealed) and e.what == "atg":
+            atg = 2 if e.real else "unreal"
+        elif isinstance(e, EnemyBroken) and e.what == "platoon":
+            platoon = "broken"
+        elif isinstance(e, EnemyBroken) and e.what == "atg":
+            atg = "broken"
+    return _label(c, (fresh, platoon, atg, 0, 0))
+
+
+def _ca_words(result: str) -> str:
+    """An end-of-game label without the chance of winning (the reader knows the score alone)."""
+    return result.split(",")[0] if result.startswith("you score") else result
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_combined_arms_odds_are_apply_s_outcomes(seed: int) -> None:
+    """CA Fire Attacks (pin on 2-3, break on 4+ with every firer adjacent, reveal rolls of CA
+    Enemy Decisions) and CA Victory: the odds of a commit are those of committing then
+    resolving; of resolve, the attack as committed; of ending the game, the final score."""
+    from gwasl.games.combined_arms.records import Commit, EndGame, Resolve
+
+    game = game_for("combined-arms")
+    checked: set[str] = set()
+    for state, side, position in positions(game, None, seed, steps=400, every=7):
+        for action in game.legal_actions(state, game.viewer(state, side)):
+            odds = game.odds(state, action, game.viewer(state, side))
+            if not odds:
+                continue
+            # ending the game rolls a die per unrevealed platoon and potential ATGs: 6^n runs
+            if isinstance(action, EndGame) and sum((not c.real) + (c.atg == 1) for c in state.enemy) > 3:
+                continue
+            seq = [action, Resolve()] if isinstance(action, Commit) else [action]
+            dist = apply_distribution(game, state, seq, _ca_read, position=position)
+            assert_same([Outcome(_ca_words(o.result), o.p) for o in odds], dist, f"seed {seed} {seq}")
+            checked.add(type(action).__name__)
+    # every kind of action with odds is checked at least once per game
+    assert checked == {"Commit", "Resolve", "EndGame"} or checked >= {"Commit", "Resolve"}, checked
