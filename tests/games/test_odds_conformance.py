@@ -143,8 +143,7 @@ def _ca_words(result: str) -> str:
     return result.split(",")[0] if result.startswith("you score") else result
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
-def test_combined_arms_odds_are_apply_s_outcomes(seed: int) -> None:
+def test_combined_arms_odds_are_apply_s_outcomes() -> None:
     """CA Fire Attacks (pin on 2-3, break on 4+ with every firer adjacent, reveal rolls of CA
     Enemy Decisions) and CA Victory: the odds of a commit are those of committing then
     resolving; of resolve, the attack as committed; of ending the game, the final score."""
@@ -152,17 +151,20 @@ def test_combined_arms_odds_are_apply_s_outcomes(seed: int) -> None:
 
     game = game_for("combined-arms")
     checked: set[str] = set()
-    for state, side, position in positions(game, None, seed, steps=400, every=7):
+    for i, (seed, state, side, position) in enumerate((s, *p) for s in (1, 2, 3) for p in positions(game, None, s, 400, 1)):
         for action in game.legal_actions(state, game.viewer(state, side)):
+            # ending the game rolls a die per unrevealed platoon and potential ATGs: 6^n runs
+            if isinstance(action, EndGame):
+                if sum((not c.real) + (c.atg == 1) for c in state.enemy) > 3:
+                    continue
+            elif i % 7:
+                continue
             odds = game.odds(state, action, game.viewer(state, side))
             if not odds:
-                continue
-            # ending the game rolls a die per unrevealed platoon and potential ATGs: 6^n runs
-            if isinstance(action, EndGame) and sum((not c.real) + (c.atg == 1) for c in state.enemy) > 3:
                 continue
             seq = [action, Resolve()] if isinstance(action, Commit) else [action]
             dist = apply_distribution(game, state, seq, _ca_read, position=position)
             assert_same([Outcome(_ca_words(o.result), o.p) for o in odds], dist, f"seed {seed} {seq}")
             checked.add(type(action).__name__)
     # every kind of action with odds is checked at least once per game
-    assert checked == {"Commit", "Resolve", "EndGame"} or checked >= {"Commit", "Resolve"}, checked
+    assert checked == {"Commit", "Resolve", "EndGame"}, checked
