@@ -16,17 +16,14 @@ the dice do not change the label.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
 from typing import Any
 
-import pytest
-
 from gwasl.engine.dice import GameDice
 from gwasl.engine.game import Game, GameOptions, Outcome, Seat
 from gwasl.engine.record import Record
-from gwasl.games import bundled_sources, game_for
+from gwasl.games import game_for
 
 TOLERANCE = 1e-9
 
