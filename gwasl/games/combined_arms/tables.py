@@ -22,6 +22,7 @@ from importlib import resources
 from typing import Any
 
 from gwasl.engine.game import GameError
+from gwasl.model.hexgrid import Hex
 
 __all__ = [
     "BOARD_DATA",
@@ -120,11 +121,8 @@ class BoardData:
     scatter: dict[int, int]
 
 
-_NEIGHBOURS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
-
-
 def _adjacent(a: tuple[int, int], b: tuple[int, int]) -> bool:
-    return (b[0] - a[0], b[1] - a[1]) in _NEIGHBOURS
+    return Hex(*a).is_adjacent(Hex(*b))  # hexgrid's directions, whatever way the board names them
 
 
 def load_board(data: Any, name: str = "board.json") -> BoardData:

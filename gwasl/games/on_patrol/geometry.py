@@ -23,7 +23,7 @@ from fractions import Fraction
 from functools import cache
 
 from gwasl.model.errors import GwaslError
-from gwasl.model.hexgrid import Hex
+from gwasl.model.hexgrid import DIRECTIONS, ORIGIN, Hex, reflect, rotate, scale
 
 __all__ = [
     "DIRS",
@@ -43,9 +43,8 @@ __all__ = [
     "williamson_turns",
 ]
 
-#: axial unit vectors, 0 = north then clockwise (as gwasl.model.hexgrid)
-DIRS: tuple[Hex, ...] = (Hex(0, -1), Hex(1, -1), Hex(1, 0), Hex(0, 1), Hex(-1, 1), Hex(-1, 0))
-ORIGIN = Hex(0, 0)
+#: axial unit vectors, 0 = north then clockwise: gwasl.model.hexgrid's one table
+DIRS: tuple[Hex, ...] = DIRECTIONS
 
 
 def harmon_heading(d: int) -> int:
@@ -66,10 +65,6 @@ def heading_from_harmon(h: int) -> int:
         raise HeadingError(f"a heading is 1-6, not {h}")
     return h % 6
 
-
-def scale(d: int, k: int) -> Hex:
-    v = DIRS[d % 6]
-    return Hex(v.q * k, v.r * k)
 
 
 def turns_between(a: int, b: int) -> int:
@@ -146,19 +141,6 @@ def sextant(v: Hex) -> tuple[int, int, int]:
     raise SextantError("the target hex itself has no sextant")
 
 
-def rotate(h: Hex, k: int = 1, centre: Hex = ORIGIN) -> Hex:
-    """``h`` rotated ``k`` times 60 degrees clockwise about ``centre``."""
-    v = h - centre
-    q, r = v.q, v.r
-    for _ in range(k % 6):
-        q, r = -r, q + r
-    return Hex(q, r) + centre
-
-
-def reflect(h: Hex, centre: Hex = ORIGIN) -> Hex:
-    """``h`` mirrored in the vertical line through ``centre`` (direction d becomes -d)."""
-    v = h - centre
-    return Hex(-v.q, v.q + v.r) + centre
 
 
 def _centre2(v: Hex) -> tuple[int, int]:
