@@ -31,6 +31,7 @@ from gwasl.engine.dice import GameDice
 from gwasl.engine.events import ENGINE_EVENTS, Decided, Rolled
 from gwasl.engine.record import Record, Registry
 from gwasl.model.errors import GwaslError
+from gwasl.model.viewers import OMNISCIENT
 
 __all__ = [
     "BOOL",
@@ -59,7 +60,6 @@ __all__ = [
     "Viewer",
 ]
 
-OMNISCIENT = "omniscient"
 PLAYER = "player"
 
 

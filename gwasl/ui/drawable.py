@@ -29,6 +29,7 @@ from gwasl.model.scenario import (
     Unit,
     UnitKind,
 )
+from gwasl.model.viewers import OMNISCIENT
 from gwasl.rules import units as _units
 from gwasl.rules import weapons as _weapons
 from gwasl.rules.fog.state import FogState
@@ -50,7 +51,6 @@ __all__ = [
     "unit_factors_text",
 ]
 
-OMNISCIENT = "omniscient"
 
 # Short enough for the top line of a counter beside its platoon badge.
 _CLASS_SHORT = {

@@ -35,6 +35,7 @@ from gwasl.model.scenario import (
     Unit,
     Weather,
 )
+from gwasl.model.viewers import OMNISCIENT
 from gwasl.rules.fog.state import Clock, FogState, FogStatus, ShiftRecord
 
 __all__ = [
@@ -53,7 +54,6 @@ __all__ = [
     "view",
 ]
 
-OMNISCIENT = "omniscient"
 
 # Unit fields beyond the schema's that an enemy may see on a visible counter.
 PUBLIC_UNIT_EXTRA = ("size_class", "ca", "vca", "ce", "emplaced")
