@@ -17,11 +17,12 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from gwasl.engine import emitter as _engine
 from gwasl.engine.dice import GameDice
 from gwasl.engine.record import Record
 from gwasl.games.aslgw.knowledge import is_hidden
 from gwasl.games.aslgw.records import FormationChanged, Marked, UnitHit, WeaponChanged
-from gwasl.games.aslgw.state import AslgwState, CombatState, ReduceFn, UnitCombat, UnitPlay, ro
+from gwasl.games.aslgw.state import AslgwState, CombatState, UnitCombat, UnitPlay, ro
 from gwasl.games.aslgw.victory import remove_units
 from gwasl.model.errors import GwaslError
 from gwasl.model.hexgrid import Hex
@@ -45,19 +46,11 @@ _SQUADS = (UnitKind.SQUAD, UnitKind.HALF_SQUAD)
 Loc = tuple[Hex, Position]
 
 
-class Emitter:
-    """Events made one at a time, each reduced at once into :attr:`state`."""
+class Emitter(_engine.Emitter[AslgwState]):
+    """Events made one at a time, each reduced at once into :attr:`state` (the engine's
+    helper), with the Great War's rolls and the question whether a unit still stands."""
 
-    def __init__(self, state: AslgwState, dice: GameDice, reduce_fn: ReduceFn) -> None:
-        self.state = state
-        self.dice = dice
-        self.events: list[Record] = []
-        self._reduce = reduce_fn
-
-    def emit(self, *events: Record) -> None:
-        for ev in events:
-            self.events.append(ev)
-            self.state = self._reduce(self.state, ev)
+    dice: GameDice
 
     def roll(self, roll: Roll, private_to: str | None = None) -> None:
         self.emit(self.dice.event(roll, private_to))

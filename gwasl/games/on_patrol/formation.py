@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from gwasl.games.on_patrol.geometry import DIRS, Pose, heading_from_harmon, scale
+from gwasl.games.on_patrol.geometry import DIRS, Pose, heading_from_harmon
 from gwasl.games.on_patrol.tables import TableError, Tables
 from gwasl.model.errors import GwaslError
-from gwasl.model.hexgrid import Hex
+from gwasl.model.hexgrid import Hex, scale
 
 __all__ = [
     "Layout",
