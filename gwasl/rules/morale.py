@@ -28,11 +28,14 @@ from types import MappingProxyType
 from typing import Any
 
 from gwasl.model.errors import GwaslError
-from gwasl.model.scenario import Unit, UnitKind
+from gwasl.model.scenario import Scenario, Unit, UnitKind
 from gwasl.model.terrain import TableError, load_resource
+from gwasl.rules.combat_table import combat_table
 from gwasl.rules.dice import Dice, Modifier, Modifiers, Roll, as_modifiers
+from gwasl.rules.units import UnitsError, unit_factors_of
 
 __all__ = [
+    "unit_morale",
     "AslCore",
     "CasualtyReduction",
     "MoraleCheckResult",
@@ -485,3 +488,37 @@ def elr_failure(final_dr: int, morale: int, elr: int) -> bool:
     (True, True, False)
     """
     return final_dr - morale > elr
+
+
+_SQUADS = (UnitKind.SQUAD, UnitKind.HALF_SQUAD)
+
+
+def unit_morale(scenario: Scenario, u: Unit) -> tuple[int, int]:
+    """A unit's Good Order and broken morale before any marker changes it (ASLGW 1.11:
+    the number after the slash): the unit's own ``morale`` field; a squad's from the
+    nationality's unit table (ASLGW 1.11); a leader's rating; a crew's or a hero's from the
+    firers of resources/infantry_combat.json (A1.123, A17.1), which also serve a squad whose
+    nationality the table does not list.  The one source of a unit's morale: rally, fire's
+    morale checks and the NTC to move (ASLGW 1.3.2) all read it.
+
+    >>> from gwasl.model.scenario import Unit, UnitKind
+    >>> from gwasl.model.hexgrid import Hex
+    >>> unit_morale(None, Unit("c", "german", UnitKind.CREW, Hex(0, 0)))  # type: ignore[arg-type]
+    (8, 8)
+    """
+    given = u.extra.get("morale")
+    if isinstance(given, int) and not isinstance(given, bool):
+        return given, given
+    if u.kind in _SQUADS:
+        try:
+            f = unit_factors_of(scenario, u)
+            return f.morale, f.broken_morale
+        except UnitsError:
+            pass
+    elif u.kind is UnitKind.LEADER and u.rating is not None:
+        return u.rating.morale, u.rating.morale
+    elif u.kind is UnitKind.HERO:
+        h = combat_table().firer("hero")
+        return h.morale, h.broken_morale
+    c = combat_table().firer("crew")
+    return c.morale, c.broken_morale

@@ -32,8 +32,7 @@ from gwasl.rules.combat_table import combat_table
 from gwasl.rules.dice import Modifier, Roll, random_selection
 from gwasl.rules.gas import gas_table
 from gwasl.rules.ift import IftResult
-from gwasl.rules.morale import casualty_reduction, elr_failure, leader_loss_modifier, morale_check, pin_task_check
-from gwasl.rules.movement import movement_table
+from gwasl.rules.morale import casualty_reduction, elr_failure, leader_loss_modifier, morale_check, pin_task_check, unit_morale
 from gwasl.rules.organisation import active_members, kind_after_losses, leadership_applies, squad_equivalents
 from gwasl.rules.sniper import side_elr
 from gwasl.rules.units import UnitsError, elr_replaced_unit, unit_factors_of
@@ -91,23 +90,7 @@ def morale_levels(state: AslgwState, u: Unit) -> tuple[int, int]:
     """A unit's Good Order and broken morale (ASLGW 1.11: the number after the
     slash), +1 while a BCh unit (ASLGW 1.5), -1 for a wounded SMC (A17.2)."""
     t = combat_table()
-    sc = state.scenario
-    given = u.extra.get("morale")
-    if isinstance(given, int) and not isinstance(given, bool):
-        good = broken = given
-    elif u.kind in _SQUADS:
-        try:
-            f = unit_factors_of(sc, u)
-            good, broken = f.morale, f.broken_morale
-        except UnitsError:
-            good = broken = movement_table().crew_morale
-    elif u.kind is UnitKind.LEADER and u.rating is not None:
-        good = broken = u.rating.morale
-    elif u.kind in (UnitKind.CREW, UnitKind.HERO):
-        f2 = t.firer(u.kind.value)
-        good, broken = f2.morale, f2.broken_morale
-    else:
-        good = broken = movement_table().crew_morale
+    good, broken = unit_morale(state.scenario, u)  # the one source of a unit's morale (rules.morale)
     mk = state.combat.mark(u.id)
     if mk.wounded:
         good, broken = good + t.wounded_morale, broken + t.wounded_morale

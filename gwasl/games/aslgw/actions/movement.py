@@ -59,7 +59,7 @@ from gwasl.rules.command import CommandReport, command_status, no_leader_ntc
 from gwasl.rules.concealment import in_open_ground, moving_concealment_loss
 from gwasl.rules.fog.state import ConcealStack, FogState, FogStatus
 from gwasl.rules.fog.status import move_dummy_stack, move_units
-from gwasl.rules.morale import double_time_mf, normal_task_check
+from gwasl.rules.morale import double_time_mf, normal_task_check, unit_morale
 from gwasl.rules.movement import StepError, cached_step_cost, ends_movement, movement_table, steps_from
 from gwasl.rules.organisation import (
     free_squad_ntc,
@@ -73,7 +73,6 @@ from gwasl.rules.organisation import (
 from gwasl.rules.platoon_movement import ImpulseResult, MemberStep, check_impulse
 from gwasl.rules.stacking import location_key, stacking_problem
 from gwasl.rules.trenches import LocationError, MoveCost, enemies_in_the_way
-from gwasl.rules.units import UnitsError, unit_factors_of
 from gwasl.rules.weapons import sw_holder
 
 __all__ = [
@@ -181,19 +180,9 @@ class NtcNeed:
 
 
 def morale_of(sc: Scenario, u: Unit) -> int:
-    """A unit's morale for a task check: its ``morale`` field, the ASLGW 1.11 table for
-    squads, resources/movement.json for crews."""
-    v = u.extra.get("morale")
-    if isinstance(v, int) and not isinstance(v, bool):
-        return v
-    if u.kind in _SQUADS:
-        try:
-            return unit_factors_of(sc, u).morale
-        except UnitsError:
-            pass
-    if u.rating is not None:
-        return u.rating.morale
-    return movement_table().crew_morale
+    """A unit's morale for a task check (:func:`gwasl.rules.morale.unit_morale`: its ``morale``
+    field, the ASLGW 1.11 table for squads, the firers' table for crews)."""
+    return unit_morale(sc, u)[0]
 
 
 def ntc_need(state: AslgwState, sc: Scenario, u: Unit, phase: Phase, command: CommandReport | None = None) -> NtcNeed | None:
