@@ -65,6 +65,7 @@ from gwasl.rules.organisation import (
     free_squad_ntc,
     is_entrenched,
     is_leaderless,
+    leadership_applies,
     mf_allowance,
     moves_by_impulse,
     setup_formation_gaps,
@@ -203,8 +204,7 @@ def ntc_need(state: AslgwState, sc: Scenario, u: Unit, phase: Phase, command: Co
     if st is None:
         return None
     if up.detached and phase is Phase.MPh and u.kind in _SQUADS and not st.free:
-        leader_with = any(o.kind is UnitKind.LEADER and not o.broken and o.side == u.side and o.hex == u.hex
-                          and o.position is u.position for o in sc.units)
+        leader_with = any(leadership_applies(o, u) for o in sc.units)  # stacked with a Good Order leader (ASLGW 1.3)
         f = free_squad_ntc(stacked_with_leader=leader_with, in_command=st.in_command, entrenched=is_entrenched(u))
         if f.required:
             return NtcNeed(f.rule, f.drm, morale_of(sc, u), f"free squad (set free of its platoon): {f.reason}")
