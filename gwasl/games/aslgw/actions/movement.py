@@ -441,7 +441,7 @@ def _shown(fog: FogState, units: Iterable[Unit], dummies: Iterable[ConcealStack]
 
 
 class GroupLocationError(GwaslError):
-    """A moving group not in one Location (A4.2)."""
+    """A moving group not in one Location."""
 
 
 def resolve_step(state: AslgwState, dice: GameDice, group: Group, to: Hex, to_in: Position, mode: str, *,
@@ -452,7 +452,7 @@ def resolve_step(state: AslgwState, dice: GameDice, group: Group, to: Hex, to_in
     side's private stream, reported in one :class:`Resolved` event, and are
     checked again on the truth: what the truth forbids, it reveals.
 
-    Raises :class:`GroupLocationError` (a moving group not in one Location (A4.2)).
+    Raises :class:`GroupLocationError` (a moving group not in one Location).
     """
     fog = state.fog
     sc = fog.scenario
