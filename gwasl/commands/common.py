@@ -20,6 +20,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, TextIO
 
+from gwasl.model.errors import GwaslError
 from gwasl.model.hexgrid import Hex, HexLabelError
 from gwasl.model.scenario import Scenario
 from gwasl.model.scenario_io import ScenarioError, ScenarioFormatError, escape_controls, load_scenario, quote, quote_list
@@ -30,7 +31,7 @@ __all__ = ["MAX_LINE", "UsageError", "escape_controls", "load_or_fail", "parse_h
 MAX_LINE = 2000
 
 
-class UsageError(Exception):
+class UsageError(GwaslError):
     """Bad command-line input (unknown hex, unknown side...): exit 2 with the message (CONTRACTS 4)."""
 
 

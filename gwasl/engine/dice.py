@@ -19,6 +19,7 @@ import struct
 from collections.abc import Iterable, Mapping
 
 from gwasl.engine.events import Rolled
+from gwasl.model.errors import GwaslError
 from gwasl.rules.dice import Dice, Modifier, Roll
 
 __all__ = ["GameDice", "die_at"]
@@ -37,6 +38,10 @@ def die_at(seed: int, position: int) -> int:
     d = _digest(seed, position // _PER_DIGEST)
     i = (position % _PER_DIGEST) * 8
     return int.from_bytes(d[i : i + 8], "little") % 6 + 1
+
+
+class ChoicesError(GwaslError):
+    """A uniform choice among more than one die can give in one roll."""
 
 
 class GameDice(Dice):
@@ -119,6 +124,8 @@ class GameDice(Dice):
 
         Rolls one die at a time and rejects, so every choice is exactly uniform;
         each die used is a logged roll with ``cause``.
+
+        Raises :class:`ChoicesError` (a uniform choice among more than one die can give in one roll).
         """
         if n <= 1:
             return 0
@@ -128,4 +135,4 @@ class GameDice(Dice):
                 accepted = 6 - 6 % n  # 1..accepted split into n equal runs
                 if r.total <= accepted:
                     return (r.total - 1) * n // accepted
-        raise ValueError("randrange over more than 6 choices: roll in steps")
+        raise ChoicesError("randrange over more than 6 choices: roll in steps")

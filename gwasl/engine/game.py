@@ -30,6 +30,8 @@ from typing import Any, ClassVar, Generic, TypeVar
 from gwasl.engine.dice import GameDice
 from gwasl.engine.events import ENGINE_EVENTS, Decided, Rolled
 from gwasl.engine.record import Record, Registry
+from gwasl.model.errors import GwaslError
+from gwasl.model.viewers import OMNISCIENT
 
 __all__ = [
     "BOOL",
@@ -44,6 +46,7 @@ __all__ = [
     "Decision",
     "Game",
     "GameError",
+    "GameDefinitionError",
     "GameOption",
     "GameOptions",
     "IllegalAction",
@@ -57,11 +60,10 @@ __all__ = [
     "Viewer",
 ]
 
-OMNISCIENT = "omniscient"
 PLAYER = "player"
 
 
-class GameError(Exception):
+class GameError(GwaslError):
     """Base of the errors a game in play reports to the person at the desk."""
 
 
@@ -76,6 +78,11 @@ class IllegalAction(GameError):
         self.reason = reason
         self.rule = rule
         super().__init__(f"{reason} ({rule})" if rule else reason)
+
+
+class GameDefinitionError(GameError):
+    """A game class, source kind or option declared wrong: a programmer's mistake, caught
+    when the class is made (at import), never while a game is played."""
 
 
 class OptionError(GameError):
@@ -162,12 +169,13 @@ class SourceKind:
     bundled: str = ""
 
     def __post_init__(self) -> None:
+        """Raises :class:`GameDefinitionError` for an unknown format, a missing ``without`` or a bad ``bundled``."""
         if self.format not in (SCENARIO_FILE, JSON_FILE):
-            raise ValueError(f"source format {self.format!r}: use {SCENARIO_FILE!r} or {JSON_FILE!r}")
+            raise GameDefinitionError(f"source format {self.format!r}: use {SCENARIO_FILE!r} or {JSON_FILE!r}")
         if not self.required and not self.without:
-            raise ValueError(f"{self.what}: say what the game does without a source (without=...)")
+            raise GameDefinitionError(f"{self.what}: say what the game does without a source (without=...)")
         if self.bundled and not _is_target(self.bundled):
-            raise ValueError(f"bundled sources {self.bundled!r}: write 'module:attribute'")
+            raise GameDefinitionError(f"bundled sources {self.bundled!r}: write 'module:attribute'")
 
     def describe(self) -> str:
         """The source in words, with what happens without one."""
@@ -202,12 +210,13 @@ class GameOption:
     rule: str = ""
 
     def __post_init__(self) -> None:
+        """Raises :class:`GameDefinitionError` for an unknown kind or a side option with a default side."""
         if self.kind not in (BOOL, SIDE, SIDES):
-            raise ValueError(f"option {self.key!r}: kind {self.kind!r} is not one of {BOOL}, {SIDE}, {SIDES}")
+            raise GameDefinitionError(f"option {self.key!r}: kind {self.kind!r} is not one of {BOOL}, {SIDE}, {SIDES}")
         if self.kind == BOOL:
             object.__setattr__(self, "default", bool(self.default))
         elif self.default not in (None, (), frozenset()):
-            raise ValueError(f"option {self.key!r}: a {self.kind} option starts with no side (its sides depend on the source)")
+            raise GameDefinitionError(f"option {self.key!r}: a {self.kind} option starts with no side (its sides depend on the source)")
         elif self.kind == SIDES:
             object.__setattr__(self, "default", frozenset())
 
@@ -347,15 +356,16 @@ class Game(abc.ABC, Generic[S]):
     board: ClassVar[str] = ""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        """A game's declarations are checked when its class is made (a mistake fails at import)."""
+        """A game's declarations are checked when its class is made (a mistake fails at import):
+        :class:`GameDefinitionError` for an option offered twice or a bad ``board``."""
         super().__init_subclass__(**kwargs)
         if "display_name" not in cls.__dict__ and "ruleset" in cls.__dict__:
             cls.display_name = cls.ruleset
         keys = [o.key for o in cls.options_offered]
         if len(set(keys)) != len(keys):
-            raise ValueError(f"{cls.__name__}: an option offered twice ({', '.join(keys)})")
+            raise GameDefinitionError(f"{cls.__name__}: an option offered twice ({', '.join(keys)})")
         if cls.board and not _is_target(cls.board):
-            raise ValueError(f"{cls.__name__}.board {cls.board!r}: write 'module:Class'")
+            raise GameDefinitionError(f"{cls.__name__}.board {cls.board!r}: write 'module:Class'")
 
     @classmethod
     def start_options(cls, choices: Mapping[str, Any], sides: Sequence[str]) -> GameOptions:

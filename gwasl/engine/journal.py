@@ -29,13 +29,14 @@ from types import MappingProxyType
 from typing import Any, Literal, Protocol
 
 from gwasl.engine.record import Record
+from gwasl.model.errors import GwaslError
 
 __all__ = ["Entry", "EntryKind", "Journal", "JournalError", "MemoryJournal", "SnapshotJournal", "append_all"]
 
 EntryKind = Literal["begin", "act", "auto", "take_back"]
 
 
-class JournalError(Exception):
+class JournalError(GwaslError):
     """The journal cannot keep an entry (the file cannot be written, another program
     wrote to it meanwhile...); nothing of what was being appended is kept."""
 
@@ -100,6 +101,10 @@ class SnapshotJournal(Journal, Protocol):
     def snapshots(self) -> Sequence[tuple[int, Any]]: ...
 
 
+class JournalOrderError(GwaslError):
+    """An entry appended out of its turn (its index is not the journal's length)."""
+
+
 class MemoryJournal:
     """A journal held in memory (tests, batch play, previews); it keeps snapshots only
     when asked to (``snapshots=True``), as a file does."""
@@ -120,15 +125,17 @@ class MemoryJournal:
         return sorted((self._snapshots or {}).items())
 
     def append(self, entry: Entry) -> None:
+        """Add ``entry`` at the end; raises :class:`JournalOrderError` if its index is not the next."""
         if entry.index != len(self._entries):
-            raise ValueError(f"journal entry {entry.index} appended at {len(self._entries)}")
+            raise JournalOrderError(f"journal entry {entry.index} appended at {len(self._entries)}")
         self._entries.append(entry)
 
     def append_all(self, entries: Sequence[Entry]) -> None:
-        """All of ``entries`` or none (they are checked before any is kept)."""
+        """All of ``entries`` or none (they are checked before any is kept); raises
+        :class:`JournalOrderError` if they do not follow on."""
         for i, e in enumerate(entries):
             if e.index != len(self._entries) + i:
-                raise ValueError(f"journal entry {e.index} appended at {len(self._entries) + i}")
+                raise JournalOrderError(f"journal entry {e.index} appended at {len(self._entries) + i}")
         for e in entries:
             self.append(e)
 

@@ -45,6 +45,7 @@ from gwasl.engine.game import (
     Seat,
     Shown,
     Status,
+    Viewer,
 )
 from gwasl.engine.journal import Entry, Journal, JournalError, MemoryJournal, SnapshotJournal, append_all
 from gwasl.engine.record import Record, RecordError
@@ -246,7 +247,7 @@ class Session(Generic[S]):
     def status(self) -> Status:
         return self.game.status(self.state)
 
-    def viewer(self, name: str = PLAYER):
+    def viewer(self, name: str = PLAYER) -> Viewer:
         return self.game.viewer(self.state, name)
 
     def view(self, name: str = PLAYER) -> dict[str, Any]:

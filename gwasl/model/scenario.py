@@ -22,6 +22,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any
 
+from gwasl.model.errors import GwaslError
 from gwasl.model.hexgrid import Hex
 
 FORMAT_ID = "gwasl-scenario/1"
@@ -164,7 +165,7 @@ class DummyKind(StrEnum):
 _RATING_RE = re.compile(r"^(10|[5-9])([+-])([0-3])$")
 
 
-class LeaderRatingError(ValueError):
+class LeaderRatingError(GwaslError):
     """A leader rating that is not morale then a signed modifier, e.g. '8-1'."""
 
 

@@ -23,6 +23,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, TypeVar
 
+from gwasl.model.errors import GwaslError
 from gwasl.model.files import (
     MAX_FILE_BYTES,
     FileChangedError,
@@ -104,7 +105,7 @@ class Finding:
         return f"{self.path}: {self.message}{rule}"
 
 
-class ScenarioError(Exception):
+class ScenarioError(GwaslError):
     """Base class of every scenario-file failure."""
 
 
@@ -295,8 +296,13 @@ def scenario_from_text(text: str, source: str = "<scenario>") -> Scenario:
     return _parse_checked(doc, source, {k: v[1] for k, v in dups.items()})
 
 
+class NotAJsonNumberError(GwaslError):
+    """NaN or Infinity where JSON allows only finite numbers (read back as ScenarioReadError)."""
+
+
 def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
+    """json's hook for NaN and Infinity: raises :class:`NotAJsonNumberError`."""
+    raise NotAJsonNumberError(f"{name} is not a JSON number")
 
 
 T = TypeVar("T")

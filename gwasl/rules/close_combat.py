@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 
+from gwasl.model.errors import GwaslError
 from gwasl.model.scenario import Unit
 from gwasl.rules.armour import armour_cc_modifier
 from gwasl.rules.combat_table import combat_table
@@ -31,7 +32,7 @@ __all__ = ["AmbushSide", "CCAttack", "CCKind", "CCDecision", "CloseCombatError",
            "cc_unit_fp", "close_combat_kind", "locations_separation", "melee_kind", "resolve_cc_attack"]
 
 
-class CloseCombatError(ValueError):
+class CloseCombatError(GwaslError):
     """Close combat asked between units that cannot be in one CC (different hexes...)."""
 
 

@@ -19,10 +19,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
+from gwasl.model.errors import GwaslError
+
 __all__ = ["Dice", "Modifier", "Modifiers", "Roll", "ScriptedDice", "DiceError", "as_modifiers", "random_selection"]
 
 
-class DiceError(Exception):
+class DiceError(GwaslError):
     """A scripted die ran out of values or was given an impossible value."""
 
 
@@ -159,6 +161,10 @@ class ScriptedDice(Dice):
         return self._values.pop(0)
 
 
+class NoCandidatesError(DiceError):
+    """Random Selection among no candidates (ASL Index)."""
+
+
 def random_selection(dice: Dice, candidates: Sequence[str], cause: str) -> tuple[str, tuple[Roll, ...]]:
     """Random Selection (ASL Index; used by A7.301, A7.302 and snipers A14.2): each
     candidate rolls a dr, the highest is selected, ties roll again among
@@ -168,9 +174,11 @@ def random_selection(dice: Dice, candidates: Sequence[str], cause: str) -> tuple
     'c'
     >>> random_selection(ScriptedDice([]), ["only"], "K/1")
     ('only', ())
+
+    Raises :class:`NoCandidatesError` (Random Selection among no candidates, ASL Index).
     """
     if not candidates:
-        raise ValueError("Random Selection among no candidates")
+        raise NoCandidatesError("Random Selection among no candidates")
     pool = list(candidates)
     rolls: list[Roll] = []
     while len(pool) > 1:

@@ -25,6 +25,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+from gwasl.model.errors import GwaslError
 from gwasl.model.scenario import Scenario
 from gwasl.model.terrain import TableError, load_resource
 from gwasl.rules.combat_table import combat_table
@@ -91,6 +92,10 @@ def _table() -> _PbTable:
     return parse_point_blank(load_resource("weapons.json"))
 
 
+class PointBlankRangeError(GwaslError):
+    """A point-blank multiplier asked for a negative range, or for the same Location at range > 0."""
+
+
 def point_blank_multiplier(range_hexes: int, *, same_location: bool, has_hand_grenades: bool) -> PointBlank:
     """FP multiplier for infantry fire at ``range_hexes`` (0: same hex).
 
@@ -103,11 +108,13 @@ def point_blank_multiplier(range_hexes: int, *, same_location: bool, has_hand_gr
     Rules that change which case applies pass ``same_location`` accordingly
     (firing into a dugout from its hex counts as same Location, ASLGW 2.2.3;
     firing out of one does not, ASLGW 2.2.4).
+
+    Raises :class:`PointBlankRangeError` for a negative range or the same Location beyond range 0.
     """
     if range_hexes < 0:
-        raise ValueError(f"range {range_hexes} is negative")
+        raise PointBlankRangeError(f"range {range_hexes} is negative")
     if same_location and range_hexes != 0:
-        raise ValueError("the same Location is at range 0")
+        raise PointBlankRangeError("the same Location is at range 0")
     t = _table()
     if same_location:
         return PointBlank("TPBF", t.tpbf, "A7.212") if has_hand_grenades else PointBlank("DPBF", t.dpbf, "ASLGW 1.6.62")
@@ -126,7 +133,7 @@ def point_blank_for(scenario: Scenario, side: str, range_hexes: int, *, same_loc
 # The attack (A7, A8; ASLGW 1.3, 1.6)
 
 
-class FireError(ValueError):
+class FireError(GwaslError):
     """A fire attack the rules do not allow (out of range, nothing to fire with)."""
 
 

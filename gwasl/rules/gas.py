@@ -20,6 +20,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
+from gwasl.model.errors import GwaslError
 from gwasl.model.scenario import GasProtection, Nationality, Scenario, Unit
 from gwasl.model.terrain import TableError, load_resource
 from gwasl.rules.dice import Dice, Modifier
@@ -48,7 +49,7 @@ _FILE = "gas.json"
 NO_HOB = "gas MC (ASLGW 1.9.25)"
 
 
-class GasError(ValueError):
+class GasError(GwaslError):
     """A gas attack or side that does not exist (unknown agent, unknown side)."""
 
 

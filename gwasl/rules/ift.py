@@ -28,6 +28,7 @@ from itertools import pairwise, product
 from types import MappingProxyType
 from typing import Any, Literal
 
+from gwasl.model.errors import GwaslError
 from gwasl.model.terrain import TableError, load_resource
 
 __all__ = [
@@ -211,10 +212,17 @@ def ift_distribution(fp: int | Fraction, drm: int, *, cowers: bool = True, leade
     return dict(sorted(out.items(), key=lambda kv: -kv[0].severity))
 
 
+class NoDefenderFpError(GwaslError):
+    """Close combat odds against a defender with no FP (A11.11)."""
+
+
 def cct_odds(attack_fp: int | Fraction, defence_fp: int | Fraction) -> CCOdds:
-    """Close combat odds, rounded down to the listed ratio in the defender's favour (A11.11)."""
+    """Close combat odds, rounded down to the listed ratio in the defender's favour (A11.11).
+
+    Raises :class:`NoDefenderFpError` (close combat odds against a defender with no FP (A11.11)).
+    """
     if defence_fp <= 0:
-        raise ValueError("close combat needs a defender with FP")
+        raise NoDefenderFpError("close combat needs a defender with FP")
     t = fire_tables()
     ratio = Fraction(attack_fp) / Fraction(defence_fp)
     best: tuple[int, int, int] | None = None

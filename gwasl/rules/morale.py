@@ -27,11 +27,15 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
-from gwasl.model.scenario import Unit, UnitKind
+from gwasl.model.errors import GwaslError
+from gwasl.model.scenario import Scenario, Unit, UnitKind
 from gwasl.model.terrain import TableError, load_resource
+from gwasl.rules.combat_table import combat_table
 from gwasl.rules.dice import Dice, Modifier, Modifiers, Roll, as_modifiers
+from gwasl.rules.units import UnitsError, unit_factors_of
 
 __all__ = [
+    "unit_morale",
     "AslCore",
     "CasualtyReduction",
     "MoraleCheckResult",
@@ -261,6 +265,10 @@ class CasualtyReduction:
         return self.to == "eliminated"
 
 
+class CasualtyReductionError(GwaslError):
+    """Casualty reduction asked of a unit kind it does not apply to (A7.302)."""
+
+
 def casualty_reduction(kind: UnitKind | str, wounded: bool = False) -> CasualtyReduction:
     """Casualty reduction per classic ASL (A7.302; SMC A17.2).
 
@@ -269,12 +277,18 @@ def casualty_reduction(kind: UnitKind | str, wounded: bool = False) -> CasualtyR
 
     >>> casualty_reduction("squad").to, casualty_reduction("leader", wounded=True).to
     ('half_squad', 'eliminated')
+
+    Raises :class:`CasualtyReductionError` (casualty reduction asked of a unit kind it does not apply to (A7.302)).
     """
     core = asl_core()
     k = "wounded" if wounded else (kind.value if isinstance(kind, UnitKind) else str(kind))
     if k not in core.casualty_reduction:
-        raise ValueError(f"casualty reduction does not apply to a {k}")
+        raise CasualtyReductionError(f"casualty reduction does not apply to a {k}")
     return CasualtyReduction(k, core.casualty_reduction[k], core.rules["casualty_reduction"])
+
+
+class SeverityError(GwaslError):
+    """A morale check severity the table does not list."""
 
 
 def severity_drm(severity: str) -> int:
@@ -282,10 +296,12 @@ def severity_drm(severity: str) -> int:
 
     >>> severity_drm("3MC")
     3
+
+    Raises :class:`SeverityError` (a morale check severity the table does not list).
     """
     table = asl_core().severity
     if severity not in table:
-        raise ValueError(f"{severity!r} is not a morale check severity ({', '.join(table)})")
+        raise SeverityError(f"{severity!r} is not a morale check severity ({', '.join(table)})")
     return table[severity]
 
 
@@ -476,3 +492,37 @@ def elr_failure(final_dr: int, morale: int, elr: int) -> bool:
     (True, True, False)
     """
     return final_dr - morale > elr
+
+
+_SQUADS = (UnitKind.SQUAD, UnitKind.HALF_SQUAD)
+
+
+def unit_morale(scenario: Scenario, u: Unit) -> tuple[int, int]:
+    """A unit's Good Order and broken morale before any marker changes it (ASLGW 1.11:
+    the number after the slash): the unit's own ``morale`` field; a squad's from the
+    nationality's unit table (ASLGW 1.11); a leader's rating; a crew's or a hero's from the
+    firers of resources/infantry_combat.json (A1.123, A17.1), which also serve a squad whose
+    nationality the table does not list.  The one source of a unit's morale: rally, fire's
+    morale checks and the NTC to move (ASLGW 1.3.2) all read it.
+
+    >>> from gwasl.model.scenario import Unit, UnitKind
+    >>> from gwasl.model.hexgrid import Hex
+    >>> unit_morale(None, Unit("c", "german", UnitKind.CREW, Hex(0, 0)))  # type: ignore[arg-type]
+    (8, 8)
+    """
+    given = u.extra.get("morale")
+    if isinstance(given, int) and not isinstance(given, bool):
+        return given, given
+    if u.kind in _SQUADS:
+        try:
+            f = unit_factors_of(scenario, u)
+            return f.morale, f.broken_morale
+        except UnitsError:
+            pass
+    elif u.kind is UnitKind.LEADER and u.rating is not None:
+        return u.rating.morale, u.rating.morale
+    elif u.kind is UnitKind.HERO:
+        h = combat_table().firer("hero")
+        return h.morale, h.broken_morale
+    c = combat_table().firer("crew")
+    return c.morale, c.broken_morale

@@ -79,7 +79,6 @@ class MovementTable:
     assault_move_locations: int
     concealed_pile_mf: int
     advance_locations: int
-    crew_morale: int
     rules: dict[str, str]
 
 
@@ -107,8 +106,7 @@ def parse_movement(doc: Any) -> MovementTable:
     """
     if not isinstance(doc, dict):
         raise TableError(f"{_FILE}: expected an object")
-    names = ("uphill", "trench_along", "wire", "concealment_loss", "assault_move", "concealed_pile_mf", "advance",
-             "crew_morale")
+    names = ("uphill", "trench_along", "wire", "concealment_loss", "assault_move", "concealed_pile_mf", "advance")
     sec = {n: _section(doc, n) for n in names}
     wire = sec["wire"].get("ends_movement")
     if not isinstance(wire, bool):
@@ -121,7 +119,6 @@ def parse_movement(doc: Any) -> MovementTable:
         assault_move_locations=_int(sec["assault_move"], "locations", "assault_move", 1),
         concealed_pile_mf=_int(sec["concealed_pile_mf"], "mf", "concealed_pile_mf", 1),
         advance_locations=_int(sec["advance"], "locations", "advance", 1),
-        crew_morale=_int(sec["crew_morale"], "morale", "crew_morale", 2),
         rules={n: sec[n]["rule"] for n in names},
     )
 

@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
+from gwasl.model.errors import GwaslError
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import FortificationKind, Position, Scenario, Unit, UnitKind
 from gwasl.model.terrain import TableError, fortification_table, terrain_table
@@ -52,7 +53,7 @@ DEEP_TRENCH_POSITIONS = frozenset({Position.DEEP_TRENCH, Position.DEEP_TRENCH_CR
 POSITION_FORTIFICATION = {p: p.fortification for p in Position if p.fortification is not None}
 
 
-class LocationError(ValueError):
+class LocationError(GwaslError):
     """A location that does not exist or cannot be reached as asked (no deep
     trench in the hex, direct fire into a dugout from another hex...)."""
 

@@ -30,6 +30,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
+from gwasl.model.errors import GwaslError
 from gwasl.model.scenario import Nationality, Scenario, Unit, UnitKind
 from gwasl.model.terrain import TableError, load_resource
 from gwasl.rules.units import as_date
@@ -70,14 +71,14 @@ class MgClass(StrEnum):
     HMG = "HMG"
 
 
-class UnknownWeaponError(KeyError):
+class UnknownWeaponError(GwaslError, KeyError):
     """A weapon name that is in none of the ASLGW 1.6 tables."""
 
     def __str__(self) -> str:  # KeyError quotes its argument; we want the sentence
         return str(self.args[0])
 
 
-class SupportWeaponLossError(ValueError):
+class SupportWeaponLossError(GwaslError):
     """An attempt to abandon, destroy, capture or hand over a weapon that cannot
     be lost (the MP18, ASLGW 1.6.32)."""
 
@@ -351,6 +352,10 @@ def may_operate(w: Weapon | str, unit_kind: UnitKind | str) -> bool:
     return k is UnitKind.CREW if w.crew_only else True
 
 
+class LossActionError(GwaslError):
+    """A way of losing a SW that is not one of LOSS_ACTIONS (ASLGW 1.6.32)."""
+
+
 def may_lose(w: Weapon | str, action: str) -> bool:
     """Whether the weapon may be parted with by ``action`` (one of
     :data:`LOSS_ACTIONS`).  The MP18 may not, whatever the action
@@ -358,9 +363,11 @@ def may_lose(w: Weapon | str, action: str) -> bool:
 
     >>> may_lose("MP18", "capture"), may_lose("BAR", "capture")
     (False, True)
+
+    Raises :class:`LossActionError` (a way of losing a SW that is not one of LOSS_ACTIONS (ASLGW 1.6.32)).
     """
     if action not in LOSS_ACTIONS:
-        raise ValueError(f"{action!r} is not one of {', '.join(LOSS_ACTIONS)}")
+        raise LossActionError(f"{action!r} is not one of {', '.join(LOSS_ACTIONS)}")
     w = weapon(w) if isinstance(w, str) else w
     return w.can_be_lost
 

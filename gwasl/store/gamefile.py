@@ -57,6 +57,7 @@ from gwasl.engine.journal import Entry, JournalError
 from gwasl.engine.record import RecordError
 from gwasl.engine.session import ReplayReport, Session, SessionError
 from gwasl.engine.snapshot import Deferred
+from gwasl.model.errors import GwaslError
 from gwasl.model.files import FileError, FileReadError, check_regular_file, file_head, read_regular_file
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "MAX_GAME_FILE", "GameChangedOnDisk", "GameCheck", "GameFile", "GameFileError",
@@ -140,8 +141,19 @@ def _digest(text_: str) -> str:
     return hashlib.sha256(text_.encode("utf-8")).hexdigest()
 
 
+class NonFiniteNumberError(GwaslError):
+    """NaN or Infinity in a game file's JSON (read back as GameFileError)."""
+
+
+class DuplicateKeyError(GwaslError):
+    """A key twice in one JSON object of a game file."""
+
+
 def strict_loads(data: str | bytes, what: str) -> Any:
-    """JSON with no duplicate keys and no non-finite numbers (a file must read back as written)."""
+    """JSON with no duplicate keys and no non-finite numbers (a file must read back as written).
+
+    Its hooks raise :class:`DuplicateKeyError` and :class:`NonFiniteNumberError`, read back as :class:`GameFileError`.
+    """
 
     def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
         out = dict(items)
@@ -149,17 +161,17 @@ def strict_loads(data: str | bytes, what: str) -> Any:
             seen: set[str] = set()
             for k, _v in items:
                 if k in seen:
-                    raise ValueError(f"duplicate key {k[:40]!r}")
+                    raise DuplicateKeyError(f"duplicate key {k[:40]!r}")
                 seen.add(k)
         return out
 
     def const(name: str) -> Any:
-        raise ValueError(f"non-finite number {name}")
+        raise NonFiniteNumberError(f"non-finite number {name}")
 
     def flt(s: str) -> float:
         v = float(s)
         if not math.isfinite(v):
-            raise ValueError(f"non-finite number {s[:20]}")
+            raise NonFiniteNumberError(f"non-finite number {s[:20]}")
         return v
 
     if not isinstance(data, str | bytes):
@@ -870,7 +882,8 @@ def _snapshot_rows(conn: Any) -> list[Any]:
 
 
 def _no_constant(name: str) -> Any:
-    raise ValueError(f"non-finite number {name}")
+    """json's hook for NaN and Infinity: raises :class:`NonFiniteNumberError`."""
+    raise NonFiniteNumberError(f"non-finite number {name}")
 
 
 def _snapshots(rows: Sequence[Any]) -> list[tuple[int, Any]]:

@@ -24,6 +24,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.pool import NullPool
 from sqlmodel import Field, Session, SQLModel, create_engine
 
+from gwasl.model.errors import GwaslError
 from gwasl.model.scenario_io import ScenarioError, ScenarioFormatError, load_scenario
 from gwasl.scenarios import bundled_folder
 
@@ -33,7 +34,7 @@ __all__ = ["MAX_FILES", "Library", "LibraryError", "LibraryHit", "bundled_scenar
 MAX_FILES = 20_000
 
 
-class LibraryError(Exception):
+class LibraryError(GwaslError):
     """The library cannot be opened or written, or a folder cannot be read."""
 
 

@@ -85,13 +85,13 @@ class UnitDialog(QDialog):
         plain.plain_labels(self)
 
     def changes(self) -> dict[str, Any]:
-        """The fields the user changed (raises ValueError with a sentence for a bad rating)."""
+        """The fields the user changed (raises LeaderRatingError, a ValueError, with a sentence for a bad rating)."""
         u = self.unit
         text = self.rating.text().strip()
         try:
             rating = LeaderRating.parse(text) if text else None
         except LeaderRatingError as e:
-            raise ValueError(f"leader rating {text!r}: {e}") from None
+            raise LeaderRatingError(f"leader rating {text!r}: {e}") from None
         new = {
             "side": self.side.currentData(), "kind": self.kind.currentData(), "unit_class": self.unit_class.currentData(),
             "rating": rating, "weapon": self.weapon.text().strip() or None, "platoon": self.platoon.currentData(),

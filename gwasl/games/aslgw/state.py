@@ -30,7 +30,7 @@ from gwasl.engine.record import Record
 from gwasl.games.aslgw.settings import GameSettings
 from gwasl.model.hexgrid import Hex
 from gwasl.model.phases import Phase
-from gwasl.model.scenario import Position
+from gwasl.model.scenario import Position, Scenario
 from gwasl.rules.card import ScenarioCard
 from gwasl.rules.control import ControlMap, Occupant
 from gwasl.rules.fog.state import Clock, FogState, ShiftRecord
@@ -284,7 +284,7 @@ class AslgwState:
     acted: bool = False
 
     @property
-    def scenario(self):
+    def scenario(self) -> Scenario:
         return self.fog.scenario
 
     @property

@@ -21,6 +21,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from gwasl.engine.dice import GameDice
+from gwasl.engine.emitter import Emitter
 from gwasl.engine.events import Decided, Drm, Rolled
 from gwasl.engine.game import (
     JSON_FILE,
@@ -152,16 +153,19 @@ _DRM: dict[Modifier, Drm] = {}
 _MODIFIER: dict[Drm, Modifier] = {}
 
 
-class _Builder:
-    """Collects an action's events, reducing as it goes so later steps see their effect."""
+class _Builder(Emitter[State]):
+    """Collects an action's events, reducing as it goes so later steps see their effect (the
+    engine's helper); each reduction is also kept in the game's memo, so the session's
+    reduction of the same events from the same state is a lookup (Combined Arms' batch speed)."""
 
-    __slots__ = ("dice", "events", "game", "state")
+    __slots__ = ("game",)
+    dice: GameDice
 
     def __init__(self, game: CombinedArmsGame, state: State, dice: GameDice) -> None:
-        self.game, self.state, self.dice = game, state, dice
-        self.events: list[Record] = []
+        super().__init__(state, dice, game.reduce)
+        self.game = game
 
-    def emit(self, ev: Record) -> None:
+    def emit(self, ev: Record) -> None:  # one event at a time: the hot path
         self.events.append(ev)
         before = self.state
         self.state = self.game.reduce(before, ev)
@@ -965,7 +969,7 @@ class CombinedArmsGame(Game[State]):
         # when the same events are reduced from the same state (a cache of a pure function)
         m = self._memo.get(id(event))
         if m is not None and m[0] is state and m[1] is event:
-            return m[2]  # type: ignore[no-any-return]
+            return m[2]
         fn = _REDUCERS.get(type(event))
         if fn is None:
             raise GameError(f"combined-arms cannot reduce a {event.kind!r} event")

@@ -82,9 +82,9 @@ def attack_odds(s: State, target: int, firers: Sequence[int]) -> list[Outcome]:
             add(hx, p * miss)
             pinned = hx if gone else (False, *hx[1:])
             pin_only = pin + (brk if not all_adjacent else 0)
-            add(pinned, p * pin_only)  # type: ignore[arg-type]
+            add(pinned, p * pin_only)
             if all_adjacent and brk:
-                for out, q in _break(s, c, pinned, infantry):  # type: ignore[arg-type]
+                for out, q in _break(s, c, pinned, infantry):
                     add(out, p * brk * q)
         dist = nxt
     merged: dict[str, Fraction] = {}

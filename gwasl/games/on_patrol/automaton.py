@@ -20,7 +20,6 @@ from gwasl.games.on_patrol.geometry import (
     assault_zone,
     assault_zone_priority,
     harmon_heading,
-    scale,
     sextant,
 )
 from gwasl.games.on_patrol.movement import (
@@ -34,7 +33,7 @@ from gwasl.games.on_patrol.movement import (
 from gwasl.games.on_patrol.records import Drop, EscortOrders, EscortPlan
 from gwasl.games.on_patrol.state import AttackMark, EscortView, Force, Ship, hx, lab
 from gwasl.games.on_patrol.tables import Tables
-from gwasl.model.hexgrid import Hex
+from gwasl.model.hexgrid import Hex, scale
 
 __all__ = ["Reach", "clear_of_torpedoes", "escort_orders", "load_of", "move_words", "reach", "spread_attacks"]
 

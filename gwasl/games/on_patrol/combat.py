@@ -4,6 +4,7 @@ the prolonged attack of mode 7.  Harmon's table is exact; the rest are stand-in 
 from __future__ import annotations
 
 from gwasl.games.on_patrol.tables import Band, Tables
+from gwasl.model.errors import GwaslError
 
 __all__ = ["attack_drms", "attack_needs", "attack_result", "band", "d66", "depth_combat", "gun_target", "prolonged_result", "torpedo_status"]
 
@@ -13,11 +14,16 @@ def d66(dice: tuple[int, ...]) -> int:
     return dice[0] * 10 + dice[1]
 
 
+class BandError(GwaslError):
+    """A value that falls in no band of a table."""
+
+
 def band(bands: tuple[Band, ...], value: int) -> Band:
+    """The band of a die-roll table that ``value`` falls in; raises :class:`BandError` when none does."""
     for b in bands:
         if b.low <= value <= b.high:
             return b
-    raise ValueError(f"{value} falls in no band")
+    raise BandError(f"{value} falls in no band")
 
 
 def depth_combat(t: Tables, dice: tuple[int, int]) -> Band:

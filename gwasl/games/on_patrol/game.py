@@ -15,6 +15,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from gwasl.engine.dice import GameDice
+from gwasl.engine.emitter import Emitter
 from gwasl.engine.events import Decided, Rolled
 from gwasl.engine.game import (
     JSON_FILE,
@@ -85,15 +86,12 @@ DEPTH_COMBAT = "Depth Combat Table"
 ESCORT_PHASES = (1, 2, 3, 10)
 
 
-class _Emit:
-    """Events of one action, reduced as they are made so later rules see earlier results."""
+class _Emit(Emitter[PatrolState]):
+    """Events of one action, reduced as they are made so later rules see earlier results
+    (the engine's helper, called as a function: ``emit(event)``)."""
 
     def __init__(self, game: OnPatrolGame, state: PatrolState) -> None:
-        self.game, self.state, self.events = game, state, []  # type: ignore[var-annotated]
-
-    def __call__(self, ev: Record) -> None:
-        self.events.append(ev)
-        self.state = self.game.reduce(self.state, ev)
+        super().__init__(state, None, game.reduce)
 
 
 class OnPatrolGame(Game[PatrolState]):

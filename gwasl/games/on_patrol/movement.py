@@ -21,6 +21,7 @@ from gwasl.games.on_patrol.geometry import (
     turns_between,
     williamson_turns,
 )
+from gwasl.model.errors import GwaslError
 from gwasl.model.hexgrid import Hex
 
 __all__ = [
@@ -48,12 +49,18 @@ class FleetOrder:
     after: int
 
 
+class FleetCodeError(GwaslError):
+    """A Fleet Movement Table code that is neither M nor a number."""
+
+
 def fleet_order(code: str) -> FleetOrder:
     """Parse a Fleet Movement Table code: ``L1`` pivot left then move 1, ``1L`` move then
     pivot, ``2`` straight on, ``M``/``LM``/``MR`` at the emergency speed (104.3.1).
 
     >>> fleet_order("L2"), fleet_order("1R").after, fleet_order("MR").hexes is None
     (FleetOrder(code='L2', before=-1, hexes=2, after=0), 1, True)
+
+    Raises :class:`FleetCodeError` (a Fleet Movement Table code that is neither M nor a number).
     """
     turn = {"L": -1, "R": 1}
     before = turn.get(code[:1], 0)
@@ -62,7 +69,7 @@ def fleet_order(code: str) -> FleetOrder:
     if core == "M":
         return FleetOrder(code, before, None, after)
     if not core.isdigit():
-        raise ValueError(f"{code!r} is not a Fleet Movement Table code")
+        raise FleetCodeError(f"{code!r} is not a Fleet Movement Table code")
     return FleetOrder(code, before, int(core), after)
 
 

@@ -23,15 +23,19 @@ from gwasl.games.on_patrol.state import PatrolState, Ship, Sub
 from gwasl.games.on_patrol.tables import Tables
 from gwasl.model.hexgrid import Hex, HexLabelError
 
-__all__ = ["BUNDLED", "ScenarioError", "bundled", "load_bundled", "parse", "place_convoy"]
+__all__ = ["BUNDLED", "PatrolScenarioError", "ScenarioError", "bundled", "load_bundled", "parse", "place_convoy"]
 
 BUNDLED_DIR = Path(__file__).resolve().parent / "scenarios"
 BUNDLED = ("day-convoy", "night-convoy", "hunter-group")
 FORMAT = "gwasl-on-patrol"
 
 
-class ScenarioError(GameError):
+class PatrolScenarioError(GameError):
     """An On Patrol scenario that cannot be played: names the field and the problem."""
+
+
+#: the name the game's modules import
+ScenarioError = PatrolScenarioError
 
 
 def bundled() -> list[str]:

@@ -23,6 +23,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any
 
+from gwasl.model.errors import GwaslError
 from gwasl.model.hexgrid import Hex
 from gwasl.model.phases import Phase
 from gwasl.model.scenario import FortificationKind, Position, Scenario, Unit
@@ -62,7 +63,7 @@ __all__ = [
 ]
 
 
-class ShiftError(Exception):
+class ShiftError(GwaslError):
     """A shift request that names no such stack or piece, or resolves an ineligible plan."""
 
 

@@ -26,13 +26,14 @@ from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout,
 from gwasl.engine.game import GameError
 from gwasl.engine.session import LegalAction
 from gwasl.games import game_for
+from gwasl.model.errors import GwaslError
 
 __all__ = ["Board", "BoardError", "BrokenBoard", "ViewBoard", "board_for", "game_name", "load_board"]
 
 log = logging.getLogger(__name__)
 
 
-class BoardError(Exception):
+class BoardError(GwaslError):
     """A game's board that could not be imported or built: the message names the board and
     what failed; the exception raised is its ``__cause__``."""
 

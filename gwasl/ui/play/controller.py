@@ -161,7 +161,7 @@ class GameController(QObject):
 
     def is_final(self, action: Record) -> bool:
         """Whether ``action`` ends the game and cannot be taken back (it rolls dice or reveals a
-        hidden fact, so take-back refuses afterwards: DESIGN "Undo and history"); in practice
+        hidden fact, so take-back refuses afterwards: docs/architecture.md "Undo and history"); in practice
         mode nothing is final.  An end of phase is tried on a copy of the state with dice of
         its own (never the game's stream): it is final when the game is then over."""
         if self.session.options.practice:

@@ -51,28 +51,29 @@ from gwasl.games.aslgw.records import (
     Stopped,
 )
 from gwasl.games.aslgw.state import AslgwState, Impulse, ImpulseMember, UnitPlay, ro
+from gwasl.model.errors import GwaslError
 from gwasl.model.hexgrid import Hex, HexLabelError
 from gwasl.model.phases import Phase
 from gwasl.model.scenario import FormationKind, Position, Scenario, Unit, UnitKind
-from gwasl.rules.command import command_status, no_leader_ntc
+from gwasl.rules.command import CommandReport, command_status, no_leader_ntc
 from gwasl.rules.concealment import in_open_ground, moving_concealment_loss
 from gwasl.rules.fog.state import ConcealStack, FogState, FogStatus
 from gwasl.rules.fog.status import move_dummy_stack, move_units
-from gwasl.rules.morale import double_time_mf, normal_task_check
+from gwasl.rules.morale import double_time_mf, normal_task_check, unit_morale
 from gwasl.rules.movement import StepError, cached_step_cost, ends_movement, movement_table, steps_from
 from gwasl.rules.organisation import (
     free_squad_ntc,
     is_entrenched,
     is_leaderless,
+    leadership_applies,
     mf_allowance,
     moves_by_impulse,
     setup_formation_gaps,
     uses_platoon_movement,
 )
-from gwasl.rules.platoon_movement import MemberStep, check_impulse
+from gwasl.rules.platoon_movement import ImpulseResult, MemberStep, check_impulse
 from gwasl.rules.stacking import location_key, stacking_problem
 from gwasl.rules.trenches import LocationError, MoveCost, enemies_in_the_way
-from gwasl.rules.units import UnitsError, unit_factors_of
 from gwasl.rules.weapons import sw_holder
 
 __all__ = [
@@ -181,22 +182,12 @@ class NtcNeed:
 
 
 def morale_of(sc: Scenario, u: Unit) -> int:
-    """A unit's morale for a task check: its ``morale`` field, the ASLGW 1.11 table for
-    squads, resources/movement.json for crews."""
-    v = u.extra.get("morale")
-    if isinstance(v, int) and not isinstance(v, bool):
-        return v
-    if u.kind in _SQUADS:
-        try:
-            return unit_factors_of(sc, u).morale
-        except UnitsError:
-            pass
-    if u.rating is not None:
-        return u.rating.morale
-    return movement_table().crew_morale
+    """A unit's morale for a task check (:func:`gwasl.rules.morale.unit_morale`: its ``morale``
+    field, the ASLGW 1.11 table for squads, the firers' table for crews)."""
+    return unit_morale(sc, u)[0]
 
 
-def ntc_need(state: AslgwState, sc: Scenario, u: Unit, phase: Phase, command=None) -> NtcNeed | None:
+def ntc_need(state: AslgwState, sc: Scenario, u: Unit, phase: Phase, command: CommandReport | None = None) -> NtcNeed | None:
     """The NTC a unit must pass before it moves now, or None (ASLGW 1.3.2, 1.4.13-1.4.15).
 
     Out of Command (no leader in radius, no hero with it, not in its own
@@ -214,8 +205,7 @@ def ntc_need(state: AslgwState, sc: Scenario, u: Unit, phase: Phase, command=Non
     if st is None:
         return None
     if up.detached and phase is Phase.MPh and u.kind in _SQUADS and not st.free:
-        leader_with = any(o.kind is UnitKind.LEADER and not o.broken and o.side == u.side and o.hex == u.hex
-                          and o.position is u.position for o in sc.units)
+        leader_with = any(leadership_applies(o, u) for o in sc.units)  # stacked with a Good Order leader (ASLGW 1.3)
         f = free_squad_ntc(stacked_with_leader=leader_with, in_command=st.in_command, entrenched=is_entrenched(u))
         if f.required:
             return NtcNeed(f.rule, f.drm, morale_of(sc, u), f"free squad (set free of its platoon): {f.reason}")
@@ -451,6 +441,10 @@ def _shown(fog: FogState, units: Iterable[Unit], dummies: Iterable[ConcealStack]
     return shown, counters, cloaked
 
 
+class GroupLocationError(GwaslError):
+    """A moving group not in one Location."""
+
+
 def resolve_step(state: AslgwState, dice: GameDice, group: Group, to: Hex, to_in: Position, mode: str, *,
                  blind: bool, seed: int, platoon: str | None = None) -> list[Record]:
     """The events of one step of ``group`` (checked legal for the viewer who ordered it).
@@ -458,13 +452,15 @@ def resolve_step(state: AslgwState, dice: GameDice, group: Group, to: Hex, to_in
     Blind orders (the viewer could not see the movers' secrets) roll on the
     side's private stream, reported in one :class:`Resolved` event, and are
     checked again on the truth: what the truth forbids, it reveals.
+
+    Raises :class:`GroupLocationError` (a moving group not in one Location).
     """
     fog = state.fog
     sc = fog.scenario
     side = group.side
     loc = group.location()
     if loc is None:
-        raise ValueError("a moving group stands in one location")
+        raise GroupLocationError("a moving group stands in one location")
     frm, frm_in = loc
     pdice = private_dice(state, side, seed) if blind else dice
     out = _Out([], [], [], [], [])
@@ -787,7 +783,7 @@ def _impulse_actions(state: AslgwState, sc: Scenario, side: str, knows: bool, pi
     return out
 
 
-def impulse_check(state: AslgwState, sc: Scenario, pid: str):
+def impulse_check(state: AslgwState, sc: Scenario, pid: str) -> ImpulseResult:
     imp = state.impulse
     steps = imp.steps if imp is not None and imp.platoon == pid else {}
     members = []

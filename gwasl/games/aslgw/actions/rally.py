@@ -23,6 +23,7 @@ from gwasl.model.phases import Phase
 from gwasl.model.scenario import Position, Scenario, Unit, UnitKind
 from gwasl.rules.combat_table import combat_table
 from gwasl.rules.dice import Modifier
+from gwasl.rules.organisation import leadership_applies
 from gwasl.rules.rally import rally_check, rally_distribution, rally_modifiers, repair_check, repair_distribution
 from gwasl.rules.weapons import find_weapon, sw_holder
 
@@ -62,8 +63,7 @@ def _plan(state: AslgwState, sc: Scenario, u: Unit) -> tuple[Unit | None, bool, 
 def _known_leader(state: AslgwState, sc: Scenario, u: Unit) -> Unit | None:
     best = None
     for o in sc.units:
-        if o.id != u.id and o.kind is UnitKind.LEADER and not o.broken and o.side == u.side and o.hex == u.hex \
-                and o.position is u.position and fx.may_lead(state, o) \
+        if o.id != u.id and leadership_applies(o, u) and fx.may_lead(state, o) \
                 and (best is None or fx.leadership(state, o) < fx.leadership(state, best)):
             best = o
     return best
