@@ -131,7 +131,6 @@ class CombatTable:
     rout: RoutTable
     cc_smc_fp: int
     cc_pinned_fp: Fraction
-    hth_kill_number_shift: int
     ambush: AmbushTable
     withdrawal_drm: int
     sniper: SniperTable
@@ -286,7 +285,6 @@ def parse_combat_table(doc: Any) -> CombatTable:
         rout=rout,
         cc_smc_fp=_int(cc, "smc_fp", "close_combat", 0, 4),
         cc_pinned_fp=_frac(cc, "pinned_fp", "close_combat"),
-        hth_kill_number_shift=_int(cc, "hth_kill_number_shift", "close_combat", 0, 3),
         ambush=ambush,
         withdrawal_drm=_int(secs["withdrawal"], "attack_drm", "withdrawal", -3, 3),
         sniper=sniper,

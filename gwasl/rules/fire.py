@@ -43,6 +43,7 @@ __all__ = [
     "fire_leadership",
     "fire_part",
     "first_fire_modifiers",
+    "fp_words",
     "parse_point_blank",
     "point_blank_for",
     "point_blank_multiplier",
@@ -120,6 +121,25 @@ def point_blank_for(scenario: Scenario, side: str, range_hexes: int, *, same_loc
     """:func:`point_blank_multiplier` for a firer of ``side``, whose hand
     grenades come from the scenario (ASLGW 1.6.61-1.6.62)."""
     return point_blank_multiplier(range_hexes, same_location=same_location, has_hand_grenades=has_hand_grenades(scenario, side))
+
+
+_VULGAR = {Fraction(1, 4): "\u00bc", Fraction(1, 2): "\u00bd", Fraction(3, 4): "\u00be"}
+
+
+def fp_words(fp: int | Fraction) -> str:
+    """FP as a player writes it (A7.24: fractions are kept): ``4``, ``1\u00bd``, ``\u00be``;
+    other fractions as decimals.
+
+    >>> fp_words(Fraction(9, 2)), fp_words(Fraction(3, 4)), fp_words(6), fp_words(Fraction(10, 3))
+    ('4\u00bd', '\u00be', '6', '3.333')
+    """
+    f = Fraction(fp)
+    whole, rest = divmod(f, 1)
+    if rest == 0:
+        return str(whole)
+    if rest in _VULGAR:
+        return (str(whole) if whole else "") + _VULGAR[rest]
+    return f"{float(f):.3f}".rstrip("0")
 
 
 # ---------------------------------------------------------------------------
