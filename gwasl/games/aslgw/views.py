@@ -679,6 +679,9 @@ def _combat_state_extra(state: AslgwState, viewer: Viewer) -> dict[str, Any]:
         "melee": [{"hex": h, "area": a} for h, a in sorted(c.melee)],
         "gas": [{"side": g.side, "agents": list(g.agents), "hexes": list(g.hexes), "until_turn": g.until_turn} for g in c.gas],
     }
+    if c.group is not None:  # a fire group being formed (A7.5)
+        out["fire_group"] = {"side": c.group.side, "firers": list(c.group.firers), "at": c.group.at, "in": c.group.at_in,
+                             "mode": c.group.mode}
     w = c.window
     if w is not None:
         out["fire_window"] = {"side": w.side, "targets": [{"hex": m.hex, "in": m.pos} for m in w.targets]}
