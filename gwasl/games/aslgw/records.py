@@ -308,10 +308,12 @@ class WindowEnded(Record):
 @EVENTS.register
 @dataclass(frozen=True)
 class Over(Record):
-    """The last turn is over."""
+    """The last turn is over; ``judged``: the verdict that ends it was just given (its
+    line says why, the log says it once)."""
 
     kind: ClassVar[str] = "over"
     why: str
+    judged: bool = False
 
 
 @EVENTS.register

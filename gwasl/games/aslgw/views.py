@@ -288,7 +288,7 @@ def event_view(event: Record, viewer: Viewer) -> Shown | None:
     if isinstance(event, WindowEnded):
         return Shown("window_closed", f"{event.side}'s shift window closes")
     if isinstance(event, Over):
-        return Shown("over", event.why)
+        return Shown("over", "The game is over (A26)" if event.judged else event.why)
     if isinstance(event, Exited):
         return Shown("exited", f"{event.side} exits {', '.join(event.units)} off the map from {', '.join(event.at)}: "
                                f"{event.vp} exit VP (A26.23)", {"units": list(event.units), "vp": event.vp})

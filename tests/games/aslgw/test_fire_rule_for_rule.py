@@ -249,3 +249,42 @@ def test_a_fire_marker_reads_in_words_a3_5():
     text = GAME.event_view(of(events, Marked)[0], ALL).text
     assert "fired fire" not in text and "marked as having fired this phase (A3.5)" in text
     s.act(EndPhase())
+
+
+def test_no_internal_field_name_in_the_words_of_a_deep_trench_exit_aslgw_2_1_3():
+    """The MF of leaving a deep trench cite the rule, not terrain.json's field names."""
+    import datetime as dt
+
+    from gwasl.model.hexgrid import Hex
+    from gwasl.model.scenario import Fortification, FortificationKind, HexData, MapData, Nationality, Position, Scenario, Side, Terrain
+    from gwasl.rules import trenches
+
+    H = Hex.from_label
+    sc = Scenario("t", dt.date(1916, 2, 21), MapData(6, 6, hexes={H("A2"): HexData(Terrain.WOODS)},
+                                                     fortifications=(Fortification(FortificationKind.DEEP_TRENCH, (H("B2"),), "fr"),)),
+                  {"de": Side("de", Nationality.GERMAN), "fr": Side("fr", Nationality.FRENCH)})
+    for to, pos in ((H("A2"), Position.GROUND), (H("B2"), Position.GROUND)):
+        words = " ".join(trenches.move_cost(sc, H("B2"), Position.DEEP_TRENCH, to, pos).reasons)
+        assert "mf_" not in words and "ASLGW 2.1.3" in words
+
+
+def test_rallying_in_a_fortification_reads_in_words_a10_61():
+    from gwasl.model.scenario import Terrain
+    from gwasl.rules.rally import rally_modifiers
+
+    fort = rally_modifiers(dm=False, leader_modifier=None, self_rally_mmc=False, terrain=Terrain.OPEN, in_fortification=True)
+    woods = rally_modifiers(dm=False, leader_modifier=None, self_rally_mmc=False, terrain=Terrain.WOODS, in_fortification=False)
+    assert [m.cause for m in fort] == ["rallying IN a fortification (A10.61)"]
+    assert [m.cause for m in woods] == ["rallying in woods (A10.61)"]
+
+
+def test_the_verdict_is_read_once_in_the_log_a26():
+    """The game's end: the verdict's line says why; the end of the game does not repeat it."""
+    import random
+
+    from games.aslgw.combat_support import fight
+
+    s = session(doc([squad("G", "B2"), leader("GL", "B2"), squad("F", "E3", "french")], game={"turns": 1}))
+    fight(s, random.Random(1))
+    why = s.status().result["why"]
+    assert sum(why in e["text"] for e in s.log("omniscient")) == 1

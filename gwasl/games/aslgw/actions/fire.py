@@ -833,6 +833,8 @@ def _columns(attack: FireAttack, shift: int) -> tuple[str, ...]:
         why = 'area fire at a "?" (A7.23)' if f == area else \
             'area fire at a "?" (A7.23), halved once: a firer already halved as area fire is not halved again'
         text = attack.column_words(g, shift, why)
+        if g == HIDDEN and f == 1:  # every firer already halved as area fire by its phase
+            text = 'area fire at a "?" (A7.23), already halved as area fire: not halved again ' + text
         out.append(f"{g} {text}" if len(attack.groups) > 1 else text)
     return tuple(out)
 
