@@ -6,6 +6,9 @@ with the ledger and the phase's "acted" flag moved to the game's state (AslgwSta
 tests/store/data/aslgw-fog-ledger-6d8ee87.game: Bois des Caures, seed 2, the French kept
 secret, 120 random actions favouring shifts, a snapshot every 25 entries, made by that
 commit's code; its newest snapshot (entry 138) holds two shift DRs and an acted clock.
+Its journal's events were re-worded once by issue 24's code (the fire line's FP, column
+and why, the hindrance label, Advancing Fire halved for every firer, the deep trench exit
+cost's words): the same actions, dice and results; the snapshots are still 6d8ee87's.
 """
 
 from __future__ import annotations
