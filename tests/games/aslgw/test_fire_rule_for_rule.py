@@ -280,11 +280,12 @@ def test_rallying_in_a_fortification_reads_in_words_a10_61():
 
 def test_the_verdict_is_read_once_in_the_log_a26():
     """The game's end: the verdict's line says why; the end of the game does not repeat it."""
-    import random
-
-    from games.aslgw.combat_support import fight
-
-    s = session(doc([squad("G", "B2"), leader("GL", "B2"), squad("F", "E3", "french")], game={"turns": 1}))
-    fight(s, random.Random(1))
+    d = doc([squad("G1", "J5"), squad("F1", "A1", "french")],
+            game={"first_moves": "german", "turns": 1, "victory": {"german": {"conditions": [{"exit": {"at_least": 2, "edge": "east"}}],
+                                                                             "immediate": True}, "french": {"avoid": True}}})
+    s = session(d)
+    to_phase(s, "MPh", "german")
+    s.act(next(a.action for a in s.legal() if a.action.kind == "exit"))
     why = s.status().result["why"]
-    assert sum(why in e["text"] for e in s.log("omniscient")) == 1
+    texts = [e["text"] for e in s.log("omniscient")]
+    assert sum(why in t for t in texts) == 1 and texts[-1] == "The game is over (A26)"
