@@ -148,7 +148,7 @@ def test_residual_fp_after_area_fire_at_a_concealed_mover_is_half_the_unhalved_c
     em = emitter(s, [6, 6])
     fr.resolve(em, act)
     fire = of(em.events, FireResolved)[0]
-    assert 'area fire at a "?" (A7.23) ×½ = 4 FP -> 4 column' in fire.columns[0]
+    assert 'area fire at a "?" (A7.23) \u00d7½ = 4 FP -> 4 column' in fire.columns[0]
     assert of(em.events, ResidualPlaced)[0].fp == 4
 
 
@@ -163,7 +163,7 @@ def test_advancing_fire_is_halved_for_a_unit_that_did_not_move_a7_25():
     to_phase(s, "AFPh")
     act = next(a for a in fires(s) if a.firers == ("G",))
     fire = of(flat(s.act(act)), FireResolved)[0]
-    assert fire.fp == "2" and "Advancing Fire (A7.25) ×½" in fire.fp_why
+    assert fire.fp == "2" and "Advancing Fire (A7.25) \u00d7½" in fire.fp_why
 
 
 # ---------------------------------------------------------------------------
@@ -237,7 +237,7 @@ def test_the_fire_line_shows_the_fp_the_column_and_why_a7_3():
     events = flat(s.act(Fire(("G1", "G2", "GL"), "B8", "ground", "prep")))
     fire = of(events, FireResolved)[0]
     text = GAME.event_view(fire, ALL).text
-    assert "G1, G2 8 FP, long range (A7.22) ×½ = 4 FP -> 4 column" in text
+    assert "G1, G2 8 FP, long range (A7.22) \u00d7½ = 4 FP -> 4 column" in text
     # a 1917 French target wears no garance trousers: the hindrance is a plain one (ASLGW 1.7)
     assert [m.cause for m in rolls(events)[0].modifiers] == ["LOS hindrance (A6.7)"]
 
@@ -256,7 +256,17 @@ def test_no_internal_field_name_in_the_words_of_a_deep_trench_exit_aslgw_2_1_3()
     import datetime as dt
 
     from gwasl.model.hexgrid import Hex
-    from gwasl.model.scenario import Fortification, FortificationKind, HexData, MapData, Nationality, Position, Scenario, Side, Terrain
+    from gwasl.model.scenario import (
+        Fortification,
+        FortificationKind,
+        HexData,
+        MapData,
+        Nationality,
+        Position,
+        Scenario,
+        Side,
+        Terrain,
+    )
     from gwasl.rules import trenches
 
     H = Hex.from_label
