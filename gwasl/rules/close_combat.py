@@ -93,7 +93,8 @@ def close_combat_kind(separation: Separation, all_attackers_have_grenades: bool)
     unit has hand grenades; otherwise the CC is Hand-to-Hand.
     """
     if separation is not Separation.SAME_LOCATION:
-        return CCDecision(CCKind.NORMAL, f"the fighting units are in separate locations ({separation.value})", "ASLGW 1.10.1")
+        how = "directly accessible" if separation is Separation.ACCESSIBLE else "behind wire"
+        return CCDecision(CCKind.NORMAL, f"the fighting units are in separate locations ({how})", "ASLGW 1.10.1")
     if all_attackers_have_grenades:
         return CCDecision(CCKind.NORMAL, "every attacking unit has hand grenades", "ASLGW 1.10.1")
     return CCDecision(CCKind.HTH, "same location and not every attacker has hand grenades: Hand-to-Hand", "ASLGW 1.10.1")

@@ -189,7 +189,7 @@ def _pieces(action: dict[str, Any]) -> tuple[str, ...]:
 
 #: the actions a drag sends: a stack (or "?" pile) going from one hex to the next
 #: the actions whose exact outcome odds the menu shows before the roll
-ODDS_KINDS = ("fire", "fire_group", "close_combat", "bayonet_charge", "rally")
+ODDS_KINDS = ("fire", "close_combat", "bayonet_charge", "rally")
 DRAG_KINDS = ("move", "move_pile", "impulse_step", "rout", "withdraw", "shift")
 
 

@@ -211,11 +211,15 @@ def test_a_fire_group_being_formed_may_be_dropped_a7_5():
     assert not s.state.combat.mark("G2").fire
 
 
-def test_the_odds_of_a_step_are_those_of_firing_the_group_so_far_a7_5():
+def test_a_step_rolls_no_dice_and_the_group_so_far_has_its_odds_a7_5():
+    """Forming a group rolls nothing (no odds, the engine's contract); firing the group as
+    it stands is listed with its exact odds."""
     s = _three_in_line()
     s.act(FireGroupAdd(("G1",), "E3", "ground", "prep"))
-    add = FireGroupAdd(("G1", "G2"), "E3", "ground", "prep")
-    assert s.odds(add) == fr.fire_odds(s.state, Fire(("G1", "G2"), "E3", "ground", "prep"), ALL)
+    assert s.odds(FireGroupAdd(("G1", "G2"), "E3", "ground", "prep")) == []
+    s.act(FireGroupAdd(("G1", "G2"), "E3", "ground", "prep"))
+    odds = s.odds(Fire(("G1", "G2"), "E3", "ground", "prep"))
+    assert odds and abs(sum(o.p for o in odds) - 1) < 1e-12
 
 
 def test_two_squads_may_move_without_their_stacked_leader_a4_a7_5():

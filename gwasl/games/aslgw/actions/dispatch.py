@@ -243,7 +243,7 @@ def _no_dice(state: AslgwState, action: Record, viewer: Viewer) -> list[Outcome]
 
 
 _ODDS: Mapping[type[Record], Callable[[AslgwState, Any, Viewer], list[Outcome]]] = _merged((
-    {Fire: fr.fire_odds, FireGroupAdd: fr.group_odds, Rally: ry.odds, Repair: ry.odds, Rout: rt.odds, CloseCombat: ml.odds, Withdraw: _no_dice},
+    {Fire: fr.fire_odds, Rally: ry.odds, Repair: ry.odds, Rout: rt.odds, CloseCombat: ml.odds, Withdraw: _no_dice},
     sh.ODDS, mv.ODDS))
 
 

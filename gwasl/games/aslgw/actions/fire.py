@@ -89,7 +89,7 @@ from gwasl.rules.trenches import FireKind, LocationError, dugout_fire_out_drm, l
 from gwasl.rules.weapons import MgClass, WeaponKind, find_weapon, keeps_inherent_fp, may_operate, sw_holder
 
 __all__ = ["FIRE_MODES", "FIRE_THRESHOLD", "REDUCERS", "after_move", "after_move_em", "automated", "chained", "fire_odds",
-           "fire_options", "firing_side", "group_odds", "harm", "keep_inherent_rule", "legal", "resolve", "resolve_group_add",
+           "fire_options", "firing_side", "harm", "keep_inherent_rule", "legal", "resolve", "resolve_group_add",
            "resolve_group_drop", "targets_after_move", "why_not"]
 
 FIRE_MODES = ("prep", "first", "subsequent", "fpf", "final", "advancing")
@@ -926,16 +926,6 @@ def resolve_group_drop(em: fx.Emitter, act: FireGroupDrop) -> None:
     em.emit(FireGroupDropped(plan.side))
 
 
-def group_odds(state: AslgwState, act: FireGroupAdd, viewer: Viewer) -> list[Outcome]:
-    """The odds of firing the group as it would stand (:func:`fire_odds` of its :class:`Fire`)."""
-    side = firing_side(state)
-    if side is None:
-        return []
-    sc = _view_sc(state, viewer, side)
-    parts, _, t = _parse(state, sc, act)
-    return fire_odds(state, _group_fire(state, sc, side, parts, t, act.mode), viewer)
-
-
 # ---------------------------------------------------------------------------
 # Legal fire of the side to act
 
@@ -1026,7 +1016,7 @@ def _choose(state: AslgwState, viewer: Viewer) -> tuple[Fire | None, str, tuple[
     hex or ADJACENT and the chance is above 0; otherwise hold fire."""
     best: tuple[float, bool, Fire] | None = None
     lines = []
-    for a in fire_options(state, viewer):
+    for a in fire_options(state, viewer, incremental=False):
         if not isinstance(a, Fire):
             continue
         h = harm(fire_odds(state, a, viewer))
