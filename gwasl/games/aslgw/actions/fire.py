@@ -230,6 +230,8 @@ def keep_inherent_rule(parts: Sequence[_Spec]) -> list[_Spec]:
     """The parts of one attack without the inherent FP their units lose by firing support
     weapons in it (A7.351-A7.352, :func:`gwasl.rules.weapons.keeps_inherent_fp`): an MG08
     crew fires the MG's FP, not the MG's and its own."""
+    if all(p.kind == "inherent" for p in parts):
+        return list(parts)
     sw = Counter(p.owner.id for p in parts if p.kind != "inherent")
     return [p for p in parts if p.kind != "inherent" or keeps_inherent_fp(p.owner.kind, sw[p.owner.id])]
 
@@ -246,6 +248,10 @@ class _Target:
     known: tuple[str, ...]  # units every side sees there (the truth when resolving)
     hidden: bool  # a "?" there (as every side sees it)
     moving: MoverMark | None = None
+
+    @property
+    def label(self) -> str:
+        return self.moving.hex if self.moving is not None else self.hex.label
 
 
 def _public_targets(state: AslgwState, side: str) -> list[_Target]:
@@ -310,20 +316,30 @@ def _knows(viewer: Viewer, side: str) -> bool:
     return viewer.sees_secrets_of(side)
 
 
-def _directors(state: AslgwState, sc: Scenario, locs: Iterable[tuple[Hex, Position]], side: str, used: set[str]) -> list[str]:
+def _directors(state: AslgwState, sc: Scenario, locs: Iterable[tuple[Hex, Position]], side: str, used: set[str],
+               able: Mapping[tuple[Hex, Position], Sequence[Unit]] | None = None) -> list[str]:
     """The leader who directs the fire of each firing Location (ASLGW 1.3: stacked with
-    the firers), when he helps: his leadership is not adverse (docs/rules-notes.md)."""
+    the firers), when he helps: his leadership is not adverse (docs/rules-notes.md).
+    ``able``: the leaders able to direct, by Location (:func:`_able_leaders`), if known."""
+    able = _able_leaders(state, sc, side) if able is None else able
     out = []
-    for h, pos in locs:
+    for loc in locs:
         best = None
-        for o in sc.units:
-            if o.side != side or o.kind is not UnitKind.LEADER or o.broken or o.hex != h or o.position is not pos \
-                    or o.id in used or _in_melee(state, o) or _mode(state, o.id) is None:
-                continue
-            if best is None or fx.leadership(state, o) < fx.leadership(state, best):
+        for o in able.get(loc, ()):
+            if o.id not in used and (best is None or fx.leadership(state, o) < fx.leadership(state, best)):
                 best = o
         if best is not None and fx.leadership(state, best) <= 0:
             out.append(best.id)
+    return out
+
+
+def _able_leaders(state: AslgwState, sc: Scenario, side: str) -> dict[tuple[Hex, Position], list[Unit]]:
+    """``side``'s Good Order leaders not in Melee that may fire (direct) now, by Location."""
+    out: dict[tuple[Hex, Position], list[Unit]] = {}
+    for o in sc.units:
+        if o.side == side and o.kind is UnitKind.LEADER and not o.broken and not _in_melee(state, o) \
+                and _mode(state, o.id) is not None:
+            out.setdefault((o.hex, o.position), []).append(o)
     return out
 
 
@@ -363,19 +379,20 @@ def chained(locs: Iterable[tuple[Hex, Position]]) -> bool:
     return not todo
 
 
-def _group_fire(state: AslgwState, sc: Scenario, side: str, group: Sequence[_Spec], t: _Target, mode: str) -> Fire:
+def _group_fire(state: AslgwState, sc: Scenario, side: str, group: Sequence[_Spec], t: _Target, mode: str,
+                able: Mapping[tuple[Hex, Position], Sequence[Unit]] | None = None) -> Fire:
     """The :class:`Fire` of ``group`` at ``t``: its parts and the leader directing each of
     its Locations (ASLGW 1.3, when he helps)."""
     firers = {p.id for p in group}
     locs = sorted({_loc(p) for p in group}, key=_loc_key)
-    leaders = [] if all(p.kind == "ft" for p in group) else _directors(state, sc, locs, side, {p.owner.id for p in group})
-    return Fire(tuple(sorted(firers | set(leaders))), t.hex.label, t.pos.value, mode)
+    leaders = [] if all(p.kind == "ft" for p in group) else _directors(state, sc, locs, side, {p.owner.id for p in group}, able)
+    return Fire(tuple(sorted(firers | set(leaders))), t.label, t.pos.value, mode)
 
 
-def _reaching(state: AslgwState, sc: Scenario, side: str, t: _Target) -> dict[str, list[_Spec]]:
-    """The parts that reach ``t`` now, by fire mode."""
+def _reaching(specs: Sequence[_Spec], sc: Scenario, t: _Target) -> dict[str, list[_Spec]]:
+    """The parts (of ``specs``) that reach ``t`` now, by fire mode."""
     by_mode: dict[str, list[_Spec]] = {}
-    for sp in _specs(state, sc, side):
+    for sp in specs:
         if _reach(sp, t, sc):
             by_mode.setdefault(sp.mode, []).append(sp)
     return by_mode
@@ -395,14 +412,18 @@ def fire_options(state: AslgwState, viewer: Viewer, *, incremental: bool = True)
     plan = state.combat.group
     if plan is not None:
         return _plan_options(state, sc, side, plan)
+    specs = _specs(state, sc, side)
+    if not specs:
+        return []
     targets = _public_targets(state, side)
+    able = _able_leaders(state, sc, side)
     out: list[Record] = []
     seen: set[Record] = set()
     for t in targets:
-        for mode, reach in sorted(_reaching(state, sc, side, t).items()):
-            acts: list[Record] = [_group_fire(state, sc, side, g, t, mode) for g in _groups(reach)]
+        for mode, reach in sorted(_reaching(specs, sc, t).items()):
+            acts: list[Record] = [_group_fire(state, sc, side, g, t, mode, able) for g in _groups(reach)]
             if incremental:
-                acts += [FireGroupAdd((p.id,), t.hex.label, t.pos.value, mode) for p in _starters(reach)]
+                acts += [FireGroupAdd((p.id,), t.label, t.pos.value, mode) for p in _starters(reach)]
             for act in acts:
                 if act not in seen:
                     seen.add(act)
@@ -415,7 +436,7 @@ def _plan_options(state: AslgwState, sc: Scenario, side: str, plan: FireGroupPla
     t = next((x for x in _public_targets(state, side) if x.hex.label == plan.at and x.pos.value == plan.at_in), None)
     if t is None:
         return [FireGroupDrop()]
-    reach = _reaching(state, sc, side, t).get(plan.mode, [])
+    reach = _reaching(_specs(state, sc, side), sc, t).get(plan.mode, [])
     by_id = {p.id: p for p in reach}
     parts = [by_id[i] for i in plan.firers if i in by_id]
     if len(parts) != len(plan.firers):
@@ -472,23 +493,23 @@ def _starters(reach: Sequence[_Spec]) -> list[_Spec]:
     part in the same or an ADJACENT Location that could join it (A7.5); a flamethrower
     fires alone (A22.3)."""
     rest = [p for p in reach if p.kind != "ft"]
-    return [p for p in rest if _additions([p], rest)]
+    return [p for p in rest if any(_joins([p], x) for x in rest if x.id != p.id)]
+
+
+def _joins(group: Sequence[_Spec], x: _Spec) -> bool:
+    """Whether ``x`` may join ``group`` (not in it): in the same Location as or ADJACENT to
+    one of its firers (A7.5), and not costing a unit its inherent FP (A7.351-A7.352: a
+    crew's MG and its inherent FP never fire together)."""
+    if x.kind == "ft" or not any(_next_to(_loc(x), _loc(p)) for p in group):
+        return False
+    own = [p for p in group if p.owner.id == x.owner.id]
+    return not own or len(keep_inherent_rule([*own, x])) == len(own) + 1
 
 
 def _additions(group: Sequence[_Spec], reach: Sequence[_Spec]) -> list[_Spec]:
-    """The parts that may join ``group``: not in it, in the same Location as or ADJACENT
-    to one of its firers (A7.5), and not costing a unit its inherent FP (A7.351-A7.352:
-    a crew's MG and its inherent FP never fire together)."""
+    """The parts that may join ``group`` (:func:`_joins`), by id."""
     have = {p.id for p in group}
-    locs = {_loc(p) for p in group}
-    out = []
-    for x in sorted(reach, key=lambda p: p.id):
-        if x.id in have or x.kind == "ft" or not any(_next_to(_loc(x), loc) for loc in locs):
-            continue
-        grown = [*group, x]
-        if len(keep_inherent_rule(grown)) == len(grown):
-            out.append(x)
-    return out
+    return [x for x in sorted(reach, key=lambda p: p.id) if x.id not in have and _joins(group, x)]
 
 
 # ---------------------------------------------------------------------------
