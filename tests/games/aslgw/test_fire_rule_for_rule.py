@@ -94,11 +94,11 @@ def test_a_squad_fires_one_sw_and_keeps_its_inherent_fp_a7_351():
 
 
 def _mg_first_fired():
-    """The German MG08 in B6 First Fires at the French who moved to C3 in the woods (an
+    """The German MG08 in B5 First Fires at the French who moved to C3 in the woods (an
     original 9: no effect, no RoF kept as coloured 5 > RoF 2); the state after it, the MG
     marked First Fire."""
-    d = doc([squad("F", "C2", "french"), leader("FL", "C2", "french"), crew("GC", "B6"), weapon("GMG", "B6", "MG08"),
-             leader("GL", "B6", rating="6+1"), squad("GG", "H9")], game={"first_moves": "french"},
+    d = doc([squad("F", "C2", "french"), leader("FL", "C2", "french"), crew("GC", "B5"), weapon("GMG", "B5", "MG08"),
+             leader("GL", "B5", rating="6+1"), squad("GG", "H9")], game={"first_moves": "french"},
             hexes={"C3": {"terrain": "woods"}})
     s = session(d)
     to_phase(s, "MPh")
@@ -303,3 +303,42 @@ def test_the_verdict_is_read_once_in_the_log_a26():
     why = s.status().result["why"]
     texts = [e["text"] for e in s.log("omniscient")]
     assert sum(why in t for t in texts) == 1 and texts[-1] == "The game is over (A26)"
+
+
+def test_the_garance_label_names_the_rule_only_where_it_applied_aslgw_1_7_1():
+    """ASLGW 1.7.1: French in garance trousers (1914) -- the first hindrance hex is ignored
+    and the DRM says so; the same line in 1917 is a plain hindrance (1.7.3: no garance)."""
+    for date, cause, notes in (("1914-09-06", "LOS hindrance (A6.7; the first hindrance hex ignored: French in garance "
+                                              "trousers, ASLGW 1.7.1)", ()),
+                               ("1917-04-09", "LOS hindrance (A6.7)", ())):
+        d = doc([squad("G", "B2"), squad("F", "E3", "french")], date=date, hexes={h: {"terrain": "brush"} for h in ("C2", "D3")})
+        s = session(d)
+        to_phase(s, "PFPh")
+        sc = s.state.scenario
+        parts, leaders, t = fr._parse(s.state, sc, Fire(("G",), "E3", "ground", "prep"))
+        b = fr._build(s.state, sc, parts, leaders, t, "german", False, True)
+        assert [m.cause for m in b.attack.modifiers if "hindrance" in m.cause] == [cause] and b.notes == notes
+    one = doc([squad("G", "B2"), squad("F", "E3", "french")], date="1914-09-06", hexes={"C2": {"terrain": "brush"}})
+    s = session(one)
+    to_phase(s, "PFPh")
+    parts, leaders, t = fr._parse(s.state, s.state.scenario, Fire(("G",), "E3", "ground", "prep"))
+    b = fr._build(s.state, s.state.scenario, parts, leaders, t, "german", False, True)
+    assert b.notes == ("the only hindrance hex is ignored: French in garance trousers (ASLGW 1.7.1)",)
+
+
+def test_a_crew_firing_fpf_with_its_mg_alone_takes_the_nmc_a8_31_a7_352():
+    """A8.31: the units firing FPF take an NMC -- a crew firing its MG alone too, though it
+    puts no inherent FP into the attack (A7.352)."""
+    from gwasl.engine.dice import GameDice
+
+    st = _mg_first_fired()
+    sff = next(a for a in fr.fire_options(st, ALL) if isinstance(a, Fire) and a.mode == "subsequent" and a.firers == ("GMG",))
+    em = fx.Emitter(st, ScriptedGameDice([5, 2]), GAME.reduce)  # original 7 < B# 9: no breakdown, no effect
+    fr.resolve(em, sff)
+    st = em.state
+    for ev in GAME.apply(st, Move(("F", "FL"), "B4", "ground"), GameDice(0)):
+        st = GAME.reduce(st, ev)
+    fpf = next(a for a in fr.fire_options(st, ALL) if isinstance(a, Fire) and a.mode == "fpf" and a.firers == ("GMG",))
+    em2 = fx.Emitter(st, ScriptedGameDice([6, 6] + [3, 3] * 6), GAME.reduce)
+    fr.resolve(em2, fpf)
+    assert any("Final Protective Fire (A8.31)" in r.cause and "GC" in r.cause for r in rolls(em2.events))

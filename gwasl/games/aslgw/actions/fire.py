@@ -840,9 +840,10 @@ def resolve(em: fx.Emitter, act: Fire) -> None:
         if rfp is not None and rfp > em.state.combat.residual.get(key, 0):
             em.emit(ResidualPlaced(act.at, act.at_in, rfp))
     if act.mode == "fpf":
-        for p in parts:
-            if p.kind == "inherent" and em.alive(p.owner.id) is not None:
-                fx.morale_check_unit(em, p.owner.id, "NMC", "Final Protective Fire (A8.31)", lost={})
+        # every firing unit, also a crew firing only its MG (A7.352: it has no inherent FP in that attack)
+        for uid in dict.fromkeys(p.owner.id for p in parts):
+            if em.alive(uid) is not None:
+                fx.morale_check_unit(em, uid, "NMC", "Final Protective Fire (A8.31)", lost={})
     _sniper(em, side, enemy, roll.total, parts)
 
 
