@@ -180,7 +180,6 @@ NOT_YET_CITED: frozenset[str] = frozenset({
     'gwasl/games/aslgw/actions/close_combat.py:resolve_cc',
     'gwasl/games/aslgw/actions/close_combat.py:odds',
     'gwasl/games/aslgw/actions/close_combat.py:why_illegal',
-    'gwasl/games/aslgw/actions/fire.py:fire_options',
     'gwasl/games/aslgw/actions/fire.py:harm',
     'gwasl/games/aslgw/actions/fire.py:why_not',
     'gwasl/games/aslgw/actions/fire.py:after_move_em',

@@ -51,7 +51,7 @@ class FireNumbers:
     pinned_fp: Fraction
     ffmo_drm: int
     ffnam_drm: int
-    advancing_fire_moved_fp: Fraction
+    advancing_fire_fp: Fraction
     subsequent_first_fire_fp: Fraction
     final_protective_fire_fp: Fraction
     final_fire_after_first_fire_fp: Fraction
@@ -122,6 +122,7 @@ class CombatTable:
     wounded_morale: int
     wounded_leadership: int
     mmg_hmg_af_after_moving: bool
+    sustained_fire_breakdown_drop: int
     inherent_fp_with_ft: bool
     ft_pbf: bool
     ft_tem: bool
@@ -133,7 +134,6 @@ class CombatTable:
     rout: RoutTable
     cc_smc_fp: int
     cc_pinned_fp: Fraction
-    hth_kill_number_shift: int
     ambush: AmbushTable
     withdrawal_drm: int
     sniper: SniperTable
@@ -208,7 +208,7 @@ def parse_combat_table(doc: Any) -> CombatTable:
     fire = FireNumbers(
         _int(f, "long_range_multiple", "fire", 1, 4), _frac(f, "long_range_fp", "fire"), _frac(f, "area_fire_fp", "fire"),
         _frac(f, "pinned_fp", "fire"), _int(f, "ffmo_drm", "fire", -3, 0), _int(f, "ffnam_drm", "fire", -3, 0),
-        _frac(f, "advancing_fire_moved_fp", "fire"), _frac(f, "subsequent_first_fire_fp", "fire"),
+        _frac(f, "advancing_fire_fp", "fire"), _frac(f, "subsequent_first_fire_fp", "fire"),
         _frac(f, "final_protective_fire_fp", "fire"), _frac(f, "final_fire_after_first_fire_fp", "fire"),
         _int(f, "final_fire_after_first_fire_max_range", "fire", 0, 2), f["rule"])
     fr = secs["firers"]
@@ -278,6 +278,7 @@ def parse_combat_table(doc: Any) -> CombatTable:
         wounded_morale=_int(fr, "wounded_morale", "firers", -3, 0),
         wounded_leadership=_int(fr, "wounded_leadership", "firers", 0, 3),
         mmg_hmg_af_after_moving=_bool(sw, "mmg_hmg_advancing_fire_after_moving", "support_weapons"),
+        sustained_fire_breakdown_drop=_int(sw, "sustained_fire_breakdown_drop", "support_weapons", 0, 4),
         inherent_fp_with_ft=_bool(sw, "inherent_fp_with_flamethrower", "support_weapons"),
         ft_pbf=_bool(sw, "flamethrower_pbf", "support_weapons"),
         ft_tem=_bool(sw, "flamethrower_tem", "support_weapons"),
@@ -289,7 +290,6 @@ def parse_combat_table(doc: Any) -> CombatTable:
         rout=rout,
         cc_smc_fp=_int(cc, "smc_fp", "close_combat", 0, 4),
         cc_pinned_fp=_frac(cc, "pinned_fp", "close_combat"),
-        hth_kill_number_shift=_int(cc, "hth_kill_number_shift", "close_combat", 0, 3),
         ambush=ambush,
         withdrawal_drm=_int(secs["withdrawal"], "attack_drm", "withdrawal", -3, 3),
         sniper=sniper,

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields, is_dataclass
 from enum import Enum
+from fractions import Fraction
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
@@ -31,7 +32,7 @@ from gwasl.model.errors import GwaslError
 from gwasl.model.scenario import Scenario, Unit, UnitKind
 from gwasl.model.terrain import TableError, load_resource
 from gwasl.rules.combat_table import combat_table
-from gwasl.rules.dice import Dice, Modifier, Modifiers, Roll, as_modifiers
+from gwasl.rules.dice import Dice, Modifier, Modifiers, Roll, ScriptedDice, as_modifiers
 from gwasl.rules.units import UnitsError, unit_factors_of
 
 __all__ = [
@@ -51,6 +52,7 @@ __all__ = [
     "heat_of_battle_triggered",
     "morale_check",
     "normal_task_check",
+    "ntc_pass_chance",
     "pin_task_check",
     "severity_drm",
     "stacking_equivalents",
@@ -236,6 +238,18 @@ def normal_task_check(dice: Dice, morale: int, modifiers: Modifiers = None, caus
     False
     """
     return _task_check(dice, "NTC", morale, modifiers, cause)
+
+
+def ntc_pass_chance(morale: int, modifiers: Modifiers = None) -> Fraction:
+    """The exact chance of passing :func:`normal_task_check` -- the resolver itself, over
+    the 36 DR -- so odds never keep a copy of the task check (issue 23).
+
+    >>> ntc_pass_chance(7), ntc_pass_chance(7, {"free squad (ASLGW 1.4.13)": 1})
+    (Fraction(7, 12), Fraction(5, 12))
+    """
+    mods = as_modifiers(modifiers)
+    passed = sum(1 for a in range(1, 7) for b in range(1, 7) if normal_task_check(ScriptedDice([a, b]), morale, mods).passed)
+    return Fraction(passed, 36)
 
 
 def pin_task_check(dice: Dice, morale: int, modifiers: Modifiers = None, cause: str = "PTC") -> TaskCheckResult:

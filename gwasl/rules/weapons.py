@@ -55,6 +55,7 @@ __all__ = [
     "sw_holder",
     "LOSS_ACTIONS",
     "available_weapons",
+    "keeps_inherent_fp",
 ]
 
 
@@ -157,6 +158,7 @@ class _Table:
     weapons: Mapping[str, Weapon]  # by canonical name, in table order
     index: Mapping[str, Weapon]  # by normalised name or alias
     thresholds: _MgThresholds
+    sw_with_inherent: Mapping[UnitKind, int]  # SW a unit may fire in one attack and keep its inherent FP (A7.351-A7.352)
 
 
 def _norm(name: str) -> str:
@@ -277,7 +279,13 @@ def parse_weapons(doc: Any) -> _Table:
                 raise _fail(where, f"name {key!r} is also used by {index[k].name}")
             index[k] = w
         weapons[name] = w
-    return _Table(MappingProxyType(weapons), MappingProxyType(index), th)
+    kept = doc.get("inherent_fp_with_sw")
+    if not isinstance(kept, dict):
+        raise _fail("$", "no 'inherent_fp_with_sw' object (A7.351-A7.352)")
+    sw_with: dict[UnitKind, int] = {}
+    for kind in (UnitKind.SQUAD, UnitKind.HALF_SQUAD, UnitKind.CREW, UnitKind.LEADER, UnitKind.HERO):
+        sw_with[kind] = _int(kept, kind.value, "inherent_fp_with_sw", lo=0, hi=2)  # type: ignore[assignment]
+    return _Table(MappingProxyType(weapons), MappingProxyType(index), th, MappingProxyType(sw_with))
 
 
 @lru_cache(maxsize=1)
@@ -350,6 +358,24 @@ def may_operate(w: Weapon | str, unit_kind: UnitKind | str) -> bool:
     if k is UnitKind.SUPPORT_WEAPON:
         return False
     return k is UnitKind.CREW if w.crew_only else True
+
+
+def keeps_inherent_fp(unit_kind: UnitKind | str, sw_fired: int) -> bool:
+    """Whether a unit firing ``sw_fired`` support weapons in one attack keeps its inherent
+    FP in it (A7.351-A7.352): a squad may fire one SW and its inherent FP, two cost it
+    its inherent FP; a crew, half-squad or SMC that fires any SW has no inherent FP in
+    that attack (an MG08 crew fires the MG's 6 FP, not 6 + 2).  The numbers are
+    weapons.json ``inherent_fp_with_sw``.
+
+    >>> keeps_inherent_fp("squad", 1), keeps_inherent_fp("squad", 2), keeps_inherent_fp("crew", 1)
+    (True, False, False)
+    >>> keeps_inherent_fp("crew", 0)
+    True
+    """
+    k = UnitKind(unit_kind)
+    if sw_fired <= 0:
+        return True
+    return sw_fired <= _table().sw_with_inherent.get(k, 0)
 
 
 class LossActionError(GwaslError):

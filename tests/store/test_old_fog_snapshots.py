@@ -7,7 +7,10 @@ tests/store/data/aslgw-fog-ledger-6d8ee87.game: Bois des Caures, seed 2, the Fre
 secret, 118 random actions favouring impulses, "?" orders and shifts, a snapshot every 25
 events, made by that commit's code (scripts/make_old_fog_game.py; re-recorded for issue 24,
 whose A10.63 made the DEFENDER's self-rally of the first recording illegal); its newest
-snapshot (entry 135) holds two shift DRs and an acted clock.
+snapshot (entry 135) holds two shift DRs and an acted clock.  Its journal's events were
+then re-worded by issue 24's code (the fire line's FP, column and why, the hindrance label,
+Advancing Fire halved for every firer): the same actions, dice and event kinds; the
+snapshots are still 6d8ee87's.
 """
 
 from __future__ import annotations

@@ -179,8 +179,11 @@ def action_hexes(action: dict[str, Any], view: dict[str, Any],
         return _hex(action.get("a")), _hex(action.get("b"))
     if kind == "double_time":
         return _first(action.get("pieces"), where), None
-    if kind == "fire":
+    if kind in ("fire", "fire_group"):  # a fire group is formed at its first firer's hex (A7.5)
         return _first(action.get("firers"), where), _hex(action.get("at"))
+    if kind == "drop_fire_group":
+        group = view.get("fire_group") or {}
+        return _first(group.get("firers"), where), _hex(group.get("at"))
     if kind in ("rally", "detach"):
         return _hex(where.get(str(action.get("unit")))), None
     if kind == "repair":

@@ -44,6 +44,8 @@ from gwasl.games.aslgw.records import (
     EndPhase,
     EndWindow,
     Fire,
+    FireGroupAdd,
+    FireGroupDrop,
     MinefieldChoice,
     Rally,
     ReleaseGas,
@@ -87,6 +89,8 @@ def legal(state: AslgwState, viewer: Viewer) -> list[Record]:
     knows = viewer.sees_secrets_of(side)
     if state.minefield is not None:
         return sh.minefield_options(state) if knows and side not in state.secret else []
+    if state.combat.group is not None:
+        return fr.legal(state, viewer, side)  # a fire group being formed is fired or dropped first (A7.5)
     if state.windows:
         w = state.windows[0]
         if w in state.secret:
@@ -205,6 +209,8 @@ def _end_charge_impulse(em: fx.Emitter, act: EndChargeImpulse) -> None:
 #: the actions resolved through an Emitter (fire and close combat, issue 12)
 _RESOLVE: Mapping[type[Record], Callable[[fx.Emitter, Any], None]] = {
     Fire: fr.resolve,
+    FireGroupAdd: fr.resolve_group_add,
+    FireGroupDrop: fr.resolve_group_drop,
     Rally: ry.resolve_rally,
     Repair: ry.resolve_repair,
     Rout: rt.resolve,

@@ -59,7 +59,7 @@ from gwasl.rules.command import CommandReport, command_status, no_leader_ntc
 from gwasl.rules.concealment import in_open_ground, moving_concealment_loss
 from gwasl.rules.fog.state import ConcealStack, FogState, FogStatus
 from gwasl.rules.fog.status import move_dummy_stack, move_units
-from gwasl.rules.morale import double_time_mf, normal_task_check, unit_morale
+from gwasl.rules.morale import double_time_mf, normal_task_check, ntc_pass_chance, unit_morale
 from gwasl.rules.movement import StepError, cached_step_cost, ends_movement, movement_table, steps_from
 from gwasl.rules.organisation import (
     free_squad_ntc,
@@ -673,6 +673,10 @@ def legal(state: AslgwState, side: str, viewer: Viewer, knows: bool) -> list[Rec
                     if len(members) > 1:
                         cands.append(Group(side, members, ()))
             cands += [Group(side, (), (d,)) for d in dummies]
+        # the units of the stack without its leaders move together too (issue 24: the leader may stay)
+        others = tuple(u for u in us if u.kind is not UnitKind.LEADER)
+        if len(others) > 1 and len(others) < len(us):
+            cands.append(Group(side, others, ()))
         whole = Group(side, tuple(us), dummies)
         if len(whole.ids) > 1:
             cands.append(whole)
@@ -1114,7 +1118,8 @@ def _ntc_odds(state: AslgwState, g: Group) -> list[Outcome]:
     for u in g.units:
         n = ntc_need(state, sc, u, state.phase)
         if n is not None:
-            p = Fraction(sum(1 for a, b in product(range(1, 7), repeat=2) if a + b + n.drm <= n.morale), 36)
+            # the resolver's own task check (as _ntc applies it), not a copy of it
+            p = ntc_pass_chance(n.morale, {n.rule: n.drm} if n.drm else None)
             needs.append((u.id, p))
     if not needs:
         return []
