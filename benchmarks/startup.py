@@ -78,13 +78,17 @@ def heavy_imports(game: Path) -> list[str]:
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--quick", action="store_true", help="one run of the bare window and gwasl edit (a smoke run: the figures mean nothing)")
     args = ap.parse_args(argv)
+    if args.quick:
+        args.runs = 1
     gwasl = [sys.executable, "-m", "gwasl.cli"] if not Path(sys.executable).with_name("gwasl").exists() \
         else [str(Path(sys.executable).with_name("gwasl"))]
     with tempfile.TemporaryDirectory() as tmp:
         games = _games(Path(tmp))
         cases = [("bare Qt window (reference)", [sys.executable, "-c", BARE]), ("gwasl edit", [*gwasl, "edit"])]
-        cases += [(f"gwasl play GAME ({name})", [*gwasl, "play", str(path)]) for name, path in games.items()]
+        if not args.quick:
+            cases += [(f"gwasl play GAME ({name})", [*gwasl, "play", str(path)]) for name, path in games.items()]
         results: dict[str, list[float]] = {name: [] for name, _ in cases}
         for _ in range(args.runs):  # interleaved: a busy moment of the machine falls on every case alike
             for name, cmd in cases:
@@ -95,7 +99,8 @@ def main(argv: list[str] | None = None) -> None:
             xs = results[name]
             med = statistics.median(xs)
             print(f"  {name:40s} {med:6.2f} s  (min {min(xs):.2f}, max {max(xs):.2f})  x{med / ref:.1f} the bare window")
-        print("  heavy modules imported by gwasl play:", ", ".join(heavy_imports(games["Great War"])) or "none")
+        if not args.quick:
+            print("  heavy modules imported by gwasl play:", ", ".join(heavy_imports(games["Great War"])) or "none")
 
 
 if __name__ == "__main__":
