@@ -42,8 +42,8 @@ from gwasl.rules.fog.status import lose_concealment, reveal_hip
 from gwasl.rules.los import LosIndex
 from gwasl.rules.movement import map_key
 
-__all__ = ["REDUCERS", "env", "is_hidden", "known_enemy_ranges", "known_scenario", "pile_key", "piles", "private_dice",
-           "secret_roll", "side_knowledge"]
+__all__ = ["REDUCERS", "env", "is_hidden", "known_enemy_ranges", "known_scenario", "pile_key", "piles", "piles_of_enemies",
+           "private_dice", "secret_roll", "side_knowledge", "with_piles"]
 
 _CACHE_LIMIT = 16
 _LOS: dict[str, SeesFn] = {}
@@ -85,6 +85,22 @@ def known_scenario(fog: FogState, knows: frozenset[str]) -> Scenario:
     if len(units) == len(sc.units):
         return sc
     return sc.with_units(units)
+
+
+def with_piles(sc: Scenario, fog: FogState, side: str) -> Scenario:
+    """``sc`` (a scenario as some viewer knows it) with one notional squad under each "?"
+    pile of ``side``'s enemies: what ``side`` may take for an enemy unit there (a "?" may
+    hide a unit, whatever it truly is; A12.1, docs/rules-notes.md), so that a rule asking
+    for "an enemy unit" counts a "?" the same whether it is real or a dummy."""
+    notional: list[Unit] = []
+    for (owner, h, position, _cloaked) in piles_of_enemies(fog, side):
+        notional.append(Unit(f"?{len(notional) + 1}", owner, UnitKind.SQUAD, h, position=position))
+    return sc.with_units((*sc.units, *notional)) if notional else sc
+
+
+def piles_of_enemies(fog: FogState, side: str) -> list[PileKey]:
+    """The "?" piles of every side but ``side``, in map order."""
+    return [k for s in fog.scenario.sides if s != side for k in piles(fog, s)]
 
 
 def pile_key(s: ConcealStack) -> PileKey:
