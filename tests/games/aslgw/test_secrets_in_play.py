@@ -12,7 +12,7 @@ from games.aslgw.builders import doc, leader, session, squad, to_phase
 from games.aslgw.playout import source
 from gwasl.engine.game import IllegalAction
 from gwasl.engine.session import Session
-from gwasl.games.aslgw.records import BayonetCharge
+from gwasl.games.aslgw.records import BayonetCharge, Move
 from gwasl.scenarios import bundled_scenario
 
 
@@ -97,3 +97,98 @@ def test_a_charge_is_judged_and_refused_from_what_the_french_know_not_from_the_h
     assert not str(answers[0][0]).startswith("refused")  # north, at the "?" of C2
     refused = [a for a in answers[0] if str(a).startswith("refused")]
     assert refused and all("no BCh unit has LOS to an enemy unit" in a and "ASLGW 1.5" in a for a in refused)
+
+
+# ---------------------------------------------------------------------------
+# Control as each viewer knows it (A26.11, A26.132, A26.15; ASLGW 2.2; issue 24 item 10, issue 28 item 3)
+
+
+def test_ovillers_a_british_squad_in_f3_does_not_take_the_hex_of_a_german_dugout_a26_132_aslgw_2_2():
+    """Ovillers: B-1 enters the deep trench hex F3, whose dugout holds the hidden German squad and
+    MG; they fire from the dugout (and so are revealed).  A dugout is a bunker in all respects
+    (ASLGW 2.2): the hex goes to a side only with its pillbox Location (A26.132), and the
+    Germans hold the dugout, so no view -- the player's with the Germans kept secret, the
+    British, the omniscient -- shows F3 as British (it read British before: 3 of 7)."""
+    s = session(source(bundled_scenario("ovillers-1916.json")), 3, ("german",))
+    to_phase(s, "MPh", "british")
+    for to in ("E3", "F3"):
+        s.act(min((a for a in _acts(s, Move) if a.to == to and "B-1" in a.pieces and a.mode == "normal"),
+                  key=lambda a: len(a.pieces)))
+    assert s.state.scenario.unit("B-1").hex.label == "F3"
+    assert s.state.fog.status_of("G-1").value == "none"  # it fired from the dugout: revealed
+    assert any("at F3" in e["text"] and "G-1" in e["text"] for e in s.log("player") if e["kind"] == "fire")
+    for viewer in ("player", "british", "omniscient", "german"):
+        c = s.view(viewer)["control"]
+        assert c["hexes"]["F3"] == "german", viewer
+        assert {"hex": "F3", "level": 0, "in": "dugout", "side": "german"} in c["locations"], viewer
+
+
+BUILDING = {h: {"terrain": "stone_building", "building": "22U3"} for h in ("V2", "V3", "U3")}
+
+
+def _building_doc() -> dict[str, Any]:
+    units = [squad("F", "W2", "french"), squad("G", "V3", hidden="hip")]
+    return doc(units, hexes=BUILDING, columns=24, rows=5,  # no dummy HIP: the squad cannot shift away (O'Leary 3.3)
+               game={"first_moves": "french", "turns": 2, "setup": {"german": {"hexes": ["V2", "V3", "U3", "U4"]}},
+                     "victory": {"french": {"conditions": [{"control": {"buildings": ["22U3"]}}]}, "german": {"avoid": True}}})
+
+
+def _enter_v2(s: Session[Any], viewer: str = "player") -> None:
+    to_phase(s, "MPh", "french", viewer)
+    s.act(next(a for a in _acts(s, Move, viewer) if a.pieces == ("F",) and a.to == "V2" and a.mode == "normal"), viewer)
+    assert s.state.scenario.unit("F").hex.label == "V2"
+
+
+def test_a_revealed_unit_shows_its_enemy_the_control_it_never_gained_a26_15():
+    """A26.15: a HIP armed unit prevents the enemy from gaining Control; its Control need not be
+    declared until game end.  The French enter V2 of building 22U3 and believe they hold it, the
+    German HIP squad in V3 unseen; once that squad is revealed, the French know the building
+    never changed hands: every view shows it German, the hexes as they are."""
+    s = session(_building_doc(), 1)  # the Germans' fire is the player's: G stays hidden
+    _enter_v2(s)
+    assert s.view("french")["control"]["buildings"]["22U3"] == "french"  # as the French believe (A26.15)
+    assert s.view("omniscient")["control"]["buildings"]["22U3"] == "german"
+    from games.aslgw.playout import GAME
+    from gwasl.games.aslgw.records import HipRevealed
+
+    after = GAME.reduce(s.state, HipRevealed("german", "V3", ("G",), 0, (), "it is found (A12.3)"))
+    for viewer in ("player", "french", "omniscient", "german"):
+        c = GAME.view(after, s.viewer(viewer))["control"]
+        assert c["buildings"]["22U3"] == "german" and c["hexes"]["V2"] == "french" and c["hexes"]["V3"] == "german", viewer
+
+
+def test_a_hidden_squad_that_fires_at_the_french_entering_the_building_ends_their_belief_a26_15():
+    """The same in play with the Germans kept secret: gwasl's fire policy fires G from V3 at the
+    French entering V2 (A8.1), which reveals it (A12.14): the player's Victory panel no longer
+    counts the building French."""
+    s = session(_building_doc(), 1, ("german",))
+    _enter_v2(s)
+    assert s.state.fog.status_of("G").value == "none"
+    assert any(e["kind"] == "fire" and "G at V2" in e["text"] for e in s.log("player"))
+    for viewer in ("player", "french", "omniscient"):
+        assert s.view(viewer)["control"]["buildings"]["22U3"] == "german", viewer
+
+
+def _with_pillbox(h: str) -> dict[str, Any]:
+    d = source(bundled_scenario("rossignol-1914.json"))
+    d["map"]["fortifications"].append({"kind": "pillbox", "hexes": [h], "owner": "german", "hidden": True})
+    return d
+
+
+def test_a_hidden_pillbox_is_no_location_of_the_control_its_enemy_is_shown_a26_11_o_leary_4():
+    """Issue 28 item 3: Rossignol with a hidden German pillbox at H1 (in the German set-up area, so
+    Controlled at start, A26.11) or at G5 (outside it).  The French -- and the player with the
+    Germans kept secret -- are shown the same Control, the same VP and the same map either way;
+    the omniscient view lists the pillbox's Location (O'Leary 4: a hidden fortification is the
+    owner's secret until revealed)."""
+    shown = []
+    for h in ("G5", "H1"):
+        for secret in (("german",), ()):
+            s = session(_with_pillbox(h), 1, secret)
+            viewer = "player" if secret else "french"
+            shown.append((secret, s.view(viewer), [e["text"] for e in s.log(viewer)]))
+    assert shown[0] == shown[2] and shown[1] == shown[3]
+    assert not any(loc["in"] == "pillbox" for _, v, _ in shown for loc in v["control"]["locations"])
+    s = session(_with_pillbox("H1"), 1)
+    assert {"hex": "H1", "level": 0, "in": "pillbox", "side": "german"} in s.view("omniscient")["control"]["locations"]
+    assert {"hex": "H1", "level": 0, "in": "pillbox", "side": "german"} in s.view("german")["control"]["locations"]
