@@ -192,3 +192,18 @@ def test_a_hidden_pillbox_is_no_location_of_the_control_its_enemy_is_shown_a26_1
     s = session(_with_pillbox("H1"), 1)
     assert {"hex": "H1", "level": 0, "in": "pillbox", "side": "german"} in s.view("omniscient")["control"]["locations"]
     assert {"hex": "H1", "level": 0, "in": "pillbox", "side": "german"} in s.view("german")["control"]["locations"]
+
+
+# ---------------------------------------------------------------------------
+# Ids that count nothing hidden (CONTRACTS 5; issue 28 item 4)
+
+
+def test_question_mark_ids_made_in_play_do_not_count_the_enemys_hidden_fortifications_o_leary_4():
+    """A "?" made in play (concealment gained, A12.12; a HIP unit seen, O'Leary 3.4) takes the next
+    id of its side; with a hidden German pillbox in the scenario the French player's next "?"
+    was s5 where it is s4 without one, which told the player the pillbox was there."""
+    ids = []
+    for d in (source(bundled_scenario("rossignol-1914.json")), _with_pillbox("G5")):
+        s = session(d, 1, ("german",))
+        ids.append([s.state.fog.fresh_id("s", side)[1] for side in ("french", "german")])
+    assert ids[0] == ids[1] == ["s4", "s5"]
