@@ -53,6 +53,7 @@ from gwasl.games.aslgw.records import (
 )
 from gwasl.games.aslgw.state import AslgwState
 from gwasl.model.phases import Phase
+from gwasl.rules.fog.status import FogRuleError
 
 __all__ = ["apply", "automated", "legal", "odds", "reduce", "why_illegal"]
 
@@ -117,8 +118,11 @@ def why_illegal(state: AslgwState, action: Record, viewer: Viewer) -> str | None
     than 'not in the list'."""
     if state.over:
         return "the game is over"
-    return (turn.why_not(state, action) or _why_combat(state, action, viewer)
-            or mv.why_not(state, action, viewer, turn.to_act(state)) or sh.why_not(state, action, viewer))
+    # worked out on the game as the viewer knows it: a refusal tells nothing hidden (CONTRACTS 5)
+    state = knowledge.seen_state(state, viewer)
+    return (knowledge.unknown_piece(state, action, viewer) or turn.why_not(state, action)
+            or _why_combat(state, action, viewer) or mv.why_not(state, action, viewer, turn.to_act(state))
+            or sh.why_not(state, action, viewer))
 
 
 #: a combat action's own check before the dry run
@@ -141,7 +145,7 @@ def _why_combat(state: AslgwState, action: Record, viewer: Viewer) -> str | None
         # the rules' own reason, from a dry run on throw-away dice (nothing is kept)
         try:
             _resolve(state, action, GameDice(0))
-        except IllegalAction as e:
+        except (IllegalAction, FogRuleError) as e:  # a fog rule's refusal names its rule (O'Leary 3.2.2: HIP)
             return str(e)
         except (KeyError, ValueError) as e:
             return f"{action.kind}: {e}"
