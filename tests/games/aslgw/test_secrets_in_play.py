@@ -201,9 +201,85 @@ def test_a_hidden_pillbox_is_no_location_of_the_control_its_enemy_is_shown_a26_1
 def test_question_mark_ids_made_in_play_do_not_count_the_enemys_hidden_fortifications_o_leary_4():
     """A "?" made in play (concealment gained, A12.12; a HIP unit seen, O'Leary 3.4) takes the next
     id of its side; with a hidden German pillbox in the scenario the French player's next "?"
-    was s5 where it is s4 without one, which told the player the pillbox was there."""
+    was one higher than without one (s5 against s4), which told the player the pillbox was there."""
     ids = []
     for d in (source(bundled_scenario("rossignol-1914.json")), _with_pillbox("G5")):
         s = session(d, 1, ("german",))
         ids.append([s.state.fog.fresh_id("s", side)[1] for side in ("french", "german")])
-    assert ids[0] == ids[1] == ["s4", "s5"]
+    assert ids[0] == ids[1] == ["s6", "s7"]  # after the set-up's three "?" stacks and two dummy HIP
+
+
+# ---------------------------------------------------------------------------
+# Refusals that tell nothing hidden (CONTRACTS 5; issue 28 item 4)
+
+
+def test_a_crafted_rout_of_a_hip_unit_is_refused_in_words_o_leary_3_2_2_a10_5():
+    """Rossignol's German G-1 is HIP at G2 (O'Leary 3.1).  A rout of it sent in the RtPh ended in an
+    internal error (FogRuleError: it is HIP).  Now: the player with the Germans kept secret, or the
+    French, are told there is no such unit as far as they know -- word for word what they are told
+    of a unit that does not exist -- and a viewer who sees the Germans reads the fog rule."""
+    from gwasl.games.aslgw.records import Rout
+
+    s = session(source(bundled_scenario("rossignol-1914.json")), 1, ("german",))
+    to_phase(s, "RtPh", "french")
+    for viewer in ("player", "french"):
+        hip = _refusal(s, Rout("G-1", "H2", "ground", False), viewer)
+        assert hip == _refusal(s, Rout("G-9", "H2", "ground", False), viewer).replace("G-9", "G-1")
+        assert hip == f"rout: no unit 'G-1' on the map as {viewer} knows it"
+    for viewer in ("german", "omniscient"):
+        assert "HIP" in _refusal(s, Rout("G-1", "H2", "ground", False), viewer)
+
+
+# ---------------------------------------------------------------------------
+# The bundled scenarios' fog and SSR (issue 24 item 14)
+
+
+def test_saint_julien_s_gas_ssr_is_played_the_germans_release_chlorine_over_the_british_trench_aslgw_1_9():
+    """Saint-Julien's card: SSR 1 gives the British no gas protection and the Germans cotton pads;
+    SSR 2 gives the Germans their chlorine cloud over F2-F5, released in a PFPh from turn 1
+    (ASLGW 1.9: gas comes by SSR).  The Germans may release it in their first PFPh; the cloud
+    lies over the trench and the British in it suffer it unprotected (1.9.11)."""
+    from gwasl.games.aslgw.records import GasReleased, ReleaseGas
+
+    d = source(bundled_scenario("saint-julien-1915.json"))
+    assert any("$.sides.german.gas" in (r.get("fields") or []) for r in d["game"]["ssr"])
+    s = session(d, 1, ("british",))
+    to_phase(s, "PFPh", "german")
+    assert _acts(s, ReleaseGas) == [ReleaseGas("german", 0)]
+    entries = s.act(ReleaseGas("german", 0))
+    released = [ev for e in entries for ev in e.events if isinstance(ev, GasReleased)]
+    assert released and released[0].hexes == ("F2", "F3", "F4", "F5") and released[0].agents == ("chlorine",)
+    assert s.view("player")["gas"] == [{"side": "german", "agents": ["chlorine"], "hexes": ["F2", "F3", "F4", "F5"],
+                                        "until_turn": 1}]
+    assert not _acts(s, ReleaseGas)  # once (ASLGW 1.9)
+
+
+@pytest.mark.parametrize("name", ["rossignol-1914.json", "saint-julien-1915.json", "ovillers-1916.json",
+                                  "saint-quentin-1918.json", "bois-des-caures-1916.json", "schwaben-redoubt-1916.json"])
+def test_every_bundled_side_with_hip_units_has_its_dummy_hip_counters_o_leary_3_1_1(name):
+    """O'Leary 3.1.1: a side with HIP units gets dummy HIP counters (one more than its HIP squad
+    capacity), without which its HIP units can never shift (3.3)."""
+    from gwasl.model.scenario_io import parse_scenario
+    from gwasl.rules.fog.checks import dummy_allotment, hip_without_dummies
+
+    sc = parse_scenario(source(bundled_scenario(name)), name)
+    for side in sc.sides:
+        assert hip_without_dummies(sc, side) is None, side
+        a = dummy_allotment(sc, side)
+        if a.hip_squad_capacity and name != "bois-des-caures-1916.json":  # the four carded scenarios: the full allotment
+            assert a.dummy_hip_placed == a.dummy_hip_allowed, (side, a)
+
+
+def test_validate_warns_of_a_side_with_hip_units_and_no_dummy_hip_o_leary_3_1_1():
+    """The one rule function (gwasl/rules/fog/checks.py hip_without_dummies) that `gwasl validate`
+    and the editor's checks report through check_fog: a warning, not an error."""
+    from gwasl.model.scenario_io import parse_scenario
+    from gwasl.rules.validate import validate_scenario
+
+    d = source(bundled_scenario("rossignol-1914.json"))
+    d["dummies"] = [x for x in d["dummies"] if x["kind"] != "dummy_hip"]
+    report = validate_scenario(parse_scenario(d))
+    assert report.valid
+    assert [(w.path, w.rule) for w in report.warnings] == [("$.dummies", "O'Leary 3.1.1")]
+    assert "german sets up HIP units but no dummy HIP counter" in report.warnings[0].message
+    assert "allotment is 2" in report.warnings[0].message
