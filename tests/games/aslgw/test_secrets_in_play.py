@@ -283,3 +283,21 @@ def test_validate_warns_of_a_side_with_hip_units_and_no_dummy_hip_o_leary_3_1_1(
     assert [(w.path, w.rule) for w in report.warnings] == [("$.dummies", "O'Leary 3.1.1")]
     assert "german sets up HIP units but no dummy HIP counter" in report.warnings[0].message
     assert "allotment is 2" in report.warnings[0].message
+
+
+def test_gwasl_validate_prints_the_hip_warning_o_leary_3_1_1(capsys, tmp_path):
+    """`gwasl validate` on Rossignol without its dummy HIP counters: valid (exit 0), one warning naming
+    the rule; with them, no warning."""
+    import json
+
+    from gwasl.cli import main
+
+    d = source(bundled_scenario("rossignol-1914.json"))
+    d["dummies"] = [x for x in d["dummies"] if x["kind"] != "dummy_hip"]
+    p = tmp_path / "no-dummy-hip.json"
+    p.write_text(json.dumps(d), encoding="utf-8")
+    assert main(["validate", str(p)]) == 0
+    out = capsys.readouterr().out
+    assert "1 warning(s)" in out and "german sets up HIP units but no dummy HIP counter" in out and "O'Leary 3.1.1" in out
+    assert main(["validate", str(bundled_scenario("rossignol-1914.json"))]) == 0
+    assert "warning" not in capsys.readouterr().out
