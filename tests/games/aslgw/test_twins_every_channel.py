@@ -1,4 +1,4 @@
-"""CONTRACTS 5 through every channel (issue 28 item 4): 530 pairs of twin games -- every hidden-fact
+"""CONTRACTS 5 through every channel (issue 28 item 4): 500 pairs of twin games -- every hidden-fact
 variant of every bundled scenario (a real "?" or a dummy, two "?" swapped, HIP units where a dummy
 HIP was, a hidden squad's class, a hidden leader's rating, a hidden pillbox there or not), with
 and without --secret, five seeds each -- give their viewer the same status, legal list with its

@@ -79,7 +79,9 @@ class SetUpOnce(AslgwGame):
         return got[1]
 
 
-GAME = SetUpOnce()
+#: one game for each twin: a game keeps the last legal list it made (for the check of the action
+#: chosen from it), so twins that took turns with one game would each make theirs twice
+GAMES = (SetUpOnce(), SetUpOnce())
 
 
 @dataclass
@@ -184,7 +186,7 @@ def _hexes(doc: Mapping[str, Any]) -> list[str]:
 def _answers(s: Session[Any], viewer: str, doc: Mapping[str, Any], hexes: list[str], seed: int,
              menu: list[Any]) -> list[tuple[Any, ...]]:
     """The menus (every entry of the legal list ``menu`` with its odds) and the answers to the
-    generated actions, in one game (one game at a time: the game keeps the last list it made)."""
+    generated actions, in one game."""
     v = s.viewer(viewer)
     out: list[tuple[Any, ...]] = [(la.id, [repr(o) for o in s.game.odds(s.state, la.action, v)]) for la in menu]
     for g in generated(doc, s.view(viewer), hexes, random.Random(seed)):
@@ -216,15 +218,15 @@ def run(case: Case, seed: int, play_seed: int, max_steps: int = 10, probe_hexes:
     """Play one pair of twins side by side with the same random legal actions for up to
     ``max_steps``, comparing every channel at each step: first a random number of phase ends
     (so that the pairs of a run reach every phase of both player turns), then any legal action.
-    Twice -- where the phase ends stop, and at a later random step -- probe the menus and
-    generated actions at ``probe_hexes`` hexes of the map (a different share of the map for each
+    Twice -- where the phase ends stop, and at a later random step -- probe generated actions at
+    ``probe_hexes`` hexes of the map (and the menus' odds, the first time) (a different share of the map for each
     ``share``, the seed unless given, so that a run over many pairs probes every hex).  Stops at the first reveal (after it
     the games may differ) or the end."""
     doc, variant = docs(case)
     sides = list(doc["sides"])
     other = sides[1] if sides[0] == case.hidden_side else sides[0]
     opts = GameOptions(frozenset({case.hidden_side}) if case.secret else frozenset())
-    a, b = Session.new(GAME, doc, seed, opts), Session.new(GAME, variant, seed, opts)
+    a, b = Session.new(GAMES[0], doc, seed, opts), Session.new(GAMES[1], variant, seed, opts)
     viewer = "player" if case.secret else other
     rng = random.Random(play_seed)
     every = _hexes(doc)
@@ -242,7 +244,8 @@ def run(case: Case, seed: int, play_seed: int, max_steps: int = 10, probe_hexes:
         if step in probes:
             start = ((seed if share is None else share) * 2 * probe_hexes + (step != hurry) * probe_hexes) % len(every)
             hexes = [every[(start + i) % len(every)] for i in range(min(probe_hexes, len(every)))]
-            _probe(a, b, viewer, doc, hexes, rng, where, t, (la, lb))
+            # the menus' odds once a pair (the fire odds are the dearest thing here), where the phase ends stop
+            _probe(a, b, viewer, doc, hexes, rng, where, t, (la, lb) if step == hurry else ([], []))
             t.hexes.setdefault(name, set()).update(hexes)
         if a.status().over or not la:
             break
