@@ -12,7 +12,11 @@ is computed from one of these, never from the whole truth:
 * :func:`known_enemy_ranges`: the ranges of the enemy units a side knows of
   that see a location (A12.14, ASLGW 1.7.2);
 * :func:`side_knowledge`: the fog layer as a side knows it, for its policy
-  (:func:`gwasl.rules.fog.knowledge.known_state`).
+  (:func:`gwasl.rules.fog.knowledge.known_state`);
+* :func:`with_piles`: a known scenario with a notional squad under each enemy
+  "?" (what a side may take for an enemy unit, e.g. for a Bayonet Charge);
+* :func:`seen_state`: the whole game as a viewer knows it, on which every
+  refusal is worked out (:func:`unknown_piece` names a unit it does not know).
 
 A side whose hidden layer gwasl keeps rolls on its own stream
 (:func:`private_dice`, :func:`secret_roll`): what the player sees, down to
