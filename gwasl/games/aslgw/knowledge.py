@@ -47,6 +47,7 @@ from gwasl.rules.fog.state import ConcealStack, FogState, FogStatus
 from gwasl.rules.fog.status import lose_concealment, reveal_hip
 from gwasl.rules.los import LosIndex
 from gwasl.rules.movement import map_key
+from gwasl.rules.weapons import sw_holder
 
 __all__ = ["REDUCERS", "env", "is_hidden", "known_enemy_ranges", "known_scenario", "pile_key", "piles", "piles_of_enemies",
            "private_dice", "secret_roll", "side_knowledge", "with_piles"]
@@ -250,8 +251,14 @@ def secret_roll(dice: GameDice, roll: Roll) -> SecretRoll:
 
 def _concealment_lost(state: AslgwState, event: ConcealmentLost) -> AslgwState:
     fog = state.fog
-    hip = [u for u in event.units if fog.status_of(u) is FogStatus.HIP]
-    fog = lose_concealment(fog, [u for u in event.units if u not in hip], event.why).state
+    # A12.1, O'Leary 3.4: a SW goes hidden or concealed with the unit that holds it, and is
+    # revealed with it (a revealed crew routing with a still-HIP MG broke O'Leary 3.2.2 in play)
+    shown = set(event.units)
+    held = [w.id for w in fog.scenario.units if w.kind is UnitKind.SUPPORT_WEAPON and w.id not in shown
+            and fog.status_of(w.id) is not FogStatus.NONE and (h := sw_holder(fog.scenario, w)) is not None and h.id in shown]
+    units = (*event.units, *held)
+    hip = [u for u in units if fog.status_of(u) is FogStatus.HIP]
+    fog = lose_concealment(fog, [u for u in units if u not in hip], event.why).state
     if hip:
         fog = fog.with_status({u: FogStatus.NONE for u in hip})
     return replace(state, fog=fog)

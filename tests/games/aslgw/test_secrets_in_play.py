@@ -306,3 +306,17 @@ def test_gwasl_validate_prints_the_hip_warning_o_leary_3_1_1(capsys, tmp_path):
     assert "1 warning(s)" in out and "german sets up HIP units but no dummy HIP counter" in out and "O'Leary 3.1.1" in out
     assert main(["validate", str(bundled_scenario("rossignol-1914.json"))]) == 0
     assert "warning" not in capsys.readouterr().out
+
+
+def test_a_hip_crew_revealed_by_its_fire_reveals_the_mg_it_holds_o_leary_3_4_3_2_2():
+    """Ovillers: the crew G-MG holds the MG G-MGW, both HIP in F3.  Advancing Fire by the crew alone
+    (its inherent FP, A7.351) revealed the crew and left the MG it holds HIP (O'Leary 3.4); when the
+    broken crew routed with it, moving a HIP piece raised an internal error (O'Leary 3.2.2).  A SW
+    is hidden with its holder and revealed with it; the squad G-1 in the same hex stays HIP."""
+    from games.aslgw.playout import GAME
+    from gwasl.games.aslgw.records import ConcealmentLost
+
+    s = session(source(bundled_scenario("ovillers-1916.json")), 1, ("german",))
+    assert {i: s.state.fog.status_of(i).value for i in ("G-1", "G-MG", "G-MGW")} == dict.fromkeys(("G-1", "G-MG", "G-MGW"), "hip")
+    after = GAME.reduce(s.state, ConcealmentLost("german", ("G-MG",), "F3", "it fires (A12.141; O'Leary 3.4)"))
+    assert {i: after.fog.status_of(i).value for i in ("G-1", "G-MG", "G-MGW")} == {"G-1": "hip", "G-MG": "none", "G-MGW": "none"}
