@@ -106,7 +106,9 @@ def with_piles(sc: Scenario, fog: FogState, side: str) -> Scenario:
 
 
 def piles_of_enemies(fog: FogState, side: str) -> list[PileKey]:
-    """The "?" piles of every side but ``side``, in map order."""
+    """The "?" piles of every side but ``side``, in map order: what ``side`` sees of its enemies'
+    concealed stacks (O'Leary 2.2: one pile per hex, position and kind of counter), so the "?"
+    ids it is shown count nothing hidden (CONTRACTS 5)."""
     return [k for s in fog.scenario.sides if s != side for k in piles(fog, s)]
 
 
@@ -215,7 +217,8 @@ _NAMING = ("unit", "units", "firers", "pieces", "weapon")
 def unknown_piece(seen: AslgwState, action: Record, viewer: Viewer) -> str | None:
     """The first unit or "?" ``action`` names that is not on the map as ``viewer`` knows it
     (``seen``: :func:`seen_state`), in words; None when it names none.  A unit hidden from the
-    viewer and a unit that does not exist read alike."""
+    viewer and a unit that does not exist read alike (CONTRACTS 5: a refusal tells nothing
+    hidden; O'Leary 3.1: a HIP unit is not on the map for its enemy)."""
     fog = seen.fog
     units = {u.id for u in fog.scenario.units}
     stacks = {s.id for s in fog.stacks if viewer.sees_secrets_of(s.side)}
