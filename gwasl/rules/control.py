@@ -5,7 +5,9 @@ building.  Control is gained at scenario start from the set-up areas and
 single-side boards (26.11) and during play whenever an armed Good Order
 Infantry MMC occupies a Location with no armed enemy ground unit there
 (26.11), the hex only from ground level (26.13), the building from any
-non-rooftop, non-subterranean level of any of its hexes (26.14).  Control
+non-rooftop, non-subterranean level of any of its hexes (26.14); a hex with a
+pillbox (or a dugout, a bunker in all respects, ASLGW 2.2) only by a side that
+Controls the pillbox Location too (26.132).  Control
 is kept until the opponent gains it (26.1).  Dummies neither gain nor deny
 Control; concealed and HIP units do, and their Control need not be
 declared until game end (26.15): each change records whether it was made
@@ -146,12 +148,18 @@ class ControlMap:
         tables: dict[str, Mapping[Any, Controller]] = {"location": self.locations, "hex": self.hexes, "building": self.buildings}
         return tables[kind].get(key)
 
-    def update(self, occupants: Iterable[Occupant], buildings: Mapping[Hex, str]) -> tuple[ControlMap, list[ControlChange]]:
+    def update(self, occupants: Iterable[Occupant], buildings: Mapping[Hex, str],
+               bunkers: Mapping[Hex, Iterable[Location]] | None = None) -> tuple[ControlMap, list[ControlChange]]:
         """Control after the units now on the map have had their chance to gain it (A26.11-26.15).
 
         Call it after every event that moves, breaks, reveals or removes a unit:
         Control is gained during movement (a unit need not end its phase there),
         and as soon as the last armed enemy unit leaves or is eliminated.
+
+        ``bunkers`` gives the pillbox Locations of a hex (ASLGW 2.2: a dugout is a bunker in
+        all respects, so a pillbox): A26.132, such a hex is gained only by a side that
+        Controls its pillbox Location(s) as well, occupying the hex with no armed enemy
+        ground unit there (a unit in the pillbox occupies the hex).
         """
         units = list(occupants)
         deny_loc: dict[Location, set[str]] = {}
@@ -177,8 +185,11 @@ class ControlMap:
                 tables[kind] = old.copy() if isinstance(old, (dict, MappingProxyType)) else dict(old)
             tables[kind][key] = value
 
+        def holder(kind: str, key: Any) -> Controller | None:
+            return tables[kind].get(key) if kind in tables else current[kind].get(key)
+
         def gain(kind: str, key: Any, u: Occupant, rule: str) -> None:
-            cur = tables[kind].get(key) if kind in tables else current[kind].get(key)
+            cur = holder(kind, key)
             if cur is not None and cur.side == u.side:
                 if cur.hidden and not u.hidden:  # now declared by a unit the enemy sees
                     put(kind, key, Controller(u.side, False, None))
@@ -200,7 +211,9 @@ class ControlMap:
                 continue
             gain("location", loc, u, "A26.11")
             if loc.level == 0 and not loc.rooftop and not (deny_hex.get(loc.hex, set()) - {u.side}):
-                gain("hex", loc.hex, u, "A26.13")
+                held = [holder("location", b) for b in (bunkers or {}).get(loc.hex, ())]
+                if all(c is not None and c.side == u.side for c in held):
+                    gain("hex", loc.hex, u, "A26.132" if held else "A26.13")
             b = buildings.get(loc.hex)
             if b is not None and not loc.rooftop and not (deny_bld.get(b, set()) - {u.side}):
                 gain("building", b, u, "A26.14")

@@ -12,7 +12,11 @@ is computed from one of these, never from the whole truth:
 * :func:`known_enemy_ranges`: the ranges of the enemy units a side knows of
   that see a location (A12.14, ASLGW 1.7.2);
 * :func:`side_knowledge`: the fog layer as a side knows it, for its policy
-  (:func:`gwasl.rules.fog.knowledge.known_state`).
+  (:func:`gwasl.rules.fog.knowledge.known_state`);
+* :func:`with_piles`: a known scenario with a notional squad under each enemy
+  "?" (what a side may take for an enemy unit, e.g. for a Bayonet Charge);
+* :func:`seen_state`: the whole game as a viewer knows it, on which every
+  refusal is worked out (:func:`unknown_piece` names a unit it does not know).
 
 A side whose hidden layer gwasl keeps rolls on its own stream
 (:func:`private_dice`, :func:`secret_roll`): what the player sees, down to
@@ -25,10 +29,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
+from types import MappingProxyType
 from typing import Any
 
 from gwasl.engine.dice import GameDice
 from gwasl.engine.events import Drm
+from gwasl.engine.game import Viewer
 from gwasl.engine.record import Record
 from gwasl.games.aslgw.records import ConcealmentLost, DummyRemoved, HipRevealed, SecretRoll
 from gwasl.games.aslgw.state import AslgwState, PileKey
@@ -41,9 +47,10 @@ from gwasl.rules.fog.state import ConcealStack, FogState, FogStatus
 from gwasl.rules.fog.status import lose_concealment, reveal_hip
 from gwasl.rules.los import LosIndex
 from gwasl.rules.movement import map_key
+from gwasl.rules.weapons import sw_holder
 
-__all__ = ["REDUCERS", "env", "is_hidden", "known_enemy_ranges", "known_scenario", "pile_key", "piles", "private_dice",
-           "secret_roll", "side_knowledge"]
+__all__ = ["REDUCERS", "env", "is_hidden", "known_enemy_ranges", "known_scenario", "pile_key", "piles", "piles_of_enemies",
+           "private_dice", "secret_roll", "side_knowledge", "with_piles"]
 
 _CACHE_LIMIT = 16
 _LOS: dict[str, SeesFn] = {}
@@ -85,6 +92,24 @@ def known_scenario(fog: FogState, knows: frozenset[str]) -> Scenario:
     if len(units) == len(sc.units):
         return sc
     return sc.with_units(units)
+
+
+def with_piles(sc: Scenario, fog: FogState, side: str) -> Scenario:
+    """``sc`` (a scenario as some viewer knows it) with one notional squad under each "?"
+    pile of ``side``'s enemies: what ``side`` may take for an enemy unit there (a "?" may
+    hide a unit, whatever it truly is; A12.1, docs/rules-notes.md), so that a rule asking
+    for "an enemy unit" counts a "?" the same whether it is real or a dummy."""
+    notional: list[Unit] = []
+    for (owner, h, position, _cloaked) in piles_of_enemies(fog, side):
+        notional.append(Unit(f"?{len(notional) + 1}", owner, UnitKind.SQUAD, h, position=position))
+    return sc.with_units((*sc.units, *notional)) if notional else sc
+
+
+def piles_of_enemies(fog: FogState, side: str) -> list[PileKey]:
+    """The "?" piles of every side but ``side``, in map order: what ``side`` sees of its enemies'
+    concealed stacks (O'Leary 2.2: one pile per hex, position and kind of counter), so the "?"
+    ids it is shown count nothing hidden (CONTRACTS 5)."""
+    return [k for s in fog.scenario.sides if s != side for k in piles(fog, s)]
 
 
 def pile_key(s: ConcealStack) -> PileKey:
@@ -131,6 +156,83 @@ def infantry(units: Iterable[Unit]) -> list[Unit]:
 
 
 # ---------------------------------------------------------------------------
+# The game as a viewer knows it: what a refusal is worked out on (CONTRACTS 5)
+
+_SEEN: list[tuple[AslgwState, Viewer, AslgwState]] = []
+
+
+def seen_state(state: AslgwState, viewer: Viewer) -> AslgwState:
+    """The game as ``viewer`` knows it.  For every side whose secrets it does not see: its hidden
+    units, dummy HIP counters (O'Leary 3.1), hidden fortifications (4) and minefields not known
+    (4.6) left out, each of its "?" piles one dummy stack of as many counters (all an enemy sees
+    of a "?", O'Leary 2.1), its shift ledger and private dice out; Control as the viewer believes
+    it (A26.15).  Everything else -- the map, the turn, the viewer's own sides -- as it is.
+
+    Why an action is refused is worked out on this state, so that every answer a viewer can get
+    for any action it may send reads the same whatever is hidden from it (issue 28 item 4): two
+    games that differ only in hidden facts give the same seen state.  Never used to resolve an
+    action or roll a die."""
+    blind = frozenset(s for s in state.settings.order if not viewer.sees_secrets_of(s))
+    if not blind:
+        return state
+    for st, v, got in _SEEN:
+        if st is state and v == viewer:
+            return got
+    fog = state.fog
+    drop = {u.id for u in fog.scenario.units if u.side in blind and is_hidden(fog, u.id)}
+    gone = drop | {s.id for s in fog.stacks if s.side in blind}
+    stacks = [s for s in fog.stacks if s.side not in blind]
+    for side in sorted(blind):
+        for (owner, h, position, cloaked), pile in piles(fog, side).items():
+            where = h.label if position is Position.GROUND else f"{h.label} {position.value}"
+            stacks.append(ConcealStack(f"? of {owner} at {where}{' (cloaked)' if cloaked else ''}", owner, h, position, (),
+                                       sum(x.height for x in pile), False, cloaked))
+    sc = fog.scenario.with_units(u for u in fog.scenario.units if u.id not in drop) if drop else fog.scenario
+    seen_fog = replace(
+        fog, scenario=sc,
+        status=MappingProxyType({k: v for k, v in fog.status.items() if k not in drop}),
+        stacks=tuple(stacks),
+        dummy_hip=tuple(d for d in fog.dummy_hip if d.side not in blind),
+        fortifications=tuple(f for f in fog.fortifications if f.side not in blind),
+        minefields=tuple(m for m in fog.minefields if m.side not in blind or m.known or m.revealed),
+        bore_sight=tuple(b for b in fog.bore_sight if b.side not in blind),
+        pre_registration=tuple(p for p in fog.pre_registration if p.side not in blind),
+        ti=fog.ti - gone, moved=fog.moved - gone,
+        spent=MappingProxyType({k: v for k, v in fog.spent.items() if k not in gone}),
+        issued=MappingProxyType({k: v for k, v in fog.issued.items() if k.split(":", 1)[0] not in blind}))
+    v = state.victory
+    known = sorted(set(state.settings.order) - blind)
+    belief = v.believed.get(known[0] if len(known) == 1 else "", v.truth)
+    got = replace(state, fog=seen_fog, ledger=tuple(r for r in state.ledger if r.side not in blind),
+                  private_dice=MappingProxyType({k: n for k, n in state.private_dice.items() if k not in blind}),
+                  victory=replace(v, truth=belief))
+    _SEEN[:] = [(state, viewer, got)]
+    return got
+
+
+#: the fields of an action that name units (or, for ``pieces``, units and "?" stacks)
+_NAMING = ("unit", "units", "firers", "pieces", "weapon")
+
+
+def unknown_piece(seen: AslgwState, action: Record, viewer: Viewer) -> str | None:
+    """The first unit or "?" ``action`` names that is not on the map as ``viewer`` knows it
+    (``seen``: :func:`seen_state`), in words; None when it names none.  A unit hidden from the
+    viewer and a unit that does not exist read alike (CONTRACTS 5: a refusal tells nothing
+    hidden; O'Leary 3.1: a HIP unit is not on the map for its enemy)."""
+    fog = seen.fog
+    units = {u.id for u in fog.scenario.units}
+    stacks = {s.id for s in fog.stacks if viewer.sees_secrets_of(s.side)}
+    for name in _NAMING:
+        got = getattr(action, name, None)
+        for ref in (got,) if isinstance(got, str) else got if isinstance(got, tuple) else ():
+            if not isinstance(ref, str):
+                continue
+            if ref not in units and not (name == "pieces" and ref in stacks):
+                return f"{action.kind}: no unit {ref[:40]!r} on the map as {viewer.name} knows it"
+    return None
+
+
+# ---------------------------------------------------------------------------
 # A secret side's own dice (CONTRACTS 5)
 
 
@@ -152,8 +254,14 @@ def secret_roll(dice: GameDice, roll: Roll) -> SecretRoll:
 
 def _concealment_lost(state: AslgwState, event: ConcealmentLost) -> AslgwState:
     fog = state.fog
-    hip = [u for u in event.units if fog.status_of(u) is FogStatus.HIP]
-    fog = lose_concealment(fog, [u for u in event.units if u not in hip], event.why).state
+    # A12.1, O'Leary 3.4: a SW goes hidden or concealed with the unit that holds it, and is
+    # revealed with it (a revealed crew routing with a still-HIP MG broke O'Leary 3.2.2 in play)
+    shown = set(event.units)
+    held = [w.id for w in fog.scenario.units if w.kind is UnitKind.SUPPORT_WEAPON and w.id not in shown
+            and fog.status_of(w.id) is not FogStatus.NONE and (h := sw_holder(fog.scenario, w)) is not None and h.id in shown]
+    units = (*event.units, *held)
+    hip = [u for u in units if fog.status_of(u) is FogStatus.HIP]
+    fog = lose_concealment(fog, [u for u in units if u not in hip], event.why).state
     if hip:
         fog = fog.with_status({u: FogStatus.NONE for u in hip})
     return replace(state, fog=fog)

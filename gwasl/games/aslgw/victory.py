@@ -27,9 +27,9 @@ from gwasl.engine.record import Record
 from gwasl.games.aslgw.records import Judged, Over
 from gwasl.games.aslgw.state import AslgwState, ReduceFn, VictoryState
 from gwasl.model.hexgrid import Hex
-from gwasl.model.scenario import Scenario, Unit, UnitKind
+from gwasl.model.scenario import FortificationKind, Position, Scenario, Unit, UnitKind
 from gwasl.rules.card import ScenarioCard, location_of
-from gwasl.rules.control import Controller, ControlMap, Location, Occupant
+from gwasl.rules.control import Controller, ControlMap, Kind, Location, Occupant
 from gwasl.rules.fog.state import FogState, FogStatus
 from gwasl.rules.fog.status import lose_concealment
 from gwasl.rules.victory import Loss, Tally, Verdict, judge, tally, unit_vp
@@ -59,16 +59,59 @@ def _ro(d: Mapping[Any, Any]) -> Mapping[Any, Any]:
     return MappingProxyType(dict(d))
 
 
+#: the fortifications whose inside is a Location of its own: a pillbox, and a dugout, a bunker in
+#: all respects (ASLGW 2.2, 2.2.1; docs/rules-notes.md "Dugouts and deep trenches as Locations")
+_BUNKER_KINDS = (FortificationKind.DUGOUT, FortificationKind.PILLBOX)
+
+
 def _locations(s: Scenario, hexes: Iterable[Hex]) -> list[Location]:
     out = []
     for h in hexes:
         out.append(Location(h, 0))
         for f in s.map.fortifications_at(h):
-            if f.kind.value in ("dugout", "pillbox"):
-                from gwasl.model.scenario import Position
-
+            if f.kind in _BUNKER_KINDS:
                 out.append(location_of(h, Position(f.kind.value)))
     return out
+
+
+Bunkers = Mapping[Hex, tuple[Location, ...]]
+_BUNKER_MAPS: list[tuple[tuple[object, object], tuple[Bunkers, Mapping[str, Bunkers], Bunkers]]] = []
+
+
+def _bunker_maps(fog: FogState) -> tuple[Bunkers, Mapping[str, Bunkers], Bunkers]:
+    """The pillbox Locations of each hex (A26.132): ``(all of them, those each side knows,
+    those everyone knows)``.  A side knows the fortifications on the map and its own hidden
+    ones (O'Leary 4): the enemy's hidden pillbox is no Location of its Control, nor of the
+    public one, until revealed (issue 28 item 3).  Kept for the fortifications last asked about."""
+    key = (fog.scenario.map.fortifications, fog.fortifications)
+    for k, got in _BUNKER_MAPS:
+        if k[0] is key[0] and k[1] is key[1]:
+            return got
+    public: dict[Hex, tuple[Location, ...]] = {}
+    for f in fog.scenario.map.fortifications:
+        if f.kind in _BUNKER_KINDS:
+            for h in f.hexes:
+                public[h] = (*public.get(h, ()), location_of(h, Position(f.kind.value)))
+    every = dict(public)
+    own: dict[str, dict[Hex, tuple[Location, ...]]] = {}
+    for hf in fog.fortifications:
+        if hf.kind in _BUNKER_KINDS:
+            loc = location_of(hf.hex, Position(hf.kind.value))
+            every[hf.hex] = (*every.get(hf.hex, ()), loc)
+            mine = own.setdefault(hf.side, dict(public))
+            mine[hf.hex] = (*mine.get(hf.hex, ()), loc)
+    shown = _ro(public)
+    got = (_ro(every) if own else shown, _ro({s: _ro(m) for s, m in own.items()}), shown)
+    _BUNKER_MAPS[:] = [(key, got)]
+    return got
+
+
+def _forget(cm: ControlMap, locations: Iterable[Location]) -> ControlMap:
+    """``cm`` without the Control of ``locations`` (Locations its holder does not know of)."""
+    drop = [loc for loc in locations if loc in cm.locations]
+    if not drop:
+        return cm
+    return replace(cm, locations=_ro({k: c for k, c in cm.locations.items() if k not in drop}))
 
 
 _BUILDINGS: list[tuple[object, dict[Hex, str]]] = []
@@ -115,14 +158,19 @@ def settle(fog: FogState, v: VictoryState) -> VictoryState:
         changed = {u.location.hex for u in set(units) ^ set(v.seen)}
         blds = {b[h] for h in changed if h in b}
         judging = [u for u in units if u.location.hex in changed or (blds and b.get(u.location.hex) in blds)]
+    every, own, public = _bunker_maps(fog)
     # sides that see the same units and believe the same map reach the same belief: judge it once
-    judged: dict[tuple[int, tuple[int, ...]], ControlMap] = {}
+    judged: dict[tuple[int, tuple[int, ...], int], ControlMap] = {}
 
     def judge(cm: ControlMap, k: str | None) -> ControlMap:
         seen_by = tuple(i for i, u in enumerate(judging) if k is None or not u.hidden or u.side == k)
-        key = (id(cm), seen_by)
+        bunkers = every if k is None else own.get(k, public)
+        key = (id(cm), seen_by, id(bunkers))
         if key not in judged:
-            judged[key] = cm.update([judging[i] for i in seen_by], b)[0]
+            got = cm.update([judging[i] for i in seen_by], b, bunkers)[0]
+            if bunkers is not every:  # A26.15 with O'Leary 4: no Control of a pillbox one does not know of
+                got = _forget(got, (loc for h, locs in every.items() for loc in locs if loc not in bunkers.get(h, ())))
+            judged[key] = got
         return judged[key]
 
     truth = judge(v.truth, None)
@@ -164,7 +212,59 @@ def track(before: AslgwState, after: AslgwState) -> AslgwState:
             if old is not None and u.kind is UnitKind.HALF_SQUAD and _vp(old) > _vp(u):
                 # A26.221: Casualty Reduction eliminates half of the squad (docs/rules-notes.md)
                 losses += (Loss(u.id, u.side, _vp(old) - _vp(u), "reduced"),)
-    return replace(after, victory=settle(fa, replace(v, losses=losses)))
+    return replace(after, victory=_told(fb, fa, settle(fa, replace(v, losses=losses))))
+
+
+def _told(before: FogState, after: FogState, v: VictoryState) -> VictoryState:
+    """What a reveal tells the enemy of Control (A26.15, A26.11, A26.132; ASLGW 2.2: a dugout is
+    a bunker).  A hidden armed unit denied the enemy's gains where it was; revealed (it fires,
+    it is found), its enemy learns that those gains never were: its belief of the unit's
+    Location, hex and building becomes the truth.  A hidden pillbox revealed becomes a Location
+    of every belief, with its Control and its hex's as they truly are.  Nothing changes a
+    belief before a reveal (CONTRACTS 5)."""
+    if before.status is after.status and before.scenario.map.fortifications is after.scenario.map.fortifications:
+        return v
+    shown = [u for u in after.scenario.units if u.kind is not UnitKind.SUPPORT_WEAPON
+             and before.status_of(u.id) is not FogStatus.NONE and after.status_of(u.id) is FogStatus.NONE]
+    public_before = _bunker_maps(before)[2]
+    public_after = _bunker_maps(after)[2]
+    found = [loc for h, locs in public_after.items() for loc in locs if loc not in public_before.get(h, ())]
+    if not shown and not found:
+        return v
+    b = _buildings(after.scenario)
+    believed = dict(v.believed)
+    for k, cm in v.believed.items():
+        keys: list[tuple[Kind, Any]] = []
+        for u in shown:
+            if u.side != k:
+                keys += [("location", location_of(u.hex, u.position)), ("hex", u.hex)]
+                if u.hex in b:
+                    keys.append(("building", b[u.hex]))
+        for loc in found:
+            keys += [("location", loc), ("hex", loc.hex)]
+        believed[k] = _as_true(cm, v.truth, keys)
+    return replace(v, believed=_ro(believed))
+
+
+def _as_true(cm: ControlMap, truth: ControlMap, keys: Iterable[tuple[Kind, Any]]) -> ControlMap:
+    """``cm`` with the Control of ``keys`` (kind, Location/hex/building) as ``truth`` has it, declared."""
+    tables: dict[str, dict[Any, Controller]] = {"location": dict(cm.locations), "hex": dict(cm.hexes),
+                                                 "building": dict(cm.buildings)}
+    changed = False
+    for kind, key in keys:
+        t = truth.controller(kind, key)
+        now = tables[kind].get(key)
+        want = Controller(t.side) if t is not None else None
+        if (now.side if now is not None else None) == (want.side if want is not None else None):
+            continue
+        changed = True
+        if want is None:
+            del tables[kind][key]
+        else:
+            tables[kind][key] = want
+    if not changed:
+        return cm
+    return ControlMap(_ro(tables["location"]), _ro(tables["hex"]), _ro(tables["building"]))
 
 
 def remove_units(fog: FogState, ids: Iterable[str]) -> FogState:

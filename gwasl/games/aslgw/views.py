@@ -95,6 +95,7 @@ from gwasl.model.scenario import Position, Unit
 from gwasl.rules.fog.view import OMNISCIENT, ConcealedStack, SideView
 from gwasl.rules.fog.view import view as fog_view
 from gwasl.rules.movement import StepError, cached_step_cost
+from gwasl.rules.sniper import gas_releases
 from gwasl.rules.trenches import LocationError
 from gwasl.rules.victory import judge
 
@@ -697,6 +698,10 @@ def _combat_state_extra(state: AslgwState, viewer: Viewer) -> dict[str, Any]:
         "residual": [{"hex": h, "in": p, "fp": fp} for (h, p), fp in sorted(c.residual.items())],
         "melee": [{"hex": h, "area": a} for h, a in sorted(c.melee)],
         "gas": [{"side": g.side, "agents": list(g.agents), "hexes": list(g.hexes), "until_turn": g.until_turn} for g in c.gas],
+        # the gas attacks the card's SSR gives each side (ASLGW 1.9): public, as the card is
+        "gas_attacks": [{"side": r.side, "index": r.index, "agents": list(r.agents), "hexes": [h.label for h in r.hexes],
+                         "turn": r.turn, "released": (r.side, r.index) in c.released}
+                        for side in state.settings.order for r in gas_releases(state.scenario, side)],
     }
     if c.group is not None:  # a fire group being formed (A7.5)
         out["fire_group"] = {"side": c.group.side, "firers": list(c.group.firers), "at": c.group.at, "in": c.group.at_in,

@@ -19,7 +19,7 @@ from gwasl.rules.morale import stacking_equivalents
 from gwasl.rules.validate import scenario_check
 
 __all__ = ["DummyAllotment", "check_fog", "dummy_allotment", "dummy_hip_allotment", "dummy_minefield_allotment",
-           "hip_squad_capacity"]
+           "hip_squad_capacity", "hip_without_dummies"]
 
 
 def hip_squad_capacity(s: Scenario, side: str, table: FogTable | None = None) -> int:
@@ -159,6 +159,19 @@ def dummy_minefield_allotment(s: Scenario, side: str, table: FogTable | None = N
     return ap // per_ap + at // per_at
 
 
+def hip_without_dummies(s: Scenario, side: str, table: FogTable | None = None) -> Finding | None:
+    """A warning when ``side`` sets up HIP units and no dummy HIP counter (O'Leary 3.1.1 allows one
+    more than its HIP squad capacity): a HIP unit shifts only with a dummy HIP counter (3.3), so
+    without one it can never shift and its enemy knows it is where it set up.  The one check
+    ``gwasl validate`` and the editor's checks both report (through :func:`check_fog`)."""
+    if not _has_hip(s, side) or any(d.side == side and d.kind is DummyKind.DUMMY_HIP for d in s.dummies):
+        return None
+    allowed = dummy_hip_allotment(s, side, table)
+    return Finding("$.dummies", f"{side} sets up HIP units but no dummy HIP counter: they can never shift "
+                   f"(O'Leary 3.3); its allotment is {allowed} (HIP squad capacity "
+                   f"{hip_squad_capacity(s, side, table)} + 1)", "O'Leary 3.1.1", severity="warning")
+
+
 @scenario_check
 def check_fog(s: Scenario) -> Iterator[Finding]:
     """Every fog extension field is well formed (:func:`gwasl.rules.fog.fields.fog_field_findings`),
@@ -212,6 +225,9 @@ def check_fog(s: Scenario) -> Iterator[Finding]:
 
     for sid in s.sides:
         allot = dummy_allotment(s, sid, t)
+        unshifting = hip_without_dummies(s, sid, t)
+        if unshifting is not None:
+            yield unshifting
         if allot.dummy_hip_over:
             yield Finding("$.dummies", f"{sid} sets up {allot.dummy_hip_placed} dummy HIP counters; its allotment is "
                           f"{allot.dummy_hip_allowed} (HIP squad capacity {allot.hip_squad_capacity} + 1, plus hidden "

@@ -323,6 +323,9 @@ class FogState:
                 dummy_hip.append(DummyHip(new_id("h"), d.side, d.hex))
             else:
                 minefields.append(Minefield(new_id("m"), d.side, d.hex, 0, 0, dummy=True))
+        # ids made in play start above the set-up's "?" stacks and dummies, never above the hidden
+        # fortifications and minefields: how many of those a side has is its secret (CONTRACTS 5)
+        public_ids = n
         forts: list[HiddenFortification] = []
         kept = []
         for f in scenario.map.fortifications:
@@ -363,7 +366,7 @@ class FogState:
             minefields=tuple(minefields),
             bore_sight=tuple(bore),
             pre_registration=tuple(prereg),
-            next_id=n + 1,
+            next_id=public_ids + 1,
         )
 
     # -- look-ups ---------------------------------------------------------------

@@ -157,7 +157,8 @@ def action_hexes(action: dict[str, Any], view: dict[str, Any],
     """Where an aslgw action starts and ends on the map, from its JSON and the view:
     a move from its pieces' hex (or its "?" pile) to ``to``; a shift between ``a`` and ``b``;
     a fire from its firers' hex to its target ``at``; a rally, repair, detach, bayonet
-    charge or platoon order at its unit's hex; a close combat at ``at``.  ``where``: the
+    charge or platoon order at its unit's hex; a close combat at ``at``; a gas release at
+    the first hex of its area, taking gas protection off at the unit's hex.  ``where``: the
     view's units by id (:func:`_where`), when the caller asks about many actions of one view."""
     kind = action.get("kind")
     where = _where(view) if where is None else where
@@ -194,6 +195,12 @@ def action_hexes(action: dict[str, Any], view: dict[str, Any],
         return _hex(action.get("at")), _hex(action.get("to"))
     if kind == "close_combat":
         return _hex(action.get("at")), None
+    if kind == "remove_gas_protection":
+        return _hex(where.get(str(action.get("unit")))), None
+    if kind == "release_gas":  # on the first hex of the attack's area (ASLGW 1.9)
+        attack = next((g for g in view.get("gas_attacks") or () if g.get("side") == action.get("side")
+                       and g.get("index") == action.get("index")), None)
+        return (_hex((attack.get("hexes") or [None])[0]) if attack else None), None
     if kind in ("end_impulse", "end_platoon"):
         members = [u.get("id") for u in view.get("units") or () if u.get("platoon") == action.get("platoon")]
         return _first(members, where), None

@@ -8,6 +8,10 @@ one side (for the metamorphic tests of CONTRACTS 5):
 * ``class``: the class of a hidden squad changes (its morale is beneath the "?");
 * ``rating``: the rating of a hidden leader changes.
 
+:func:`fortification_variants` adds one more kind (the twin test of every channel uses it):
+
+* ``pillbox``: the side has a hidden pillbox (O'Leary 4) in its set-up area, or not.
+
 Only variants that still validate are kept.
 """
 
@@ -88,6 +92,30 @@ def _candidates(doc: dict[str, Any], side: str) -> Iterator[tuple[str, dict[str,
                 v = copy.deepcopy(doc)
                 v["units"][i]["rating"] = "9-1" if u["rating"] != "9-1" else "8-0"
                 yield f"rating {u['id']}", v
+
+
+def fortification_variants(doc: dict[str, Any], side: str) -> list[tuple[str, dict[str, Any]]]:
+    """:func:`hidden_variants` and a hidden pillbox there or not (:func:`_pillbox`), each still valid."""
+    return hidden_variants(doc, side) + [(n, v) for n, v in _pillbox(doc, side) if validate_scenario(parse_scenario(v)).valid]
+
+
+def _pillbox(doc: dict[str, Any], side: str) -> Iterator[tuple[str, dict[str, Any]]]:
+    """A hidden pillbox of ``side`` on a hex of its set-up area (else of its dummies) that holds no
+    fortification and none of its units: present in the variant, absent in the scenario.  Only
+    for a side with HIP units: a side's shift windows (O'Leary 3.3.2) are public, and a side
+    with no HIP piece at all has none, so a pillbox would add them (gwasl's limit: which sides
+    have a hidden layer at all is not a secret)."""
+    if not any(u["side"] == side and u.get("hidden") == "hip" for u in doc["units"]):
+        return
+    area = ((doc.get("game") or {}).get("setup") or {}).get(side, {}).get("hexes") \
+        or [d["hex"] for d in doc.get("dummies", []) if d["side"] == side]
+    taken = {u["hex"] for u in doc["units"] if u["side"] == side}
+    taken |= {h for f in doc["map"].get("fortifications", []) for h in f["hexes"]}
+    free = sorted(h for h in area if h not in taken)
+    if free:
+        v = copy.deepcopy(doc)
+        v["map"].setdefault("fortifications", []).append({"kind": "pillbox", "hexes": [free[0]], "owner": side, "hidden": True})
+        yield f"pillbox {free[0]}", v
 
 
 def hidden_variants(doc: dict[str, Any], side: str) -> list[tuple[str, dict[str, Any]]]:

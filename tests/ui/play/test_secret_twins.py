@@ -27,7 +27,9 @@ from testsupport import SCENARIOS
 
 #: (scenario, the side gwasl keeps, the variant): one of each kind of hidden difference
 TWINS = [
-    ("ovillers-1916.json", "german", "swap_dummy F2<->F4"),
+    # Saint-Julien, not Ovillers: with its dummy HIP (O'Leary 3.1.1) Ovillers' playout of seed 11 fires
+    # at the "?" of F4 and reveals at the first step (issue 24 item 14)
+    ("saint-julien-1915.json", "british", "swap_dummy F3<->F2"),
     ("bois-des-caures-1916.json", "french", "swap_stacks G6<->I6"),
     ("bois-des-caures-1916.json", "french", "swap_hip H6<->J6"),
 ]

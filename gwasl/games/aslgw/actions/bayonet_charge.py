@@ -17,7 +17,7 @@ from gwasl.engine.game import IllegalAction, Viewer
 from gwasl.engine.record import Record
 from gwasl.games.aslgw import effects as fx
 from gwasl.games.aslgw.actions import movement as mv
-from gwasl.games.aslgw.knowledge import env, is_hidden, known_scenario
+from gwasl.games.aslgw.knowledge import env, is_hidden, known_scenario, with_piles
 from gwasl.games.aslgw.records import (
     BayonetCharge,
     ChargeDeclared,
@@ -58,6 +58,16 @@ def active(state: AslgwState) -> bool:
 def _sees(sc: Scenario) -> Callable[[Hex, Hex, Position, Position], bool]:
     sees = env().sees(sc)
     return lambda a, b, ai, bi: sees(a, b, ai, bi)
+
+
+def known_to_charge(state: AslgwState, side: str, knows: bool = True) -> Scenario:
+    """The scenario a Bayonet Charge of ``side`` is declared and checked on (ASLGW 1.5):
+    ``side``'s units (only those in view when ``knows`` is False: a viewer who does not
+    see ``side``'s secrets), the enemy units ``side`` sees, and a notional squad under each
+    enemy "?" -- a concealed enemy counts, a HIP one does not, and a dummy "?" counts as
+    any "?" since ``side`` cannot tell (docs/rules-notes.md).  Never the whole truth, so
+    that the list and every refusal read the same whatever is hidden (CONTRACTS 5)."""
+    return with_piles(known_scenario(state.fog, frozenset({side}) if knows else frozenset()), state.fog, side)
 
 
 def _candidates(state: AslgwState, sc: Scenario, side: str) -> list[Unit]:
@@ -101,7 +111,7 @@ def options(state: AslgwState, viewer: Viewer) -> list[Record]:
         return _step_options(state)
     if side in state.combat.charged or state.impulse is not None:
         return []
-    sc = known_scenario(state.fog, frozenset({side}) if viewer.sees_secrets_of(side) else frozenset())
+    sc = known_to_charge(state, side, viewer.sees_secrets_of(side))
     cands = _candidates(state, sc, side)
     groups: list[list[Unit]] = _components(cands)
     for pid in sorted({u.platoon for u in cands if u.platoon is not None}):
@@ -125,7 +135,9 @@ def resolve_declaration(em: fx.Emitter, act: BayonetCharge) -> None:
     sc = state.scenario
     if any(sc.unit(i).side != side for i in act.units if _has(sc, i)):
         raise IllegalAction("a BCh is declared by the phasing side with its own units (ASLGW 1.5)")
-    chk = check_bch_declaration(sc, BChDeclaration(act.units, act.direction), _sees(sc))
+    # judged on what the charging side knows, as the legal list is (a "?" counts, a HIP unit does not)
+    known = known_to_charge(state, side)
+    chk = check_bch_declaration(known, BChDeclaration(act.units, act.direction), _sees(known))
     if not chk.ok:
         raise IllegalAction("; ".join(f"{f.message} ({f.rule})" for f in chk.failures))
     movers = bch_movers(sc, BChDeclaration(act.units, act.direction))

@@ -58,6 +58,7 @@ from gwasl.games.aslgw.records import (
 )
 from gwasl.games.aslgw.state import AslgwState
 from gwasl.model.phases import Phase
+from gwasl.rules.fog.status import FogRuleError
 
 __all__ = ["apply", "automated", "legal", "odds", "reduce", "why_illegal"]
 
@@ -126,7 +127,10 @@ def why_illegal(state: AslgwState, action: Record, viewer: Viewer) -> str:
     family, then what its family's list offers."""
     if state.over:
         return "the game is over (A26)"
-    return (_why_gate(state, action, viewer) or turn.why_not(state, action) or _why_combat(state, action, viewer)
+    # worked out on the game as the viewer knows it: a refusal tells nothing hidden (CONTRACTS 5)
+    state = knowledge.seen_state(state, viewer)
+    return (_why_gate(state, action, viewer) or knowledge.unknown_piece(state, action, viewer)
+            or turn.why_not(state, action) or _why_combat(state, action, viewer)
             or mv.why_not(state, action, viewer, turn.to_act(state)) or sh.why_not(state, action, viewer)
             or _why_family(state, action))
 
@@ -190,7 +194,7 @@ def _why_combat(state: AslgwState, action: Record, viewer: Viewer) -> str | None
         # the rules' own reason, from a dry run on throw-away dice (nothing is kept)
         try:
             _resolve(state, action, GameDice(0))
-        except IllegalAction as e:
+        except (IllegalAction, FogRuleError) as e:  # a fog rule's refusal names its rule (O'Leary 3.2.2: HIP)
             return str(e)
         except (KeyError, ValueError) as e:
             return f"{e} is no unit or place of this game you can see; {_why_family(state, action)}"
