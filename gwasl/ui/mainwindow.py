@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QPointF, QSettings, QSize, Qt, QTimer
+from PySide6.QtCore import QPointF, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -53,6 +53,7 @@ from gwasl.ui.checks import Checks
 from gwasl.ui.drawable import OMNISCIENT, ViewUnavailableError
 from gwasl.ui.errors import is_game_file
 from gwasl.ui.helpmenu import add_help_menu
+from gwasl.ui.layout import restore_layout, save_layout
 from gwasl.ui.mapscene import MapScene
 from gwasl.ui.mapview import MapView
 from gwasl.ui.models import FindingsModel, FormationTableModel, UnitTableModel
@@ -840,17 +841,10 @@ class MainWindow(QMainWindow):
     LAYOUT_KEY = "editor/layout"
 
     def _restore_layout(self) -> None:
-        """The docks where the user left them last time (a bad or missing value: the default)."""
-        state, geometry = self.settings.value(self.LAYOUT_KEY + "/state"), self.settings.value(self.LAYOUT_KEY + "/geometry")
-        if isinstance(geometry, (bytes, bytearray, QByteArray)):
-            self.restoreGeometry(QByteArray(geometry))
-        if isinstance(state, (bytes, bytearray, QByteArray)):
-            self.restoreState(QByteArray(state))
+        restore_layout(self, self.settings, self.LAYOUT_KEY)
 
     def save_layout(self) -> None:
-        self.settings.setValue(self.LAYOUT_KEY + "/state", self.saveState())
-        self.settings.setValue(self.LAYOUT_KEY + "/geometry", self.saveGeometry())
-        self.settings.sync()
+        save_layout(self, self.settings, self.LAYOUT_KEY)
 
     def closeEvent(self, event) -> None:
         if self.maybe_save():

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QEvent, QPoint, QSettings, Qt, Signal
+from PySide6.QtCore import QEvent, QPoint, QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QHelpEvent, QKeySequence, QMouseEvent, QTextCursor
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -45,6 +45,7 @@ from gwasl.store.gamefile import GameChangedOnDisk, GameFileError, open_game
 from gwasl.ui import plain
 from gwasl.ui.errors import is_scenario_file
 from gwasl.ui.helpmenu import add_help_menu
+from gwasl.ui.layout import restore_layout, save_layout
 from gwasl.ui.play.actions import ActionsTree
 from gwasl.ui.play.boards import Board, board_for, game_name
 from gwasl.ui.play.card import ScenarioCard
@@ -382,17 +383,10 @@ class PlayerWindow(QMainWindow):
     LAYOUT_KEY = "player/layout"
 
     def _restore_layout(self) -> None:
-        """The docks where the user left them last time (a bad or missing value: the default)."""
-        state, geometry = self.settings.value(self.LAYOUT_KEY + "/state"), self.settings.value(self.LAYOUT_KEY + "/geometry")
-        if isinstance(geometry, (bytes, bytearray, QByteArray)):
-            self.restoreGeometry(QByteArray(geometry))
-        if isinstance(state, (bytes, bytearray, QByteArray)):
-            self.restoreState(QByteArray(state))
+        restore_layout(self, self.settings, self.LAYOUT_KEY)
 
     def save_layout(self) -> None:
-        self.settings.setValue(self.LAYOUT_KEY + "/state", self.saveState())
-        self.settings.setValue(self.LAYOUT_KEY + "/geometry", self.saveGeometry())
-        self.settings.sync()
+        save_layout(self, self.settings, self.LAYOUT_KEY)
 
     # -- loading -------------------------------------------------------------------
     def set_controller(self, controller: GameController) -> None:
