@@ -286,6 +286,9 @@ class Runner:
             assert self.proc.stdin is not None
             self.proc.stdin.close()
             self.proc.wait(timeout=30)
+        for pipe in (self.proc.stdin, self.proc.stdout):  # both pipes, or Python warns of an unclosed file
+            if pipe is not None and not pipe.closed:
+                pipe.close()
 
     def run(self, argv: Sequence[str], wall: float | None = None) -> Outcome:
         assert self.proc.stdin is not None and self.proc.stdout is not None
