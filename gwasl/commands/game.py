@@ -42,6 +42,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     q.add_argument("--practice", action="store_true", help="practice mode: take-back past dice and reveals")
     q.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="a game option, e.g. easier=true or balance=German (repeatable)")
+    q.add_argument("--opponent", metavar="SIDE",
+                   help="aslgw: gwasl plays SIDE entirely and keeps its secrets (implies --secret SIDE); "
+                        "you play the other side")
     q.set_defaults(func=_new)
 
     for name, helptext, fn in (("legal", "what the side to act may do now", _legal),
@@ -76,12 +79,20 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     q.add_argument("--check", action="store_true", required=True, help="compare the recomputed events with the journal")
     q.set_defaults(func=_replay)
 
-    q = add("batch", "play whole games headless with a policy (solitaire games)")
+    q = add("batch", "play whole games headless with policies")
     q.add_argument("--ruleset", required=True, help=f"which game: {', '.join(sorted(RULESETS))}")
     q.add_argument("--games", type=int, required=True)
     q.add_argument("--seed", type=int, default=0)
     q.add_argument("--policy", help="a policy of the ruleset (default: its best)")
     q.add_argument("--jobs", type=int, default=1, help="processes (the figures do not depend on it)")
+    q.add_argument("--scenario", metavar="FILE", help="aslgw: the Great War scenario to play")
+    q.add_argument("--side-policy", action="append", default=[], metavar="SIDE=POLICY",
+                   help="aslgw: SIDE is played by POLICY (repeatable; each side decides for its own units)")
+    q.add_argument("--secret", action="append", default=[], metavar="SIDE",
+                   help="aslgw: keep SIDE's hidden layer (its shifts and, unless it has a --side-policy, "
+                        "gwasl's fire policy of --secret)")
+    q.add_argument("--count", action="store_true",
+                   help="count per game what the game counts (aslgw: self-inflicted breaks, A8.31)")
     q.set_defaults(func=_batch)
 
 
@@ -143,11 +154,20 @@ def _new(args: argparse.Namespace) -> int:
         if not eq or not key:
             raise UsageError(f"--option {opt!r}: write KEY=VALUE")
         extra[key] = _option_value(value)
+    secret = set(args.secret)
+    if args.opponent is not None:
+        if args.ruleset != "aslgw":
+            raise UsageError(f"--opponent is for Great War games (aslgw): {args.ruleset}'s opponent is built in, "
+                             "you play its one side")
+        if "opponent" in extra:
+            raise UsageError("give the opponent once: --opponent SIDE (not also --option opponent=...)")
+        extra["opponent"] = args.opponent
+        secret.add(args.opponent)  # gwasl plays the side and keeps its secrets
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    options = GameOptions(frozenset(args.secret), args.practice, extra)
+    options = GameOptions(frozenset(secret), args.practice, extra)
     try:
         sides = set(game.sides(game.setup(source, options)))
-        bad = [s for s in args.secret if s not in sides]
+        bad = [s for s in sorted(secret) if s not in sides]
         if bad:
             raise UsageError(f"--secret {bad[0]!r} is not a side ({', '.join(sorted(sides))})")
         gf = create_game(args.out, game, source, seed, options)
@@ -159,7 +179,11 @@ def _new(args: argparse.Namespace) -> int:
         st = gf.session.status()
         obj = {"game": str(gf.path), "ruleset": gf.ruleset, "turn": st.turn, "phase": st.phase, "side": st.side,
                "seed": seed}
-        _out(args, obj, [f"{gf.path}: new {gf.ruleset} game, seed {seed}", *_status_lines(st)])
+        lines = [f"{gf.path}: new {gf.ruleset} game, seed {seed}"]
+        if args.opponent is not None:
+            obj["opponent"] = args.opponent
+            lines.append(f"gwasl plays {args.opponent} and keeps its secrets; you play the other side")
+        _out(args, obj, [*lines, *_status_lines(st)])
     return 0
 
 
@@ -288,17 +312,54 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _batch(args: argparse.Namespace) -> int:
-    from gwasl.engine.batch import batch
+    from gwasl.engine.batch import batch, wilson
+    from gwasl.store.gamefile import load_source
 
     if args.games < 1:
         raise UsageError("--games must be at least 1")
     game = _game(args.ruleset)
+    great_war = (args.scenario, args.side_policy, args.secret)
+    if args.ruleset != "aslgw" and any(great_war):
+        raise UsageError(f"--scenario, --side-policy and --secret are for Great War games (aslgw), not {args.ruleset}")
+    if args.ruleset == "aslgw" and not args.scenario:
+        raise UsageError("a Great War batch needs --scenario FILE")
+    source: dict[str, Any] | None = None
+    sides: dict[str, str] = {}
+    options = None
+    if args.scenario:
+        try:
+            source = load_source(args.ruleset, args.scenario)
+            known = set(game.sides(game.setup(source, GameOptions())))
+        except GameError as e:
+            raise UsageError(f"{args.scenario}: {e}") from None
+        for sp in args.side_policy:
+            side, eq, name = sp.partition("=")
+            if not eq or not side or not name:
+                raise UsageError(f"--side-policy {sp!r}: write SIDE=POLICY")
+            if side not in known:
+                raise UsageError(f"--side-policy {side!r} is not a side ({', '.join(sorted(known))})")
+            sides[side] = name
+        bad = [s for s in args.secret if s not in known]
+        if bad:
+            raise UsageError(f"--secret {bad[0]!r} is not a side ({', '.join(sorted(known))})")
+        # the sides played by policies are gwasl's: each decides for its own units, secrets kept
+        options = GameOptions(frozenset(args.secret) | frozenset(sides), False,
+                              {"opponent": sorted(sides)} if sides else {})
     try:
-        res = batch(game, args.games, args.seed, args.policy, args.jobs)
+        res = batch(game, args.games, args.seed, args.policy, args.jobs, options, source, sides, args.count)
     except GameError as e:
         raise UsageError(str(e)) from None
     lo, hi = res.ci95
-    _out(args, res.to_json(), [f"{res.games} games, {res.wins} won: {res.win_rate:.1%} (95% {lo:.1%}-{hi:.1%}), "
-                               f"mean score {res.mean_score:.2f}, {res.games_per_s:.0f} games/s"])
+    lines = [f"{res.games} games, {res.wins} won: {res.win_rate:.1%} (95% {lo:.1%}-{hi:.1%}), "
+             f"mean score {res.mean_score:.2f}, {res.games_per_s:.0f} games/s"]
+    if res.by_side:
+        lines = [f"{res.games} games, {res.games_per_s:.2f} games/s"]
+        for k, v in res.by_side.items():
+            a, b = wilson(v, res.games)
+            who = f"{k} ({sides[k]})" if k in sides else k
+            lines.append(f"  {who}: {v} ({v / res.games:.1%}, 95% {a:.1%}-{b:.1%})")
+    for k, v in res.counts.items():
+        lines.append(f"  {k}: {v} in {res.games} games ({v / res.games:.2f} per game)")
+    _out(args, res.to_json(), lines)
     return 0
 

@@ -82,10 +82,10 @@ class AslgwGame(Game[AslgwState]):
             more = f" (and {len(report.errors) - 1} more: see gwasl validate)" if len(report.errors) > 1 else ""
             raise GameError(f"the scenario does not validate: {first.path}: {first.message}{more}")
         settings = game_settings(sc)
+        opponents = _opponents(options.extra.get("opponent"), tuple(sc.sides))
         bad = sorted(set(options.secret) - set(sc.sides))
         if bad:
             raise GameError(f"--secret {bad[0][:40]!r} is not a side of this scenario ({', '.join(sc.sides)})")
-        opponents = _opponents(options.extra.get("opponent"), tuple(sc.sides))
         fog = FogState.from_scenario(sc)
         hip = frozenset(s for s in sc.sides if fog.hidden_hexes(s) - {st.hex for st in fog.stacks if st.side == s}
                         or any(fog.status_of(u.id) is FogStatus.HIP for u in sc.units if u.side == s))
@@ -148,6 +148,10 @@ class AslgwGame(Game[AslgwState]):
             if side in state.opponents and state.minefield is None and not (state.windows and state.windows[0] == side):
                 return opp.automated(side, state.opponents)
         return dispatch.automated(state)
+
+    def batch_counts(self, events: Sequence[Record]) -> Mapping[str, int]:
+        """What batch play counts per game: self-inflicted breaks (FPF's NMC, A8.31)."""
+        return opp.self_breaks(events)
 
     def policies(self) -> Mapping[str, Policy]:
         """gwasl's opponent (the best), and the passive and random sides it is measured against

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gwasl.engine.dice import GameDice
+from gwasl.engine.events import Rolled
 from gwasl.engine.game import Decision, Outcome, Policy, Seat
 from gwasl.engine.record import Record
 from gwasl.games.aslgw.actions import shifts as sh
@@ -65,6 +66,7 @@ from gwasl.games.aslgw.records import (
     Repair,
     Rout,
     Shift,
+    UnitHit,
     Withdraw,
 )
 from gwasl.games.aslgw.seats import FIRST_FIRE, RALLY
@@ -77,7 +79,7 @@ from gwasl.rules.turn_record import TurnRecordError, turn_record
 from gwasl.rules.units import UnitsError, unit_factors_of
 from gwasl.rules.victory import ControlCondition, VPCondition
 
-__all__ = ["POLICIES", "Plan", "opponent", "passive", "plan_of", "random_side"]
+__all__ = ["POLICIES", "Plan", "automated", "opponent", "passive", "plan_of", "random_side", "self_breaks"]
 
 _SQUADS = (UnitKind.SQUAD, UnitKind.HALF_SQUAD)
 #: what a unit is worth to its side, as a share of a squad (A26.22 CVP: squad 2, HS/crew/SMC 1;
@@ -557,7 +559,17 @@ def _shift_turn(seat: Seat[Any], dice: GameDice, legal: Sequence[Record]) -> Dec
 
 
 def opponent(seat: Seat[Any], dice: GameDice) -> Decision:
-    """gwasl's opponent: one decision for the side of ``seat`` (see the module docstring)."""
+    """gwasl's opponent: one decision for the side of ``seat`` (see the module docstring).
+    The log names the side before each decision, so its words start with the deed."""
+    d = _opponent(seat, dice)
+    side = seat.viewer.name
+    for lead in (f"{side}: ", f"{side} "):
+        if d.why.startswith(lead):
+            return Decision(d.action, d.why[len(lead):], d.details, d.public)
+    return d
+
+
+def _opponent(seat: Seat[Any], dice: GameDice) -> Decision:
     legal = list(seat.legal())
     shift = _shift_turn(seat, dice, legal)
     if shift is not None:
@@ -740,3 +752,30 @@ def automated(side_to_act: str | None, opponents: frozenset[str]) -> Mapping[str
     if side_to_act is not None and side_to_act in opponents:
         return {side_to_act: opponent}
     return {}
+
+
+# ---------------------------------------------------------------------------
+# What batch play counts
+
+
+_FPF_NMC = "Final Protective Fire (A8.31)"
+
+
+def self_breaks(events: Sequence[Record]) -> dict[str, int]:
+    """Units broken (or lost) by their own side's fire: the NMC each firer of Final
+    Protective Fire takes after the shot (A8.31).  ``self_breaks`` and, per side,
+    ``self_breaks:SIDE`` -- what issue 25 counts per game, before and after."""
+    out: dict[str, int] = {}
+    checking: str | None = None  # the unit whose FPF NMC was just rolled
+    for ev in events:
+        if isinstance(ev, Rolled):
+            checking = None
+            if _FPF_NMC in ev.cause and ev.cause.startswith("NMC of "):
+                checking = ev.cause[len("NMC of "):].split(":", 1)[0]
+        elif isinstance(ev, UnitHit) and checking is not None and ev.unit == checking \
+                and ev.change in ("broken", "eliminated", "reduced"):
+            out["self_breaks"] = out.get("self_breaks", 0) + 1
+            key = f"self_breaks:{ev.side}"
+            out[key] = out.get(key, 0) + 1
+            checking = None
+    return out
