@@ -74,6 +74,7 @@ from gwasl.model.hexgrid import Hex
 from gwasl.model.phases import Phase
 from gwasl.model.scenario import FortificationKind, Scenario, Unit, UnitKind
 from gwasl.rules.card import CardError, ScenarioCard, scenario_card
+from gwasl.rules.fog.state import FogStatus
 from gwasl.rules.movement import movement_table
 from gwasl.rules.turn_record import TurnRecordError, turn_record
 from gwasl.rules.units import UnitsError, unit_factors_of
@@ -276,6 +277,7 @@ class _Look:
     mine: list[Unit]
     theirs: list[Unit]
     piles: list[Hex]
+    hidden: frozenset[str]  # its own units the enemy cannot see (concealed, HIP...: A12, O'Leary)
 
     @property
     def turns_left(self) -> int:
@@ -301,6 +303,24 @@ class _Look:
             return (open_ or p.targets) | (p.exits if have >= p.need else frozenset())
         return open_
 
+    def goals_for(self, units: Sequence[Unit]) -> frozenset[Hex]:
+        """Where these units should go.  A side that must both exit and Control (A26.1 with
+        A26.23) sends two squads (and its leaders) per objective to take it, and the rest
+        to the exit edge."""
+        p = self.plan
+        if not (p.attack and p.exits and p.targets):
+            return self.goals()
+        squads = sorted((u for u in self.mine if u.kind in _SQUADS and not u.broken), key=lambda u: u.id)
+        takers = {u.id for u in squads[: 2 * max(1, p.need)]}
+        lead = next((u for u in units if u.kind is not UnitKind.LEADER), units[0] if units else None)
+        if lead is None or lead.kind is UnitKind.LEADER or lead.id in takers:
+            open_ = frozenset(h for h in p.targets if h not in self.held())
+            return open_ or frozenset()
+        return p.exits
+
+    def near_enemy(self, h: Hex) -> bool:
+        return any(e.distance(h) <= 1 for e in self.enemy_at())
+
     def threat(self, h: Hex) -> float:
         """Known enemy fire that could reach ``h``: FP of Good Order enemy units within 6
         hexes, closer counting more (no LOS traced: a cheap, cautious guess)."""
@@ -311,7 +331,7 @@ class _Look:
             d = u.hex.distance(h)
             if d <= 6:
                 t += _fp(self.sc, u) / (1 + d)
-        t += sum(2.0 / (1 + p.distance(h)) for p in self.piles if p.distance(h) <= 6)
+        t += sum(1.0 / (1 + p.distance(h)) for p in self.piles if p.distance(h) <= 6)  # a "?" may be a dummy
         return t
 
 
@@ -322,7 +342,9 @@ def _look(seat: Seat[Any]) -> _Look:
     enemy = _enemy(sc, side)
     plan = _plan(sc, side)
     piles = [s.hex for s in v.fog.stacks if s.side == enemy]
-    return _Look(side, enemy, sc, plan, v.turn, v.phase, _units(sc, side), _units(sc, enemy), piles)
+    mine = _units(sc, side)
+    hidden = frozenset(u.id for u in mine if v.fog.status_of(u.id) is not FogStatus.NONE)
+    return _Look(side, enemy, sc, plan, v.turn, v.phase, mine, _units(sc, enemy), piles, hidden)
 
 
 # ---------------------------------------------------------------------------
@@ -447,8 +469,9 @@ def _pieces_units(look: _Look, pieces: Sequence[str]) -> list[Unit]:
     return [u for u in look.mine if u.id in ids]
 
 
-def _move_score(look: _Look, frm: Hex, to: Hex, n: int, mode: str) -> float:
-    goals = look.goals()
+def _move_score(look: _Look, units: Sequence[Unit], frm: Hex, to: Hex, mode: str) -> float:
+    goals = look.goals_for(units)
+    n = len(units)
     if not goals:
         return -1.0
     gain = _dist(frm, goals) - _dist(to, goals)
@@ -478,28 +501,40 @@ def _best_move(look: _Look, legal: Sequence[Record]) -> tuple[Record, float, str
             if a.mode == "advance":
                 score = _advance_score(look, us, frm, to)
             else:
-                score = _move_score(look, frm, to, len(us), a.mode)
-                if a.mode == "assault" and look.threat(to) < 0.5:
-                    score -= 1.0  # Assault Movement costs all but 1 MF (A4.61): only under fire
+                score = _move_score(look, us, frm, to, a.mode)
+                if a.mode == "assault":
+                    # Assault Movement ends the move (A4.61): only into a hex next to the enemy, with time left
+                    score = score + 0.5 if look.near_enemy(to) and look.turns_left >= 1 else -1.0
             if score > 0 and (best is None or score > best[1]):
+                g = look.goals_for(us)
                 best = (a, score, f"{'+'.join(u.id for u in us)} {_move_mode_words(a.mode)} {a.to}: "
-                                  f"{_dist(frm, look.goals()) if look.goals() else 0}->{_dist(to, look.goals()) if look.goals() else 0}"
-                                  f" hexes from {_goal_words(look)}")
+                                  f"{_dist(frm, g) if g else 0}->{_dist(to, g) if g else 0}"
+                                  f" hexes from {_goal_words(look, g)}")
+        elif isinstance(a, DoubleTime):
+            us = _pieces_units(look, a.pieces)
+            g = look.goals_for(us)
+            # A4.5: two more MF for CX -- worth it racing for the edge or the objective late
+            far = bool(us) and bool(g) and _dist(us[0].hex, g) >= 3
+            if far and (look.turns_left <= 1 or (g == look.plan.exits and look.turns_left <= 2)):
+                score = 20.0
+                if best is None or score > best[1]:
+                    best = (a, score, f"{'+'.join(u.id for u in us)} Double Time (A4.5): {_dist(us[0].hex, g)} hexes "
+                                      f"from {_goal_words(look, g)} with {look.turns_left} turn(s) left")
         elif isinstance(a, ImpulseStep):
             us = _pieces_units(look, (a.unit,))
             if not us or us[0].broken:
                 continue
             frm, to = us[0].hex, Hex.from_label(a.to)
-            score = _move_score(look, frm, to, 1, "normal")
+            score = _move_score(look, us, frm, to, "normal")
             if score > 0 and (best is None or score > best[1]):
                 best = (a, score, f"platoon {a.platoon}: {a.unit} moves to {a.to} in its impulse (ASLGW 1.4.1), toward "
-                                  f"{_goal_words(look)}")
+                                  f"{_goal_words(look, look.goals_for(us))}")
     return best
 
 
 def _advance_score(look: _Look, us: Sequence[Unit], frm: Hex, to: Hex) -> float:
     """A4.7: one hex in the APh, into close combat (A11) where the enemy is."""
-    goals = look.goals()
+    goals = look.goals_for(us)
     enemy_here = [u for u in look.theirs if u.hex == to and not u.broken]
     if enemy_here or to in look.piles:
         mine = sum(_fp(look.sc, u) for u in us)
@@ -517,9 +552,9 @@ def _move_mode_words(mode: str) -> str:
     return {"assault": "Assault Moves (A4.61) to", "advance": "advances (A4.7) to"}.get(mode, "moves to")
 
 
-def _goal_words(look: _Look) -> str:
+def _goal_words(look: _Look, goals: frozenset[Hex] | None = None) -> str:
     p = look.plan
-    g = sorted(look.goals(), key=lambda h: (h.column, h.row))
+    g = sorted(look.goals() if goals is None else goals, key=lambda h: (h.column, h.row))
     where = ", ".join(h.label for h in g[:4]) + ("..." if len(g) > 4 else "")
     return f"{where} ({'exit' if p.exits and set(g) <= set(p.exits) else 'objective'}: {p.why})"
 
@@ -581,14 +616,15 @@ def _opponent(seat: Seat[Any], dice: GameDice) -> Decision:
     # rallies and repairs first: attempting costs nothing but a 12 (A10.6, A9.72)
     for a in legal:
         if isinstance(a, Rally) and any(u.id == a.unit for u in look.mine):
-            return _decision(a, f"{side} tries to rally {a.unit} (A10.6)" + _odds_words(seat.odds(a)))
+            return _decision(a, f"{side} tries to rally {a.unit} (A10.6)" + _odds_words(seat.odds(a)),
+                             public=_shown(look, (a.unit,)))
         if isinstance(a, Repair):
             return _decision(a, f"{side} tries to repair {a.weapon} (A9.72)")
     routs = [a for a in legal if isinstance(a, Rout)]
     if routs and (end is None or any(_must(look, a) for a in routs)):
         best = max(routs, key=lambda a: _rout_score(look, a))
         return _decision(best, f"{side} routs {best.unit} to {best.to}{' by Low Crawl' if best.low_crawl else ''}: "
-                               f"as far from the enemy as it may, into cover (A10.5)")
+                               f"as far from the enemy as it may, into cover (A10.5)", public=_shown(look, (best.unit,)))
     for a in legal:
         if isinstance(a, CloseCombat):
             return _decision(a, f"{side} resolves the close combat in {a.at} (A11)" + _odds_words(seat.odds(a)))
@@ -614,8 +650,9 @@ def _opponent(seat: Seat[Any], dice: GameDice) -> Decision:
     move = _best_move(look, legal)
     if move is not None:
         a, _score, why = move
-        hidden = isinstance(a, (Move, ImpulseStep)) and getattr(a, "blind", False)
-        return _decision(a, f"{side}: {why}", public=not hidden)
+        ids = a.pieces if isinstance(a, (Move, Exit)) else (a.unit,) if isinstance(a, ImpulseStep) else ()
+        # why a hidden unit moves is the side's own business until it is seen (A12, O'Leary)
+        return _decision(a, f"{side}: {why}", public=_shown(look, ids))
     imp = next((a for a in legal if isinstance(a, EndImpulse)), None)
     if imp is not None:
         return _decision(imp, f"{side} ends platoon {imp.platoon}'s impulse: its members have moved (ASLGW 1.4.1)")
@@ -637,6 +674,11 @@ def _opponent(seat: Seat[Any], dice: GameDice) -> Decision:
 
 def _must(look: _Look, a: Rout) -> bool:
     return True
+
+
+def _shown(look: _Look, ids: Iterable[str]) -> bool:
+    """Whether the units a decision names are all in the enemy's sight (its why may then be public)."""
+    return not any(i in look.hidden for i in ids)
 
 
 def _odds_words(outcomes: Sequence[Outcome]) -> str:
@@ -765,7 +807,7 @@ def self_breaks(events: Sequence[Record]) -> dict[str, int]:
     """Units broken (or lost) by their own side's fire: the NMC each firer of Final
     Protective Fire takes after the shot (A8.31).  ``self_breaks`` and, per side,
     ``self_breaks:SIDE`` -- what issue 25 counts per game, before and after."""
-    out: dict[str, int] = {}
+    out: dict[str, int] = {"self_breaks": 0}
     checking: str | None = None  # the unit whose FPF NMC was just rolled
     for ev in events:
         if isinstance(ev, Rolled):

@@ -40,8 +40,8 @@ __all__ = ["FIRST_FIRE", "RALLY", "ROUT", "REDUCERS", "acting", "apply_pass", "d
 
 FIRST_FIRE, RALLY, ROUT = "first_fire", "rally", "rout"
 _DUTY_WORDS = {FIRST_FIRE: "Defensive First Fire at the units that just moved (A8.1)",
-               RALLY: "its rally and repair attempts this RPh (A10.6, A9.72)",
-               ROUT: "the routs of its broken units (A10.5)"}
+               RALLY: "more rally or repair attempts this RPh (A10.6, A9.72)",
+               ROUT: "rout of its broken units (A10.5)"}
 
 _cache: list[Any] = [None, None]  # the last state asked and its duty (status is asked often)
 
