@@ -549,7 +549,7 @@ def _advance_score(look: _Look, us: Sequence[Unit], frm: Hex, to: Hex) -> float:
 
 
 def _move_mode_words(mode: str) -> str:
-    return {"assault": "Assault Moves (A4.61) to", "advance": "advances (A4.7) to"}.get(mode, "moves to")
+    return {"assault": "Assault Moves (A4.61) to", "advance": "advances (A4.7) to"}.get(mode, "moves (A4) to")
 
 
 def _goal_words(look: _Look, goals: frozenset[Hex] | None = None) -> str:
@@ -666,10 +666,10 @@ def _opponent(seat: Seat[Any], dice: GameDice) -> Decision:
         why = _end_words(look, fires, refused if fires else None)
         return _decision(end, why)
     if passes:
-        return _decision(passes[0], f"{side} passes", public=False)
+        return _decision(passes[0], f"{side} passes (A3)", public=False)
     # whatever the rules leave (a charge's step, a pile's order): the first legal action
     rest = [a for a in legal if not isinstance(a, (Detach, DoubleTime, Withdraw, RemoveGasMask, MovePile))] or legal
-    return _decision(rest[0], f"{side} does what the rules require now")
+    return _decision(rest[0], f"{side} does what the rules require now (A3)")
 
 
 def _must(look: _Look, a: Rout) -> bool:
@@ -705,9 +705,9 @@ def _end_words(look: _Look, fires: Sequence[Fire], refused: _Shot | None) -> str
     goals = look.goals()
     if look.phase in (Phase.MPh, Phase.APh):
         if not goals:
-            return f"{look.side} ends the {ph}: it holds what it needs ({look.plan.why})"
-        return f"{look.side} ends the {ph}: no move brings it closer to {_goal_words(look)}"
-    return f"{look.side} ends the {ph} (nothing to decide)"
+            return f"{look.side} ends the {ph}: it holds what it needs ({look.plan.why}; A26)"
+        return f"{look.side} ends the {ph}: no move brings it closer to {_goal_words(look)} (A26)"
+    return f"{look.side} ends the {ph}: nothing to decide (A3)"
 
 
 def _charge(look: _Look, legal: Sequence[Record]) -> Decision | None:
