@@ -68,6 +68,12 @@ class AslgwGame(Game[AslgwState]):
         self._last_legal: tuple[AslgwState, Viewer, list[Record]] | None = None
         self._classes: dict[str, type] | None = None
 
+    def __getstate__(self) -> dict[str, Any]:
+        return {}  # batch play's workers get the game without its caches (a state does not pickle)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__()  # type: ignore[misc]
+
     # -- set-up ---------------------------------------------------------------
     def setup(self, source: Mapping[str, Any] | None, options: GameOptions) -> AslgwState:
         if source is None:
