@@ -298,7 +298,9 @@ class _Look:
         open_ = frozenset(h for h in p.targets if h not in self.held())
         if p.attack:
             have = len(p.targets) - len(open_)
-            if have >= p.need and not p.exits:
+            # one objective more than the card needs, while there is time: one may be lost
+            spare = 1 if self.turns_left >= 1 and len(p.targets) > p.need else 0
+            if have >= p.need + spare and not p.exits:
                 return frozenset()
             return (open_ or p.targets) | (p.exits if have >= p.need else frozenset())
         return open_
@@ -506,6 +508,15 @@ def _move_score(look: _Look, units: Sequence[Unit], frm: Hex, to: Hex, mode: str
     return gain * 3.0 * hurry + cover - danger + 0.1 * n
 
 
+def _leaves_objective(look: _Look, us: Sequence[Unit], frm: Hex) -> bool:
+    """Moving ``us`` would leave an objective hex it holds with none of its Good Order units
+    (A26.1: Control goes with the last to occupy it): an attacker would then chase its own tail."""
+    if frm not in look.plan.targets:
+        return False
+    ids = {u.id for u in us}
+    return not any(u.hex == frm and u.id not in ids and not u.broken and u.kind is not UnitKind.LEADER for u in look.mine)
+
+
 def _best_move(look: _Look, legal: Sequence[Record]) -> tuple[Record, float, str] | None:
     best: tuple[Record, float, str] | None = None
     for a in legal:
@@ -518,7 +529,7 @@ def _best_move(look: _Look, legal: Sequence[Record]) -> tuple[Record, float, str
             frm = us[0].hex if us else None
             if frm is None:
                 continue  # a dummy stack: moved by the shift policy's layer, not here
-            if any(u.broken for u in us):
+            if any(u.broken for u in us) or _leaves_objective(look, us, frm):
                 continue
             to = Hex.from_label(a.to)
             if a.mode == "advance":
@@ -545,7 +556,7 @@ def _best_move(look: _Look, legal: Sequence[Record]) -> tuple[Record, float, str
                                       f"from {_goal_words(look, g)} with {look.turns_left} turn(s) left")
         elif isinstance(a, ImpulseStep):
             us = _pieces_units(look, (a.unit,))
-            if not us or us[0].broken:
+            if not us or us[0].broken or _leaves_objective(look, us, us[0].hex):
                 continue
             frm, to = us[0].hex, Hex.from_label(a.to)
             score = _move_score(look, us, frm, to, "normal")
