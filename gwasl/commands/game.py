@@ -65,7 +65,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     q.add_argument("action", help="an action id from 'gwasl game legal', or the action as a JSON object")
     q.set_defaults(func=_odds)
 
-    q = add("suggest", "what the game's own best policy would do now, and why (solitaire games)")
+    q = add("suggest", "what the game's own best policy would do now for the side to act, and why (aslgw: gwasl's opponent)")
     q.add_argument("game", help="game file")
     q.add_argument("--policy", help="a policy of the ruleset (default: its best)")
     q.set_defaults(func=_suggest)
