@@ -103,6 +103,10 @@ class NewGameDialog(QDialog):
         self.seed.setValue(random.SystemRandom().randrange(2**31))
         form.addRow("Dice seed", self.seed)
 
+        # issue 25: gwasl may play the other side of a Great War scenario (--opponent)
+        self.play_as = QComboBox()
+        form.addRow("Play", self.play_as)
+
         self.secret_box = QVBoxLayout()
         self.secret_checks: dict[str, QCheckBox] = {}
         form.addRow("gwasl keeps secret", _wrap(self.secret_box))
@@ -206,6 +210,14 @@ class NewGameDialog(QDialog):
         self.balance.addItem("none", None)
         for s in self._sides:
             self.balance.addItem(s, s)
+        self.play_as.clear()
+        self.play_as.addItem("both sides (solitaire)", None)
+        if ruleset == "aslgw":
+            for s in self._sides:
+                other = next((o for o in self._sides if o != s), None)
+                if other is not None:
+                    self.play_as.addItem(f"{s} (gwasl plays {other})", other)
+        self.play_as.setEnabled(self.play_as.count() > 1)
         for cb in self.secret_checks.values():
             cb.setParent(None)
         self.secret_checks = {}
@@ -224,6 +236,10 @@ class NewGameDialog(QDialog):
         if self.ruleset_name == "combined-arms" and self.easier.isChecked():
             extra["easier"] = True
         secret = frozenset(s for s, cb in self.secret_checks.items() if cb.isChecked())
+        opponent = self.play_as.currentData()
+        if opponent:
+            extra["opponent"] = opponent
+            secret |= {opponent}  # gwasl plays that side and keeps its secrets
         return GameOptions(secret, self.practice.isChecked(), extra)
 
     def start(self) -> None:
