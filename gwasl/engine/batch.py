@@ -160,8 +160,8 @@ def batch(game: Game[Any], games: int, seed: int = 0, policy: str | None = None,
         for k in (*sorted(side_names), "draw"):
             by_side[k] = 0
         for r in results:
-            key = r.winner if r.winner in by_side else "draw"
-            by_side[key] += 1
+            key = r.winner or "draw"  # a side without a policy of its own may win too
+            by_side[key] = by_side.get(key, 0) + 1
     counts: dict[str, int] = {}
     for r in results:
         for k, v in r.counts.items():
