@@ -164,6 +164,24 @@ class GameController(QObject):
         entries = self.session.act(action, PLAYER)
         return self.session.shown(entries, self.viewer)
 
+    #: kinds of action that only move the game on: a list of these alone is no decision
+    PASSING = ("end_phase", "end_window")
+
+    def continue_to_decision(self, limit: int = 200) -> list[dict[str, Any]]:
+        """Pass through the phases where the player has nothing to decide (issue 25): end
+        each while its only action is to end it, never past a choice, a fire
+        opportunity or a roll of the player's (any other action in the list stops it).
+        Returns what the player was shown on the way."""
+        shown: list[dict[str, Any]] = []
+        for _ in range(limit):
+            if self._cursor is not None or self.session.status().over:
+                break
+            legal = self.legal()
+            if not legal or any(la.shown.kind not in self.PASSING for la in legal):
+                break
+            shown += self.act(legal[0].action)
+        return shown
+
     def undo(self) -> tuple[bool, str | None]:
         ok, reason = self.session.undo()
         return ok, reason

@@ -49,7 +49,7 @@ GAME_FILTER = "gwasl games (*.game);;All files (*)"
 MAX_RECENT = 8
 #: action kinds the "End phase" button and shortcut take, first found first (each game names its own);
 #: a shift window or a platoon impulse in progress ends first, when the phase cannot yet
-END_KINDS = ("end_phase", "end_turn", "end", "end_window", "end_impulse")
+END_KINDS = ("end_phase", "end_turn", "end", "end_window", "end_impulse", "pass")  # pass: a duty of the player's against gwasl (issue 25)
 
 
 # Tooltips Qt shows as the literal text, never as markup: the editor's one helper (gwasl.ui.plain).
@@ -281,6 +281,7 @@ class PlayerWindow(QMainWindow):
         self.undo_action = action("&Take back", self.undo, QKeySequence.StandardKey.Undo)
         self.live_action = action("&Live position", self.go_live, "Ctrl+L")
         self.suggest_action = action("&Suggest a move", self.suggest, "Ctrl+H")
+        self.continue_action = action("&Continue to my next decision", self.continue_to_decision, "Ctrl+Return")
         tb = QToolBar("Play")
         tb.setObjectName("play")
         tb.addAction(self.end_action)
@@ -301,6 +302,7 @@ class PlayerWindow(QMainWindow):
         g.addAction(self.undo_action)
         g.addAction(self.live_action)
         g.addAction(self.suggest_action)
+        g.addAction(self.continue_action)
         self.view_menu = g.addMenu("&See the game as")
         self._fill_recent()
 
@@ -398,9 +400,22 @@ class PlayerWindow(QMainWindow):
                     return
         self.tell("End phase", "There is no phase to end now.")
 
+    def continue_to_decision(self) -> None:
+        """Game > Continue to my next decision: the phases where you have nothing to decide
+        pass (against gwasl, its answers come with them); it stops at your next choice."""
+        if self.controller is None or not self.controller.live:
+            return
+        try:
+            shown = self.controller.continue_to_decision()
+        except (GameError, GameFileError) as e:
+            self.tell("The game could not go on", str(e))
+            return
+        if shown:
+            self.statusBar().showMessage(shown[-1]["text"], 8000)
+
     def suggest(self) -> None:
         """Game > Suggest a move: the game's own best policy's choice, selected in the Actions
-        list, and its reason (the solitaire games; a Great War scenario has no policy)."""
+        list, and its reason (a Great War scenario: gwasl's opponent, issue 25)."""
         if self.controller is None:
             return
         hint = self.controller.suggest()

@@ -5,8 +5,13 @@ from __future__ import annotations
 
 from PySide6.QtCore import QSettings
 
+from gwasl.games import game_for
 from gwasl.ui.play.newgame import NewGameDialog
 from testsupport import SCENARIOS
+
+
+def window_game():
+    return game_for("aslgw")
 
 
 def test_new_game_offers_to_play_one_side_against_gwasl(qtbot, tmp_path, monkeypatch):
@@ -26,3 +31,34 @@ def test_new_game_offers_to_play_one_side_against_gwasl(qtbot, tmp_path, monkeyp
     assert s.options.extra["opponent"] == "german" and "german" in s.options.secret
     assert s.status().side == "french"
     gf.close()
+
+
+def test_continue_to_my_next_decision_stops_at_a_choice(qtbot, window, tmp_path):
+    """Issue 25 item 7 (in part): Game > Continue to my next decision ends the phases in
+    which the player's only action is to end them -- gwasl's answers come with them --
+    and stops at the first list with a choice in it (or the result)."""
+    import json
+
+    from gwasl.engine.game import GameOptions
+    from gwasl.store.gamefile import create_game
+    from gwasl.ui.play.controller import GameController
+
+    src = json.loads((SCENARIOS / "rossignol-1914.json").read_text(encoding="utf-8"))
+    gf = create_game(tmp_path / "r.game", window_game(), src, 3, GameOptions(frozenset({"german"}), False, {"opponent": "german"}))
+    window.set_controller(GameController(gf))
+    c = window.controller
+    for _ in range(8):
+        before = len(c.session.entries)
+        window.continue_to_decision()
+        st = c.session.status()
+        if st.over:
+            break
+        kinds = {la.shown.kind for la in c.legal()}
+        assert kinds - {"end_phase", "end_window"}, kinds  # a choice is waiting
+        assert st.side == "french"
+        # the player makes the choice: here, ends the phase (or passes, or routs) all the same
+        if any(la.shown.kind in ("end_phase", "pass") for la in c.legal()):
+            window.end_phase()
+        else:
+            window.request(c.legal()[0].action)
+        assert len(c.session.entries) > before
