@@ -307,17 +307,34 @@ class Session(Generic[S]):
     def remove_listener(self, listener: Listener) -> None:
         self._listeners.remove(listener)
 
-    def act(self, action: Record, name: str = PLAYER) -> list[Entry]:
+    def act(self, action: Record, name: str = PLAYER, automata: bool = True) -> list[Entry]:
         """Apply ``action`` for ``name`` (checked against its legal actions), then let
-        automated sides act.  Returns the new entries (already durable)."""
+        automated sides act (``automata`` false: one at a time by :meth:`auto_step`, a
+        window pacing gwasl's answers).  Returns the new entries (already durable)."""
         if self.status().over:
             raise IllegalAction("the game is over")
         v = self.viewer(name)
         self.game.check_legal(self.state, action, v)
         index = len(self._entries)
         entry = self._step("act", action, name, index, None)
+        if not automata:
+            return [entry]
         new = [entry, *self._run_automata(index)]
         return new
+
+    def automaton_to_act(self) -> bool:
+        """Whether an automated side is to act now (its next step waits for :meth:`auto_step`)."""
+        st = self.status()
+        return not st.over and st.side is not None and st.side in self.game.automated(self.state)
+
+    def auto_step(self) -> Entry | None:
+        """One action of the automated side to act, if any: the same step :meth:`act` runs
+        in a row, one at a time; it goes with the last action in a take-back."""
+        if not self.automaton_to_act():
+            return None
+        group = self._entries[-1].group if self._entries else 0
+        new = self._run_automata(group, limit=1)
+        return new[0] if new else None
 
     def _step(self, kind: str, action: Record, actor: str, group: int, decision: Decision | None,
               pre: Sequence[Record] = (), dice: GameDice | None = None) -> Entry:
@@ -330,9 +347,9 @@ class Session(Generic[S]):
         self._commit([entry])
         return entry
 
-    def _run_automata(self, group: int) -> list[Entry]:
+    def _run_automata(self, group: int, limit: int = AUTOMATON_LIMIT) -> list[Entry]:
         new: list[Entry] = []
-        for _ in range(AUTOMATON_LIMIT):
+        for _ in range(limit):
             st = self.status()
             if st.over or st.side is None:
                 return new
@@ -346,6 +363,8 @@ class Session(Generic[S]):
             pre = [*dice.roll_events(), decided]
             dice = _Continue(dice)
             new.append(self._step("auto", decision.action, st.side, group, decision, pre, dice))
+        if limit < AUTOMATON_LIMIT:
+            return new
         raise SessionError(f"automated sides acted {AUTOMATON_LIMIT} times in a row: the game does not advance")
 
     def _check_rolls(self, dice: GameDice, events: Sequence[Record]) -> None:

@@ -159,10 +159,20 @@ class GameController(QObject):
         return self.session.suggest()
 
     # -- acting ---------------------------------------------------------------------------
-    def act(self, action: Record) -> list[dict[str, Any]]:
-        """Apply ``action`` as the player (IllegalAction says why not); returns what it showed."""
-        entries = self.session.act(action, PLAYER)
+    def act(self, action: Record, paced: bool = False) -> list[dict[str, Any]]:
+        """Apply ``action`` as the player (IllegalAction says why not); returns what it showed.
+        ``paced``: gwasl's answers wait for :meth:`auto_step`, one at a time."""
+        entries = self.session.act(action, PLAYER, automata=not paced)
         return self.session.shown(entries, self.viewer)
+
+    def gwasl_to_act(self) -> bool:
+        """Whether gwasl's side is to act (its next action waits for :meth:`auto_step`)."""
+        return self._cursor is None and self.session.automaton_to_act()
+
+    def auto_step(self) -> list[dict[str, Any]]:
+        """gwasl's next action for its side, if it is to act; what the player is shown of it."""
+        entry = self.session.auto_step()
+        return self.session.shown([entry], self.viewer) if entry is not None else []
 
     #: kinds of action that only move the game on: a list of these alone is no decision
     PASSING = ("end_phase", "end_window")

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QSettings, Qt
+from PySide6.QtCore import QEvent, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QHelpEvent, QKeySequence, QTextCursor
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -282,6 +282,18 @@ class PlayerWindow(QMainWindow):
         self.live_action = action("&Live position", self.go_live, "Ctrl+L")
         self.suggest_action = action("&Suggest a move", self.suggest, "Ctrl+H")
         self.continue_action = action("&Continue to my next decision", self.continue_to_decision, "Ctrl+Return")
+        # issue 25: how fast gwasl's answers come -- all at once, one per press of Space, or one
+        # every PACE_MS; the window waits between them, so it stays responsive
+        self.pace = "instant"
+        self.pace_actions: dict[str, QAction] = {}
+        for key, text in (("instant", "gwasl plays &instantly"), ("step", "gwasl plays one action per &Space"),
+                          ("normal", "gwasl plays at a &normal pace")):
+            a = action(text, lambda _=False, k=key: self.set_pace(k))
+            a.setCheckable(True)
+            a.setChecked(key == self.pace)
+            self.pace_actions[key] = a
+        self.next_action = action("gwasl's &next action", self.gwasl_next, "Space")
+        self.addAction(self.next_action)
         tb = QToolBar("Play")
         tb.setObjectName("play")
         tb.addAction(self.end_action)
@@ -303,6 +315,10 @@ class PlayerWindow(QMainWindow):
         g.addAction(self.live_action)
         g.addAction(self.suggest_action)
         g.addAction(self.continue_action)
+        pace = g.addMenu("gwasl's &pace")
+        for a in self.pace_actions.values():
+            pace.addAction(a)
+        g.addAction(self.next_action)
         self.view_menu = g.addMenu("&See the game as")
         self._fill_recent()
 
@@ -361,8 +377,11 @@ class PlayerWindow(QMainWindow):
         if not self.controller.live:
             self.tell("History", "You are looking at an earlier position; press Live to play on.")
             return False
+        if self.controller.gwasl_to_act():
+            self.tell("gwasl is playing", "gwasl's side is still answering: wait, or press Space for its next action.")
+            return False
         try:
-            shown = self.controller.act(action)
+            shown = self.controller.act(action, paced=self.pace != "instant")
         except IllegalAction as e:
             self.tell("Not allowed", str(e))
             return False
@@ -371,7 +390,46 @@ class PlayerWindow(QMainWindow):
             return False
         if shown:
             self.statusBar().showMessage(shown[-1]["text"], 8000)
+        self._pace_next()
         return True
+
+    # -- gwasl's answers, paced (issue 25) ---------------------------------------------------
+    PACE_MS = 700
+
+    def set_pace(self, pace: str) -> None:
+        self.pace = pace
+        for k, a in self.pace_actions.items():
+            a.setChecked(k == pace)
+        self._pace_next()
+
+    def _pace_next(self) -> None:
+        """After the player's action: gwasl's next answer now, after PACE_MS, or on Space."""
+        c = self.controller
+        if c is None or not c.gwasl_to_act():
+            return
+        if self.pace == "instant":
+            self.gwasl_next(all_of_it=True)
+        elif self.pace == "normal":
+            QTimer.singleShot(self.PACE_MS, self.gwasl_next)
+        else:
+            self.statusBar().showMessage("gwasl's turn: press Space for its next action", 8000)
+
+    def gwasl_next(self, all_of_it: bool = False) -> None:
+        """One action of gwasl's side (all of them with ``all_of_it``), shown as it comes."""
+        c = self.controller
+        if c is None or not c.gwasl_to_act():
+            return
+        try:
+            shown = c.auto_step()
+            while all_of_it and c.gwasl_to_act():
+                shown = c.auto_step() or shown
+        except (GameError, GameFileError) as e:
+            self.tell("The game could not go on", str(e))
+            return
+        if shown:
+            self.statusBar().showMessage(shown[-1]["text"], 8000)
+        if not all_of_it:
+            self._pace_next()
 
     def _activated(self, item: QListWidgetItem) -> None:
         la: LegalAction | None = item.data(Qt.ItemDataRole.UserRole)

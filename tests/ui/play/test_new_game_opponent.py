@@ -62,3 +62,38 @@ def test_continue_to_my_next_decision_stops_at_a_choice(qtbot, window, tmp_path)
         else:
             window.request(c.legal()[0].action)
         assert len(c.session.entries) > before
+
+
+def test_gwasls_answers_come_one_at_a_time_when_paced(qtbot, window, tmp_path):
+    """Issue 25 item 7 (in part): at the "step" pace each press of Space plays one action of
+    gwasl's side; the player's own actions wait until gwasl has answered; "instant" plays
+    them all at once, as the command line does."""
+    import json
+
+    from gwasl.engine.game import GameOptions
+    from gwasl.store.gamefile import create_game
+    from gwasl.ui.play.controller import GameController
+
+    src = json.loads((SCENARIOS / "rossignol-1914.json").read_text(encoding="utf-8"))
+    gf = create_game(tmp_path / "p.game", window_game(), src, 3, GameOptions(frozenset({"german"}), False, {"opponent": "german"}))
+    window.set_controller(GameController(gf))
+    c = window.controller
+    window.set_pace("step")
+    # the French end phases until gwasl's German has something to answer
+    for _ in range(40):
+        window.continue_to_decision()
+        n = len(c.session.entries)
+        assert window.request(next(la.action for la in c.legal() if la.shown.kind in ("end_phase", "pass"))
+                              if any(la.shown.kind in ("end_phase", "pass") for la in c.legal()) else c.legal()[0].action)
+        if c.gwasl_to_act():
+            break
+    else:
+        raise AssertionError("gwasl never had to answer")
+    assert len(c.session.entries) == n + 1  # the player's action alone
+    from gwasl.games.aslgw.records import EndPhase
+
+    assert not window.request(EndPhase()) and window.messages[-1][0] == "gwasl is playing"
+    window.gwasl_next()
+    assert len(c.session.entries) == n + 2  # one action of gwasl's
+    window.set_pace("instant")  # the rest at once
+    assert not c.gwasl_to_act() and c.session.status().side in ("french", None)
