@@ -428,6 +428,10 @@ class PlayerWindow(QMainWindow):
             return
         if shown:
             self.statusBar().showMessage(shown[-1]["text"], 8000)
+        last = c.session.entries[-1] if c.session.entries else None
+        flash = getattr(self.board, "flash", None)
+        if not all_of_it and last is not None and last.kind == "auto" and last.action and flash is not None:
+            flash(dict(last.action))  # who acted and where, for a moment
         if not all_of_it:
             self._pace_next()
 

@@ -47,6 +47,7 @@ def test_continue_to_my_next_decision_stops_at_a_choice(qtbot, window, tmp_path)
     gf = create_game(tmp_path / "r.game", window_game(), src, 3, GameOptions(frozenset({"german"}), False, {"opponent": "german"}))
     window.set_controller(GameController(gf))
     c = window.controller
+    assert [h.label for h in window.board.flash({"kind": "close_combat", "at": "F3", "area": "hex"})] == ["F3"]
     for _ in range(8):
         before = len(c.session.entries)
         window.continue_to_decision()
@@ -93,7 +94,10 @@ def test_gwasls_answers_come_one_at_a_time_when_paced(qtbot, window, tmp_path):
     from gwasl.games.aslgw.records import EndPhase
 
     assert not window.request(EndPhase()) and window.messages[-1][0] == "gwasl is playing"
+    lit: list = []
+    window.board.flash = lambda action: lit.append(action)  # who acted and where, lit for a moment
     window.gwasl_next()
     assert len(c.session.entries) == n + 2  # one action of gwasl's
+    assert lit == [dict(c.session.entries[-1].action)]
     window.set_pace("instant")  # the rest at once
     assert not c.gwasl_to_act() and c.session.status().side in ("french", None)
