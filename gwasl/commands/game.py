@@ -342,6 +342,9 @@ def _batch(args: argparse.Namespace) -> int:
         bad = [s for s in args.secret if s not in known]
         if bad:
             raise UsageError(f"--secret {bad[0]!r} is not a side ({', '.join(sorted(known))})")
+        if not sides and not args.secret:
+            # both sides by --policy (the default: gwasl's opponent against itself)
+            sides = {s: args.policy or next(iter(game.policies()), "") for s in sorted(known)}
         # the sides played by policies are gwasl's: each decides for its own units, secrets kept
         options = GameOptions(frozenset(args.secret) | frozenset(sides), False,
                               {"opponent": sorted(sides)} if sides else {})

@@ -63,3 +63,9 @@ def test_batch_of_great_war_games_counts_each_sides_wins_the_same_for_any_jobs()
     two = batch(game, 4, 0, "passive", 2, options, src, sides, counting=True)
     assert one.by_side == two.by_side and one.counts == two.counts
     assert sum(one.by_side.values()) == 4 and "self_breaks" in one.counts
+
+
+def test_batch_without_side_policies_plays_both_sides_by_the_policy(capsys):
+    rc, obj, _ = run(capsys, "game", "batch", "--ruleset", "aslgw", "--scenario", ROSSIGNOL, "--games", "1",
+                     "--policy", "passive", "--json")
+    assert rc == 0 and isinstance(obj, dict) and obj["by_side"]["german"]["wins"] == 1  # nobody attacks: the avoider wins
