@@ -327,6 +327,31 @@ class Session(Generic[S]):
         st = self.status()
         return not st.over and st.side is not None and st.side in self.game.automated(self.state)
 
+    def automaton_decision(self) -> tuple[S, Decision, GameDice] | None:
+        """The automated side's next decision from the state now, without acting on it: the
+        state it was made from, the decision, and the dice its policy rolled.  It reads only
+        the immutable state, so a window may compute it in another thread and hand it to
+        :meth:`commit_decision`."""
+        state = self.state
+        st = self.game.status(state)
+        if st.over or st.side is None:
+            return None
+        policy = self.game.automated(state).get(st.side)
+        if policy is None:
+            return None
+        dice = GameDice(self.seed, self._entries[-1].dice if self._entries else 0)
+        return state, policy(Seat(self.game, state, self.game.viewer(state, st.side)), dice), dice
+
+    def commit_decision(self, state: S, decision: Decision, dice: GameDice) -> Entry | None:
+        """Play a decision of :meth:`automaton_decision` -- the same step :meth:`act` runs --
+        unless the game has moved on since (``None``)."""
+        if state is not self.state:
+            return None
+        side = self.status().side
+        assert side is not None
+        group = self._entries[-1].group if self._entries else 0
+        return self._commit_auto(side, decision, dice, group)
+
     def auto_step(self) -> Entry | None:
         """One action of the automated side to act, if any: the same step :meth:`act` runs
         in a row, one at a time; it goes with the last action in a take-back."""
@@ -358,14 +383,17 @@ class Session(Generic[S]):
                 return new
             dice = GameDice(self.seed, self.dice_position)
             decision: Decision = policy(Seat(self.game, self.state, self.viewer(st.side)), dice)
-            decided = Decided(st.side, decision.why, decision.details,
-                              st.side if st.side in self.game.secret_sides(self.state) else None, decision.public)
-            pre = [*dice.roll_events(), decided]
-            dice = _Continue(dice)
-            new.append(self._step("auto", decision.action, st.side, group, decision, pre, dice))
+            new.append(self._commit_auto(st.side, decision, dice, group))
         if limit < AUTOMATON_LIMIT:
             return new
         raise SessionError(f"automated sides acted {AUTOMATON_LIMIT} times in a row: the game does not advance")
+
+    def _commit_auto(self, side: str, decision: Decision, dice: GameDice, group: int) -> Entry:
+        """An automated side's decision made into its entry: its policy's rolls, the decision, the action's events."""
+        decided = Decided(side, decision.why, decision.details,
+                          side if side in self.game.secret_sides(self.state) else None, decision.public)
+        pre = [*dice.roll_events(), decided]
+        return self._step("auto", decision.action, side, group, decision, pre, _Continue(dice))
 
     def _check_rolls(self, dice: GameDice, events: Sequence[Record]) -> None:
         made = [(r.n, r.dice) for r in dice.roll_events()]

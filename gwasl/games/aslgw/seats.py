@@ -43,7 +43,9 @@ _DUTY_WORDS = {FIRST_FIRE: "Defensive First Fire at the units that just moved (A
                RALLY: "more rally or repair attempts this RPh (A10.6, A9.72)",
                ROUT: "rout of its broken units (A10.5)"}
 
-_cache: list[Any] = [None, None]  # the last state asked and its duty (status is asked often)
+#: the last state asked and its duty (status is asked often); one tuple, replaced whole, so a
+#: window thinking for gwasl in another thread never reads a state with another's duty
+_cache: list[tuple[Any, Any]] = [(None, None)]
 
 
 def _own(viewer_side: str) -> Viewer:
@@ -79,10 +81,11 @@ def duty(state: AslgwState) -> tuple[str, str] | None:
     ``None`` when no side is played by gwasl, or there is none."""
     if not state.opponents or state.over or state.minefield is not None or state.windows:
         return None
-    if _cache[0] is state:
-        return _cache[1]  # type: ignore[no-any-return]
+    last = _cache[0]
+    if last[0] is state:
+        return last[1]  # type: ignore[no-any-return]
     out = _duty(state)
-    _cache[0], _cache[1] = state, out
+    _cache[0] = (state, out)
     return out
 
 

@@ -9,6 +9,7 @@ history position the player stepped to.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -31,6 +32,10 @@ class GameController(QObject):
     """One open game: act, take back, step through history, all as one viewer."""
 
     changed = Signal()
+    #: gwasl's side decided in the thinking thread (state, decision, dice): committed on the UI thread
+    thought = Signal(object)
+    #: gwasl's decision is committed (what the player is shown of it), or ``[]`` when the game moved on
+    answered = Signal(object)
 
     def __init__(self, game_file: GameFile, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -51,6 +56,8 @@ class GameController(QObject):
         self._warmer.setInterval(0)
         self._warmer.timeout.connect(self._warm_step)
         self._warmer.start()
+        self.thinking = False  # gwasl's side is deciding in another thread
+        self.thought.connect(self._commit_thought)
 
     # -- the session's news ------------------------------------------------------
     def _on_entries(self, _session: Session[Any], _entries: Sequence[Entry]) -> None:
@@ -168,6 +175,32 @@ class GameController(QObject):
     def gwasl_to_act(self) -> bool:
         """Whether gwasl's side is to act (its next action waits for :meth:`auto_step`)."""
         return self._cursor is None and self.session.automaton_to_act()
+
+    def think(self) -> bool:
+        """Decide gwasl's next action in another thread, so the window keeps answering; the
+        decision is committed on the UI thread through the session (``answered`` then).
+        False when gwasl is not to act or is already thinking."""
+        if self.thinking or not self.gwasl_to_act():
+            return False
+        self.thinking = True
+
+        def work() -> None:
+            try:
+                out: Any = self.session.automaton_decision()
+            except Exception as e:  # the UI thread shows it (a game error, a damaged file...)
+                out = e
+            self.thought.emit(out)  # queued to the UI thread
+
+        threading.Thread(target=work, name="gwasl-thinks", daemon=True).start()
+        return True
+
+    def _commit_thought(self, out: Any) -> None:
+        self.thinking = False
+        if isinstance(out, Exception):
+            self.answered.emit(out)
+            return
+        entry = self.session.commit_decision(*out) if out is not None else None
+        self.answered.emit(self.session.shown([entry], self.viewer) if entry is not None else [])
 
     def auto_step(self) -> list[dict[str, Any]]:
         """gwasl's next action for its side, if it is to act; what the player is shown of it."""

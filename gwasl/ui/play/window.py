@@ -327,6 +327,7 @@ class PlayerWindow(QMainWindow):
         self.close_game()
         self.controller = controller
         controller.changed.connect(self._refresh)
+        controller.answered.connect(self._answered)
         self.board = board_for(controller.file.ruleset, self)
         self.board.set_source(controller.file.meta.get("source"))
         if hasattr(self.board, "odds"):  # a board that shows an action's exact odds before it is committed
@@ -377,7 +378,7 @@ class PlayerWindow(QMainWindow):
         if not self.controller.live:
             self.tell("History", "You are looking at an earlier position; press Live to play on.")
             return False
-        if self.controller.gwasl_to_act():
+        if self.controller.gwasl_to_act() or self.controller.thinking:
             self.tell("gwasl is playing", "gwasl's side is still answering: wait, or press Space for its next action.")
             return False
         try:
@@ -415,25 +416,40 @@ class PlayerWindow(QMainWindow):
             self.statusBar().showMessage("gwasl's turn: press Space for its next action", 8000)
 
     def gwasl_next(self, all_of_it: bool = False) -> None:
-        """One action of gwasl's side (all of them with ``all_of_it``), shown as it comes."""
+        """One action of gwasl's side, decided in another thread and shown as it comes
+        (``all_of_it``: every one at once, here)."""
         c = self.controller
         if c is None or not c.gwasl_to_act():
             return
+        if not all_of_it:
+            if c.think():
+                self.statusBar().showMessage("gwasl is thinking…", 8000)
+            return
         try:
-            shown = c.auto_step()
-            while all_of_it and c.gwasl_to_act():
+            shown: list[dict[str, Any]] = []
+            while c.gwasl_to_act():
                 shown = c.auto_step() or shown
         except (GameError, GameFileError) as e:
             self.tell("The game could not go on", str(e))
             return
         if shown:
             self.statusBar().showMessage(shown[-1]["text"], 8000)
-        last = c.session.entries[-1] if c.session.entries else None
-        flash = getattr(self.board, "flash", None)
-        if not all_of_it and last is not None and last.kind == "auto" and last.action and flash is not None:
-            flash(dict(last.action))  # who acted and where, for a moment
-        if not all_of_it:
-            self._pace_next()
+
+    def _answered(self, shown: Any) -> None:
+        """gwasl's decision from the thinking thread is in the game: show it, light it up, go on."""
+        c = self.controller
+        if c is None:
+            return
+        if isinstance(shown, Exception):
+            self.tell("The game could not go on", str(shown))
+            return
+        if shown:
+            self.statusBar().showMessage(shown[-1]["text"], 8000)
+            last = c.session.entries[-1]
+            flash = getattr(self.board, "flash", None)
+            if last.kind == "auto" and last.action and flash is not None:
+                flash(dict(last.action))  # who acted and where, for a moment
+        self._pace_next()
 
     def _activated(self, item: QListWidgetItem) -> None:
         la: LegalAction | None = item.data(Qt.ItemDataRole.UserRole)

@@ -96,8 +96,9 @@ def test_gwasls_answers_come_one_at_a_time_when_paced(qtbot, window, tmp_path):
     assert not window.request(EndPhase()) and window.messages[-1][0] == "gwasl is playing"
     lit: list = []
     window.board.flash = lambda action: lit.append(action)  # who acted and where, lit for a moment
-    window.gwasl_next()
-    assert len(c.session.entries) == n + 2  # one action of gwasl's
+    window.gwasl_next()  # gwasl thinks in another thread; the window answers meanwhile
+    qtbot.waitUntil(lambda: len(c.session.entries) == n + 2, timeout=20000)  # one action of gwasl's
+    qtbot.waitUntil(lambda: not c.thinking, timeout=20000)
     assert lit == [dict(c.session.entries[-1].action)]
     window.set_pace("instant")  # the rest at once
     assert not c.gwasl_to_act() and c.session.status().side in ("french", None)
