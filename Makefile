@@ -3,9 +3,10 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-SCENARIO ?= gwasl/scenarios/bois-des-caures-1916.json
+# a complete scenario card (victory conditions, SSR, Balance), played to its end in the user guide
+SCENARIO ?= gwasl/scenarios/saint-julien-1915.json
 
-.PHONY: run test bench clean
+.PHONY: run play test bench clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -15,8 +16,16 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	@$(BIN)/gwasl edit $(SCENARIO)
 
+# the player window on a new game of the same scenario (its card first; README "How to play")
+play: $(STAMP)
+	@$(BIN)/gwasl play $(SCENARIO)
+
 test: $(STAMP)
-	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q
+	PYTHONDONTWRITEBYTECODE= QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q
+# test: bytecode is written even where the environment says not to (PYTHONDONTWRITEBYTECODE):
+# each child process of the suite (a command run as a real process, the benchmarks, the wheel's
+# checks) then reuses gwasl compiled once, and a second run reuses pytest's rewritten tests
+# (__pycache__ is ignored by git).
 
 # Every benchmark script (a module with an `if __name__ == "__main__":` block) prints its
 # figures; helpers such as benchmarks/maps.py have none.  tests/test_benchmarks.py runs the
@@ -26,4 +35,4 @@ bench: $(STAMP)
 	@for b in $$(grep -l '^if __name__ == "__main__":' benchmarks/*.py); do m=$$(basename $$b .py); echo "== benchmarks.$$m"; QT_QPA_PLATFORM=offscreen $(BIN)/python -m benchmarks.$$m $(BENCH_ARGS) || exit 1; done
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info
+	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache build *.egg-info

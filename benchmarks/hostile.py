@@ -42,7 +42,7 @@ from gwasl.model.scenario_io import scenario_to_dict
 
 EXAMPLE = Path(gwasl.__file__).parent / "scenarios" / "bois-des-caures-1916.json"
 
-#: The schema's largest map (spec/scenario-v1.schema.json: columns <= 208, rows <= 200).
+#: The schema's largest map (docs/format/scenario-v1.schema.json: columns <= 208, rows <= 200).
 LARGEST = (208, 200)
 #: Hex labels have at most three letters (schema "hexlabel"): columns A..ZZZ (0-77) can carry hex data.
 LABELLED_COLUMNS = 78
@@ -286,6 +286,8 @@ class Runner:
             assert self.proc.stdin is not None
             self.proc.stdin.close()
             self.proc.wait(timeout=30)
+        if self.proc.stdout is not None:
+            self.proc.stdout.close()  # the server's pipe, or it is left to the garbage collector (a ResourceWarning)
 
     def run(self, argv: Sequence[str], wall: float | None = None) -> Outcome:
         assert self.proc.stdin is not None and self.proc.stdout is not None

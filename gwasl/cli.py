@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from gwasl import __version__
-from gwasl.commands.common import UsageError, safe_output
+from gwasl.commands.common import safe_output
+from gwasl.model.errors import GwaslError
 
 # One module per command; each defines register(subparsers) which sets func=.
 COMMAND_MODULES: tuple[str, ...] = (
@@ -63,7 +64,7 @@ def _main(argv: Sequence[str] | None) -> int:
         return 0
     try:
         return int(args.func(args) or 0)
-    except UsageError as e:
+    except GwaslError as e:  # every refusal gwasl makes on purpose (UsageError among them): exit 2, one line
         print(f"gwasl {args.command}: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -4,8 +4,10 @@ It starts from an empty map and builds the shared example scenario (Bois des
 Caures, 21 February 1916) with the editor's own tools -- the same clicks and
 drags the guide describes -- taking a picture after each step.
 
-Then it plays the example in the player window (File > New game, a fire from the
-right-click menu, a drag, the log, the history) and Saint-Julien to its result.
+Then it plays the example in the player window (File > New game with Saint-Julien's
+card, a fire from the right-click menu, the markers of play, a drag with its MF marks,
+a LOS thread, a log line outlined on the map, the history) and Saint-Julien to its
+result, its card counted live on the way.
 
     QT_QPA_PLATFORM=offscreen python scripts/screenshots.py [--out docs/images] [--save built.json] [--only editor|play|solitaire]
 """
@@ -199,9 +201,10 @@ def build_example(win, shot=lambda name: None) -> None:
 
 
 def play_shots(out: Path, written: list[Path]) -> None:
-    """The player window, as the guide's "Playing a scenario" chapter uses it: the New game
-    dialog, the opening position, a drag with its MF, the right-click menu with odds, the
-    log, the history, and a game's result."""
+    """The player window, as the guide's "How to play a scenario" chapter uses it: the New game
+    dialog with the scenario card, the opening position, the right-click menu with odds, the
+    markers of play, a drag with its MF, a LOS thread, the log, the history, the card counted
+    live, and a game's result."""
     import random
     import shutil
 
@@ -231,18 +234,25 @@ def play_shots(out: Path, written: list[Path]) -> None:
         img.save(str(path))
         written.append(path)
 
-    # File > New game, filled in as the guide says (in a scratch folder, so the paths are short)
+    # File > New game, filled in as the guide says (in a scratch folder, so the paths are short):
+    # first the card of a complete scenario beside the choices, then the Bois des Caures game
     here = os.getcwd()
-    shutil.copy(scenarios / "bois-des-caures-1916.json", games / "bois-des-caures-1916.json")
+    for name in ("bois-des-caures-1916.json", "saint-julien-1915.json"):
+        shutil.copy(scenarios / name, games / name)
     os.chdir(games)
     os.environ["XDG_DATA_HOME"] = str(games)  # a library of the bundled scenarios only, not this machine's
+    dlg = NewGameDialog(None, settings, source_path="saint-julien-1915.json")
+    dlg.seed.setValue(1915)
+    dlg.secret_checks["british"].setChecked(True)
+    dlg.out.setText("saint-julien.game")
+    dlg.resize(1100, 640)
+    dlg.show()
+    save(dlg, "11-new-game")
+    dlg.close()
     dlg = NewGameDialog(None, settings, source_path="bois-des-caures-1916.json")
     dlg.seed.setValue(1916)
     dlg.secret_checks["french"].setChecked(True)
     dlg.out.setText("bois-des-caures.game")
-    dlg.resize(640, 560)
-    dlg.show()
-    save(dlg, "11-new-game")
     dlg.start()
     os.chdir(here)
     win = PlayerWindow(settings)
@@ -284,9 +294,38 @@ def play_shots(out: Path, written: list[Path]) -> None:
     save(shot, "13-play-fire-menu")
     menu.close()
     entry.trigger()
-    # on to the Movement Phase: a drag, the tinted hexes marked with their MF
+    # the markers of play on the counters, their stacks fanned out as a click shows them: the
+    # moment with the most of them (markers and Residual FP) of the Prep Fire and the turn after
+
+    def markers_shot(best: list) -> None:
+        view = c.view()
+        marked = [it for it in board.scene.stacks.values() if any(f.status for f in it.stack.counters)
+                  and len(it.stack.counters) > 1]
+        score = sum(len(f.status) for it in board.scene.stacks.values() for f in it.stack.counters) \
+            + 3 * len(view.get("residual") or ())
+        if score <= (best[0] if best else 0):
+            return
+        at = [Hex.from_label(r["hex"]) for r in view.get("residual") or ()] + [it.stack.hex for it in marked] \
+            + [it.stack.hex for it in board.scene.stacks.values() if any(f.status for f in it.stack.counters)]
+        for it in marked:
+            it.set_fanned(True)
+        board.view.resetTransform()
+        board.view.scale(2.2, 2.2)
+        app.processEvents()
+        pts = [board.scene.layout.hex_to_pixel(h) for h in at]  # between the markers, as far as they go
+        board.view.centerOn(sum(q.x for q in pts) / len(pts), sum(q.y for q in pts) / len(pts))
+        app.processEvents()
+        best[:] = [score, win.grab().toImage()]
+        for it in marked:
+            it.set_fanned(False)
+        board.view.home()
+
+    best: list = []
+    markers_shot(best)
+    # on to the Movement Phase: a drag, the tinted hexes marked with their MF and what is left
     while c.status().phase != "MPh":
         win.end_phase()
+    board.view.home()
     step = legal("impulse_step")[0]
     a, b = ends(step)
     vp = board.view.viewport()
@@ -294,29 +333,69 @@ def play_shots(out: Path, written: list[Path]) -> None:
     QTest.mouseMove(vp, point(b))
     save(win, "14-play-drag")
     QTest.mouseRelease(vp, Qt.LeftButton, Qt.NoModifier, point(b))
-    # a turn later: the log, the victory panel, the French "?" stacks
+    # a line of sight, Shift+drag: blocked by the woods
+    QTest.mousePress(vp, Qt.LeftButton, Qt.ShiftModifier, point("C2"))
+    QTest.mouseMove(vp, point("I5"))
+    QTest.mouseRelease(vp, Qt.LeftButton, Qt.ShiftModifier, point("I5"))
+    QTest.mouseMove(vp, point("H6"))
+    save(win, "23-play-los")
+    # a turn later: the log (a line clicked, its units outlined), the French "?" stacks; on the
+    # way, the first moment a Residual FP lies on the map (the French defensive fire) is pictured
     rng = random.Random(3)
     while c.status().turn < 2 or c.status().phase != "MPh":
         las = c.legal()
         enders = [x for x in las if x.action.kind in ("end_phase", "end_window", "end_impulse")]
         win.request((rng.choice(enders) if enders and rng.random() < 0.5 else rng.choice(las)).action)
+    board.view.home()
+    log = c.log()
+    n = max(i for i, e in enumerate(log) if e["kind"] in ("moved", "fire"))
+    lv = win.log_list
+    lv.verticalScrollBar().setValue(lv.verticalScrollBar().maximum())
+    block = lv.document().findBlockByNumber(n)
+    pos = lv.blockBoundingGeometry(block).translated(lv.contentOffset()).center().toPoint()
+    QTest.mouseClick(lv.viewport(), Qt.LeftButton, Qt.NoModifier, pos)
     save(win, "15-play-log")
     win.history_slider.setValue(max(1, c.history_length // 3))
     win.add_bookmark()
     save(win, "16-play-history")
     win.go_live()
     win.close_game()
+    # another Bois des Caures game, its first two turns played at random: the moment with the most
+    # markers (Prep/First/Final Fire, CX, DM, Pin, a Residual FP) is the markers' picture
+    win.set_controller(GameController(create_game(games / "markers.game", game_for("aslgw"),
+                                                  load_source("aslgw", str(scenarios / "bois-des-caures-1916.json")), 1916,
+                                                  GameOptions(frozenset({"french"})))))
+    c = win.controller
+    board = win.board
+    rng = random.Random(3)
+    while c.status().turn < 3 and not c.status().over:
+        las = c.legal()
+        enders = [x for x in las if x.action.kind in ("end_phase", "end_window", "end_impulse")]
+        win.request((rng.choice(enders) if enders and rng.random() < 0.5 else rng.choice(las)).action)
+        markers_shot(best)
+    save(best[1], "22-play-markers")
+    win.close_game()
 
-    # a whole game to its result: Saint-Julien, the victory panel
-    gf = create_game(games / "saint-julien.game", game_for("aslgw"),
+    # a whole game to its result: Saint-Julien, its card counted live on the way, the victory panel
+    gf = create_game(games / "saint-julien-played.game", game_for("aslgw"),
                      load_source("aslgw", str(scenarios / "saint-julien-1915.json")), 3, GameOptions(frozenset({"british"})))
     win.set_controller(GameController(gf))
     c = win.controller
     rng = random.Random(4)
+    carded = False
     while not c.status().over:
         las = c.legal()
         enders = [x for x in las if x.action.kind in ("end_phase", "end_window", "end_impulse")]
         win.request((rng.choice(enders) if enders and rng.random() < 0.2 else rng.choice(las)).action)
+        if not carded and c.status().turn >= 2 and not c.status().over:
+            carded = True
+            win.show_card()
+            app.processEvents()
+            app.processEvents()
+            browser = win.card.browser  # the victory conditions and their count at the top of the card
+            at = browser.cursorRect(browser.document().find("Victory conditions")).top()
+            browser.verticalScrollBar().setValue(browser.verticalScrollBar().value() + at - 4)
+            save(win, "21-play-card")
     win.victory_dock.raise_()
     save(win, "17-play-result")
     win.close_game()
@@ -350,6 +429,7 @@ def solitaire_shots(out: Path, written: list[Path]) -> None:
     settings = QSettings(str(out / ".solitaire.ini"), QSettings.IniFormat)
     win = PlayerWindow(settings)
     win.tell = lambda title, text: None
+    win.confirm_final = lambda action: True  # the policies play on: no question to answer
     win.resize(1500, 950)
     win.show()
 
@@ -386,6 +466,11 @@ def solitaire_shots(out: Path, written: list[Path]) -> None:
     p.end()
     board._menu.close()
     save(shot, "19-combined-arms-odds")
+    # View > Zoom in twice (Ctrl++), on the attack's target: the counters at a glance
+    win.zoom_in_action.trigger()
+    win.zoom_in_action.trigger()
+    board.view.centerOn(board.centre_of(target))
+    save(win, "21-combined-arms-zoomed")
     win.close_game()
 
     # On Patrol: the day convoy with contact made, two turns into the hunt

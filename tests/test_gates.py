@@ -5,6 +5,12 @@ mypy strict on gwasl/model and gwasl/rules and clean on the rest of gwasl
 ([tool.mypy]).  Each runs as a subprocess from the test venv, so CI's
 ``make test`` runs exactly what a developer runs by hand.  Each gate is also
 run on a planted defect, so it cannot pass by checking nothing.
+
+mypy runs incrementally with its cache in the checkout (``.mypy_cache``, as by
+hand) and starts in the background as soon as the suite is collected
+(tests/conftest.py), so its minute on a fresh clone overlaps the rest of the
+suite; the planted defects run on a copy of that warm cache, which also shows
+that a warm cache still reports a new module's errors and a changed module's.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from testsupport import ROOT
+from testsupport import MYPY_CACHE, MYPY_RUN, ROOT, Background, mypy_command
 
 BIN = Path(sys.executable).parent
 
@@ -47,11 +53,30 @@ def test_ruff_gate_catches_a_planted_defect(tmp_path: Path) -> None:
     assert "F401" in r.stdout and "UP035" in r.stdout
 
 
+@pytest.fixture(scope="session")
+def mypy_gate(pytestconfig: pytest.Config) -> subprocess.CompletedProcess[str]:
+    """The gate's run of mypy over gwasl: the one conftest.py started when the suite was collected
+    (started here if it was not), waited for."""
+    run = pytestconfig.stash.get(MYPY_RUN, None)
+    if run is None:
+        run = pytestconfig.stash[MYPY_RUN] = Background(mypy_command("-p", "gwasl"), cwd=ROOT)
+    return run.result()
+
+
 @pytest.mark.parametrize("package", ["gwasl"])
-def test_mypy_is_clean(package: str) -> None:
+def test_mypy_is_clean(package: str, mypy_gate: subprocess.CompletedProcess[str]) -> None:
     """Strict on gwasl.model and gwasl.rules, the default checks on every other package ([tool.mypy])."""
-    r = _run(sys.executable, "-m", "mypy", "--no-incremental", "-p", package)
-    assert r.returncode == 0, f"mypy (settings in pyproject.toml [tool.mypy]):\n{r.stdout}{r.stderr}"
+    assert mypy_gate.args[-2:] == ["-p", package]
+    assert mypy_gate.returncode == 0, f"mypy (settings in pyproject.toml [tool.mypy]):\n{mypy_gate.stdout}{mypy_gate.stderr}"
+
+
+def _copy_with_warm_cache(tmp_path: Path) -> Path:
+    """gwasl, pyproject.toml and the gate's mypy cache copied to ``tmp_path`` (the source tree is
+    untouched); the copy's cache dir."""
+    shutil.copytree(ROOT / "gwasl", tmp_path / "gwasl", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    shutil.copytree(MYPY_CACHE, tmp_path / ".mypy_cache")  # copy2: the cache's own times kept, so it stays warm
+    return tmp_path / ".mypy_cache"
 
 
 @pytest.mark.parametrize(
@@ -65,14 +90,27 @@ def test_mypy_is_clean(package: str) -> None:
         ("gwasl.commands._planted", "def f() -> int:\n    return 'x'\n"),
     ],
 )
-def test_mypy_gate_catches_a_planted_defect(tmp_path: Path, module: str, code: str) -> None:
-    """The same settings on a copy of the package with one planted module (the source tree is untouched)."""
-    shutil.copytree(ROOT / "gwasl", tmp_path / "gwasl", ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+def test_mypy_gate_catches_a_planted_defect(tmp_path: Path, module: str, code: str, mypy_gate: subprocess.CompletedProcess[str]) -> None:
+    """The same settings and command on a copy of the package with one planted module."""
+    cache = _copy_with_warm_cache(tmp_path)
     (tmp_path / Path(*module.split("."))).with_suffix(".py").write_text(code, encoding="utf-8")
-    r = _run(sys.executable, "-m", "mypy", "--no-incremental", "--cache-dir", str(tmp_path / ".mypy_cache"), "-m", module, cwd=tmp_path)
+    r = _run(*mypy_command("-m", module, cache_dir=cache), cwd=tmp_path)
     assert r.returncode == 1, r.stdout + r.stderr
     assert "_planted.py" in r.stdout
+
+
+def test_mypy_gate_with_a_warm_cache_sees_an_edited_module_and_reports_it_again(
+        tmp_path: Path, mypy_gate: subprocess.CompletedProcess[str]) -> None:
+    """The cache is no blind spot: a module it holds as checked, then edited to hold a type error,
+    fails the gate's own command (``-p gwasl``), and fails it again on the next run, when the cache
+    has seen the edit."""
+    cache = _copy_with_warm_cache(tmp_path)
+    common = tmp_path / "gwasl" / "commands" / "common.py"
+    common.write_text(common.read_text(encoding="utf-8") + "\n\ndef _planted() -> int:\n    return 'x'\n", encoding="utf-8")
+    for _ in range(2):
+        r = _run(*mypy_command("-p", "gwasl", cache_dir=cache), cwd=tmp_path)
+        assert r.returncode == 1, r.stdout + r.stderr
+        assert "gwasl/commands/common.py" in r.stdout and "return-value" in r.stdout, r.stdout
 
 
 def test_make_test_runs_the_slow_tests_too() -> None:

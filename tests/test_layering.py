@@ -1,4 +1,4 @@
-"""DESIGN.md layering, every arrow of it: ui > commands > store > games > editor
+"""docs/architecture.md "Layers", every arrow of it: ui > commands > store > games > editor
 > engine > rules > model, each layer importing only the layers below it; Qt
 (PySide6) only in ui; SQL (sqlmodel, SQLAlchemy, sqlite3) only in store.
 
@@ -41,7 +41,7 @@ from testsupport import ROOT
 
 GWASL = ROOT / "gwasl"
 
-#: DESIGN.md's layers, lowest first: a layer may import its own modules and those of lower layers.
+#: The layers of docs/architecture.md, lowest first: a layer may import its own modules and those of lower layers.
 LAYERS = ("model", "rules", "engine", "editor", "games", "store", "commands", "ui")
 #: Importable from any layer; they import no layer.
 DATA = ("gwasl.resources", "gwasl.scenarios")
@@ -108,11 +108,11 @@ def layer_of(module: str) -> str | None:
         return "root"
     if parts[1] in LAYERS:
         return parts[1]
-    raise AssertionError(f"{module} is in no layer of DESIGN.md: add it to LAYERS, DATA or ENTRY")
+    raise AssertionError(f"{module} is in no layer of docs/architecture.md: add it to LAYERS, DATA or ENTRY")
 
 
 def violations(source: str, module: str, filename: str = "<src>") -> list[str]:
-    """What ``module``'s imports break of DESIGN.md's layering, one line each."""
+    """What ``module``'s imports break of the layering (docs/architecture.md "Layers"), one line each."""
     mine = layer_of(module)
     out: list[str] = []
     for name, lazy in imported_modules(source, module, filename):

@@ -1,6 +1,7 @@
 """gwasl installs as a wheel and runs from anywhere (issue 10 item 12).
 
-Builds a wheel from a copy of the source, installs it into a fresh venv and
+Builds a wheel from a copy of the source (with the build backend pyproject.toml
+names, in the current venv), installs it with pip into a fresh venv and
 runs the installed ``gwasl`` on a bundled scenario from a directory that holds
 no source tree, so a table or scenario read from outside the package fails
 here.  No network: the build uses the current venv's setuptools (no build
@@ -17,6 +18,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import tomllib
 import venv
 import zipfile
 from pathlib import Path
@@ -47,9 +49,12 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
         shutil.copy(ROOT / name, src / name)
     shutil.copytree(ROOT / "gwasl", src / "gwasl", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     dist = tmp / "dist"
+    # The PEP 517 build backend pyproject.toml names, called as pip calls it without build isolation
+    # ("pip wheel --no-deps --no-build-isolation"), without pip's own start-up.
+    backend = tomllib.loads((src / "pyproject.toml").read_text(encoding="utf-8"))["build-system"]["build-backend"]
     r = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-w", str(dist), str(src)],
-        env=_env(), **RUN,
+        [sys.executable, "-c", f"import sys, {backend} as b; print(b.build_wheel(sys.argv[1]))", str(dist)],
+        cwd=src, env=_env(), **RUN,
     )
     assert r.returncode == 0, r.stdout + r.stderr
     (wheel,) = dist.glob("gwasl-*.whl")

@@ -1,18 +1,38 @@
-"""Paths shared by tests: the repository, the shared spec, bundled scenarios (import as testsupport)."""
+"""Paths shared by tests: the repository, the source texts, bundled scenarios (import as testsupport)."""
 
 from __future__ import annotations
 
 import ast
 import importlib
+import os
 import re
+import subprocess
+import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared"
 SCENARIOS = ROOT / "gwasl" / "scenarios"
-# The schema is a shared contract; a copy ships in docs/ so tests run without ../shared.
-SCHEMA_PATH = next(p for p in (SHARED / "spec" / "scenario-v1.schema.json", ROOT / "docs" / "format" / "scenario-v1.schema.json") if p.exists())
+# The scenario schema (docs/contracts.md section 2) lives in the repository.
+SCHEMA_PATH = ROOT / "docs" / "format" / "scenario-v1.schema.json"
+
+# The one lookup of the source documents outside the repository (docs/architecture.md,
+# "Where each source document lives"): the rule texts are not redistributed with gwasl, so
+# the tests that compare data with them read them from the folder GWASL_SOURCES names, or
+# from a folder "shared" beside the checkout (or beside the folder of its worktrees), and
+# skip when they are absent.
+SOURCE_FOLDERS = tuple(Path(p) for p in (os.environ.get("GWASL_SOURCES"),) if p) + (
+    ROOT.parent / "shared", ROOT.parent.parent / "shared")
+
+
+def source_text(name: str) -> Path:
+    """The source document ``name`` (e.g. ``seeds/004_4371414167e1669c.txt``)
+    from the first of SOURCE_FOLDERS that holds it; a path that does not exist when none does."""
+    found = [folder / name for folder in SOURCE_FOLDERS if (folder / name).exists()]
+    return found[0] if found else SOURCE_FOLDERS[0] / name
 EXAMPLE_PATH = SCENARIOS / "bois-des-caures-1916.json"
 
 
@@ -63,3 +83,94 @@ def resolve(module: str, name: str):
     for part in name.split("."):
         obj = getattr(obj, part)
     return obj
+
+
+class Background:
+    """A command started at once in a process of its own, its output kept in files (a full pipe
+    would stall it); :meth:`result` waits for it.  Lets a slow child (the mypy gate, the benchmarks'
+    smoke runs) run while the rest of the suite runs, on the machine's other core."""
+
+    def __init__(self, argv: list[str], cwd: Path, env: dict[str, str] | None = None) -> None:
+        self.argv = argv
+        self._out = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115 (closed by result or stop)
+        self._err = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115
+        self._proc = subprocess.Popen(argv, cwd=cwd, env=env, stdout=self._out, stderr=self._err, text=True)
+        self._done: subprocess.CompletedProcess[str] | None = None
+
+    def result(self, timeout: float = 900) -> subprocess.CompletedProcess[str]:
+        if self._done is None:
+            code = self._proc.wait(timeout)
+            self._out.seek(0)
+            self._err.seek(0)
+            self._done = subprocess.CompletedProcess(self.argv, code, self._out.read(), self._err.read())
+            self._out.close()
+            self._err.close()
+        return self._done
+
+    def stop(self) -> None:
+        """End it if it still runs (a session stopped early by -x or ^C)."""
+        if self._done is None and self._proc.poll() is None:
+            self._proc.kill()
+            self._proc.wait()
+        self._out.close()
+        self._err.close()
+
+
+#: mypy's cache in the checkout, where a plain ``mypy`` run by hand keeps it: warm after the first
+#: run, and every error is still reported on every run (tests/test_gates.py plants errors under a
+#: warm cache to show it).
+MYPY_CACHE = ROOT / ".mypy_cache"
+
+
+def mypy_command(*targets: str, cache_dir: Path = MYPY_CACHE) -> list[str]:
+    """mypy as the gate of tests/test_gates.py runs it: the settings of pyproject.toml [tool.mypy],
+    incremental, from the test venv."""
+    return [sys.executable, "-m", "mypy", "--cache-dir", str(cache_dir), *targets]
+
+
+#: where conftest.py keeps the gate's mypy run, started as soon as the suite is collected
+MYPY_RUN = pytest.StashKey[Background]()
+
+
+# -- the benchmarks' smoke runs (tests/test_benchmarks.py) ---------------------------------------
+#: a benchmark script: a module of benchmarks/ with a main block (the Makefile's bench target's rule)
+BENCH_MAIN = re.compile(r'^if __name__ == "__main__":', re.M)
+
+# Runs each benchmark named on its command line as ``python -m benchmarks.NAME --quick`` would
+# (runpy, as __main__, with that argv), its stdout and stderr kept apart; writes what each printed
+# and its exit status to the file named first, after each one, so a crash keeps the others' output.
+_RUN_EACH_BENCHMARK = r"""
+import contextlib, io, json, runpy, sys, traceback
+out, results = sys.argv[1], {}
+for name in sys.argv[2:]:
+    stdout, stderr, code = io.StringIO(), io.StringIO(), 0
+    sys.argv = [name, "--quick"]
+    with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+        try:
+            runpy.run_module("benchmarks." + name, run_name="__main__", alter_sys=True)
+        except SystemExit as e:
+            code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+        except BaseException:
+            traceback.print_exc()
+            code = 1
+    results[name] = {"code": code, "stdout": stdout.getvalue(), "stderr": stderr.getvalue()}
+    with open(out, "w", encoding="utf-8") as f:
+        json.dump(results, f)
+"""
+
+
+def bench_scripts() -> list[str]:
+    return sorted(p.stem for p in (ROOT / "benchmarks").glob("*.py") if BENCH_MAIN.search(p.read_text(encoding="utf-8")))
+
+
+def start_quick_benchmarks(out: Path) -> Background:
+    """Every benchmark's ``--quick`` run, one after the other in one child process (one start-up,
+    one import of gwasl), what each printed written to ``out`` (JSON: name -> code, stdout, stderr)."""
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    # ui last: the only one that makes a QApplication, which then lives until the child ends
+    names = sorted(bench_scripts(), key=lambda n: (n == "ui", n))
+    return Background([sys.executable, "-c", _RUN_EACH_BENCHMARK, str(out), *names], cwd=ROOT, env=env)
+
+
+#: where conftest.py keeps the benchmarks' smoke run and its output file, started with the suite
+BENCH_RUN = pytest.StashKey[tuple[Background, Path]]()

@@ -16,10 +16,11 @@ import io
 import json
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, TextIO
 
+from gwasl.model.errors import GwaslError
 from gwasl.model.hexgrid import Hex, HexLabelError
 from gwasl.model.scenario import Scenario
 from gwasl.model.scenario_io import ScenarioError, ScenarioFormatError, escape_controls, load_scenario, quote, quote_list
@@ -30,7 +31,7 @@ __all__ = ["MAX_LINE", "UsageError", "escape_controls", "load_or_fail", "parse_h
 MAX_LINE = 2000
 
 
-class UsageError(Exception):
+class UsageError(GwaslError):
     """Bad command-line input (unknown hex, unknown side...): exit 2 with the message (CONTRACTS 4)."""
 
 
@@ -110,8 +111,20 @@ def safe_output() -> Iterator[None]:
 _JSON_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
+def _plain(o: Any) -> Any:
+    """A read-only mapping or a set a view may hold, as JSON holds them (never an internal error)."""
+    if isinstance(o, Mapping):
+        return dict(o)
+    if isinstance(o, set | frozenset):
+        try:
+            return sorted(o)
+        except TypeError:
+            return list(o)
+    raise TypeError(f"Object of type {type(o).__name__} is not JSON serializable")
+
+
 def _json_text(obj: Any) -> str:
-    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(obj, indent=2, ensure_ascii=False))
+    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(obj, indent=2, ensure_ascii=False, default=_plain))
 
 
 def print_json(obj: Any) -> None:
@@ -121,7 +134,7 @@ def print_json(obj: Any) -> None:
     try:
         out.write(text + "\n")
     except UnicodeEncodeError:
-        out.write(json.dumps(obj, indent=2, ensure_ascii=True) + "\n")
+        out.write(json.dumps(obj, indent=2, ensure_ascii=True, default=_plain) + "\n")
 
 
 def load_or_fail(path: str) -> Scenario:

@@ -57,6 +57,12 @@ def window_problem() -> str | None:
         return str(e)
     if r.returncode == 0:
         return None
+    if "xcb" in r.stderr:  # Qt blames libxcb-cursor0 whatever is missing: the linker names the right ones
+        from gwasl.ui.xcb import missing_text, missing_xcb_libraries  # runs ldd, loads no Qt plugin
+
+        missing = missing_xcb_libraries()
+        if missing:
+            return missing_text(missing)
     lines = [ln.strip() for ln in r.stderr.splitlines() if ln.strip()]
     return lines[0] if lines else f"Qt exited with status {r.returncode}"
 

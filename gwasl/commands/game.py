@@ -2,24 +2,38 @@
 
 Every subcommand opens the game file, does one thing and closes it; ``act``
 and ``undo`` commit their journal entry before printing anything, so what
-was printed is on disk.  Everything printed comes from a view: ``--view``
-picks the viewer (``player`` by default: what the person at the desk may
-see).  Errors are one line on stderr with exit status 2, the file unchanged.
+was printed is on disk.  The others open it read-only and never change it.
+Everything printed comes from a view: ``--view`` picks the viewer (``player``
+by default: what the person at the desk may see; ``omniscient`` and the
+secret side's own id show what ``--secret`` keeps from the player).  Errors
+are one line on stderr with exit status 2, the file unchanged.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from gwasl.commands.common import UsageError, escape_controls, print_json
-from gwasl.engine.game import PLAYER, GameError, GameOptions, IllegalAction
+from gwasl.engine.game import PLAYER, PRACTICE, SECRET, GameError, GameOptions, IllegalAction, OptionError
 from gwasl.engine.session import SessionError
-from gwasl.games import RULESETS, game_for
+from gwasl.games import DEFAULT_RULESET, RULESETS, game_for
 
 __all__ = ["register"]
+
+#: the game option of a side gwasl plays (a Great War game offers it: docs/opponent.md)
+OPPONENT = "opponent"
+
+#: what --view says: the views other than the player's show what --secret keeps from the player
+VIEW_HELP = ("player (default: what the person at the desk may see), or omniscient or a side id: "
+             "these REVEAL SECRETS (omniscient shows everything; a side id shows that side's hidden units, "
+             "so the id of a side kept --secret shows what gwasl keeps from you)")
+
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("game", help="play a game: new, legal, act, show, log, replay, undo, odds, suggest, batch",
@@ -35,13 +49,15 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     q = add("new", "start a game in a new file")
     q.add_argument("source", nargs="?", help="the scenario (aslgw: a Great War scenario file; other rulesets: optional)")
     q.add_argument("--out", required=True, help="the new game file")
-    q.add_argument("--ruleset", default="aslgw", help=f"which game: {', '.join(sorted(RULESETS))} (default aslgw)")
-    q.add_argument("--seed", type=int, help="the dice seed (default: a random one, printed)")
+    q.add_argument("--ruleset", default=DEFAULT_RULESET, help=f"which game: {', '.join(sorted(RULESETS))} (default {DEFAULT_RULESET})")
+    q.add_argument("--seed", type=int, help="the dice seed (default: a random one, printed; the seed gives every "
+                                            "die of the game, so knowing it reveals what --secret keeps)")
     q.add_argument("--secret", action="append", default=[], metavar="SIDE",
-                   help="keep SIDE's hidden layer secret from the player (repeatable)")
+                   help="keep SIDE's hidden layer secret from the player (repeatable): in everything gwasl shows "
+                        "the player; the game file itself, --view omniscient and --view SIDE still hold it")
     q.add_argument("--practice", action="store_true", help="practice mode: take-back past dice and reveals")
     q.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                   help="a game option, e.g. easier=true or balance=German (repeatable)")
+                   help="an option the game offers, e.g. easier=true or balance=german (repeatable)")
     q.add_argument("--opponent", metavar="SIDE",
                    help="aslgw: gwasl plays SIDE entirely and keeps its secrets (implies --secret SIDE); "
                         "you play the other side")
@@ -52,7 +68,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                                ("log", "every event as the viewer sees it", _log)):
         q = add(name, helptext)
         q.add_argument("game", help="game file")
-        q.add_argument("--view", default=PLAYER, metavar="VIEWER", help="player (default), omniscient or a side id")
+        q.add_argument("--view", default=PLAYER, metavar="VIEWER", help=VIEW_HELP)
         q.set_defaults(func=fn)
 
     q = add("act", "apply one action: an id from 'legal' or the action's JSON")
@@ -97,13 +113,31 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 # -- helpers -------------------------------------------------------------------------
-def _open(path: str) -> Any:
+@contextmanager
+def _open(path: str, mode: str = "r", altered_ok: bool = False) -> Iterator[Any]:
+    """The game file at ``path``: read-only (``"r"``, never changed) or to play on (``"w"``).
+
+    What goes wrong with the game a file holds is one line naming the file (issue 28
+    item 8): a file from elsewhere may hold a game its rules cannot go on with, whatever
+    the rules then raise (GWASL_DEBUG=1 shows the traceback, as for any internal error)."""
     from gwasl.store.gamefile import GameFileError, open_game
 
     try:
-        return open_game(path)
+        gf = open_game(path, mode, altered_ok)  # type: ignore[arg-type]
     except GameFileError as e:
         raise UsageError(str(e)) from None
+    try:
+        with gf:
+            yield gf
+    except (UsageError, KeyboardInterrupt, BrokenPipeError):
+        raise
+    except GameFileError as e:
+        raise UsageError(str(e)) from None
+    except Exception as e:
+        if os.environ.get("GWASL_DEBUG"):
+            raise
+        raise UsageError(f"{path}: gwasl cannot go on with the game this file holds ({type(e).__name__}: "
+                         f"{str(e)[:200]}); the file may be damaged: 'gwasl game replay --check' checks it") from None
 
 
 def _out(args: argparse.Namespace, obj: dict[str, Any], lines: list[str]) -> None:
@@ -140,36 +174,43 @@ def _new(args: argparse.Namespace) -> int:
     from gwasl.store.gamefile import GameFileError, create_game, load_source
 
     game = _game(args.ruleset)
+    kind = game.source_kind  # what the game starts from, as it declares
     source: dict[str, Any] | None = None
     if args.source:
         try:
-            source = load_source(args.ruleset, args.source)
+            source = load_source(game, args.source)
         except GameError as e:
             raise UsageError(str(e)) from None
-    elif args.ruleset == "aslgw":
-        raise UsageError("an aslgw game needs a Great War scenario file")
-    extra: dict[str, Any] = {}
+    elif kind.required:
+        raise UsageError(f"the {args.ruleset} ruleset starts from {kind.what}: give its file as SOURCE")
+    # the choices, checked against the options the game offers (Game.options_offered)
+    choices: dict[str, Any] = {}
+    if args.secret:
+        choices[SECRET.key] = args.secret
+    if args.practice:
+        choices[PRACTICE.key] = True
     for opt in args.option:
         key, eq, value = opt.partition("=")
         if not eq or not key:
             raise UsageError(f"--option {opt!r}: write KEY=VALUE")
-        extra[key] = _option_value(value)
-    secret = set(args.secret)
+        if key in (SECRET.key, PRACTICE.key, OPPONENT):
+            raise UsageError(f"--option {key}: give it as --{key}")
+        choices[key] = _option_value(value)
     if args.opponent is not None:
-        if args.ruleset != "aslgw":
-            raise UsageError(f"--opponent is for Great War games (aslgw): {args.ruleset}'s opponent is built in, "
-                             "you play its one side")
-        if "opponent" in extra:
-            raise UsageError("give the opponent once: --opponent SIDE (not also --option opponent=...)")
-        extra["opponent"] = args.opponent
-        secret.add(args.opponent)  # gwasl plays the side and keeps its secrets
+        if OPPONENT not in {o.key for o in game.options_offered}:
+            raise UsageError(f"--opponent is for Great War games (aslgw): {game.display_name or args.ruleset}'s "
+                             "opponent is built in, you play its one side")
+        choices[OPPONENT] = args.opponent
+        # gwasl plays the side and keeps its secrets (--opponent implies --secret)
+        choices[SECRET.key] = sorted({*args.secret, args.opponent})
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    options = GameOptions(frozenset(secret), args.practice, extra)
     try:
-        sides = set(game.sides(game.setup(source, options)))
-        bad = [s for s in sorted(secret) if s not in sides]
-        if bad:
-            raise UsageError(f"--secret {bad[0]!r} is not a side ({', '.join(sorted(sides))})")
+        sides = game.sides(game.setup(source, GameOptions()))
+        try:
+            options = game.start_options(choices, sides)
+        except OptionError as e:
+            flag = f"--{e.key}" if e.key in (SECRET.key, PRACTICE.key, OPPONENT) else f"--option {e.key}"
+            raise UsageError(f"{flag}: {e.reason}") from None
         gf = create_game(args.out, game, source, seed, options)
     except GameFileError as e:
         raise UsageError(str(e)) from None
@@ -236,14 +277,14 @@ def _find(gf: Any, ref: str) -> Any:
             raise UsageError("an action is a JSON object")
     try:
         return gf.session.find_action(action_ref)
-    except IllegalAction as e:
-        raise UsageError(str(e)) from None
+    except IllegalAction as e:  # the game is named: the same id may be legal in another file
+        raise UsageError(f"{gf.path}: {e}") from None
 
 
 def _act(args: argparse.Namespace) -> int:
     from gwasl.store.gamefile import GameFileError
 
-    with _open(args.game) as gf:
+    with _open(args.game, "w") as gf:
         action = _find(gf, args.action)
         try:
             entries = gf.session.act(action)
@@ -291,7 +332,7 @@ def _suggest(args: argparse.Namespace) -> int:
 def _undo(args: argparse.Namespace) -> int:
     from gwasl.store.gamefile import GameFileError
 
-    with _open(args.game) as gf:
+    with _open(args.game, "w") as gf:
         try:
             ok, reason = gf.session.undo()
         except (GameFileError, SessionError) as e:
@@ -301,14 +342,10 @@ def _undo(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    with _open(args.game) as gf:
-        rep = gf.session.replay_check()
-        obj = {"events": rep.events, "identical": rep.identical, "first_difference": rep.first_difference}
-        if rep.detail:
-            obj["detail"] = rep.detail
-        _out(args, obj, [f"{rep.events} events: identical" if rep.identical
-                         else f"differs at event {rep.first_difference}: {rep.detail}"])
-    return 0 if rep.identical else 2
+    with _open(args.game, altered_ok=True) as gf:
+        check = gf.check()
+        _out(args, check.to_json(), [check.line()])
+    return 0 if check.identical else 2
 
 
 def _batch(args: argparse.Namespace) -> int:
@@ -318,17 +355,18 @@ def _batch(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise UsageError("--games must be at least 1")
     game = _game(args.ruleset)
-    great_war = (args.scenario, args.side_policy, args.secret)
-    if args.ruleset != "aslgw" and any(great_war):
-        raise UsageError(f"--scenario, --side-policy and --secret are for Great War games (aslgw), not {args.ruleset}")
-    if args.ruleset == "aslgw" and not args.scenario:
-        raise UsageError("a Great War batch needs --scenario FILE")
+    two_sided = OPPONENT in {o.key for o in game.options_offered}  # gwasl may play either side (aslgw)
+    if not two_sided and any((args.scenario, args.side_policy, args.secret)):
+        raise UsageError(f"--scenario, --side-policy and --secret are for Great War games (aslgw), "
+                         f"not {game.display_name or args.ruleset}")
+    if two_sided and game.source_kind.required and not args.scenario:
+        raise UsageError(f"a {game.display_name or args.ruleset} batch needs --scenario FILE ({game.source_kind.what})")
     source: dict[str, Any] | None = None
     sides: dict[str, str] = {}
     options = None
     if args.scenario:
         try:
-            source = load_source(args.ruleset, args.scenario)
+            source = load_source(game, args.scenario)
             known = set(game.sides(game.setup(source, GameOptions())))
         except GameError as e:
             raise UsageError(f"{args.scenario}: {e}") from None
@@ -347,7 +385,7 @@ def _batch(args: argparse.Namespace) -> int:
             sides = {s: args.policy or next(iter(game.policies()), "") for s in sorted(known)}
         # the sides played by policies are gwasl's: each decides for its own units, secrets kept
         options = GameOptions(frozenset(args.secret) | frozenset(sides), False,
-                              {"opponent": sorted(sides)} if sides else {})
+                              {OPPONENT: sorted(sides)} if sides else {})
     try:
         res = batch(game, args.games, args.seed, args.policy, args.jobs, options, source, sides, args.count)
     except GameError as e:

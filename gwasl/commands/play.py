@@ -25,7 +25,12 @@ def run(args: argparse.Namespace) -> int:
         try:
             open_game(args.game).close()  # one clear line before any window
         except GameFileError as e:
-            raise UsageError(str(e)) from None
+            from gwasl.model.scenario_io import ScenarioError, load_scenario
+
+            try:  # a scenario: the window offers to start a new game from it
+                load_scenario(args.game)
+            except ScenarioError:
+                raise UsageError(str(e)) from None
     if not has_display():
         print("gwasl play: no display found (DISPLAY/WAYLAND_DISPLAY unset); play from the command line with "
               "'gwasl game legal|act|show', or set QT_QPA_PLATFORM=offscreen", file=sys.stderr)

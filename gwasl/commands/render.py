@@ -21,7 +21,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", required=True, metavar="PNG", help="PNG file to write")
     p.add_argument("--view", metavar="VIEWER",
                    help="'omniscient' (a scenario's default) or a side id: the map as that side may see it; "
-                        "for a game also 'player' (its default): what the person at the desk may see")
+                        "for a game also 'player' (its default): what the person at the desk may see "
+                        "('omniscient' and a side id REVEAL SECRETS: what a game's --secret keeps from the player)")
     p.add_argument("--width", type=int, metavar="PX",
                    help="image width in pixels (default: twice the map's natural size, at most 16 megapixels)")
     p.add_argument("--force", action="store_true",

@@ -30,13 +30,15 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from gwasl.model.errors import GwaslError
+
 __all__ = ["CardTextError", "area_text", "conditions_text", "parse_area", "parse_conditions"]
 
 _EDGES = ("north", "south", "east", "west")
 _LIST_KEYS = ("hexes", "buildings", "locations")
 
 
-class CardTextError(ValueError):
+class CardTextError(GwaslError):
     """A line of the dialog that is not a card field: the message says what was expected."""
 
 

@@ -32,6 +32,7 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any
 
+from gwasl.model.errors import GwaslError
 from gwasl.model.files import FileIdentity
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import (
@@ -86,7 +87,7 @@ __all__ = [
 ]
 
 
-class EditError(ValueError):
+class EditError(GwaslError):
     """An edit that cannot be made (unknown unit, hex off the map, duplicate id...)."""
 
 

@@ -115,7 +115,7 @@ _Chunk = tuple[Game[Any], str, list[int], dict[str, Any], "Mapping[str, Any] | N
 
 def _play_chunk(args: _Chunk) -> list[GameResult]:
     # The game arrives pickled from the caller, so the engine never looks a ruleset up in
-    # gwasl.games (a layer above it, DESIGN.md).
+    # gwasl.games (a layer above it, docs/architecture.md "Layers").
     game, policy_name, seeds, opts, source, side_names, counting = args
     policies = game.policies()
     options = GameOptions.from_json(opts)

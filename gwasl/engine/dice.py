@@ -19,6 +19,7 @@ import struct
 from collections.abc import Iterable, Mapping
 
 from gwasl.engine.events import Rolled
+from gwasl.model.errors import GwaslError
 from gwasl.rules.dice import Dice, Modifier, Roll
 
 __all__ = ["GameDice", "die_at"]
@@ -39,6 +40,10 @@ def die_at(seed: int, position: int) -> int:
     return int.from_bytes(d[i : i + 8], "little") % 6 + 1
 
 
+class ChoicesError(GwaslError):
+    """A uniform choice among more than one die can give in one roll."""
+
+
 class GameDice(Dice):
     """A :class:`~gwasl.rules.dice.Dice` whose dice come from the game's stream.
 
@@ -57,6 +62,11 @@ class GameDice(Dice):
     def _record(self, cause: str, dice: tuple[int, ...], modifiers: Mapping[str, int] | Iterable[Modifier] | None) -> Roll:
         self._starts.append(self.position - len(dice))
         return super()._record(cause, dice, modifiers)
+
+    def again(self, roll: Roll, cause: str, modifiers: Mapping[str, int] | Iterable[Modifier] | None = None) -> Roll:
+        """:meth:`Dice.again`: the reading's event points at the same dice of the stream."""
+        self._starts.append(self._starts[roll.seq])
+        return Dice._record(self, cause, roll.dice, modifiers)
 
     def private(self, side: str, position: int = 0) -> GameDice:
         """The private stream of ``side`` at ``position``: dice a viewer must not see (a
@@ -114,6 +124,8 @@ class GameDice(Dice):
 
         Rolls one die at a time and rejects, so every choice is exactly uniform;
         each die used is a logged roll with ``cause``.
+
+        Raises :class:`ChoicesError` (a uniform choice among more than one die can give in one roll).
         """
         if n <= 1:
             return 0
@@ -123,4 +135,4 @@ class GameDice(Dice):
                 accepted = 6 - 6 % n  # 1..accepted split into n equal runs
                 if r.total <= accepted:
                     return (r.total - 1) * n // accepted
-        raise ValueError("randrange over more than 6 choices: roll in steps")
+        raise ChoicesError("randrange over more than 6 choices: roll in steps")

@@ -1,4 +1,4 @@
-"""The Game protocol every game in play implements (DESIGN.md, "A game in play").
+"""The Game protocol every game in play implements (docs/architecture.md "A game in play").
 
 A game is a set of pure functions over an immutable state:
 
@@ -30,28 +30,40 @@ from typing import Any, ClassVar, Generic, TypeVar
 from gwasl.engine.dice import GameDice
 from gwasl.engine.events import ENGINE_EVENTS, Decided, Rolled
 from gwasl.engine.record import Record, Registry
+from gwasl.model.errors import GwaslError
+from gwasl.model.viewers import OMNISCIENT
 
 __all__ = [
+    "BOOL",
+    "JSON_FILE",
     "OMNISCIENT",
     "PLAYER",
+    "PRACTICE",
+    "SCENARIO_FILE",
+    "SECRET",
+    "SIDE",
+    "SIDES",
     "Decision",
     "Game",
     "GameError",
+    "GameDefinitionError",
+    "GameOption",
     "GameOptions",
     "IllegalAction",
+    "OptionError",
     "Outcome",
     "Policy",
     "Seat",
     "Shown",
+    "SourceKind",
     "Status",
     "Viewer",
 ]
 
-OMNISCIENT = "omniscient"
 PLAYER = "player"
 
 
-class GameError(Exception):
+class GameError(GwaslError):
     """Base of the errors a game in play reports to the person at the desk."""
 
 
@@ -66,6 +78,20 @@ class IllegalAction(GameError):
         self.reason = reason
         self.rule = rule
         super().__init__(f"{reason} ({rule})" if rule else reason)
+
+
+class GameDefinitionError(GameError):
+    """A game class, source kind or option declared wrong: a programmer's mistake, caught
+    when the class is made (at import), never while a game is played."""
+
+
+class OptionError(GameError):
+    """A choice at the start that the game does not offer, or a value it does not take:
+    ``key`` names the option (:class:`GameOption`), ``reason`` what is wrong."""
+
+    def __init__(self, key: str, reason: str) -> None:
+        self.key, self.reason = key, reason
+        super().__init__(f"{key}: {reason}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +137,121 @@ class GameOptions:
         if not isinstance(extra, dict):
             raise GameError("game options: extra must be an object")
         return cls(frozenset(secret), practice, MappingProxyType(dict(extra)))
+
+
+# -- what a game declares of itself: read by the New game dialog, the store and the command line
+#: a source format: a Great War scenario file, checked as one when read (the scenario library lists them)
+SCENARIO_FILE = "scenario"
+#: a source format: a JSON object in the game's own format (the game checks it in :meth:`Game.setup`)
+JSON_FILE = "json"
+
+
+@dataclass(frozen=True, slots=True)
+class SourceKind:
+    """What a game starts from (:attr:`Game.source_kind`).
+
+    ``format``: :data:`SCENARIO_FILE` or :data:`JSON_FILE`; ``what``: the source in words
+    ("a Great War scenario"); ``required``: whether the game needs one, and ``without``:
+    what it does when none is given ("dices its board from the seed"); ``search``: what the
+    New game dialog's search box lists, in words; ``bundled``: ``"module:attribute"`` of the
+    folder of the sources shipped with the game (``*.json`` files with a ``title``), empty
+    when there are none.
+
+    >>> SourceKind(JSON_FILE, "a patrol", without="dices one").describe()
+    'a patrol, optional: without one the game dices one'
+    """
+
+    format: str
+    what: str
+    required: bool = False
+    without: str = ""
+    search: str = ""
+    bundled: str = ""
+
+    def __post_init__(self) -> None:
+        """Raises :class:`GameDefinitionError` for an unknown format, a missing ``without`` or a bad ``bundled``."""
+        if self.format not in (SCENARIO_FILE, JSON_FILE):
+            raise GameDefinitionError(f"source format {self.format!r}: use {SCENARIO_FILE!r} or {JSON_FILE!r}")
+        if not self.required and not self.without:
+            raise GameDefinitionError(f"{self.what}: say what the game does without a source (without=...)")
+        if self.bundled and not _is_target(self.bundled):
+            raise GameDefinitionError(f"bundled sources {self.bundled!r}: write 'module:attribute'")
+
+    def describe(self) -> str:
+        """The source in words, with what happens without one."""
+        return self.what if self.required else f"{self.what}, optional: without one the game {self.without}"
+
+
+#: an option's kinds: true or false; one side of the game or none; any set of its sides
+BOOL, SIDE, SIDES = "bool", "side", "sides"
+
+
+@dataclass(frozen=True, slots=True)
+class GameOption:
+    """One choice a game offers when it starts (:attr:`Game.options_offered`).
+
+    ``key``: ``secret`` (:attr:`GameOptions.secret`), ``practice``
+    (:attr:`GameOptions.practice`) or a key of :attr:`GameOptions.extra`; ``label``: the
+    words beside it; ``kind``: :data:`BOOL`, :data:`SIDE` or :data:`SIDES`; ``default``:
+    false, no side and no sides unless a bool option says ``True``; ``rule``: the rule
+    it comes from.
+
+    >>> GameOption("balance", "Balance", SIDE).check("german", ("french", "german"))
+    'german'
+    >>> GameOption("balance", "Balance", SIDE).check("swiss", ("french", "german"))
+    Traceback (most recent call last):
+    gwasl.engine.game.OptionError: balance: 'swiss' is not a side (french, german)
+    """
+
+    key: str
+    label: str
+    kind: str = BOOL
+    default: Any = None
+    rule: str = ""
+
+    def __post_init__(self) -> None:
+        """Raises :class:`GameDefinitionError` for an unknown kind or a side option with a default side."""
+        if self.kind not in (BOOL, SIDE, SIDES):
+            raise GameDefinitionError(f"option {self.key!r}: kind {self.kind!r} is not one of {BOOL}, {SIDE}, {SIDES}")
+        if self.kind == BOOL:
+            object.__setattr__(self, "default", bool(self.default))
+        elif self.default not in (None, (), frozenset()):
+            raise GameDefinitionError(f"option {self.key!r}: a {self.kind} option starts with no side (its sides depend on the source)")
+        elif self.kind == SIDES:
+            object.__setattr__(self, "default", frozenset())
+
+    def check(self, value: Any, sides: Sequence[str]) -> Any:
+        """``value`` as this option takes it (a set of sides as a frozenset), for a game of
+        ``sides``; raises :class:`OptionError` naming the option and what is wrong."""
+        if self.kind == BOOL:
+            if not isinstance(value, bool):
+                raise OptionError(self.key, f"{_quoted(value)} is not true or false")
+            return value
+        values = [value] if self.kind == SIDE else value
+        if self.kind == SIDES and (isinstance(value, str) or not isinstance(value, (list, tuple, set, frozenset))):
+            raise OptionError(self.key, f"{_quoted(value)} is not a list of sides")
+        for v in values:
+            if v is None and self.kind == SIDE:
+                continue
+            if not isinstance(v, str) or v not in sides:
+                raise OptionError(self.key, f"{_quoted(v)} is not a side ({', '.join(sides)})")
+        return value if self.kind == SIDE else frozenset(value)
+
+
+#: gwasl keeps these sides' hidden layer from the person at the desk (:attr:`GameOptions.secret`)
+SECRET = GameOption("secret", "gwasl keeps secret", SIDES)
+#: take-back past dice and reveals (:attr:`GameOptions.practice`)
+PRACTICE = GameOption("practice", "practice mode: take back past dice and reveals")
+
+
+def _quoted(value: Any) -> str:
+    return repr(value)[:40]
+
+
+def _is_target(text: str) -> bool:
+    """``"module:attribute"`` with both parts dotted names."""
+    module, colon, attr = text.partition(":")
+    return bool(colon) and all(p.isidentifier() for p in (*module.split("."), attr))
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,6 +341,56 @@ class Game(abc.ABC, Generic[S]):
     #: the game's events (must include :data:`ENGINE_EVENTS`) and actions
     events: ClassVar[Registry] = ENGINE_EVENTS
     actions: ClassVar[Registry]
+
+    # -- what the game declares of itself: the one place the New game dialog, the store, the
+    # command line and the player window's board lookup read (none branches on a ruleset name)
+    #: the game's name where a person chooses or sees it (the ruleset name when not given)
+    display_name: ClassVar[str] = ""
+    #: what it starts from: the kind of file, whether one is needed, the sources it ships with
+    source_kind: ClassVar[SourceKind] = SourceKind(JSON_FILE, "a source file of this game", without="starts from its defaults")
+    #: the choices it offers at the start, in the order the New game dialog shows them;
+    #: ``gwasl game new`` refuses any other
+    options_offered: ClassVar[tuple[GameOption, ...]] = (SECRET, PRACTICE)
+    #: ``"module:Class"`` of its board in the player window (a :class:`gwasl.ui.play.boards.Board`,
+    #: imported by the ui alone: a game never imports Qt); empty: the view as a readable tree
+    board: ClassVar[str] = ""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A game's declarations are checked when its class is made (a mistake fails at import):
+        :class:`GameDefinitionError` for an option offered twice or a bad ``board``."""
+        super().__init_subclass__(**kwargs)
+        if "display_name" not in cls.__dict__ and "ruleset" in cls.__dict__:
+            cls.display_name = cls.ruleset
+        keys = [o.key for o in cls.options_offered]
+        if len(set(keys)) != len(keys):
+            raise GameDefinitionError(f"{cls.__name__}: an option offered twice ({', '.join(keys)})")
+        if cls.board and not _is_target(cls.board):
+            raise GameDefinitionError(f"{cls.__name__}.board {cls.board!r}: write 'module:Class'")
+
+    @classmethod
+    def start_options(cls, choices: Mapping[str, Any], sides: Sequence[str]) -> GameOptions:
+        """The :class:`GameOptions` of ``choices`` (option key -> value) for a game of
+        ``sides``, each checked against :attr:`options_offered`; a choice at its option's
+        default is left out (the game file records only what was chosen).
+
+        Raises :class:`OptionError` naming an option the game does not offer, or a bad value."""
+        offered = {o.key: o for o in cls.options_offered}
+        secret: frozenset[str] = frozenset()
+        practice = False
+        extra: dict[str, Any] = {}
+        for key, value in choices.items():
+            option = offered.get(key)
+            if option is None:
+                theirs = ", ".join(offered) or "none"
+                raise OptionError(key[:40], f"{cls.display_name or cls.ruleset} offers no such option (its options: {theirs})")
+            value = option.check(value, sides)
+            if key == SECRET.key:
+                secret = value
+            elif key == PRACTICE.key:
+                practice = value
+            elif value != option.default:
+                extra[key] = value
+        return GameOptions(secret, practice, MappingProxyType(extra))
 
     # -- set-up -------------------------------------------------------------
     @abc.abstractmethod

@@ -1,4 +1,4 @@
-"""Stepping through a game's history fast (DESIGN "A game in play": history is a read-only
+"""Stepping through a game's history fast (docs/architecture.md "A game in play": history is a read-only
 step to any event).
 
 :meth:`Session.state_at` rebuilds a position from the session's snapshots (one every few

@@ -11,6 +11,9 @@ The engine keeps journals in memory (:class:`MemoryJournal`);
 :mod:`gwasl.store` keeps them in a SQLite file.  Either way
 :meth:`Journal.append` returns only once the entry is durable, and the
 session appends before the state changes, so nothing shown is ever lost.
+An action and the automated replies it causes are appended together
+(:meth:`Journal.append_all`, where the journal has it): all are durable or
+none is, so a crash never leaves an action without its replies.
 
 A journal may also keep snapshots (:class:`SnapshotJournal`): the state after
 an entry, encoded by the game, so a long game reopens by reducing only the
@@ -26,10 +29,16 @@ from types import MappingProxyType
 from typing import Any, Literal, Protocol
 
 from gwasl.engine.record import Record
+from gwasl.model.errors import GwaslError
 
-__all__ = ["Entry", "EntryKind", "Journal", "MemoryJournal", "SnapshotJournal"]
+__all__ = ["Entry", "EntryKind", "Journal", "JournalError", "MemoryJournal", "SnapshotJournal", "append_all"]
 
 EntryKind = Literal["begin", "act", "auto", "take_back"]
+
+
+class JournalError(GwaslError):
+    """The journal cannot keep an entry (the file cannot be written, another program
+    wrote to it meanwhile...); nothing of what was being appended is kept."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +78,17 @@ class Journal(Protocol):
     def entries(self) -> Sequence[Entry]: ...
 
 
+def append_all(journal: Journal, entries: Sequence[Entry]) -> None:
+    """Append ``entries`` at once: through the journal's own ``append_all`` (all durable or
+    none) when it has one, else one by one."""
+    together = getattr(journal, "append_all", None)
+    if together is not None:
+        together(entries)
+        return
+    for e in entries:
+        journal.append(e)
+
+
 class SnapshotJournal(Journal, Protocol):
     """A journal that also keeps snapshots: ``index`` is the entry the state is after,
     ``state`` the game's :meth:`~gwasl.engine.game.Game.encode_state` JSON."""
@@ -79,6 +99,10 @@ class SnapshotJournal(Journal, Protocol):
     def save_snapshot(self, index: int, state: Any) -> None: ...
 
     def snapshots(self) -> Sequence[tuple[int, Any]]: ...
+
+
+class JournalOrderError(GwaslError):
+    """An entry appended out of its turn (its index is not the journal's length)."""
 
 
 class MemoryJournal:
@@ -101,9 +125,19 @@ class MemoryJournal:
         return sorted((self._snapshots or {}).items())
 
     def append(self, entry: Entry) -> None:
+        """Add ``entry`` at the end; raises :class:`JournalOrderError` if its index is not the next."""
         if entry.index != len(self._entries):
-            raise ValueError(f"journal entry {entry.index} appended at {len(self._entries)}")
+            raise JournalOrderError(f"journal entry {entry.index} appended at {len(self._entries)}")
         self._entries.append(entry)
+
+    def append_all(self, entries: Sequence[Entry]) -> None:
+        """All of ``entries`` or none (they are checked before any is kept); raises
+        :class:`JournalOrderError` if they do not follow on."""
+        for i, e in enumerate(entries):
+            if e.index != len(self._entries) + i:
+                raise JournalOrderError(f"journal entry {e.index} appended at {len(self._entries) + i}")
+        for e in entries:
+            self.append(e)
 
     def entries(self) -> Sequence[Entry]:
         return tuple(self._entries)

@@ -37,10 +37,12 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, ClassVar, TypeVar, Union
 
+from gwasl.model.errors import GwaslError
+
 __all__ = ["Record", "RecordError", "Registry", "to_json_value"]
 
 
-class RecordError(ValueError):
+class RecordError(GwaslError):
     """A JSON object that is not a valid record (unknown kind, newer version, bad field)."""
 
 
@@ -91,7 +93,7 @@ def _type_name(value: Any) -> str:
     return "null" if value is None else type(value).__name__
 
 
-class _Bad(Exception):
+class _Bad(GwaslError):
     """A field that does not fit its type: ``msg``, and the path below where it was caught."""
 
     def __init__(self, msg: str) -> None:

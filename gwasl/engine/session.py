@@ -1,14 +1,21 @@
 """A game in play: the Session drives a :class:`~gwasl.engine.game.Game`.
 
     action -> game.apply(state, action, dice) -> events
-           -> journal.append(entry)          (durable first)
-           -> state = reduce(state, e) for each event
+           -> automated sides reply (computed on the state the action leads to)
+           -> journal.append_all(entries)    (durable first: the action and its replies, all or none)
+           -> state = the state they lead to
            -> listeners redraw views
 
 The session holds the journal, the current state, the dice position and the
 undo policy; it runs automated sides whenever they are to act; it replays a
 journal to any point (history) and checks that a replay from the seed gives
-the same events byte for byte (``gwasl game replay --check``).
+the same events byte for byte (``gwasl game replay --check``), and that every
+take-back was allowed when it was made.
+
+A journal cut short between an action and its automated replies (a crash in a
+gwasl that committed them apart) is completed when the game is restored
+(:meth:`Session.finish`): the replies are made from the journal as a live
+session would have made them.
 
 Every :data:`SNAPSHOT_EVERY` events the session keeps the state it reached
 (in memory: take-back and history restart from there instead of the set-up)
@@ -38,12 +45,13 @@ from gwasl.engine.game import (
     Seat,
     Shown,
     Status,
+    Viewer,
 )
-from gwasl.engine.journal import Entry, Journal, MemoryJournal, SnapshotJournal
+from gwasl.engine.journal import Entry, Journal, JournalError, MemoryJournal, SnapshotJournal, append_all
 from gwasl.engine.record import Record, RecordError
 from gwasl.engine.snapshot import Deferred, SnapshotError
 
-__all__ = ["AUTOMATON_LIMIT", "SNAPSHOT_EVERY", "LegalAction", "ReplayReport", "Session", "SessionError"]
+__all__ = ["AUTOMATON_LIMIT", "SNAPSHOT_EVERY", "LegalAction", "ReplayReport", "Session", "SessionError", "take_back_target"]
 
 S = TypeVar("S")
 
@@ -72,10 +80,15 @@ class LegalAction:
 
 @dataclass(frozen=True, slots=True)
 class ReplayReport:
+    """What ``replay_check`` found: ``entry`` is the journal entry where the first
+    difference is, ``take_back`` whether it is a take-back that was not allowed."""
+
     events: int
     identical: bool
     first_difference: int | None
     detail: str | None = None
+    entry: int | None = None
+    take_back: bool = False
 
 
 Listener = Callable[["Session[Any]", Sequence[Entry]], None]
@@ -102,6 +115,8 @@ class Session(Generic[S]):
         self._snap_seq = 0  # next_seq when a snapshot was last due
         self._stored: dict[int, Any] = {}  # the journal's encoded snapshots, for replay_check
         self.opened_from: int | None = None  # the entry the state was restored after, if from a snapshot
+        self.finished: list[Entry] = []  # the replies restore made that the journal owed (Session.finish)
+        self.unfinished: str | None = None  # why the replies owed could not be made, if they could not
 
     # -- construction ---------------------------------------------------------
     @classmethod
@@ -115,15 +130,22 @@ class Session(Generic[S]):
         dice = GameDice(seed, 0)
         events = game.begin(s.state, dice)
         s._check_rolls(dice, events)
-        s._commit([Entry(0, "begin", 0, dice.position, tuple(events))])
-        s._run_automata(0)
+        plan = _Plan(s)
+        plan.add(Entry(0, "begin", 0, dice.position, tuple(events)))
+        s._automata(plan, 0)
+        s._commit(plan)
         return s
 
     @classmethod
     def restore(cls, game: Game[S], source: Mapping[str, Any] | None, seed: int, options: GameOptions,
-                journal: Journal, snapshot: tuple[int, S] | None = None) -> Session[S]:
+                journal: Journal, snapshot: tuple[int, S] | None = None, finish: bool = True) -> Session[S]:
         """A saved game, rebuilt by reducing its journal's events (from ``snapshot``,
-        a state after entry ``index``, when given)."""
+        a state after entry ``index``, when given); then, unless ``finish`` is false,
+        the automated replies the journal owes are made and journalled (:meth:`finish`).
+
+        Raises :class:`SessionError` for a journal that does not replay and
+        :class:`~gwasl.engine.journal.JournalError` when the owed replies cannot be journalled.
+        """
         s = cls(game, source, options, seed, journal)
         entries = list(journal.entries())
         s._entries = entries
@@ -146,8 +168,17 @@ class Session(Generic[S]):
                 if e.index not in s._undone and e.kind != "take_back":
                     for ev in e.events:
                         s.state = game.reduce(s.state, ev)
-        except (GameError, RecordError, KeyError, ValueError, TypeError, IndexError) as exc:
-            raise SessionError(f"the journal does not replay: {exc}") from None
+        except (GameError, RecordError, LookupError, ValueError, TypeError, AttributeError, ArithmeticError,
+                RecursionError) as exc:
+            raise SessionError(f"the journal does not replay: {type(exc).__name__}: {exc}"[:300]) from None
+        if finish:
+            try:
+                s.finished = s.finish()
+            except JournalError:
+                raise
+            except Exception as exc:  # the rules' policies on a journal from elsewhere may raise anything
+                # the game opens as its journal left it; the side owed stays to act (legal() offers nothing)
+                s.unfinished = f"{type(exc).__name__}: {exc}"[:300]
         return s
 
     def _undone_upto(self, index: int) -> frozenset[int]:
@@ -216,7 +247,7 @@ class Session(Generic[S]):
     def status(self) -> Status:
         return self.game.status(self.state)
 
-    def viewer(self, name: str = PLAYER):
+    def viewer(self, name: str = PLAYER) -> Viewer:
         return self.game.viewer(self.state, name)
 
     def view(self, name: str = PLAYER) -> dict[str, Any]:
@@ -252,7 +283,7 @@ class Session(Generic[S]):
     def legal(self, name: str = PLAYER) -> list[LegalAction]:
         """The legal actions of the side to act, as ``name`` knows the game, with ids."""
         v = self.viewer(name)
-        if self.status().over:
+        if self.status().over or self._automated_to_act():
             return []
         out, seen = [], set()
         for a in self.game.legal_actions(self.state, v):
@@ -309,23 +340,28 @@ class Session(Generic[S]):
 
     def act(self, action: Record, name: str = PLAYER, automata: bool = True) -> list[Entry]:
         """Apply ``action`` for ``name`` (checked against its legal actions), then let
-        automated sides act (``automata`` false: one at a time by :meth:`auto_step`, a
-        window pacing gwasl's answers).  Returns the new entries (already durable)."""
+        automated sides act (``automata`` false: one at a time by :meth:`auto_step` or
+        :meth:`commit_decision`, a window pacing gwasl's answers).  Returns the new
+        entries, already durable: the action and its replies are journalled together,
+        so when this raises (a refusal, a file that cannot be written or changed on
+        disk) none of them is."""
         if self.status().over:
             raise IllegalAction("the game is over")
+        if self._automated_to_act():
+            raise IllegalAction(f"{self.status().side} plays itself and is to act: reopen the game to let it")
         v = self.viewer(name)
         self.game.check_legal(self.state, action, v)
-        index = len(self._entries)
-        entry = self._step("act", action, name, index, None)
-        if not automata:
-            return [entry]
-        new = [entry, *self._run_automata(index)]
-        return new
+        plan = _Plan(self)
+        index = plan.index
+        self._step(plan, "act", action, name, index, None)
+        if automata:
+            self._automata(plan, index)
+        self._commit(plan)
+        return list(plan.entries)
 
     def automaton_to_act(self) -> bool:
         """Whether an automated side is to act now (its next step waits for :meth:`auto_step`)."""
-        st = self.status()
-        return not st.over and st.side is not None and st.side in self.game.automated(self.state)
+        return self._automated_to_act()
 
     def automaton_decision(self) -> tuple[S, Decision, GameDice] | None:
         """The automated side's next decision from the state now, without acting on it: the
@@ -339,61 +375,83 @@ class Session(Generic[S]):
         policy = self.game.automated(state).get(st.side)
         if policy is None:
             return None
-        dice = GameDice(self.seed, self._entries[-1].dice if self._entries else 0)
+        dice = GameDice(self.seed, self.dice_position)
         return state, policy(Seat(self.game, state, self.game.viewer(state, st.side)), dice), dice
 
     def commit_decision(self, state: S, decision: Decision, dice: GameDice) -> Entry | None:
         """Play a decision of :meth:`automaton_decision` -- the same step :meth:`act` runs --
-        unless the game has moved on since (``None``)."""
-        if state is not self.state:
+        unless the game has moved on since (``None``); it goes with the last action in a take-back."""
+        if state is not self.state or not self._automated_to_act():
             return None
         side = self.status().side
         assert side is not None
-        group = self._entries[-1].group if self._entries else 0
-        return self._commit_auto(side, decision, dice, group)
+        plan = _Plan(self)
+        self._auto(plan, side, decision, dice, self._entries[-1].group if self._entries else 0)
+        self._commit(plan)
+        return plan.entries[-1]
 
     def auto_step(self) -> Entry | None:
         """One action of the automated side to act, if any: the same step :meth:`act` runs
         in a row, one at a time; it goes with the last action in a take-back."""
-        if not self.automaton_to_act():
+        if not self._automated_to_act():
             return None
-        group = self._entries[-1].group if self._entries else 0
-        new = self._run_automata(group, limit=1)
-        return new[0] if new else None
+        plan = _Plan(self)
+        self._automata(plan, self._entries[-1].group if self._entries else 0, limit=1)
+        self._commit(plan)
+        return plan.entries[-1] if plan.entries else None
 
-    def _step(self, kind: str, action: Record, actor: str, group: int, decision: Decision | None,
+    def _automated_to_act(self) -> bool:
+        st = self.status()
+        return not st.over and st.side is not None and st.side in self.game.automated(self.state)
+
+    def owed(self) -> bool:
+        """Whether the journal owes automated replies: its last entry is the opening or an
+        action (not a take-back: a live session lets no one reply to one) and an automated
+        side is to act."""
+        return bool(self._entries) and self._entries[-1].kind != "take_back" and self._automated_to_act()
+
+    def finish(self) -> list[Entry]:
+        """Make and journal the automated replies the journal owes (:meth:`owed`): those of
+        an action whose replies were cut off by a crash after the action was committed
+        (gwasl before the action and its replies were journalled together committed them
+        apart).  They are what a live session would have made: the same state, dice
+        position and group, the same policies.  Returns them ([] when none is owed)."""
+        if not self.owed():
+            return []
+        plan = _Plan(self)
+        self._automata(plan, self._entries[-1].group)  # an act's group is its own index; the opening's 0
+        self._commit(plan)
+        return list(plan.entries)
+
+    def _step(self, plan: _Plan[S], kind: str, action: Record, actor: str, group: int, decision: Decision | None,
               pre: Sequence[Record] = (), dice: GameDice | None = None) -> Entry:
-        dice = dice or GameDice(self.seed, self.dice_position)
-        applied = self.game.apply(self.state, action, dice)
+        dice = dice or GameDice(self.seed, plan.dice)
+        applied = self.game.apply(plan.state, action, dice)
         self._check_rolls(dice, applied)
         events = [*pre, *applied]
-        entry = Entry(len(self._entries), kind, self.next_seq, dice.position, tuple(events), actor,  # type: ignore[arg-type]
+        entry = Entry(plan.index, kind, plan.seq, dice.position, tuple(events), actor,  # type: ignore[arg-type]
                       action.to_json(), group, (), decision.why if decision else None)
-        self._commit([entry])
+        plan.add(entry)
         return entry
 
-    def _run_automata(self, group: int, limit: int = AUTOMATON_LIMIT) -> list[Entry]:
-        new: list[Entry] = []
+    def _automata(self, plan: _Plan[S], group: int, limit: int = AUTOMATON_LIMIT) -> None:
+        """The automated sides' replies, added to ``plan`` while one of them is to act
+        (at most ``limit`` of them)."""
+        game = self.game
         for _ in range(limit):
-            st = self.status()
+            state = plan.state
+            st = game.status(state)
             if st.over or st.side is None:
-                return new
-            policy = self.game.automated(self.state).get(st.side)
+                return
+            policy = game.automated(state).get(st.side)
             if policy is None:
-                return new
-            dice = GameDice(self.seed, self.dice_position)
-            decision: Decision = policy(Seat(self.game, self.state, self.viewer(st.side)), dice)
-            new.append(self._commit_auto(st.side, decision, dice, group))
+                return
+            dice = GameDice(self.seed, plan.dice)
+            decision: Decision = policy(Seat(game, state, game.viewer(state, st.side)), dice)
+            self._auto(plan, st.side, decision, dice, group)
         if limit < AUTOMATON_LIMIT:
-            return new
+            return
         raise SessionError(f"automated sides acted {AUTOMATON_LIMIT} times in a row: the game does not advance")
-
-    def _commit_auto(self, side: str, decision: Decision, dice: GameDice, group: int) -> Entry:
-        """An automated side's decision made into its entry: its policy's rolls, the decision, the action's events."""
-        decided = Decided(side, decision.why, decision.details,
-                          side if side in self.game.secret_sides(self.state) else None, decision.public)
-        pre = [*dice.roll_events(), decided]
-        return self._step("auto", decision.action, side, group, decision, pre, _Continue(dice))
 
     def _check_rolls(self, dice: GameDice, events: Sequence[Record]) -> None:
         made = [(r.n, r.dice) for r in dice.roll_events()]
@@ -401,13 +459,24 @@ class Session(Generic[S]):
         if made != logged:
             raise SessionError(f"{self.game.ruleset}: rolls made {made} but events record {logged}: every roll must be an event")
 
-    def _commit(self, entries: Sequence[Entry]) -> None:
-        """Journal first, then the state, then the listeners (DESIGN.md)."""
-        for e in entries:
-            self.journal.append(e)
-            self._entries.append(e)
-            for ev in e.events:
-                self.state = self.game.reduce(self.state, ev)
+    def _auto(self, plan: _Plan[S], side: str, decision: Decision, dice: GameDice, group: int) -> None:
+        """An automated side's decision made into its entry in ``plan``: its policy's rolls,
+        the decision, the action's events."""
+        state = plan.state
+        decided = Decided(side, decision.why, decision.details,
+                          side if side in self.game.secret_sides(state) else None, decision.public)
+        pre = [*dice.roll_events(), decided]
+        self._step(plan, "auto", decision.action, side, group, decision, pre, _Continue(dice))
+
+    def _commit(self, plan: _Plan[S]) -> None:
+        """Journal first (all of the plan's entries or none), then the state, then the
+        listeners (docs/architecture.md "A game in play")."""
+        if not plan.entries:
+            return
+        entries = tuple(plan.entries)
+        append_all(self.journal, entries)
+        self._entries.extend(entries)
+        self.state = plan.state
         self._maybe_snapshot()
         for fn in list(self._listeners):
             fn(self, entries)
@@ -418,19 +487,9 @@ class Session(Generic[S]):
 
         The last ``act`` in force and its automated replies go together.  Outside
         practice mode nothing that rolled dice or revealed a hidden fact is taken
-        back (DESIGN.md "Undo and history").
+        back (docs/architecture.md "Undo and history").
         """
-        live = [e for e in self._entries if e.kind in ("act", "auto") and e.index not in self._undone]
-        if not live:
-            return [], "there is nothing to take back"
-        group = live[-1].group
-        target = [e for e in live if e.group == group]
-        if not self.options.practice:
-            for e in target:
-                if any(self.game.irreversible(ev) for ev in e.events):
-                    return [], ("the last action rolled dice or revealed a hidden fact; take-back stops there "
-                                "(start the game in practice mode to take back further)")
-        return [e.index for e in target], None
+        return take_back_target(self._entries, self._undone, self.options.practice, self.game.irreversible)
 
     def undo(self) -> tuple[bool, str | None]:
         """Take back the last action where the policy allows; the take-back is itself journalled."""
@@ -439,7 +498,7 @@ class Session(Generic[S]):
             return False, reason
         entry = Entry(len(self._entries), "take_back", self.next_seq, self.dice_position, (), PLAYER,
                       None, target[0], tuple(target))
-        self.journal.append(entry)
+        append_all(self.journal, [entry])
         self._entries.append(entry)
         self._undone.update(target)
         self.state = self._rebuild()
@@ -479,9 +538,20 @@ class Session(Generic[S]):
         game, state = self.game, self.game.setup(self.source, self.options)
         initial = state
         undone: set[int] = set()
-        pos, n = 0, 0
+        pos, n, seq = 0, 0, 0
         for e in self._entries:
             if e.kind == "take_back":
+                # docs/architecture.md "Undo and history": the entries a take-back names are those the undo
+                # policy allowed at that point, and nothing else of it changed
+                target, reason = take_back_target(self._entries[: e.index], undone, self.options.practice,
+                                                  game.irreversible)
+                if reason is not None or list(e.undoes) != target:
+                    why = reason or f"it takes back entries {list(e.undoes)[:8]}, where the policy allowed {target[:8]}"
+                    return ReplayReport(n, False, e.seq, f"entry {e.index}: a take-back that was not allowed when it "
+                                                         f"was made: {why}", e.index, True)
+                if e.events or e.seq != seq or e.dice != pos or e.group != target[0]:
+                    return ReplayReport(n, False, e.seq, f"entry {e.index}: a take-back whose events, numbering, dice "
+                                                         "or group are not those of a take-back", e.index, True)
                 undone.update(e.undoes)
                 state = game.setup(self.source, self.options)
                 for x in self._entries[: e.index]:
@@ -499,7 +569,7 @@ class Session(Generic[S]):
                     if e.kind == "auto":
                         policy = game.automated(state).get(str(e.actor))
                         if policy is None:
-                            return ReplayReport(n, False, e.seq, f"entry {e.index}: no automated side {e.actor}")
+                            return ReplayReport(n, False, e.seq, f"entry {e.index}: no automated side {e.actor}", e.index)
                         decision = policy(Seat(game, state, game.viewer(state, str(e.actor))), dice)
                         secret = e.actor in game.secret_sides(state)
                         pre = [*dice.roll_events(),
@@ -508,14 +578,18 @@ class Session(Generic[S]):
                         dice = _Continue(dice)
                     events = pre + game.apply(state, action, dice)
             except (GameError, RecordError) as exc:
-                return ReplayReport(n, False, e.seq, f"entry {e.index}: {exc}")
+                return ReplayReport(n, False, e.seq, f"entry {e.index}: {exc}", e.index)
+            if e.seq != seq:
+                return ReplayReport(n, False, e.seq, f"entry {e.index}: its events are numbered from {e.seq}, not {seq}", e.index)
             for i, (a, b) in enumerate(zip(events, e.events, strict=False)):
                 if _canon(a) != _canon(b):
-                    return ReplayReport(n + i, False, e.seq + i, f"entry {e.index}: {a.kind} differs{_difference(b, a)}")
+                    return ReplayReport(n + i, False, e.seq + i, f"entry {e.index}: {a.kind} differs{_difference(b, a)}", e.index)
             if len(events) != len(e.events) or dice.position != e.dice:
-                return ReplayReport(n, False, e.seq + min(len(events), len(e.events)), f"entry {e.index}: event count or dice differ")
+                return ReplayReport(n, False, e.seq + min(len(events), len(e.events)), f"entry {e.index}: event count or dice differ",
+                                    e.index)
             pos = e.dice
             n += len(events)
+            seq = e.seq + len(e.events)
             for ev in e.events:
                 state = game.reduce(state, ev)
             if e.index in self._stored:
@@ -525,8 +599,57 @@ class Session(Generic[S]):
                     same = False
                 if not same:
                     return ReplayReport(n, False, e.seq + len(e.events) - 1,
-                                        f"the snapshot after entry {e.index} does not equal the replayed state")
+                                        f"the snapshot after entry {e.index} does not equal the replayed state", e.index)
         return ReplayReport(n, True, None)
+
+
+def take_back_target(entries: Sequence[Entry], undone: set[int] | frozenset[int], practice: bool,
+                     irreversible: Callable[[Record], bool]) -> tuple[list[int], str | None]:
+    """The entries a take-back after ``entries`` would take back (``undone``: those taken
+    back already), or why none can be (docs/architecture.md "Undo and history").
+
+    The last ``act`` in force and its automated replies go together.  Outside practice
+    mode nothing that rolled dice or revealed a hidden fact is taken back.  One rule for
+    :meth:`Session.undo` and for ``replay_check``, which checks every recorded take-back.
+    """
+    live = [e for e in entries if e.kind in ("act", "auto") and e.index not in undone]
+    if not live:
+        return [], "there is nothing to take back"
+    group = live[-1].group
+    target = [e for e in live if e.group == group]
+    if not practice:
+        for e in target:
+            if any(irreversible(ev) for ev in e.events):
+                return [], ("the last action rolled dice or revealed a hidden fact; take-back stops there "
+                            "(start the game in practice mode to take back further)")
+    return [e.index for e in target], None
+
+
+class _Plan(Generic[S]):
+    """Entries made but not yet journalled, and the state they lead to: an action and its
+    automated replies are computed first and journalled together (all or none)."""
+
+    def __init__(self, session: Session[S]) -> None:
+        self.game = session.game
+        self.base = len(session._entries)
+        self.entries: list[Entry] = []
+        self.state: S = session.state
+        self.seq = session.next_seq
+        self.dice = session.dice_position
+
+    @property
+    def index(self) -> int:
+        return self.base + len(self.entries)
+
+    def add(self, entry: Entry) -> None:
+        reduce = self.game.reduce
+        state = self.state
+        for ev in entry.events:
+            state = reduce(state, ev)
+        self.state = state
+        self.entries.append(entry)
+        self.seq = entry.seq + len(entry.events)
+        self.dice = entry.dice
 
 
 def _keeps_snapshots(journal: Journal) -> TypeGuard[SnapshotJournal]:

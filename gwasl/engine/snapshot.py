@@ -1,4 +1,4 @@
-"""Snapshots of a game's state as JSON (DESIGN.md "Persistence": a long game opens fast).
+"""Snapshots of a game's state as JSON (docs/architecture.md "Persistence": a long game opens fast).
 
 :func:`encode` turns an immutable state built from frozen dataclasses, enums,
 tuples, frozensets, mappings and JSON scalars (and dates) into JSON that says what each
@@ -24,19 +24,21 @@ from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
 from typing import Any
 
+from gwasl.model.errors import GwaslError
+
 __all__ = ["Deferred", "SnapshotError", "classes_in", "decode", "encode"]
 
 _SAME = {"@=": 1}
 _MAX_DEPTH = 200
 
 
-class SnapshotError(ValueError):
+class SnapshotError(GwaslError):
     """A value that cannot be written as a snapshot, or a snapshot that does not decode."""
 
 
 class Deferred:
     """A stored snapshot read only when it is needed: a file keeps a few, and opening
-    needs only the newest that holds.  ``load`` may raise ValueError (bad JSON)."""
+    needs only the newest that holds.  ``load`` may raise SnapshotError or a ValueError from json (bad JSON)."""
 
     def __init__(self, load: Callable[[], Any]) -> None:
         self._load = load

@@ -44,6 +44,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 
+from gwasl.model.errors import GwaslError
+
 __all__ = [
     "MAX_FILE_BYTES",
     "FileIdentity",
@@ -97,7 +99,7 @@ class FileContent:
     identity: FileIdentity
 
 
-class FileError(Exception):
+class FileError(GwaslError):
     """A file cannot be read or written as asked; ``str()`` is one line naming the file."""
 
     def __init__(self, path: str | os.PathLike[str], reason: str) -> None:

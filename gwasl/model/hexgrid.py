@@ -37,6 +37,8 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import NamedTuple
 
+from gwasl.model.errors import GwaslError
+
 __all__ = [
     "Hex",
     "HexLabelError",
@@ -47,12 +49,17 @@ __all__ = [
     "column_index",
     "hex_line",
     "hex_line_hexes",
+    "DIRECTIONS",
+    "ORIGIN",
+    "scale",
+    "rotate",
+    "reflect",
 ]
 
 _LABEL_RE = re.compile(r"^([A-Z]{1,3})([1-9][0-9]{0,2})$")
 
 
-class HexLabelError(ValueError):
+class HexLabelError(GwaslError):
     """A hex label that is not column letters followed by a row number."""
 
 
@@ -95,6 +102,10 @@ _DIRECTIONS: tuple[tuple[int, int], ...] = (
     (-1, 1),
     (-1, 0),
 )
+
+
+class RingRadiusError(GwaslError):
+    """A ring of negative radius."""
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -189,9 +200,12 @@ class Hex:
         return self.distance(other) == 1
 
     def ring(self, radius: int) -> list[Hex]:
-        """Hexes exactly ``radius`` away, clockwise from the north-most corner."""
+        """Hexes exactly ``radius`` away, clockwise from the north-most corner.
+
+        Raises :class:`RingRadiusError` (a ring of negative radius).
+        """
         if radius < 0:
-            raise ValueError("radius must be >= 0")
+            raise RingRadiusError("radius must be >= 0")
         if radius == 0:
             return [self]
         out = []
@@ -232,6 +246,45 @@ class Hex:
 
 # Corners of a hex around its centre in the integer frame, ordered by angle
 # 0, 60, ..., 300 degrees with y pointing "up" in the frame's own orientation.
+#: the six axial unit vectors as hexes, 0 = north then clockwise (flat-topped, as :meth:`Hex.neighbour`);
+#: the one direction table of gwasl: On Patrol's headings and Combined Arms' board read it
+DIRECTIONS: tuple[Hex, ...] = tuple(Hex(dq, dr) for dq, dr in _DIRECTIONS)
+ORIGIN = Hex(0, 0)
+
+
+def scale(d: int, k: int) -> Hex:
+    """``k`` steps in direction ``d`` (0 = north, clockwise), as a vector.
+
+    >>> scale(1, 3), scale(7, 3) == scale(1, 3)
+    (Hex(q=3, r=-3), True)
+    """
+    v = DIRECTIONS[d % 6]
+    return Hex(v.q * k, v.r * k)
+
+
+def rotate(h: Hex, k: int = 1, centre: Hex = ORIGIN) -> Hex:
+    """``h`` rotated ``k`` times 60 degrees clockwise about ``centre``.
+
+    >>> rotate(DIRECTIONS[0]) == DIRECTIONS[1], rotate(DIRECTIONS[0], 6) == DIRECTIONS[0]
+    (True, True)
+    """
+    v = h - centre
+    q, r = v.q, v.r
+    for _ in range(k % 6):
+        q, r = -r, q + r
+    return Hex(q, r) + centre
+
+
+def reflect(h: Hex, centre: Hex = ORIGIN) -> Hex:
+    """``h`` mirrored in the vertical line through ``centre`` (direction d becomes -d).
+
+    >>> [DIRECTIONS.index(reflect(v)) for v in DIRECTIONS]
+    [0, 5, 4, 3, 2, 1]
+    """
+    v = h - centre
+    return Hex(-v.q, v.q + v.r) + centre
+
+
 _LATTICE_CORNERS: tuple[tuple[int, int], ...] = ((2, 0), (1, 1), (-1, 1), (-2, 0), (-1, -1), (1, -1))
 
 

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from enum import Enum
 
+from gwasl.model.errors import GwaslError
+
 __all__ = ["Phase", "PhaseError"]
 
 
-class PhaseError(ValueError):
+class PhaseError(GwaslError):
     """Text that is not one of the eight phase abbreviations."""
 
 

@@ -6,7 +6,7 @@ Every object is an immutable value.  Edits make a new scenario with
 editor's undo stack simply keep old values.  Mappings held by these objects
 must be treated as read-only.
 
-The JSON form is ``spec/scenario-v1.schema.json``; see
+The JSON form is ``docs/format/scenario-v1.schema.json``; see
 :mod:`gwasl.model.scenario_io` for reading and writing it.  Fields the schema
 does not define are kept in each object's ``extra`` so that a load-save
 round trip never drops what another tool wrote.
@@ -22,6 +22,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any
 
+from gwasl.model.errors import GwaslError
 from gwasl.model.hexgrid import Hex
 
 FORMAT_ID = "gwasl-scenario/1"
@@ -164,7 +165,7 @@ class DummyKind(StrEnum):
 _RATING_RE = re.compile(r"^(10|[5-9])([+-])([0-3])$")
 
 
-class LeaderRatingError(ValueError):
+class LeaderRatingError(GwaslError):
     """A leader rating that is not morale then a signed modifier, e.g. '8-1'."""
 
 

@@ -1,4 +1,4 @@
-"""Reading and writing scenario files (CONTRACTS 2, spec/scenario-v1.schema.json).
+"""Reading and writing scenario files (CONTRACTS 2, docs/format/scenario-v1.schema.json).
 
 The reader accepts exactly the files the schema accepts (a property test
 checks it against ``jsonschema`` on mutated files) and turns them into the
@@ -23,6 +23,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, TypeVar
 
+from gwasl.model.errors import GwaslError
 from gwasl.model.files import (
     MAX_FILE_BYTES,
     FileChangedError,
@@ -104,7 +105,7 @@ class Finding:
         return f"{self.path}: {self.message}{rule}"
 
 
-class ScenarioError(Exception):
+class ScenarioError(GwaslError):
     """Base class of every scenario-file failure."""
 
 
@@ -295,8 +296,13 @@ def scenario_from_text(text: str, source: str = "<scenario>") -> Scenario:
     return _parse_checked(doc, source, {k: v[1] for k, v in dups.items()})
 
 
+class NotAJsonNumberError(GwaslError):
+    """NaN or Infinity where JSON allows only finite numbers (read back as ScenarioReadError)."""
+
+
 def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
+    """json's hook for NaN and Infinity: raises :class:`NotAJsonNumberError`."""
+    raise NotAJsonNumberError(f"{name} is not a JSON number")
 
 
 T = TypeVar("T")
@@ -429,7 +435,7 @@ def parse_scenario(doc: Any, source: str = "<scenario>") -> Scenario:
     """Turn a decoded JSON document into a :class:`Scenario`.
 
     Raises :class:`ScenarioFormatError` with every finding when ``doc`` is
-    not valid under spec/scenario-v1.schema.json, or holds a value that could
+    not valid under docs/format/scenario-v1.schema.json, or holds a value that could
     not be written back (a non-finite number, a lone surrogate).
     """
     return _parse_checked(doc, source, {})
@@ -739,7 +745,7 @@ def _add_extra(out: dict[str, Any], extra: Mapping[str, Any], known: tuple[str, 
 
 
 def scenario_to_dict(s: Scenario) -> dict[str, Any]:
-    """The JSON form of a scenario; valid under spec/scenario-v1.schema.json."""
+    """The JSON form of a scenario; valid under docs/format/scenario-v1.schema.json."""
     out: dict[str, Any] = {"format": FORMAT_ID}
     if s.id is not None:
         out["id"] = s.id

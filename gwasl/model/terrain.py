@@ -23,6 +23,7 @@ from importlib.resources.abc import Traversable
 from types import MappingProxyType
 from typing import Any
 
+from gwasl.model.errors import GwaslError
 from gwasl.model.scenario import FortificationKind, Position, Terrain
 
 __all__ = [
@@ -40,7 +41,7 @@ __all__ = [
 RESOURCES: Traversable = files("gwasl.resources")
 
 
-class TableError(Exception):
+class TableError(GwaslError):
     """A rules data table in gwasl/resources/ is missing or malformed."""
 
 

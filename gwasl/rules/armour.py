@@ -33,7 +33,7 @@ class ArmourRule:
 
 
 def parse_armour(doc: Any) -> ArmourRule:
-    """Validate the ``trench_armour`` section of a decoded combat.json."""
+    """Validate the ``trench_armour`` section of a decoded combat.json (ASLGW 1.8)."""
     a = doc.get("trench_armour") if isinstance(doc, dict) else None
     if not isinstance(a, dict):
         raise TableError("combat.json: no 'trench_armour' object")
@@ -55,7 +55,7 @@ def parse_armour(doc: Any) -> ArmourRule:
 
 @lru_cache(maxsize=1)
 def armour_rule() -> ArmourRule:
-    """The trench armour data of gwasl/resources/combat.json, loaded and validated once."""
+    """The trench armour data (ASLGW 1.8) of gwasl/resources/combat.json, loaded and validated once."""
     return parse_armour(load_resource("combat.json"))
 
 

@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from itertools import permutations
 
+from gwasl.model.errors import GwaslError
 from gwasl.model.hexgrid import Hex
 from gwasl.model.phases import Phase
 from gwasl.model.scenario import FortificationKind, HiddenStatus, Position, Scenario, Unit, UnitKind
@@ -60,7 +61,7 @@ BCH_MIN_MMC_PER_HEX = 2
 LosPredicate = Callable[[Hex, Hex, Position, Position], bool]
 
 
-class BChError(ValueError):
+class BChError(GwaslError):
     """A BCh applied that :func:`check_bch_declaration` would refuse."""
 
 

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from gwasl.model.errors import GwaslError
 from gwasl.model.hexgrid import Hex, HexLabelError
 from gwasl.model.scenario import Position, Scenario
 from gwasl.model.scenario_io import Finding
@@ -68,7 +69,7 @@ SSR_SIDE_FIELDS = ("gas_protection", "hand_grenades", "nationality", "gas")
 _SIDE_VICTORY_FIELDS = ("conditions", "immediate", "avoid", "text")
 
 
-class CardError(ValueError):
+class CardError(GwaslError):
     """A card field gwasl cannot use: ``path`` names it, ``rule`` the rule it breaks."""
 
     def __init__(self, path: str, message: str, rule: str = "A26") -> None:

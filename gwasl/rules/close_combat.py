@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 
+from gwasl.model.errors import GwaslError
 from gwasl.model.scenario import Unit
 from gwasl.rules.armour import armour_cc_modifier
 from gwasl.rules.combat_table import combat_table
@@ -31,7 +32,7 @@ __all__ = ["AmbushSide", "CCAttack", "CCKind", "CCDecision", "CloseCombatError",
            "cc_unit_fp", "close_combat_kind", "locations_separation", "melee_kind", "resolve_cc_attack"]
 
 
-class CloseCombatError(ValueError):
+class CloseCombatError(GwaslError):
     """Close combat asked between units that cannot be in one CC (different hexes...)."""
 
 
@@ -93,7 +94,8 @@ def close_combat_kind(separation: Separation, all_attackers_have_grenades: bool)
     unit has hand grenades; otherwise the CC is Hand-to-Hand.
     """
     if separation is not Separation.SAME_LOCATION:
-        return CCDecision(CCKind.NORMAL, f"the fighting units are in separate locations ({separation.value})", "ASLGW 1.10.1")
+        how = "directly accessible" if separation is Separation.ACCESSIBLE else "behind wire"
+        return CCDecision(CCKind.NORMAL, f"the fighting units are in separate locations ({how})", "ASLGW 1.10.1")
     if all_attackers_have_grenades:
         return CCDecision(CCKind.NORMAL, "every attacking unit has hand grenades", "ASLGW 1.10.1")
     return CCDecision(CCKind.HTH, "same location and not every attacker has hand grenades: Hand-to-Hand", "ASLGW 1.10.1")
@@ -183,6 +185,12 @@ class CCAttack:
         return cct_odds(self.attack_fp, self.defence_fp)
 
     @property
+    def kill_number(self) -> int:
+        """The Kill Number this attack reads: the CCT column's, or its HtH one (J2.31, ASLGW 1.10)."""
+        o = self.odds
+        return o.hth_kill_number if self.kind is CCKind.HTH else o.kill_number
+
+    @property
     def drm(self) -> int:
         return sum(m.value for m in self.modifiers)
 
@@ -190,19 +198,16 @@ class CCAttack:
 def cc_attack_outcome(attack: CCAttack, original: int) -> str:
     """``eliminated``, ``casualty_reduction`` or ``none`` for an original DR (A11.11).
 
-    HtH (ASLGW 1.10, classic J2.31) is one step more lethal: the Kill Number
-    counts as ``hth_kill_number_shift`` (infantry_combat.json) higher.
+    Hand-to-Hand (ASLGW 1.10, classic J2.31) reads the same CCT column's HtH
+    Kill Number (the chart's red one, :attr:`~gwasl.rules.ift.CCOdds.hth_kill_number`).
 
     >>> a = CCAttack(Fraction(4), Fraction(4), CCKind.NORMAL)
-    >>> cc_attack_outcome(a, 5), cc_attack_outcome(a, 6), cc_attack_outcome(CCAttack(Fraction(4), Fraction(4), CCKind.HTH), 6)
+    >>> cc_attack_outcome(a, 4), cc_attack_outcome(a, 5), cc_attack_outcome(CCAttack(Fraction(4), Fraction(4), CCKind.HTH), 6)
     ('eliminated', 'casualty_reduction', 'eliminated')
     """
     if attack.attack_fp <= 0 or attack.defence_fp <= 0:
         return "none"
-    kn = attack.odds.kill_number
-    if attack.kind is CCKind.HTH:
-        kn += combat_table().hth_kill_number_shift
-    return cc_result(kn, original + attack.drm)
+    return cc_result(attack.kill_number, original + attack.drm)
 
 
 def resolve_cc_attack(dice: Dice, attack: CCAttack, cause: str) -> tuple[Roll, str]:
@@ -222,7 +227,7 @@ def cc_pair_distribution(first: CCAttack | None, second: Mapping[str, CCAttack |
     >>> a = CCAttack(Fraction(8), Fraction(4), CCKind.NORMAL)
     >>> d = cc_pair_distribution(a, None)
     >>> d[("eliminated", "none")]
-    Fraction(7, 12)
+    Fraction(5, 12)
     """
     def by_total(attack: CCAttack | None) -> dict[str, Fraction]:
         # the outcome depends on the DR's total only: each of the 36 outcomes through its total

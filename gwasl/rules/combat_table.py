@@ -51,7 +51,7 @@ class FireNumbers:
     pinned_fp: Fraction
     ffmo_drm: int
     ffnam_drm: int
-    advancing_fire_moved_fp: Fraction
+    advancing_fire_fp: Fraction
     subsequent_first_fire_fp: Fraction
     final_protective_fire_fp: Fraction
     final_fire_after_first_fire_fp: Fraction
@@ -78,6 +78,7 @@ class RallyTable:
     original_12: str
     dm_lost_unless_adjacent: bool
     rule: str
+    self_rally_mmc_by: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +90,7 @@ class RoutTable:
     low_crawl_locations: int
     unable_to_rout: str
     rule: str
+    mf: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +122,7 @@ class CombatTable:
     wounded_morale: int
     wounded_leadership: int
     mmg_hmg_af_after_moving: bool
+    sustained_fire_breakdown_drop: int
     inherent_fp_with_ft: bool
     ft_pbf: bool
     ft_tem: bool
@@ -131,7 +134,6 @@ class CombatTable:
     rout: RoutTable
     cc_smc_fp: int
     cc_pinned_fp: Fraction
-    hth_kill_number_shift: int
     ambush: AmbushTable
     withdrawal_drm: int
     sniper: SniperTable
@@ -206,7 +208,7 @@ def parse_combat_table(doc: Any) -> CombatTable:
     fire = FireNumbers(
         _int(f, "long_range_multiple", "fire", 1, 4), _frac(f, "long_range_fp", "fire"), _frac(f, "area_fire_fp", "fire"),
         _frac(f, "pinned_fp", "fire"), _int(f, "ffmo_drm", "fire", -3, 0), _int(f, "ffnam_drm", "fire", -3, 0),
-        _frac(f, "advancing_fire_moved_fp", "fire"), _frac(f, "subsequent_first_fire_fp", "fire"),
+        _frac(f, "advancing_fire_fp", "fire"), _frac(f, "subsequent_first_fire_fp", "fire"),
         _frac(f, "final_protective_fire_fp", "fire"), _frac(f, "final_fire_after_first_fire_fp", "fire"),
         _int(f, "final_fire_after_first_fire_max_range", "fire", 0, 2), f["rule"])
     fr = secs["firers"]
@@ -236,7 +238,8 @@ def parse_combat_table(doc: Any) -> CombatTable:
     rally = RallyTable(_int(ra, "self_rally_mmc_drm", "rally", -3, 3), _int(ra, "self_rally_mmc_per_phase", "rally", 0, 9),
                        MappingProxyType(terrain_drm), _int(ra, "fortification_drm", "rally", -3, 3),
                        _choice(ra, "original_12", "rally", ("casualty_reduction", "none")),
-                       _bool(ra, "dm_lost_unless_adjacent", "rally"), ra["rule"])
+                       _bool(ra, "dm_lost_unless_adjacent", "rally"), ra["rule"],
+                       _choice(ra, "self_rally_mmc_by", "rally", ("attacker", "both")))
     ro_ = secs["rout"]
     raw_pos: Any = ro_.get("refuge_positions")
     try:
@@ -247,7 +250,7 @@ def parse_combat_table(doc: Any) -> CombatTable:
                      _choice(ro_, "interdiction_check", "rout", ("NMC",)),
                      _choice(ro_, "interdiction_failure", "rout", ("casualty_reduction",)),
                      _int(ro_, "low_crawl_locations", "rout", 0, 1), _choice(ro_, "unable_to_rout", "rout", ("eliminated",)),
-                     ro_["rule"])
+                     ro_["rule"], _int(ro_, "mf", "rout", 1, 12))
     cc = secs["close_combat"]
     am = secs["ambush"]
     nums = [_int(am, k, "ambush", -3, 6) for k in ("difference", "concealed_drm", "cx_drm", "lax_drm", "pinned_drm",
@@ -275,6 +278,7 @@ def parse_combat_table(doc: Any) -> CombatTable:
         wounded_morale=_int(fr, "wounded_morale", "firers", -3, 0),
         wounded_leadership=_int(fr, "wounded_leadership", "firers", 0, 3),
         mmg_hmg_af_after_moving=_bool(sw, "mmg_hmg_advancing_fire_after_moving", "support_weapons"),
+        sustained_fire_breakdown_drop=_int(sw, "sustained_fire_breakdown_drop", "support_weapons", 0, 4),
         inherent_fp_with_ft=_bool(sw, "inherent_fp_with_flamethrower", "support_weapons"),
         ft_pbf=_bool(sw, "flamethrower_pbf", "support_weapons"),
         ft_tem=_bool(sw, "flamethrower_tem", "support_weapons"),
@@ -286,7 +290,6 @@ def parse_combat_table(doc: Any) -> CombatTable:
         rout=rout,
         cc_smc_fp=_int(cc, "smc_fp", "close_combat", 0, 4),
         cc_pinned_fp=_frac(cc, "pinned_fp", "close_combat"),
-        hth_kill_number_shift=_int(cc, "hth_kill_number_shift", "close_combat", 0, 3),
         ambush=ambush,
         withdrawal_drm=_int(secs["withdrawal"], "attack_drm", "withdrawal", -3, 3),
         sniper=sniper,

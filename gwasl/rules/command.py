@@ -27,6 +27,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
+from gwasl.model.errors import GwaslError
 from gwasl.model.hexgrid import Hex
 from gwasl.model.phases import Phase
 from gwasl.model.scenario import FortificationKind, Position, Scenario, Unit, UnitClass, UnitKind
@@ -59,7 +60,7 @@ _ELITE = (UnitClass.ELITE, UnitClass.STOSSTRUPPEN)
 _TRENCH_POSITIONS = (Position.TRENCH, Position.DEEP_TRENCH, Position.DEEP_TRENCH_CREST)
 
 
-class CommandError(ValueError):
+class CommandError(GwaslError):
     """A command question about something that is not a leader or not in the scenario."""
 
 

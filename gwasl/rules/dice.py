@@ -19,10 +19,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
+from gwasl.model.errors import GwaslError
+
 __all__ = ["Dice", "Modifier", "Modifiers", "Roll", "ScriptedDice", "DiceError", "as_modifiers", "random_selection"]
 
 
-class DiceError(Exception):
+class DiceError(GwaslError):
     """A scripted die ran out of values or was given an impossible value."""
 
 
@@ -125,6 +127,18 @@ class Dice:
         """Two dice (a "DR"), logged with its cause; the first die is the coloured die."""
         return self._record(cause, (self._die(), self._die()), modifiers)
 
+    def again(self, roll: Roll, cause: str, modifiers: Mapping[str, int] | Iterable[Modifier] | None = None) -> Roll:
+        """The dice of ``roll`` read again for a check whose Original DR is that roll's
+        (e.g. the NMC of a Final Protective Fire, A8.31): no die is thrown; the reading
+        is logged with its own cause and modifiers.
+
+        >>> d = ScriptedDice([2, 5])
+        >>> r = d.DR("FPF")
+        >>> d.again(r, "NMC", {"leadership": -1}).final, len(d.log)
+        (6, 2)
+        """
+        return Dice._record(self, cause, roll.dice, modifiers)
+
 
 class ScriptedDice(Dice):
     """Dice that return given values in order: for worked examples and replays.
@@ -147,6 +161,10 @@ class ScriptedDice(Dice):
         return self._values.pop(0)
 
 
+class NoCandidatesError(DiceError):
+    """Random Selection among no candidates (ASL Index)."""
+
+
 def random_selection(dice: Dice, candidates: Sequence[str], cause: str) -> tuple[str, tuple[Roll, ...]]:
     """Random Selection (ASL Index; used by A7.301, A7.302 and snipers A14.2): each
     candidate rolls a dr, the highest is selected, ties roll again among
@@ -156,9 +174,11 @@ def random_selection(dice: Dice, candidates: Sequence[str], cause: str) -> tuple
     'c'
     >>> random_selection(ScriptedDice([]), ["only"], "K/1")
     ('only', ())
+
+    Raises :class:`NoCandidatesError` (Random Selection among no candidates, ASL Index).
     """
     if not candidates:
-        raise ValueError("Random Selection among no candidates")
+        raise NoCandidatesError("Random Selection among no candidates")
     pool = list(candidates)
     rolls: list[Roll] = []
     while len(pool) > 1:

@@ -25,6 +25,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+from gwasl.model.errors import GwaslError
 from gwasl.model.scenario import Scenario
 from gwasl.model.terrain import TableError, load_resource
 from gwasl.rules.combat_table import combat_table
@@ -43,11 +44,13 @@ __all__ = [
     "fire_leadership",
     "fire_part",
     "first_fire_modifiers",
+    "fp_words",
     "parse_point_blank",
     "point_blank_for",
     "point_blank_multiplier",
     "residual_fp",
     "resolve_fire",
+    "sustained_fire",
 ]
 
 
@@ -91,6 +94,10 @@ def _table() -> _PbTable:
     return parse_point_blank(load_resource("weapons.json"))
 
 
+class PointBlankRangeError(GwaslError):
+    """A point-blank multiplier asked for a negative range, or for the same Location at range > 0."""
+
+
 def point_blank_multiplier(range_hexes: int, *, same_location: bool, has_hand_grenades: bool) -> PointBlank:
     """FP multiplier for infantry fire at ``range_hexes`` (0: same hex).
 
@@ -103,11 +110,13 @@ def point_blank_multiplier(range_hexes: int, *, same_location: bool, has_hand_gr
     Rules that change which case applies pass ``same_location`` accordingly
     (firing into a dugout from its hex counts as same Location, ASLGW 2.2.3;
     firing out of one does not, ASLGW 2.2.4).
+
+    Raises :class:`PointBlankRangeError` for a negative range or the same Location beyond range 0.
     """
     if range_hexes < 0:
-        raise ValueError(f"range {range_hexes} is negative")
+        raise PointBlankRangeError(f"range {range_hexes} is negative")
     if same_location and range_hexes != 0:
-        raise ValueError("the same Location is at range 0")
+        raise PointBlankRangeError("the same Location is at range 0")
     t = _table()
     if same_location:
         return PointBlank("TPBF", t.tpbf, "A7.212") if has_hand_grenades else PointBlank("DPBF", t.dpbf, "ASLGW 1.6.62")
@@ -122,11 +131,30 @@ def point_blank_for(scenario: Scenario, side: str, range_hexes: int, *, same_loc
     return point_blank_multiplier(range_hexes, same_location=same_location, has_hand_grenades=has_hand_grenades(scenario, side))
 
 
+_VULGAR = {Fraction(1, 4): "\u00bc", Fraction(1, 2): "\u00bd", Fraction(3, 4): "\u00be"}
+
+
+def fp_words(fp: int | Fraction) -> str:
+    """FP as a player writes it (A7.24: fractions are kept): ``4``, ``1\u00bd``, ``\u00be``;
+    other fractions as decimals.
+
+    >>> fp_words(Fraction(9, 2)), fp_words(Fraction(3, 4)), fp_words(6), fp_words(Fraction(10, 3))
+    ('4\u00bd', '\u00be', '6', '3.333')
+    """
+    f = Fraction(fp)
+    whole, rest = divmod(f, 1)
+    if rest == 0:
+        return str(whole)
+    if rest in _VULGAR:
+        return (str(whole) if whole else "") + _VULGAR[rest]
+    return f"{float(f):.3f}".rstrip("0")
+
+
 # ---------------------------------------------------------------------------
 # The attack (A7, A8; ASLGW 1.3, 1.6)
 
 
-class FireError(ValueError):
+class FireError(GwaslError):
     """A fire attack the rules do not allow (out of range, nothing to fire with)."""
 
 
@@ -153,8 +181,13 @@ class FirePart:
         return out
 
     def explain(self) -> str:
-        why = "".join(f" x{f} ({r})" for r, f in self.factors)
-        return f"{self.id} {self.base_fp}{why} = {self.fp}"
+        """The part's FP and every factor on it, as a player writes them.
+
+        >>> FirePart("G1", "inherent", Fraction(4), (("long range (A7.22)", Fraction(1, 2)),)).explain()
+        'G1 4 FP, long range (A7.22) \u00d7\u00bd = 2'
+        """
+        why = "".join(f", {r} \u00d7{fp_words(f)}" for r, f in self.factors)
+        return f"{self.id} {fp_words(self.base_fp)} FP{why}" + (f" = {fp_words(self.fp)}" if why else "")
 
 
 def fire_part(part_id: str, kind: str, base_fp: int | Fraction, *, range_hexes: int, normal_range: int,
@@ -193,6 +226,21 @@ def fire_part(part_id: str, kind: str, base_fp: int | Fraction, *, range_hexes: 
     if phase_factor is not None and phase_factor[1] != 1:
         factors.append(phase_factor)
     return FirePart(part_id, kind, Fraction(base_fp), tuple(factors), rof, breakdown, x)
+
+
+def sustained_fire(breakdown: int | None) -> tuple[None, int | None]:
+    """A9.3 Sustained Fire: a MG firing a second time in a phase (Subsequent First Fire,
+    FPF, Final Fire after First Fire) fires at half FP (the mode's own factor), keeps no
+    RoF and breaks down on an original DR at least its B# lowered by
+    ``sustained_fire_breakdown_drop`` (infantry_combat.json): an MG08 (B# 11) breaks on
+    an original 9 or 10.  Returns the RoF and B# it fires with.
+
+    >>> sustained_fire(11), sustained_fire(None)
+    ((None, 9), (None, None))
+    """
+    if breakdown is None:
+        return None, None
+    return None, breakdown - combat_table().sustained_fire_breakdown_drop
 
 
 def fire_leadership(directing: Sequence[int | None]) -> int | None:
@@ -253,6 +301,43 @@ class FireAttack:
             if g == label:
                 return self.fp * f
         raise KeyError(label)
+
+    def fp_words(self) -> str:
+        """The attack's FP and why, as a player reads it: the firers' FP and each
+        factor on it (once when every firer has the same ones).
+
+        >>> p = lambda i: FirePart(i, "inherent", Fraction(4), (("long range (A7.22)", Fraction(1, 2)),))
+        >>> FireAttack((p("G1"), p("G2")), ()).fp_words()
+        'G1, G2 8 FP, long range (A7.22) \u00d7\u00bd = 4 FP'
+        """
+        first = self.parts[0].factors if self.parts else ()
+        if all(p.factors == first for p in self.parts):
+            base = sum((p.base_fp for p in self.parts), Fraction(0))
+            why = "".join(f", {r} \u00d7{fp_words(f)}" for r, f in first)
+            return f"{', '.join(p.id for p in self.parts)} {fp_words(base)} FP" + (f"{why} = {fp_words(self.fp)} FP" if why else "")
+        return " + ".join(p.explain() for p in self.parts) + f" = {fp_words(self.fp)} FP"
+
+    def column_words(self, label: str, shift: int = 0, area_why: str = "area fire at a \"?\" (A7.23)") -> str:
+        """The IFT column the attack reads against target group ``label`` (A7.3), and
+        why: the group's own factor on the attack's FP (area fire, A7.23) and cowering
+        (A7.9).  It follows :meth:`fp_words`.
+
+        >>> a = FireAttack((FirePart("G1", "inherent", Fraction(8)),), (), (("units", Fraction(1)), ('"?"', Fraction(1, 2))))
+        >>> a.column_words("units"), a.column_words('"?"')
+        ('-> 8 column', 'area fire at a "?" (A7.23) \u00d7\u00bd = 4 FP -> 4 column')
+        >>> a.column_words("units", shift=1)
+        '-> 8 column, cowering 1 column left (A7.9): 6 column'
+        """
+        f = dict(self.groups)[label]
+        fp = self.fp * f
+        text = f"{area_why} \u00d7{fp_words(f)} = {fp_words(fp)} FP " if f != 1 else ""
+        col = ift_column(fp)
+        text += f"-> {col} column" if col is not None else "-> below the 1 column: no effect"
+        if shift and col is not None:
+            shifted = ift_column(fp, shift)
+            text += f", cowering {shift} column{'s' if shift > 1 else ''} left (A7.9): " + \
+                (f"{shifted} column" if shifted is not None else "off the table, no effect")
+        return text
 
 
 @dataclass(frozen=True, slots=True)

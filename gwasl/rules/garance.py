@@ -41,7 +41,7 @@ class GaranceRule:
 
 
 def parse_garance(doc: Any) -> GaranceRule:
-    """Validate the ``garance`` section of a decoded combat.json."""
+    """Validate the ``garance`` section of a decoded combat.json (ASLGW 1.7)."""
     g = doc.get("garance") if isinstance(doc, dict) else None
     if not isinstance(g, dict):
         raise TableError("combat.json: no 'garance' object")
@@ -69,7 +69,7 @@ def parse_garance(doc: Any) -> GaranceRule:
 
 @lru_cache(maxsize=1)
 def garance_rule() -> GaranceRule:
-    """The garance data of gwasl/resources/combat.json, loaded and validated once."""
+    """The garance data (ASLGW 1.7) of gwasl/resources/combat.json, loaded and validated once."""
     return parse_garance(load_resource("combat.json"))
 
 

@@ -20,6 +20,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
+from gwasl.model.errors import GwaslError
 from gwasl.model.scenario import GasProtection, Nationality, Scenario, Unit
 from gwasl.model.terrain import TableError, load_resource
 from gwasl.rules.dice import Dice, Modifier
@@ -48,7 +49,7 @@ _FILE = "gas.json"
 NO_HOB = "gas MC (ASLGW 1.9.25)"
 
 
-class GasError(ValueError):
+class GasError(GwaslError):
     """A gas attack or side that does not exist (unknown agent, unknown side)."""
 
 
@@ -100,7 +101,7 @@ def _int(d: dict[str, Any], key: str, where: str) -> int:
 
 
 def parse_gas_table(doc: Any) -> GasTable:
-    """Validate a decoded gas.json; :class:`TableError` names the entry and field."""
+    """Validate a decoded gas.json (ASLGW 1.9, Table 5); :class:`TableError` names the entry and field."""
     if not isinstance(doc, dict):
         raise TableError(f"{_FILE}: expected an object")
     for name in ("protection", "agents", "ntc_drm", "wearing"):
@@ -161,7 +162,7 @@ def parse_gas_table(doc: Any) -> GasTable:
 
 @lru_cache(maxsize=1)
 def gas_table() -> GasTable:
-    """gwasl/resources/gas.json, loaded and validated once."""
+    """gwasl/resources/gas.json (ASLGW 1.9, Table 5), loaded and validated once."""
     return parse_gas_table(load_resource(_FILE))
 
 

@@ -47,7 +47,7 @@ class GrenadeStatus:
 
 
 def parse_hand_grenades(doc: Any) -> _HgRule:
-    """Validate the ``hand_grenades`` entry of weapons.json (:class:`TableError` names the field)."""
+    """Validate the ``hand_grenades`` entry (ASLGW 1.6.61) of weapons.json (:class:`TableError` names the field)."""
     hg = doc.get("hand_grenades") if isinstance(doc, dict) else None
     if not isinstance(hg, dict):
         raise TableError("weapons.json: no 'hand_grenades' object")

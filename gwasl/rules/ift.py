@@ -12,7 +12,7 @@ IftResult(kind='K', n=2)
 >>> ift_result(36, 15).text, ift_result(1, 6).text
 ('PTC', '-')
 >>> cct_odds(6, 4)
-CCOdds(attack=3, defence=2, kill_number=7)
+CCOdds(column='3-2', kill_number=6, hth_kill_number=8)
 >>> cc_result(7, 6), cc_result(7, 7), cc_result(7, 8)
 ('eliminated', 'casualty_reduction', 'none')
 """
@@ -28,6 +28,7 @@ from itertools import pairwise, product
 from types import MappingProxyType
 from typing import Any, Literal
 
+from gwasl.model.errors import GwaslError
 from gwasl.model.terrain import TableError, load_resource
 
 __all__ = [
@@ -73,11 +74,13 @@ class IftResult:
 
 @dataclass(frozen=True, slots=True)
 class CCOdds:
-    """Close combat odds ``attack``-``defence`` (rounded down in the defender's favour) and the Kill Number."""
+    """The CCT column of a close combat attack (A11.11): its odds as printed (``1-1``,
+    ``<1-8``, ``>10-1``), its Kill Number and the column's Hand-to-Hand Kill Number
+    (J2.31, ASLGW 1.10)."""
 
-    attack: int
-    defence: int
+    column: str
     kill_number: int
+    hth_kill_number: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,8 +88,9 @@ class FireTables:
     columns: tuple[int, ...]
     last_dr: int
     ift: Mapping[int, tuple[IftResult, ...]]  # column -> results for DR 0..last_dr
-    cct: tuple[tuple[int, int, int], ...]  # (attack, defence, kill number), ascending
-    cct_below: int
+    cct: tuple[tuple[int, int, int, int], ...]  # (attack, defence, Kill Number, HtH Kill Number), ascending
+    cct_below: tuple[int, int]  # (Kill Number, HtH Kill Number) below the lowest column
+    cct_above: tuple[int, int]  # ... above the highest
     cower_shift: int
     cower_inexperienced_shift: int
     rules: Mapping[str, str]
@@ -106,7 +110,7 @@ def _parse_cell(text: Any, where: str) -> IftResult:
 
 
 def parse_fire_tables(doc: Any) -> FireTables:
-    """Validate a decoded fire_tables.json; :class:`TableError` names the entry."""
+    """Validate a decoded fire_tables.json (IFT A7.3, CCT A11.11); :class:`TableError` names the entry."""
     if not isinstance(doc, dict):
         raise TableError(f"{_FILE}: expected an object")
     ift, cct, cow = doc.get("ift"), doc.get("cct"), doc.get("cowering")
@@ -129,29 +133,36 @@ def parse_fire_tables(doc: Any) -> FireTables:
         if len(cells) != last + 1:
             raise TableError(f"{_FILE} ift.results.{c}: expected {last + 1} results (DR 0..{last})")
         table[c] = tuple(_parse_cell(x, f"ift.results.{c}[{i}]") for i, x in enumerate(cells))
-    odds, kills = cct.get("odds"), cct.get("kill_numbers")
-    if not (isinstance(odds, list) and isinstance(kills, list) and len(odds) == len(kills) and odds):
-        raise TableError(f"{_FILE} cct: odds and kill_numbers of equal length")
+    odds, kills, hth = cct.get("odds"), cct.get("kill_numbers"), cct.get("hth_kill_numbers")
+    if not (isinstance(odds, list) and isinstance(kills, list) and isinstance(hth, list) and len(odds) == len(kills) == len(hth)
+            and odds):
+        raise TableError(f"{_FILE} cct: odds, kill_numbers and hth_kill_numbers of equal length")
     rows = []
-    for i, (o, k) in enumerate(zip(odds, kills, strict=True)):
-        if not (isinstance(o, list) and len(o) == 2 and all(isinstance(x, int) and x > 0 for x in o) and isinstance(k, int)):
-            raise TableError(f"{_FILE} cct.odds[{i}]: expected [attack, defence] and an integer Kill Number")
-        rows.append((o[0], o[1], k))
-    if any(Fraction(a[0], a[1]) >= Fraction(b[0], b[1]) or a[2] >= b[2] for a, b in pairwise(rows)):
+    for i, (o, k, h) in enumerate(zip(odds, kills, hth, strict=True)):
+        if not (isinstance(o, list) and len(o) == 2 and all(isinstance(x, int) and x > 0 for x in o) and isinstance(k, int)
+                and isinstance(h, int)):
+            raise TableError(f"{_FILE} cct.odds[{i}]: expected [attack, defence], an integer Kill Number and HtH Kill Number")
+        if h <= k:
+            raise TableError(f"{_FILE} cct.hth_kill_numbers[{i}]: a HtH Kill Number is above the CC one (J2.31)")
+        rows.append((o[0], o[1], k, h))
+    if any(Fraction(a[0], a[1]) >= Fraction(b[0], b[1]) or a[2] >= b[2] or a[3] >= b[3] for a, b in pairwise(rows)):
         raise TableError(f"{_FILE} cct: odds and Kill Numbers must both ascend")
-    below = cct.get("below_lowest")
+    raw = [cct.get(k) for k in ("below_lowest", "below_lowest_hth", "above_highest", "above_highest_hth")]
     shift, inexp = cow.get("shift"), cow.get("inexperienced_shift")
-    if not all(isinstance(x, int) and not isinstance(x, bool) for x in (below, shift, inexp)):
-        raise TableError(f"{_FILE}: cct.below_lowest and cowering shifts must be integers")
-    assert isinstance(below, int) and isinstance(shift, int) and isinstance(inexp, int)
+    if not all(isinstance(x, int) and not isinstance(x, bool) for x in (*raw, shift, inexp)):
+        raise TableError(f"{_FILE}: cct.below_lowest(_hth), cct.above_highest(_hth) and cowering shifts must be integers")
+    ends = [x for x in raw if isinstance(x, int)]  # every one, checked just above
+    if not (ends[0] < rows[0][2] and ends[1] < rows[0][3] and ends[2] > rows[-1][2] and ends[3] > rows[-1][3]):
+        raise TableError(f"{_FILE} cct: the Kill Numbers below the lowest and above the highest column must extend the table")
+    assert isinstance(shift, int) and isinstance(inexp, int)
     rules = {name: str(doc[name].get("rule", "")) for name in ("ift", "cct", "cowering")}
-    return FireTables(tuple(cols), last, MappingProxyType(table), tuple(rows), below, shift, inexp,
-                      MappingProxyType(rules))
+    return FireTables(tuple(cols), last, MappingProxyType(table), tuple(rows), (ends[0], ends[1]), (ends[2], ends[3]),
+                      shift, inexp, MappingProxyType(rules))
 
 
 @lru_cache(maxsize=1)
 def fire_tables() -> FireTables:
-    """resources/fire_tables.json, loaded and validated once."""
+    """resources/fire_tables.json (IFT A7.3, CCT A11.11), loaded and validated once."""
     return parse_fire_tables(load_resource(_FILE))
 
 
@@ -211,20 +222,31 @@ def ift_distribution(fp: int | Fraction, drm: int, *, cowers: bool = True, leade
     return dict(sorted(out.items(), key=lambda kv: -kv[0].severity))
 
 
+class NoDefenderFpError(GwaslError):
+    """Close combat odds against a defender with no FP (A11.11)."""
+
+
 def cct_odds(attack_fp: int | Fraction, defence_fp: int | Fraction) -> CCOdds:
-    """Close combat odds, rounded down to the listed ratio in the defender's favour (A11.11)."""
+    """The CCT column of ``attack_fp`` against ``defence_fp`` (A11.11): the ratio rounded
+    down to a printed column in the defender's favour, below the lowest column ``<1-8``,
+    above the highest ``>10-1``; with its Kill Number and its Hand-to-Hand one (J2.31).
+
+    Raises :class:`NoDefenderFpError` (close combat odds against a defender with no FP (A11.11)).
+
+    >>> cct_odds(4, 4), cct_odds(8, 2).kill_number, cct_odds(1, 3).column
+    (CCOdds(column='1-1', kill_number=5, hth_kill_number=7), 9, '1-4')
+    """
     if defence_fp <= 0:
-        raise ValueError("close combat needs a defender with FP")
+        raise NoDefenderFpError("close combat needs a defender with FP")
     t = fire_tables()
     ratio = Fraction(attack_fp) / Fraction(defence_fp)
-    best: tuple[int, int, int] | None = None
-    for a, d, k in t.cct:
-        if ratio >= Fraction(a, d):
-            best = (a, d, k)
-    if best is None:
-        lo = t.cct[0]
-        return CCOdds(lo[0], lo[1], t.cct_below)
-    return CCOdds(*best)
+    lo, hi = t.cct[0], t.cct[-1]
+    if ratio < Fraction(lo[0], lo[1]):
+        return CCOdds(f"<{lo[0]}-{lo[1]}", *t.cct_below)
+    if ratio > Fraction(hi[0], hi[1]):
+        return CCOdds(f">{hi[0]}-{hi[1]}", *t.cct_above)
+    a, d, k, h = max((row for row in t.cct if ratio >= Fraction(row[0], row[1])), key=lambda row: Fraction(row[0], row[1]))
+    return CCOdds(f"{a}-{d}", k, h)
 
 
 def cc_result(kill_number: int, final_dr: int) -> Literal["eliminated", "casualty_reduction", "none"]:
@@ -238,7 +260,7 @@ def cc_result(kill_number: int, final_dr: int) -> Literal["eliminated", "casualt
 
 
 def cc_distribution(kill_number: int, drm: int) -> dict[str, Fraction]:
-    """The exact chance of each close combat result (36 DR outcomes)."""
+    """The exact chance of each close combat result (CCT A11.11; 36 DR outcomes)."""
     out: dict[str, Fraction] = {}
     for d in two_dice():
         r = cc_result(kill_number, d[0] + d[1] + drm)

@@ -23,6 +23,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
+from gwasl.model.errors import GwaslError
 from gwasl.model.scenario import Scenario
 from gwasl.model.terrain import TableError, load_resource
 
@@ -40,7 +41,7 @@ __all__ = [
 ]
 
 
-class IgnoredRuleError(ValueError):
+class IgnoredRuleError(GwaslError):
     """An action of a classic ASL rule ASLGW ignores, with no SSR allowing it."""
 
     def __init__(self, rule: IgnoredRule, what: str):
@@ -78,7 +79,7 @@ def _norm(text: str) -> str:
 
 
 def parse_ignored_rules(doc: Any) -> _Table:
-    """Validate the decoded ignored-rules table; :class:`TableError` names entry and field."""
+    """Validate the decoded ignored-rules table (ASLGW "Classic ASL - Rules to be ignored"); :class:`TableError` names entry and field."""
     rows = doc.get("rules") if isinstance(doc, dict) else None
     if not isinstance(rows, list) or not rows:
         raise TableError("ignored_rules.json: no 'rules' list")

@@ -42,6 +42,7 @@ from typing import Any
 
 import numpy as np
 
+from gwasl.model.errors import GwaslError
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import FortificationKind, Position, Scenario, Unit, UnitKind
 from gwasl.model.scenario_io import Finding
@@ -81,7 +82,7 @@ HINDRANCE_HEIGHT = 1
 _NEVER = -(1 << 12)  # a "top" no line is ever below: no obstacle (small: int32 products)
 
 
-class LosError(ValueError):
+class LosError(GwaslError):
     """A LOS question that cannot be asked: a hex off the map, a position
     (``in``) the hex does not offer (e.g. ``deep_trench`` without a deep trench)."""
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from gwasl.model.errors import GwaslError
 from gwasl.model.hexgrid import Hex, Layout, Point
 from gwasl.model.scenario_io import quote
 
@@ -67,7 +68,7 @@ SIDE_CORNERS: tuple[tuple[tuple[int, int], tuple[int, int]], ...] = (
 )
 
 
-class OutlineError(ValueError):
+class OutlineError(GwaslError):
     """A custom obstacle outline that is not a simple polygon inside its hex."""
 
 

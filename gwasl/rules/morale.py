@@ -23,15 +23,20 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields, is_dataclass
 from enum import Enum
+from fractions import Fraction
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
-from gwasl.model.scenario import Unit, UnitKind
+from gwasl.model.errors import GwaslError
+from gwasl.model.scenario import Scenario, Unit, UnitKind
 from gwasl.model.terrain import TableError, load_resource
-from gwasl.rules.dice import Dice, Modifier, Modifiers, Roll, as_modifiers
+from gwasl.rules.combat_table import combat_table
+from gwasl.rules.dice import Dice, Modifier, Modifiers, Roll, ScriptedDice, as_modifiers
+from gwasl.rules.units import UnitsError, unit_factors_of
 
 __all__ = [
+    "unit_morale",
     "AslCore",
     "CasualtyReduction",
     "MoraleCheckResult",
@@ -47,6 +52,7 @@ __all__ = [
     "heat_of_battle_triggered",
     "morale_check",
     "normal_task_check",
+    "ntc_pass_chance",
     "pin_task_check",
     "severity_drm",
     "stacking_equivalents",
@@ -234,6 +240,18 @@ def normal_task_check(dice: Dice, morale: int, modifiers: Modifiers = None, caus
     return _task_check(dice, "NTC", morale, modifiers, cause)
 
 
+def ntc_pass_chance(morale: int, modifiers: Modifiers = None) -> Fraction:
+    """The exact chance of passing :func:`normal_task_check` -- the resolver itself, over
+    the 36 DR -- so odds never keep a copy of the task check (issue 23).
+
+    >>> ntc_pass_chance(7), ntc_pass_chance(7, {"free squad (ASLGW 1.4.13)": 1})
+    (Fraction(7, 12), Fraction(5, 12))
+    """
+    mods = as_modifiers(modifiers)
+    passed = sum(1 for a in range(1, 7) for b in range(1, 7) if normal_task_check(ScriptedDice([a, b]), morale, mods).passed)
+    return Fraction(passed, 36)
+
+
 def pin_task_check(dice: Dice, morale: int, modifiers: Modifiers = None, cause: str = "PTC") -> TaskCheckResult:
     """Pin Task Check (classic ASL, A7.8): like an NTC, but failing pins the unit.
 
@@ -261,6 +279,10 @@ class CasualtyReduction:
         return self.to == "eliminated"
 
 
+class CasualtyReductionError(GwaslError):
+    """Casualty reduction asked of a unit kind it does not apply to (A7.302)."""
+
+
 def casualty_reduction(kind: UnitKind | str, wounded: bool = False) -> CasualtyReduction:
     """Casualty reduction per classic ASL (A7.302; SMC A17.2).
 
@@ -269,12 +291,18 @@ def casualty_reduction(kind: UnitKind | str, wounded: bool = False) -> CasualtyR
 
     >>> casualty_reduction("squad").to, casualty_reduction("leader", wounded=True).to
     ('half_squad', 'eliminated')
+
+    Raises :class:`CasualtyReductionError` (casualty reduction asked of a unit kind it does not apply to (A7.302)).
     """
     core = asl_core()
     k = "wounded" if wounded else (kind.value if isinstance(kind, UnitKind) else str(kind))
     if k not in core.casualty_reduction:
-        raise ValueError(f"casualty reduction does not apply to a {k}")
+        raise CasualtyReductionError(f"casualty reduction does not apply to a {k}")
     return CasualtyReduction(k, core.casualty_reduction[k], core.rules["casualty_reduction"])
+
+
+class SeverityError(GwaslError):
+    """A morale check severity the table does not list."""
 
 
 def severity_drm(severity: str) -> int:
@@ -282,10 +310,12 @@ def severity_drm(severity: str) -> int:
 
     >>> severity_drm("3MC")
     3
+
+    Raises :class:`SeverityError` (a morale check severity the table does not list).
     """
     table = asl_core().severity
     if severity not in table:
-        raise ValueError(f"{severity!r} is not a morale check severity ({', '.join(table)})")
+        raise SeverityError(f"{severity!r} is not a morale check severity ({', '.join(table)})")
     return table[severity]
 
 
@@ -338,6 +368,7 @@ def morale_check(
     pin_immune: str | None = None,
     hob_exemption: str | None = None,
     wounded: bool = False,
+    original: Roll | None = None,
 ) -> MoraleCheckResult:
     """Resolve a morale check per classic ASL (A10.3, A10.31, A7.8, A15.1).
 
@@ -351,7 +382,9 @@ def morale_check(
       casualty reduced, a broken unit is eliminated;
     - an original 2 triggers Heat of Battle (A15.1) unless ``hob_exemption``
       names the rule that removes it (ASLGW 1.9.25, 1.5) or the unit is a
-      hero or crew (A15.1).
+      hero or crew (A15.1);
+    - ``original``: a roll whose Original DR this MC uses instead of a new DR
+      (the NMC of a Final Protective Fire uses the FPF attack's, A8.31).
 
     >>> from gwasl.rules.dice import ScriptedDice
     >>> r = morale_check(ScriptedDice([6, 6]), "squad", 8)
@@ -361,7 +394,8 @@ def morale_check(
     core = asl_core()
     sev = severity_drm(severity)
     mods = ([Modifier(f"{severity} (A10.3)", sev)] if sev else []) + list(as_modifiers(modifiers))
-    roll = dice.DR(cause or f"{severity} (morale {morale})", mods)
+    why_cause = cause or f"{severity} (morale {morale})"
+    roll = dice.DR(why_cause, mods) if original is None else dice.again(original, why_cause, mods)
     why: list[str] = []
     original_12 = roll.total == core.cr_original_dr
     passed = roll.final <= morale and not original_12
@@ -472,3 +506,37 @@ def elr_failure(final_dr: int, morale: int, elr: int) -> bool:
     (True, True, False)
     """
     return final_dr - morale > elr
+
+
+_SQUADS = (UnitKind.SQUAD, UnitKind.HALF_SQUAD)
+
+
+def unit_morale(scenario: Scenario, u: Unit) -> tuple[int, int]:
+    """A unit's Good Order and broken morale before any marker changes it (ASLGW 1.11:
+    the number after the slash): the unit's own ``morale`` field; a squad's from the
+    nationality's unit table (ASLGW 1.11); a leader's rating; a crew's or a hero's from the
+    firers of resources/infantry_combat.json (A1.123, A17.1), which also serve a squad whose
+    nationality the table does not list.  The one source of a unit's morale: rally, fire's
+    morale checks and the NTC to move (ASLGW 1.3.2) all read it.
+
+    >>> from gwasl.model.scenario import Unit, UnitKind
+    >>> from gwasl.model.hexgrid import Hex
+    >>> unit_morale(None, Unit("c", "german", UnitKind.CREW, Hex(0, 0)))  # type: ignore[arg-type]
+    (8, 8)
+    """
+    given = u.extra.get("morale")
+    if isinstance(given, int) and not isinstance(given, bool):
+        return given, given
+    if u.kind in _SQUADS:
+        try:
+            f = unit_factors_of(scenario, u)
+            return f.morale, f.broken_morale
+        except UnitsError:
+            pass
+    elif u.kind is UnitKind.LEADER and u.rating is not None:
+        return u.rating.morale, u.rating.morale
+    elif u.kind is UnitKind.HERO:
+        h = combat_table().firer("hero")
+        return h.morale, h.broken_morale
+    c = combat_table().firer("crew")
+    return c.morale, c.broken_morale

@@ -79,7 +79,6 @@ class MovementTable:
     assault_move_locations: int
     concealed_pile_mf: int
     advance_locations: int
-    crew_morale: int
     rules: dict[str, str]
 
 
@@ -107,8 +106,7 @@ def parse_movement(doc: Any) -> MovementTable:
     """
     if not isinstance(doc, dict):
         raise TableError(f"{_FILE}: expected an object")
-    names = ("uphill", "trench_along", "wire", "concealment_loss", "assault_move", "concealed_pile_mf", "advance",
-             "crew_morale")
+    names = ("uphill", "trench_along", "wire", "concealment_loss", "assault_move", "concealed_pile_mf", "advance")
     sec = {n: _section(doc, n) for n in names}
     wire = sec["wire"].get("ends_movement")
     if not isinstance(wire, bool):
@@ -121,7 +119,6 @@ def parse_movement(doc: Any) -> MovementTable:
         assault_move_locations=_int(sec["assault_move"], "locations", "assault_move", 1),
         concealed_pile_mf=_int(sec["concealed_pile_mf"], "mf", "concealed_pile_mf", 1),
         advance_locations=_int(sec["advance"], "locations", "advance", 1),
-        crew_morale=_int(sec["crew_morale"], "morale", "crew_morale", 2),
         rules={n: sec[n]["rule"] for n in names},
     )
 
@@ -132,6 +129,9 @@ def movement_table() -> MovementTable:
     return parse_movement(load_resource(_FILE))
 
 
+#: the rule of each fortification a unit may be IN (for "there is none here")
+_FORTIFICATION_RULE = {"trench": "B27", "foxhole": "B27", "pillbox": "B30", "deep_trench": "ASLGW 2.1", "dugout": "ASLGW 2.2"}
+
 # Classic entrenchments entered and left within their own hex (B27.41; pillbox B30, dugout ASLGW 2.2).
 _WITHIN_HEX = (Position.TRENCH, Position.FOXHOLE, Position.PILLBOX, Position.DUGOUT)
 
@@ -141,7 +141,8 @@ def _require(s: Scenario, h: Hex, pos: Position) -> None:
         raise StepError(f"hex {h} is outside the {s.map.columns} x {s.map.rows} map")
     kind = pos.fortification
     if kind is not None and not s.map.has_fortification(h, kind):
-        raise StepError(f"hex {h} has no {kind.value}, so no unit can be {pos.value} there")
+        raise StepError(f"hex {h} has no {kind.value.replace('_', ' ')}, so no unit can be IN one there "
+                        f"({_FORTIFICATION_RULE.get(kind.value, 'B27')})")
 
 
 def _terrain_mf(s: Scenario, h: Hex) -> float:
@@ -192,7 +193,7 @@ def step_cost(s: Scenario, from_hex: Hex, from_pos: Position, to_hex: Hex, to_po
         return _wire(s, from_hex, to_hex, _uphill(s, from_hex, to_hex, cost, from_pos, to_pos))
     if same:
         if from_pos is to_pos:
-            raise StepError(f"no change of location in {from_hex}")
+            raise StepError(f"no change of location in {from_hex}: a step enters another Location (A4.1)")
         if {from_pos, to_pos} - {Position.GROUND} and Position.GROUND in (from_pos, to_pos):
             inner = to_pos if from_pos is Position.GROUND else from_pos
             mf = float(asl_core().entrenchment_change_mf)

@@ -30,6 +30,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+from gwasl.model.errors import GwaslError
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import Formation, FormationKind, Position, Scenario, Unit, UnitClass, UnitKind
 from gwasl.model.terrain import TableError, load_resource
@@ -372,15 +373,21 @@ def _fmt(x: Fraction) -> str:
     return str(int(x)) if x.denominator == 1 else f"{float(x):g}"
 
 
+class PlatoonCountError(GwaslError):
+    """A negative number of platoons in an OB (ASLGW 1.1)."""
+
+
 def half_platoon_conversions_allowed(ob_platoons: int) -> int:
     """How many of the OB's platoons the player may convert into half-platoons
     at set-up: up to 25%, rounded down (ASLGW 1.1).
 
     >>> [half_platoon_conversions_allowed(n) for n in (1, 3, 4, 7, 8)]
     [0, 0, 1, 1, 2]
+
+    Raises :class:`PlatoonCountError` (a negative number of platoons in an OB (ASLGW 1.1)).
     """
     if ob_platoons < 0:
-        raise ValueError("a negative number of platoons")
+        raise PlatoonCountError("a negative number of platoons")
     return math.floor(Fraction(ob_platoons * organisation().half_platoon_conversion_percent, 100))
 
 
@@ -443,6 +450,10 @@ class MfAllowance:
     parts: tuple[Modifier, ...]
 
 
+class NoMfError(GwaslError):
+    """MF asked of a support weapon, which has none of its own (ASLGW 1.3)."""
+
+
 def mf_allowance(
     kind: UnitKind | str,
     *,
@@ -465,11 +476,13 @@ def mf_allowance(
     6
     >>> mf_allowance("squad", platoon_has_leader=False, in_platoon_formation=True).total
     4
+
+    Raises :class:`NoMfError` (MF asked of a support weapon, which has none of its own (ASLGW 1.3)).
     """
     k = UnitKind(kind)
     inf = infantry_movement()
     if k is UnitKind.SUPPORT_WEAPON:
-        raise ValueError("a support weapon has no MF of its own")
+        raise NoMfError("a support weapon has no MF of its own")
     if k in (UnitKind.LEADER, UnitKind.HERO):
         return MfAllowance(inf.smc_mf, (Modifier("SMC (A4.1)", inf.smc_mf),))
     parts = [Modifier("MMC (A4.1)", inf.mmc_mf)]

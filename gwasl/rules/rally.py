@@ -63,8 +63,8 @@ def rally_modifiers(*, dm: bool, leader_modifier: int | None, self_rally_mmc: bo
     fort_drm = t.fortification_drm if in_fortification else 0
     best = min(terrain_drm, fort_drm)
     if best:
-        where = f"{terrain.value}" if terrain_drm <= fort_drm else "IN a fortification"
-        out.append(Modifier(f"rallying in {where} (A10.61)", best))
+        where = f"in {terrain.value.replace('_', ' ')}" if terrain_drm <= fort_drm else "IN a fortification"
+        out.append(Modifier(f"rallying {where} (A10.61)", best))
     return tuple(out)
 
 

@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
+from gwasl.model.errors import GwaslError
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import FortificationKind, Position, Scenario, Unit, UnitKind
 from gwasl.model.terrain import TableError, fortification_table, terrain_table
@@ -52,7 +53,7 @@ DEEP_TRENCH_POSITIONS = frozenset({Position.DEEP_TRENCH, Position.DEEP_TRENCH_CR
 POSITION_FORTIFICATION = {p: p.fortification for p in Position if p.fortification is not None}
 
 
-class LocationError(ValueError):
+class LocationError(GwaslError):
     """A location that does not exist or cannot be reached as asked (no deep
     trench in the hex, direct fire into a dugout from another hex...)."""
 
@@ -137,8 +138,6 @@ def move_cost(s: Scenario, from_hex: Hex, from_pos: Position, to_hex: Hex, to_po
     same_hex = from_hex == to_hex
     if not same_hex and not from_hex.is_adjacent(to_hex):
         raise LocationError(f"{to_hex} is not ADJACENT to {from_hex}")
-    dt = fortification_table()[FortificationKind.DEEP_TRENCH]
-    rule = dt.rule
     in_dt_from = from_pos in DEEP_TRENCH_POSITIONS
     in_dt_to = to_pos in DEEP_TRENCH_POSITIONS
     if in_dt_from and in_dt_to:
@@ -162,7 +161,7 @@ def move_cost(s: Scenario, from_hex: Hex, from_pos: Position, to_hex: Hex, to_po
     if in_dt_from:
         base = float(_fort(FortificationKind.DEEP_TRENCH, "mf_leave_own_hex")) if same_hex else _terrain_mf(s, to_hex)
         factor = _fort(FortificationKind.DEEP_TRENCH, "exit_cost_factor")
-        why = [f"out of a deep trench: {base:g} MF doubled ({rule})"]
+        why = [f"out of a deep trench: {base:g} MF doubled (ASLGW 2.1.3)"]
         ladder = any(from_hex in f.ladders for f in s.map.fortifications
                      if f.kind is FortificationKind.DEEP_TRENCH and from_hex in f.hexes)
         if ladder:

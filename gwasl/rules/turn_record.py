@@ -26,6 +26,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from gwasl.model.errors import GwaslError
 from gwasl.model.scenario import Scenario
 from gwasl.model.scenario_io import Finding
 from gwasl.rules.card import CARD_FIELDS
@@ -40,7 +41,7 @@ _MAX_TURNS = 99
 _FIELDS = ("turns", "first_moves", "first_setup", *CARD_FIELDS)  # the card's fields: gwasl/rules/card.py
 
 
-class TurnRecordError(ValueError):
+class TurnRecordError(GwaslError):
     """A ``"game"`` object that cannot be played: ``path`` names the field."""
 
     def __init__(self, path: str, message: str) -> None:

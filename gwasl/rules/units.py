@@ -31,6 +31,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
+from gwasl.model.errors import GwaslError
 from gwasl.model.scenario import Nationality, Scenario, Unit, UnitClass, UnitKind
 from gwasl.model.terrain import TableError, load_resource
 
@@ -59,7 +60,7 @@ __all__ = [
 ]
 
 
-class UnitsError(ValueError):
+class UnitsError(GwaslError):
     """Base of every failure to give a unit its ASLGW 1.11 factors."""
 
 

@@ -30,6 +30,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
+from gwasl.model.errors import GwaslError
 from gwasl.model.scenario import Nationality, Scenario, Unit, UnitKind
 from gwasl.model.terrain import TableError, load_resource
 from gwasl.rules.units import as_date
@@ -54,6 +55,7 @@ __all__ = [
     "sw_holder",
     "LOSS_ACTIONS",
     "available_weapons",
+    "keeps_inherent_fp",
 ]
 
 
@@ -70,14 +72,14 @@ class MgClass(StrEnum):
     HMG = "HMG"
 
 
-class UnknownWeaponError(KeyError):
+class UnknownWeaponError(GwaslError, KeyError):
     """A weapon name that is in none of the ASLGW 1.6 tables."""
 
     def __str__(self) -> str:  # KeyError quotes its argument; we want the sentence
         return str(self.args[0])
 
 
-class SupportWeaponLossError(ValueError):
+class SupportWeaponLossError(GwaslError):
     """An attempt to abandon, destroy, capture or hand over a weapon that cannot
     be lost (the MP18, ASLGW 1.6.32)."""
 
@@ -156,6 +158,7 @@ class _Table:
     weapons: Mapping[str, Weapon]  # by canonical name, in table order
     index: Mapping[str, Weapon]  # by normalised name or alias
     thresholds: _MgThresholds
+    sw_with_inherent: Mapping[UnitKind, int]  # SW a unit may fire in one attack and keep its inherent FP (A7.351-A7.352)
 
 
 def _norm(name: str) -> str:
@@ -207,7 +210,7 @@ def classify_mg(fp: int, lmg_max_fp: int = 3, mmg_max_fp: int = 5) -> MgClass:
 
 
 def parse_weapons(doc: Any) -> _Table:
-    """Validate a decoded weapons table; :class:`TableError` names the entry and field."""
+    """Validate a decoded weapons table (ASLGW 1.6); :class:`TableError` names the entry and field."""
     if not isinstance(doc, dict) or not isinstance(doc.get("weapons"), dict):
         raise _fail("$", "no 'weapons' object")
     cl = doc.get("mg_classes")
@@ -276,7 +279,13 @@ def parse_weapons(doc: Any) -> _Table:
                 raise _fail(where, f"name {key!r} is also used by {index[k].name}")
             index[k] = w
         weapons[name] = w
-    return _Table(MappingProxyType(weapons), MappingProxyType(index), th)
+    kept = doc.get("inherent_fp_with_sw")
+    if not isinstance(kept, dict):
+        raise _fail("$", "no 'inherent_fp_with_sw' object (A7.351-A7.352)")
+    sw_with: dict[UnitKind, int] = {}
+    for kind in (UnitKind.SQUAD, UnitKind.HALF_SQUAD, UnitKind.CREW, UnitKind.LEADER, UnitKind.HERO):
+        sw_with[kind] = _int(kept, kind.value, "inherent_fp_with_sw", lo=0, hi=2)  # type: ignore[assignment]
+    return _Table(MappingProxyType(weapons), MappingProxyType(index), th, MappingProxyType(sw_with))
 
 
 @lru_cache(maxsize=1)
@@ -351,6 +360,28 @@ def may_operate(w: Weapon | str, unit_kind: UnitKind | str) -> bool:
     return k is UnitKind.CREW if w.crew_only else True
 
 
+def keeps_inherent_fp(unit_kind: UnitKind | str, sw_fired: int) -> bool:
+    """Whether a unit firing ``sw_fired`` support weapons in one attack keeps its inherent
+    FP in it (A7.351-A7.352): a squad may fire one SW and its inherent FP, two cost it
+    its inherent FP; a crew, half-squad or SMC that fires any SW has no inherent FP in
+    that attack (an MG08 crew fires the MG's 6 FP, not 6 + 2).  The numbers are
+    weapons.json ``inherent_fp_with_sw``.
+
+    >>> keeps_inherent_fp("squad", 1), keeps_inherent_fp("squad", 2), keeps_inherent_fp("crew", 1)
+    (True, False, False)
+    >>> keeps_inherent_fp("crew", 0)
+    True
+    """
+    k = UnitKind(unit_kind)
+    if sw_fired <= 0:
+        return True
+    return sw_fired <= _table().sw_with_inherent.get(k, 0)
+
+
+class LossActionError(GwaslError):
+    """A way of losing a SW that is not one of LOSS_ACTIONS (ASLGW 1.6.32)."""
+
+
 def may_lose(w: Weapon | str, action: str) -> bool:
     """Whether the weapon may be parted with by ``action`` (one of
     :data:`LOSS_ACTIONS`).  The MP18 may not, whatever the action
@@ -358,9 +389,11 @@ def may_lose(w: Weapon | str, action: str) -> bool:
 
     >>> may_lose("MP18", "capture"), may_lose("BAR", "capture")
     (False, True)
+
+    Raises :class:`LossActionError` (a way of losing a SW that is not one of LOSS_ACTIONS (ASLGW 1.6.32)).
     """
     if action not in LOSS_ACTIONS:
-        raise ValueError(f"{action!r} is not one of {', '.join(LOSS_ACTIONS)}")
+        raise LossActionError(f"{action!r} is not one of {', '.join(LOSS_ACTIONS)}")
     w = weapon(w) if isinstance(w, str) else w
     return w.can_be_lost
 

@@ -11,7 +11,9 @@ date range.  The index lives in ``$GWASL_LIBRARY`` or
 from __future__ import annotations
 
 import datetime as dt
+import errno
 import os
+import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +24,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.pool import NullPool
 from sqlmodel import Field, Session, SQLModel, create_engine
 
+from gwasl.model.errors import GwaslError
 from gwasl.model.scenario_io import ScenarioError, ScenarioFormatError, load_scenario
 from gwasl.scenarios import bundled_folder
 
@@ -31,7 +34,7 @@ __all__ = ["MAX_FILES", "Library", "LibraryError", "LibraryHit", "bundled_scenar
 MAX_FILES = 20_000
 
 
-class LibraryError(Exception):
+class LibraryError(GwaslError):
     """The library cannot be opened or written, or a folder cannot be read."""
 
 
@@ -92,9 +95,12 @@ class Library:
         self.path = path or library_path()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._engine = create_engine(f"sqlite:///{self.path}", poolclass=NullPool)
+            # by its path, never a URL built from it: a '?' or '%41' in the name is part of the name
+            where = os.fspath(self.path.absolute())
+            self._engine = create_engine("sqlite://", poolclass=NullPool,
+                                         creator=lambda: sqlite3.connect(where, uri=False, check_same_thread=False))
             SQLModel.metadata.create_all(self._engine, tables=[ScenarioEntry.__table__])  # type: ignore[attr-defined]  # sqlmodel declares no __table__
-        except (SQLAlchemyError, OSError) as e:
+        except (SQLAlchemyError, OSError, sqlite3.Error) as e:
             raise LibraryError(f"{self.path}: cannot open the scenario library: {str(e).splitlines()[0][:200]}") from None
         self._index_bundled()
 
@@ -129,6 +135,11 @@ class Library:
     def add(self, folder: str | os.PathLike[str]) -> tuple[int, list[dict[str, str]]]:
         """Index every scenario file under ``folder``: (files added, [{"file", "reason"}] skipped)."""
         p = Path(folder)
+        try:
+            os.stat(p)
+        except OSError as e:
+            if e.errno == errno.ELOOP:
+                raise LibraryError(f"{p}: a symbolic link that loops, not a folder") from None
         if not p.is_dir():
             raise LibraryError(f"{p}: not a folder")
         return self._index(p, bundled=False)
@@ -139,11 +150,15 @@ class Library:
             with Session(self._engine) as s:
                 known = {e.file: e.mtime_ns for e in s.exec(select(ScenarioEntry)).scalars()}  # type: ignore[call-overload]
                 for f in _scenario_files(folder):
-                    key = str(f.resolve())
                     try:
+                        key = str(f.resolve())
                         mtime = f.stat().st_mtime_ns
+                    except RuntimeError:  # Path.resolve's word for a link that loops
+                        skipped.append({"file": str(f), "reason": "a symbolic link that loops"})
+                        continue
                     except OSError as e:
-                        skipped.append({"file": str(f), "reason": e.strerror or str(e)})
+                        reason = "a symbolic link that loops" if e.errno == errno.ELOOP else e.strerror or str(e)
+                        skipped.append({"file": str(f), "reason": reason})
                         continue
                     if known.get(key) == mtime:
                         added += 1

@@ -1,6 +1,6 @@
 """The PySide6 desktop layer: the editor window, the map scene, headless rendering.
 
-Only this package imports Qt (DESIGN.md layering).
+Only this package imports Qt (docs/architecture.md "Layers").
 """
 
 from __future__ import annotations

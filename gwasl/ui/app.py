@@ -2,15 +2,32 @@
 
 from __future__ import annotations
 
+import os
 import sys
+import time
 
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QApplication
 
 from gwasl.editor.document import EditorDocument
 from gwasl.model.scenario import Scenario
 from gwasl.ui.mainwindow import MainWindow
 
-__all__ = ["run_editor"]
+__all__ = ["run_editor", "startup_probe"]
+
+
+def startup_probe(app: QCoreApplication) -> None:
+    """With ``GWASL_STARTUP_PROBE`` set (benchmarks/startup.py), print when the window is up
+    (the first turn of the event loop: it is shown and painted) and quit."""
+    if not os.environ.get("GWASL_STARTUP_PROBE"):
+        return
+    from PySide6.QtCore import QTimer
+
+    def visible() -> None:
+        print(f"visible {time.time():.6f}", flush=True)
+        app.quit()
+
+    QTimer.singleShot(0, visible)
 
 
 def run_editor(path: str | None = None, scenario: Scenario | None = None) -> int:
@@ -24,4 +41,5 @@ def run_editor(path: str | None = None, scenario: Scenario | None = None) -> int
         win._remember(path)
     win.show()
     win.view_home()
+    startup_probe(app)
     return app.exec()

@@ -10,8 +10,9 @@ text fits its box, no two boxes overlap, and no text is drawn smaller than
 Two levels of detail, chosen by the counter's width on screen (``px``):
 
 - full (``px >= DETAIL_COUNTER_PX``): title, designer badge (HIP, PD, ?,
-  DUM), platoon badge, symbol or leader rating, position in the hex
-  (DT, Crest...), factors;
+  DUM), platoon badge (in play: the counter's short id), symbol or leader
+  rating, position in the hex (DT, Crest...), factors; the markers of play
+  (Prep Fire, CX, DM, Pin... :data:`STATUS_WORDS`) as chips in place of the symbol;
 - plain (smaller): only what stays legible -- the factors, rating or "?"
   with its count, a coloured corner for the badge, a red band when broken.
 """
@@ -26,9 +27,42 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen, QPolygon
 from gwasl.ui import style
 from gwasl.ui.drawable import CounterFace
 
-__all__ = ["CounterPart", "counter_parts", "paint_counter", "font", "text_fits"]
+__all__ = ["STATUS_STYLE", "STATUS_WORDS", "CounterPart", "counter_parts", "paint_counter", "font", "status_words", "text_fits"]
 
 _HIDDEN_FACES = ("concealed", "dummy_stack", "dummy_hip")
+
+#: the markers of play a counter carries (the codes of ``CounterFace.status``), in words with
+#: the rule that puts them there: what a VASL player reads off the marker counters
+STATUS_WORDS = {
+    "Prep": "Prep Fire: fired in the PFPh, no move, no Advancing Fire (A3.3)",
+    "First": "First Fire (A8.1)",
+    "Final": "Final Fire: fired twice (A8.3, A8.4)",
+    "Fired": "fired this phase (A8.1)",
+    "CX": "CX: exhausted (A4.5)",
+    "DM": "DM: Desperation Morale (A10.62)",
+    "Pin": "pinned (A7.8)",
+    "TI": "TI: Task Initiated",
+    "Melee": "in Melee (A11.15)",
+    "BCh": "Bayonet Charge (ASLGW 1.5)",
+    "Wnd": "wounded (A17)",
+    "Malf": "malfunctioned (A9.7)",
+    "?": "concealed: the enemy sees a \"?\" (A12, O'Leary 2.1)",
+    "HIP": "hidden in place: the enemy sees nothing (O'Leary 3)",
+    "PD": "potential dummy: the enemy sees a \"?\" (O'Leary 2.1)",
+}
+#: fill and ink of each marker chip (dark ink on light fills: a contrast of at least 4.5:1)
+STATUS_STYLE = {
+    "Prep": ("#d8d8d8", "#101010"), "First": ("#ffffff", "#101010"), "Final": ("#ffc2c2", "#101010"),
+    "Fired": ("#c8c8c8", "#101010"), "CX": ("#f4e04d", "#101010"), "DM": ("#ffb46b", "#101010"),
+    "Pin": ("#ffffff", "#9a0000"), "TI": ("#cde8ff", "#101010"), "Melee": ("#ff9d9d", "#101010"),
+    "BCh": ("#e6d3ff", "#101010"), "Wnd": ("#ffd6d6", "#101010"), "Malf": ("#ffd6d6", "#101010"),
+    "?": ("#ffd84a", "#101010"), "HIP": ("#ffd84a", "#101010"), "PD": ("#ffd84a", "#101010"),
+}
+
+
+def status_words(code: str) -> str:
+    """A marker's words for hover texts (its code when gwasl has none)."""
+    return STATUS_WORDS.get(code, code)
 _BADGE_FILL = {"dummy": "#f0a0c8"}  # every other designer badge (HIP, PD, ?) is yellow
 _BADGE_TEXT = {"dummy": "DUM"}
 
@@ -47,8 +81,9 @@ class CounterPart:
 
     ``kind``: ``"text"`` (``text`` in ``rect``, on ``fill`` when given, in a
     ``shape`` of ``"rect"``/``"round"``/``"circle"``), ``"symbol"`` (the
-    unit-kind symbol in ``rect``), ``"band"`` (a red broken band) or
-    ``"corner"`` (a coloured corner standing for a badge too small to read).
+    unit-kind symbol in ``rect``), ``"band"`` (a red broken band),
+    ``"corner"`` (a coloured corner standing for a badge too small to read) or
+    ``"dot"`` (a dot in a marker's colour, for markers of play too small to spell).
     """
 
     kind: str
@@ -116,11 +151,13 @@ def _full_parts(face: CounterFace, rect: QRectF) -> list[CounterPart]:
         chip = QRectF(left, row_a.top(), _advance(badge, fpx, True) + w * .08, row_a.height())
         out.append(CounterPart("text", chip, badge, fpx, True, fill=_BADGE_FILL.get(face.marker or "", "#ffd84a"), shape="round", ink="#111111"))
         left = chip.right() + w * .03
-    if face.platoon and face.kind not in _HIDDEN_FACES:
-        # The platoon badge, top right (ASLGW 1.1: the platoon a squad belongs to).
-        label = face.platoon[-3:]
+    if (face.label or face.platoon) and face.kind not in _HIDDEN_FACES:
+        # Top right: in play the short id the log calls the counter by (G1-3), else the
+        # platoon badge (ASLGW 1.1: the platoon a squad belongs to).
+        label = face.label or (face.platoon or "")[-3:]
         fpx = _px(.15, w)
-        width = min(_advance(label, fpx, True) + w * .08, (right - left) * .6)
+        # the id the log uses is read before the title: it may take the whole row
+        width = min(_advance(label, fpx, True) + w * .08, (right - left) * (1.0 if face.label else .6))
         chip = QRectF(right - width, row_a.top(), width, row_a.height())
         out.append(CounterPart("text", chip, _elide(label, fpx, True, width), fpx, True, fill="#fff4c2", shape="round", ink="#101010"))
         right = chip.left() - w * .03
@@ -136,12 +173,16 @@ def _full_parts(face: CounterFace, rect: QRectF) -> list[CounterPart]:
         return out
     title = "BROKEN" if face.broken else face.title
     fpx = _px(.15 if face.broken else .17, w)
+    if face.broken and _advance(title, fpx, True) > right - left:
+        title = "BRK"  # the broken side's word, short enough beside the id
     shown = _elide(title, fpx, face.broken, right - left) if right > left else ""
-    if len(shown) >= 3:  # a title cut down to "1…" says nothing: leave the space empty
+    if shown == title or len(shown) >= 5:  # a title cut down to "Le…" says nothing: leave the space empty
         out.append(CounterPart("text", QRectF(left, row_a.top(), right - left, row_a.height()), shown, fpx, face.broken,
                                Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, ink="#ffffff" if face.broken else None))
-    # Row B: where the unit is in its hex (DT, Crest...), then the symbol or the leader's rating.
+    # Row B: where the unit is in its hex (DT, Crest...), then the symbol or the leader's rating;
+    # a counter with markers of play shows them there instead of its symbol (its rating goes to row C).
     row_b = QRectF(x + pad, y + w * .29, w - 2 * pad, w * .33)
+    row_c = QRectF(x + w * .03, y + w * .66, w * .94, w * .3)
     sym_left = row_b.left()
     if face.position:
         fpx = _px(.15, w)
@@ -149,20 +190,69 @@ def _full_parts(face: CounterFace, rect: QRectF) -> list[CounterPart]:
         out.append(CounterPart("text", chip, face.position, fpx, True, fill="#f3ecd6", shape="round", ink="#3a2a10"))
         sym_left = chip.right() + w * .03
     symbol = QRectF(sym_left, row_b.top(), row_b.right() - sym_left, row_b.height())
-    if face.kind in ("leader", "hero") and face.rating:
-        fpx = _fitting(face.rating, .3 * w, True, symbol.width())  # a rating is never cut short
-        out.append(CounterPart("text", symbol, _elide(face.rating, fpx, True, symbol.width()), fpx, True))
+    rated = face.kind in ("leader", "hero") and face.rating
+    if face.status:
+        out += _status_chips(face.status, symbol, w)
+        if rated and not face.factors:
+            fpx = _fitting(str(face.rating), .26 * w, True, row_c.width())
+            out.append(CounterPart("text", row_c, _elide(str(face.rating), fpx, True, row_c.width()), fpx, True))
+            return out
+    elif rated:
+        fpx = _fitting(str(face.rating), .3 * w, True, symbol.width())  # a rating is never cut short
+        out.append(CounterPart("text", symbol, _elide(str(face.rating), fpx, True, symbol.width()), fpx, True))
     elif face.kind != "leader":
         side = min(symbol.width(), symbol.height() * 1.5)
         out.append(CounterPart("symbol", QRectF(symbol.center().x() - side / 2, symbol.top(), side, symbol.height()), face.kind))
     # Row C: the factors (or a weapon's name when the tables give none).
-    row_c = QRectF(x + w * .03, y + w * .66, w * .94, w * .3)
     if face.factors:
         fpx = _px(.26, w)
         out.append(CounterPart("text", row_c, _elide(face.factors, fpx, True, row_c.width()), fpx, True))
     elif face.kind == "support_weapon":
         fpx = _px(.16, w)
         out.append(CounterPart("text", row_c, _elide(face.title, fpx, False, row_c.width()), fpx))
+    return out
+
+
+def _status_chips(status: tuple[str, ...], box: QRectF, w: float) -> list[CounterPart]:
+    """The markers of play as chips flowing left to right in ``box`` (rows as its height
+    allows); the ones that do not fit are counted in a last "+n" chip (the hover text
+    lists them all)."""
+    fpx = _px(.16, w)
+    h = fpx * 1.3
+    gap = w * .03
+    rows = max(1, int((box.height() + gap) // (h + gap)))
+    top = box.top() + (box.height() - (rows * h + (rows - 1) * gap)) / 2
+
+    def width(text: str) -> float:
+        return _advance(text, fpx, True) + w * .06
+
+    placed: list[tuple[str, int, float]] = []  # (code, row, left)
+    x, row = box.left(), 0
+    for code in status:
+        if x + width(code) > box.right() + .01 and x > box.left():
+            row, x = row + 1, box.left()
+        if row >= rows or x + width(code) > box.right() + .01:
+            break
+        placed.append((code, row, x))
+        x += width(code) + gap
+    more = ""
+    while len(placed) < len(status):  # room for "+n" after the last chip kept, giving up chips for it
+        more = f"+{len(status) - len(placed)}"
+        at_row, at_x = (placed[-1][1], placed[-1][2] + width(placed[-1][0]) + gap) if placed else (0, box.left())
+        if at_x + width(more) <= box.right() + .01:
+            break
+        if not placed:
+            more = ""
+            break
+        placed.pop()
+    out = []
+    for code, r, left in placed:
+        fill, ink = STATUS_STYLE.get(code, ("#f0f0f0", "#101010"))
+        out.append(CounterPart("text", QRectF(left, top + r * (h + gap), width(code), h), code, fpx, True, fill=fill, shape="round", ink=ink))
+    if more:
+        at_row, at_x = (placed[-1][1], placed[-1][2] + width(placed[-1][0]) + gap) if placed else (0, box.left())
+        out.append(CounterPart("text", QRectF(at_x, top + at_row * (h + gap), width(more), h), more, fpx, True,
+                               fill="#ffffff", shape="round", ink="#101010"))
     return out
 
 
@@ -181,6 +271,9 @@ def _plain_parts(face: CounterFace, rect: QRectF) -> list[CounterPart]:
         elif w * .5 >= style.MIN_TEXT_PX:
             out.append(CounterPart("text", QRectF(x, y + w * .1, w, w * .8), "?", w * .5, True))
         return out
+    if face.status:  # too small for the markers' words: a dot in the marker's colour says there is one
+        fill, _ = STATUS_STYLE.get(face.status[0], ("#f0f0f0", "#101010"))
+        out.append(CounterPart("dot", QRectF(x + w * .7, y + w * .04, w * .26, w * .26), fill=fill))
     main = face.factors or (face.rating if face.kind in ("leader", "hero") else None)
     box = QRectF(x + w * .03, y + w * .36, w * .94, w * .5)
     fpx = _fitting(main, w * .32, True, box.width()) if main else 0.0
@@ -223,6 +316,10 @@ def paint_counter(p: QPainter, face: CounterFace, rect: QRectF, selected: bool =
             p.drawPolygon(QPolygonF([r.topLeft() + QPointF(w * .04, w * .04), QPointF(r.right(), r.top() + w * .04), QPointF(r.left() + w * .04, r.bottom())]))
         elif part.kind == "symbol":
             _symbol(p, part.text, r, ink)
+        elif part.kind == "dot":
+            p.setPen(QPen(QColor("#101010"), w * .02))
+            p.setBrush(QColor(part.fill or "#f0f0f0"))
+            p.drawEllipse(r)
         else:
             if part.fill:
                 p.setPen(QPen(QColor("#3a2a00"), w * .015))
@@ -236,26 +333,7 @@ def paint_counter(p: QPainter, face: CounterFace, rect: QRectF, selected: bool =
             p.setPen(QColor(part.ink) if part.ink else ink)
             p.setFont(font(part.font_px, part.bold))
             p.drawText(r, part.align, part.text)
-    _status_markers(p, face.status, w)
     p.restore()
-
-
-def _status_markers(p: QPainter, status: tuple[str, ...], w: float) -> None:
-    """Markers of play (CX, DM, Pin, Melee, TI) as small chips down the counter's right edge."""
-    if not status:
-        return
-    h = min(w * .24, w / max(1, len(status)))
-    fpx = h * .62
-    if fpx < style.MIN_TEXT_PX * .8:
-        return
-    for i, text in enumerate(status):
-        r = QRectF(w * .56, i * h + w * .02, w * .42, h * .92)
-        p.setPen(QPen(QColor("#202020"), w * .015))
-        p.setBrush(QColor("#f4e04d") if text in ("CX", "DM") else QColor("#f0f0f0"))
-        p.drawRoundedRect(r, h * .2, h * .2)
-        p.setPen(QColor("#101010"))
-        p.setFont(font(fpx, True))
-        p.drawText(r, Qt.AlignmentFlag.AlignCenter, text)
 
 
 def _symbol(p: QPainter, kind: str, r: QRectF, ink: QColor) -> None:

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
+from gwasl.model.errors import GwaslError
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import (
     DummyKind,
@@ -28,6 +29,7 @@ from gwasl.model.scenario import (
     Unit,
     UnitKind,
 )
+from gwasl.model.viewers import OMNISCIENT
 from gwasl.rules import units as _units
 from gwasl.rules import weapons as _weapons
 from gwasl.rules.fog.state import FogState
@@ -49,7 +51,6 @@ __all__ = [
     "unit_factors_text",
 ]
 
-OMNISCIENT = "omniscient"
 
 # Short enough for the top line of a counter beside its platoon badge.
 _CLASS_SHORT = {
@@ -108,7 +109,8 @@ class CounterFace:
     position: str = ""
     marker: str | None = None
     count: int | None = None
-    status: tuple[str, ...] = ()  # markers of play: CX, DM, Pin, Melee, TI
+    status: tuple[str, ...] = ()  # markers of play (gwasl.ui.counters.STATUS_WORDS): Prep, CX, DM, Pin...
+    label: str | None = None  # the short id the log calls the counter by (play), shown in its top corner
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,7 +238,7 @@ def drawing_from_scenario(scenario: Scenario) -> MapDrawing:
     )
 
 
-class ViewUnavailableError(RuntimeError):
+class ViewUnavailableError(GwaslError, RuntimeError):
     """A side's view cannot be built for this scenario (the fog-of-war layer refused it)."""
 
 

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QPointF, QSettings, QSize, Qt, QTimer
+from PySide6.QtCore import QByteArray, QPointF, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -51,6 +51,8 @@ from gwasl.rules.validate import validate_scenario
 from gwasl.ui import plain
 from gwasl.ui.checks import Checks
 from gwasl.ui.drawable import OMNISCIENT, ViewUnavailableError
+from gwasl.ui.errors import is_game_file
+from gwasl.ui.helpmenu import add_help_menu
 from gwasl.ui.mapscene import MapScene
 from gwasl.ui.mapview import MapView
 from gwasl.ui.models import FindingsModel, FormationTableModel, UnitTableModel
@@ -59,6 +61,7 @@ from gwasl.ui.properties import PropertiesDialog
 from gwasl.ui.render import RenderError, export_png, export_svg
 from gwasl.ui.seen import Seen
 from gwasl.ui.tools import ALL_TOOLS, Tool
+from gwasl.ui.unitprops import UnitDialog
 from gwasl.ui.wheel import wheel_scrolls_form
 from gwasl.ui.words import user_text, where, words
 
@@ -98,8 +101,12 @@ class MainWindow(QMainWindow):
         self._build_docks()
         self._build_actions()
         self._build_menus()
+        self._restore_layout()
         plain.plain_labels(self)  # the palette's read-outs quote side ids and weapon names from the file
         self.view.hexHovered.connect(self._hovered)
+        self.view.rightClicked.connect(self._right_clicked)
+        self._hover_hex: Hex | None = None
+        self.players: list[Any] = []  # player windows opened on a saved game from File > Open
         self.document.subscribe(self._on_change)
         self._validate_timer = QTimer(self)
         self._validate_timer.setSingleShot(True)
@@ -236,7 +243,7 @@ class MainWindow(QMainWindow):
         self.act_save_as = A("Save &As...", self.save_as, QKeySequence.StandardKey.SaveAs, "Save under another name")
         self.act_png = A("Export &PNG...", self.export_png_dialog, None, "Export the map as a PNG picture")
         self.act_svg = A("Export S&VG...", self.export_svg_dialog, None, "Export the map as an SVG drawing")
-        self.act_quit = A("&Quit", self.close, QKeySequence.StandardKey.Quit)
+        self.act_quit = A("&Quit", self.close, QKeySequence("Ctrl+Q"))  # spelt out: some platforms bind no standard Quit key
         self.act_undo = A("&Undo", self.document.undo, QKeySequence("Ctrl+Z"), "Undo the last edit")
         self.act_redo = A("&Redo", self.document.redo, QKeySequence("Ctrl+Shift+Z"), "Redo")
         self.act_redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
@@ -246,6 +253,7 @@ class MainWindow(QMainWindow):
         self.act_zoom_out = A("Zoom &out", lambda: self.view.zoom_by(0.8), QKeySequence.StandardKey.ZoomOut)
         self.act_fit = A("&Fit map", self.view.fit, QKeySequence("Ctrl+0"), "The whole map in the window")
         self.act_home = A("&Readable counters", self.view_home, QKeySequence("Ctrl+1"), "Zoom so that counters are readable")
+        self.act_actual = A("&100%", self.view.actual_size, None, "The map at its drawn size")
         self.tool_group = QActionGroup(self)
         self.tool_actions: dict[str, QAction] = {}
         for name, tool in self.tools.items():
@@ -273,7 +281,7 @@ class MainWindow(QMainWindow):
         m.addSeparator()
         m.addAction(self.act_props)
         m = mb.addMenu("&View")
-        for a in (self.act_zoom_in, self.act_zoom_out, self.act_fit, self.act_home):
+        for a in (self.act_zoom_in, self.act_zoom_out, self.act_fit, self.act_actual, self.act_home):
             m.addAction(a)
         m.addSeparator()
         self.view_menu = m.addMenu("See the map &as")
@@ -290,12 +298,17 @@ class MainWindow(QMainWindow):
         tb.addSeparator()
         for a in (self.act_undo, self.act_redo):
             tb.addAction(a)
+        self.help_actions = add_help_menu(self, "Mouse: the current tool acts on a left click or drag; a right click on a counter "
+                                                "opens its properties; a right or middle drag pans; the wheel zooms.")
         self._fill_recent()
 
     # ------------------------------------------------------------------ state sync
     def _on_change(self, change: Change) -> None:
         viewer = self.viewer
         self._redraw(change)
+        # the status bar spoke of the hex before the edit: say it again as it is now
+        if self._hover_hex is not None and self.seen.scenario.map.contains(self._hover_hex):
+            self.statusBar().showMessage(self.seen.hex_text(self._hover_hex))
         # The lists and checks read self.seen: they follow only once it is rebuilt.
         if self.viewer != viewer:
             self._viewer_changed()
@@ -526,8 +539,34 @@ class MainWindow(QMainWindow):
             self.view.centerOn(self.scene.layout.hex_to_pixel(h).x, self.scene.layout.hex_to_pixel(h).y)
 
     def _hovered(self, h: Hex | None) -> None:
+        self._hover_hex = h
         if h is not None:
             self.statusBar().showMessage(self.seen.hex_text(h))
+
+    def _right_clicked(self, pos: QPointF) -> None:
+        """A right click on a counter opens its properties (a unit's; a "?" or a dummy has none to edit)."""
+        _, face = self.scene.counter_at(pos)
+        if face is None:
+            return
+        u = self.seen.unit(face.key)
+        if u is None:
+            self.show_message(f"{face.title}: no properties to edit here")
+            return
+        self.select_units((u.id,))
+        self.edit_unit(u.id)
+
+    def unit_dialog(self, unit_id: str) -> UnitDialog | None:
+        u = self.seen.unit(unit_id)
+        return UnitDialog(self.seen.scenario, u, self.editable, self) if u is not None else None
+
+    def edit_unit(self, unit_id: str) -> bool:
+        """The counter's properties dialog; its changes are one edit (one undo step)."""
+        dlg = self.unit_dialog(unit_id)
+        self.last_unit_dialog = dlg  # tests fill it in
+        if dlg is None or dlg.exec() != QDialog.DialogCode.Accepted or not self.editable:
+            return False
+        changes = dlg.changes()
+        return bool(changes) and self._run(ed.update_units, [unit_id], f"Change {unit_id}", **changes)
 
     # ------------------------------------------------------------------ unit edits
     def _run(self, edit, *args, **kw) -> bool:
@@ -651,6 +690,11 @@ class MainWindow(QMainWindow):
         try:
             doc = EditorDocument.open(path)
         except ScenarioError as e:
+            if is_game_file(path):  # a saved game, not a scenario: the player opens it
+                self.show_message(f"{path} is a saved game, not a scenario")
+                if self.ask_open_in_player(path):
+                    self.open_in_player(path)
+                return False
             self.warn("Cannot open", _cannot_open(e))
             self.show_message(str(e), error=True)
             return False
@@ -659,6 +703,24 @@ class MainWindow(QMainWindow):
         self._remember(path)
         self.view_home()
         return True
+
+    def ask_open_in_player(self, path: str) -> bool:
+        """Whether to open the saved game ``path`` in the player window (tests replace this)."""
+        answer = plain.message(
+            self, QMessageBox.Icon.Question, "A saved game",
+            f"{path} is a saved game, not a scenario: the editor cannot open it.\n\nOpen it in the player window?",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes)
+        return answer == QMessageBox.StandardButton.Yes
+
+    def open_in_player(self, path: str) -> Any:
+        """A player window on the saved game ``path``, beside this one."""
+        from gwasl.ui.play.window import PlayerWindow
+
+        win = PlayerWindow(self.settings)
+        self.players.append(win)
+        win.show()
+        win.open_game_path(path)
+        return win
 
     def save(self) -> bool:
         if self.document.path is None:
@@ -774,8 +836,25 @@ class MainWindow(QMainWindow):
             a.triggered.connect(lambda checked=False, path=p: self.open_path(path))
         self.recent_menu.setEnabled(bool(files))
 
+    #: the settings key of the docks' layout (and the window's size), kept between sessions
+    LAYOUT_KEY = "editor/layout"
+
+    def _restore_layout(self) -> None:
+        """The docks where the user left them last time (a bad or missing value: the default)."""
+        state, geometry = self.settings.value(self.LAYOUT_KEY + "/state"), self.settings.value(self.LAYOUT_KEY + "/geometry")
+        if isinstance(geometry, (bytes, bytearray, QByteArray)):
+            self.restoreGeometry(QByteArray(geometry))
+        if isinstance(state, (bytes, bytearray, QByteArray)):
+            self.restoreState(QByteArray(state))
+
+    def save_layout(self) -> None:
+        self.settings.setValue(self.LAYOUT_KEY + "/state", self.saveState())
+        self.settings.setValue(self.LAYOUT_KEY + "/geometry", self.saveGeometry())
+        self.settings.sync()
+
     def closeEvent(self, event) -> None:
         if self.maybe_save():
+            self.save_layout()
             event.accept()
         else:
             event.ignore()

@@ -34,10 +34,10 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QGraphicsScene, QS
 from gwasl.model.hexgrid import Hex, Layout, Point
 from gwasl.model.scenario import FortificationKind, MapData, Terrain
 from gwasl.ui import plain, style
-from gwasl.ui.counters import paint_counter
+from gwasl.ui.counters import paint_counter, status_words
 from gwasl.ui.drawable import CounterFace, MapDrawing, StackDrawing
 
-__all__ = ["MapScene", "MapLayer", "StackItem", "HexOverlay", "LosThreadItem", "make_layout"]
+__all__ = ["MapScene", "MapLayer", "StackItem", "HexOverlay", "HexMarkers", "LosThreadItem", "make_layout"]
 
 _SQRT3 = math.sqrt(3.0)
 STACK_RAISE = 0.2  # a stack stands this many hex sizes above the hex centre
@@ -612,13 +612,15 @@ def _draw_ladder(p: QPainter, x: float, y: float, s: float) -> None:
 # Counters and stacks
 # ---------------------------------------------------------------------------
 def _describe(f: CounterFace) -> str:
-    """One line per counter for the stack's tooltip, top counter first."""
+    """One line per counter for the stack's tooltip, top counter first; its markers of play
+    in words with their rules (Prep Fire, CX, DM...)."""
     parts = [f.key if not f.key.startswith(("dummy:", "concealed:", "own-")) else f.title, f.title]
     for x in (f.factors, f.rating, f.platoon and f"platoon {f.platoon}", f.position, f.marker, f.count and f"{f.count} counters",
-              f.broken and "broken", " ".join(f.status)):
+              f.broken and "broken"):
         if x:
             parts.append(str(x))
-    return " ".join(dict.fromkeys(parts))
+    line = " ".join(dict.fromkeys(parts))
+    return line + "".join(f"; {status_words(code)}" for code in f.status)
 
 
 class StackItem(QGraphicsObject):
@@ -634,6 +636,7 @@ class StackItem(QGraphicsObject):
         self.stack = stack
         self.fanned = False
         self.pinned = False
+        self._fan_shift = QPointF()  # how far the fanned row moves to stay inside the view
         self.setAcceptHoverEvents(True)
         # A cached stack is a pixmap of its bounding box, which grows with the square of
         # its height (2,000 counters: over a gigabyte; 20,000: no pixmap at all, so
@@ -657,8 +660,9 @@ class StackItem(QGraphicsObject):
         n = len(self.stack.counters)
         if self.fanned and n > 1:
             gap = w * 1.06
-            x0 = -gap * (n - 1) / 2 - w / 2
-            return [QRectF(x0 + i * gap, -w / 2 - w * .15, w, w) for i in range(n)]
+            x0 = -gap * (n - 1) / 2 - w / 2 + self._fan_shift.x()
+            y0 = -w / 2 - w * .15 + self._fan_shift.y()
+            return [QRectF(x0 + i * gap, y0, w, w) for i in range(n)]
         step = w * self.STEP
         base_x = -w / 2 - step * (n - 1) / 2
         base_y = -w / 2 + step * (n - 1) / 2
@@ -683,8 +687,27 @@ class StackItem(QGraphicsObject):
             return
         self.prepareGeometryChange()
         self.fanned = on
+        self._fan_shift = self._inside_view_shift() if on else QPointF()
         self.setZValue(40 if on else 20)
         self.update()
+
+    def _inside_view_shift(self) -> QPointF:
+        """How far to move the fanned row so that all of it shows in the view it is seen in
+        (a stack at the view's edge would fan out past it, issue 26.8); none when no view
+        shows the scene or the row is wider than the view."""
+        views = self._mapscene.views()
+        if not views:
+            return QPointF()
+        v = views[0]
+        seen = v.mapToScene(v.viewport().rect()).boundingRect()
+        self._fan_shift = QPointF()
+        row = self.mapRectToScene(self.boundingRect())
+        dx = 0.0  # sideways only: the row is no taller than the stack at rest, which the user points at
+        if row.width() <= seen.width():
+            dx = max(0.0, seen.left() - row.left()) or min(0.0, seen.right() - row.right())
+        # never so far that the counters at rest, under the pointer, leave the row (it would fold again)
+        reach = max(0.0, row.width() / 2 - self.counter_size * 0.4)
+        return QPointF(max(-reach, min(reach, dx)), 0.0)
 
     def hoverEnterEvent(self, event) -> None:
         if len(self.stack.counters) > 1:
@@ -743,11 +766,12 @@ class HexOverlay(QGraphicsItem):
         self.marks_item.prepareGeometryChange()
         self.hexes = new
         self.marks = dict(marks or {})
-        self._rect = self._mapscene.map_rect()
         lay, g = self._mapscene.layout, self._mapscene.geom
         path = QPainterPath()
         path.setFillRule(Qt.FillRule.WindingFill)
-        polys = self._mapscene.hex_polygons
+        # a few hexes (an outline, a drag's targets) are placed directly: the whole map's polygons
+        # (tenths of a second on 16 boards) are built only for a tint over many hexes
+        polys = self._mapscene.hex_polygons if len(new) > 64 else {}
         for h in new:
             poly = polys.get(h)
             if poly is None:
@@ -755,6 +779,10 @@ class HexOverlay(QGraphicsItem):
                 poly = g.hex.translated(c.x, c.y)
             path.addPolygon(poly)
         self._path = path
+        # as big as the hexes tinted (their outline and marks included): a change repaints
+        # those hexes, not the whole map (a history step outlines one event's hexes)
+        pad = lay.size * .25 + self.pen.widthF()
+        self._rect = path.boundingRect().adjusted(-pad, -pad, pad, pad) if new else QRectF()
         self.update()
         self.marks_item.update()
 
@@ -787,14 +815,74 @@ class MarksItem(QGraphicsItem):
         p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         for h, (text, colour) in self.overlay.marks.items():
             c = lay.hex_to_pixel(h)
-            # bottom right of the hex, beside the stack's lower corner
-            r = QRectF(c.x + .34 * s, c.y + .29 * s, .42 * s, .42 * s)
+            if len(text) <= 2 and "\n" not in text:  # a sign (in or out of command): a disc
+                # bottom right of the hex, beside the stack's lower corner
+                r = QRectF(c.x + .34 * s, c.y + .29 * s, .42 * s, .42 * s)
+                p.setPen(QPen(QColor("#111111"), .03 * s))
+                p.setBrush(colour)
+                p.drawEllipse(r)
+                p.setPen(QColor("#ffffff"))
+                p.setFont(_font(.3 * s, True))
+                p.drawText(r, Qt.AlignmentFlag.AlignCenter, text)
+                continue
+            # words (a step's MF and what is left): a box as wide as its longest line, across
+            # the bottom of the hex under the stack, light on dark so it reads on any terrain
+            lines = text.split("\n")
+            f = _font(.3 * s, True)
+            p.setFont(f)
+            fm = p.fontMetrics()
+            width = max(fm.horizontalAdvance(t) for t in lines) + .16 * s
+            height = fm.height() * len(lines) + .08 * s
+            r = QRectF(c.x - width / 2, c.y + .82 * s - height, width, height)
             p.setPen(QPen(QColor("#111111"), .03 * s))
             p.setBrush(colour)
-            p.drawEllipse(r)
+            p.drawRoundedRect(r, .1 * s, .1 * s)
             p.setPen(QColor("#ffffff"))
-            p.setFont(_font(.3 * s, True))
             p.drawText(r, Qt.AlignmentFlag.AlignCenter, text)
+
+
+class HexMarkers(QGraphicsItem):
+    """Markers that belong to a hex, not to a counter (Residual FP with its value, A8.2):
+    a marker across the bottom of the hex, under the counters' stack, drawn over them."""
+
+    def __init__(self, scene: MapScene) -> None:
+        super().__init__()
+        self._mapscene = scene
+        self.marks: dict[Hex, tuple[tuple[str, str, str], ...]] = {}  # hex -> (title, value, fill)
+        self.setZValue(31)
+
+    def set_marks(self, marks: dict[Hex, tuple[tuple[str, str, str], ...]]) -> None:
+        if marks == self.marks:
+            return
+        self.prepareGeometryChange()
+        self.marks = dict(marks)
+        self.update()
+
+    def rect_of(self, h: Hex, i: int = 0) -> QRectF:
+        """Where the ``i``-th marker of hex ``h`` is drawn (scene coordinates)."""
+        s = self._mapscene.layout.size
+        c = self._mapscene.layout.hex_to_pixel(h)
+        return QRectF(c.x - .62 * s, c.y + .4 * s - i * .44 * s, 1.24 * s, .42 * s)
+
+    def boundingRect(self) -> QRectF:
+        r = QRectF()
+        for h, ms in self.marks.items():
+            for i in range(len(ms)):
+                r = r.united(self.rect_of(h, i))
+        return r.adjusted(-2, -2, 2, 2)
+
+    def paint(self, p: QPainter, option, widget=None) -> None:
+        s = self._mapscene.layout.size
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        for h, ms in self.marks.items():
+            for i, (title, value, fill) in enumerate(ms):
+                r = self.rect_of(h, i)
+                p.setPen(QPen(QColor("#101010"), .035 * s))
+                p.setBrush(QColor(fill))
+                p.drawRoundedRect(r, .1 * s, .1 * s)
+                p.setPen(QColor("#101010"))
+                p.setFont(_font(.27 * s, True))
+                p.drawText(r, Qt.AlignmentFlag.AlignCenter, f"{title} {value}")
 
 
 class LosThreadItem(QGraphicsItem):
@@ -882,8 +970,12 @@ class MapScene(QGraphicsScene):
         # The selected hex: the user's pointer, never part of an exported picture.
         self.selection = HexOverlay(self, QColor(255, 200, 0, 50), QPen(QColor("#e0a000"), 3), z=13)
         self.blocker = HexOverlay(self, QColor(200, 30, 30, 90), QPen(QColor("#b01010"), 3), z=15)
+        # What a selected action, log line or history step is about (the player window).
+        self.focus = HexOverlay(self, QColor(40, 110, 230, 45), QPen(QColor("#1f5fd0"), 4), z=16)
+        self.hex_markers = HexMarkers(self)
         self.los_thread = LosThreadItem(self)
-        for it in (self.los_map, self.command_overlay, self.highlight, self.selection, self.blocker, self.los_thread):
+        for it in (self.los_map, self.command_overlay, self.highlight, self.selection, self.blocker, self.focus,
+                   self.hex_markers, self.los_thread):
             self.addItem(it)
             if isinstance(it, HexOverlay):
                 self.addItem(it.marks_item)
@@ -980,10 +1072,11 @@ class MapScene(QGraphicsScene):
         Selection and fanning are where the user is pointing, not part of the map,
         so File > Export leaves them out (and puts them back afterwards).
         """
-        selected, shown = self.selected_units, self.selection.isVisible()
+        selected, shown, focused = self.selected_units, self.selection.isVisible(), self.focus.isVisible()
         fanned = [it for it in self.stacks.values() if it.fanned]
         self.set_selected_units(())
         self.selection.setVisible(False)
+        self.focus.setVisible(False)
         for it in fanned:
             it.set_fanned(False)
         try:
@@ -992,6 +1085,7 @@ class MapScene(QGraphicsScene):
             for it in fanned:
                 it.set_fanned(True)
             self.selection.setVisible(shown)
+            self.focus.setVisible(focused)
             self.set_selected_units(selected)
 
     def set_selected_units(self, ids: Iterable[str]) -> None:

@@ -17,6 +17,8 @@ class MapView(QGraphicsView):
     """Shows a :class:`MapScene`; hands hex-level mouse events to the current tool."""
 
     hexHovered = Signal(object)
+    #: a right click (press and release without dragging) at this scene position
+    rightClicked = Signal(QPointF)
     MIN_ZOOM, MAX_ZOOM = 0.05, 8.0
 
     def __init__(self, scene: MapScene, parent=None) -> None:
@@ -29,8 +31,12 @@ class MapView(QGraphicsView):
         self.setMouseTracking(True)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self._pan_from: QPointF | None = None
+        self._right_from: QPointF | None = None
         self._pressed = False
         self._last_hover: Hex | None = None
+        #: the last whole-map zoom asked for (fit or home), redone when the view is resized;
+        #: None once the user zooms by hand (a resize must not undo their zoom)
+        self._follow: tuple[str, QPointF | None] | None = None
 
     # -- zoom ----------------------------------------------------------------------
     @property
@@ -38,6 +44,7 @@ class MapView(QGraphicsView):
         return self.transform().m11()
 
     def zoom_by(self, factor: float) -> None:
+        self._follow = None
         target = min(self.MAX_ZOOM, max(self.MIN_ZOOM, self.zoom * factor))
         f = target / self.zoom
         if abs(f - 1) > 1e-6:
@@ -46,6 +53,21 @@ class MapView(QGraphicsView):
     def fit(self) -> None:
         """The whole map in the window (View > Fit map), however small its counters get."""
         self.fitInView(self.mapscene.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
+        self._follow = ("fit", None)
+
+    def actual_size(self) -> None:
+        """View > 100%: one scene pixel to one screen pixel."""
+        self.resetTransform()
+
+    def resetTransform(self) -> None:  # type: ignore[override]
+        self._follow = None  # a zoom set by hand (or a test's 1:1): kept through resizes
+        super().resetTransform()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        follow = self._follow
+        if follow is not None and event.oldSize() != event.size():
+            self.home(follow[1]) if follow[0] == "home" else self.fit()
 
     @property
     def counter_px(self) -> float:
@@ -60,6 +82,7 @@ class MapView(QGraphicsView):
             self.zoom_by(style.READABLE_COUNTER_PX / self.counter_px)
             if centre is not None:
                 self.centerOn(centre)
+        self._follow = ("home", centre)
 
     def wheelEvent(self, event: QWheelEvent) -> None:
         steps = event.angleDelta().y() / 120.0
@@ -85,6 +108,7 @@ class MapView(QGraphicsView):
     def mousePressEvent(self, event: QMouseEvent) -> None:
         if event.button() in (Qt.MouseButton.MiddleButton, Qt.MouseButton.RightButton):
             self._pan_from = event.position()
+            self._right_from = event.position() if event.button() == Qt.MouseButton.RightButton else None
             self.setCursor(Qt.CursorShape.ClosedHandCursor)
             event.accept()
             return
@@ -123,6 +147,11 @@ class MapView(QGraphicsView):
             self._pan_from = None
             self.setCursor(self.tool.cursor if self.tool else Qt.CursorShape.ArrowCursor)
             event.accept()
+            at, self._right_from = self._right_from, None
+            if event.button() == Qt.MouseButton.RightButton and at is not None:
+                d = event.position() - at
+                if abs(d.x()) + abs(d.y()) <= 4:  # a click, not a pan
+                    self.rightClicked.emit(self.mapToScene(event.position().toPoint()))
             return
         if self._pressed and event.button() == Qt.MouseButton.LeftButton:
             self._pressed = False

@@ -23,6 +23,7 @@ from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QApplication, QGraphicsScene
 
+from gwasl.model.errors import GwaslError
 from gwasl.model.files import FileError, atomic_target, check_output_path
 from gwasl.model.scenario import Scenario
 from gwasl.ui.drawable import OMNISCIENT, MapDrawing
@@ -54,7 +55,7 @@ DEFAULT_MAX_PIXELS = 16_000_000
 PNG_QUALITY = 80
 
 
-class RenderError(Exception):
+class RenderError(GwaslError):
     """The picture could not be written (bad folder, full disk...); no file was replaced.
 
     ``file_error`` is the :class:`~gwasl.model.files.FileError` behind it, if any (the

@@ -40,7 +40,7 @@ def test_opponent_is_refused_where_it_is_built_in_and_for_a_side_not_there(tmp_p
         rc, _, err = run(capsys, "game", "new", "--ruleset", ruleset, "--opponent", "german", "--out", str(tmp_path / f"{ruleset}.game"))
         assert rc == 2 and "--opponent is for Great War games" in err and not (tmp_path / f"{ruleset}.game").exists()
     rc, _, err = run(capsys, "game", "new", ROSSIGNOL, "--opponent", "russian", "--out", str(tmp_path / "x.game"))
-    assert rc == 2 and "--opponent 'russian' is not a side" in err and not (tmp_path / "x.game").exists()
+    assert rc == 2 and "--opponent: 'russian' is not a side" in err and not (tmp_path / "x.game").exists()
 
 
 def test_batch_needs_a_scenario_and_names_bad_sides(capsys):

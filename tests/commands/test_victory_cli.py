@@ -1,6 +1,8 @@
 """A bundled Great War scenario won and lost through ``gwasl game`` (A26.23 exit VP,
 A26.3 avoidance): ``show`` gives ``"over": true`` and the result with its explanation,
-and the log has the ``victory`` event."""
+and the log has the ``victory`` event.  The games are made with ``gwasl game new`` and judged
+with ``show`` and ``log``; their actions, by id, go to the game file in-process as ``act``
+applies them (tests/games/aslgw/test_bundled_cli.py plays a whole game call by call)."""
 
 from __future__ import annotations
 
@@ -23,24 +25,18 @@ def _new(tmp_path, capsys, name: str):
     return g
 
 
-def _act(capsys, g, pick) -> None:
-    rc, legal, err = run(capsys, "game", "legal", str(g), "--json")
-    assert rc == 0, err
-    a = pick(legal["actions"])
-    rc, _, err = run(capsys, "game", "act", str(g), a["id"], "--json")
-    assert rc == 0, err
-
-
 def _over(capsys, g):
     _, show, _ = run(capsys, "game", "show", str(g), "--json")
     return show if show["over"] else None
 
 
 def test_saint_julien_lost_by_standing_still_a26_3(tmp_path, capsys):
+    from games.aslgw.playout import act_in_file
+
     g = _new(tmp_path, capsys, "saint-julien-1915.json")
-    while (show := _over(capsys, g)) is None:
-        _act(capsys, g, lambda acts: next(a for a in acts if a["kind"] in ("end_phase", "end_window")))
-    assert show["result"]["winner"] == "british" and "A26.3" in show["result"]["why"]
+    act_in_file(g, lambda acts: next(a.id for a in acts if a.shown.kind in ("end_phase", "end_window")) if acts else None)
+    show = _over(capsys, g)
+    assert show is not None and show["result"]["winner"] == "british" and "A26.3" in show["result"]["why"]
     assert show["control"]["hexes"]  # all Control declared at the end
     _, log, _ = run(capsys, "game", "log", str(g), "--json")
     entries = log if isinstance(log, list) else log.get("entries", log.get("events", []))
@@ -50,7 +46,7 @@ def test_saint_julien_lost_by_standing_still_a26_3(tmp_path, capsys):
 def test_saint_julien_won_by_exit_a26_23(tmp_path, capsys):
     """The scripted German attack of tests/games/aslgw/test_bundled_victory.py, played through
     ``gwasl game act`` action id by action id with the same seed: the Germans exit 4 VP and win at once."""
-    from games.aslgw.playout import new_session, source
+    from games.aslgw.playout import act_in_file, new_session, source
     from games.aslgw.test_bundled_victory import _scripted
 
     s = new_session(source(bundled_scenario("saint-julien-1915.json")), 1)
@@ -65,9 +61,8 @@ def test_saint_julien_won_by_exit_a26_23(tmp_path, capsys):
     _scripted(s, "german")
     assert s.status().result["winner"] == "german"
     g = _new(tmp_path, capsys, "saint-julien-1915.json")
-    for i in ids:
-        rc, _, err = run(capsys, "game", "act", str(g), i, "--json")
-        assert rc == 0, err
+    todo = iter(ids)
+    assert act_in_file(g, lambda legal: next(todo, None)) == len(ids)
     show = _over(capsys, g)
     assert show is not None and show["result"]["winner"] == "german", show
     assert show["result"]["exit_vp"]["german"] >= 4 and show["result"]["immediate"]

@@ -1,7 +1,7 @@
 """Batch play over worker processes (CONTRACTS 6: the same figures whatever J).
 
 The game is sent to the workers pickled, so gwasl.engine never imports
-gwasl.games, a layer above it (DESIGN.md; tests/test_layering.py)."""
+gwasl.games, a layer above it (docs/architecture.md "Layers"; tests/test_layering.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""History stepping (DESIGN "A game in play": a read-only step to any event): every position
+"""History stepping (docs/architecture.md "A game in play": a read-only step to any event): every position
 History gives is exactly Session.state_at of the same event, in any order of steps, after
 take-backs, with pruning, and when warmed ahead a budget at a time."""
 

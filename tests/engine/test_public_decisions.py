@@ -1,4 +1,4 @@
-"""An automated side's decisions in the log (DESIGN "A game in play"; issue 14.4): a side
+"""An automated side's decisions in the log (docs/architecture.md "A game in play"; issue 14.4): a side
 gwasl keeps secret explains itself to its own viewers in full; to the player only where
 the policy declares the why public (its action shows what the why names), and then
 without the details (the candidates it weighed)."""

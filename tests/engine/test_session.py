@@ -1,4 +1,4 @@
-"""The play engine (DESIGN.md "A game in play"): journal before state, every roll an
+"""The play engine (docs/architecture.md "A game in play"): journal before state, every roll an
 event, take-back policy, history, replay, views per viewer, automated sides.
 Driven by the toy game in tests/engine/toygame.py."""
 

@@ -1,4 +1,4 @@
-"""Snapshots (DESIGN.md "Persistence"): the state after an entry, encoded by the game, so
+"""Snapshots (docs/architecture.md "Persistence"): the state after an entry, encoded by the game, so
 a long game reopens by reducing only the entries after the newest one; a snapshot
 that does not decode is passed over, one that does not equal the replayed state is
 reported by replay_check, and a take-back past a snapshot retires it."""

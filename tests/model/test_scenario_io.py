@@ -111,13 +111,19 @@ def _get(doc, path):
     return doc
 
 
+# Built once, not for every example (hypothesis checks each new strategy); the same draws.
+_EXAMPLE_TEXT = EXAMPLE_PATH.read_text(encoding="utf-8")
+_OPS = st.sampled_from(["replace", "delete", "add", "dup_list_item"])
+_ADDED_KEYS = st.sampled_from(["terrain", "level", "counters", "hidden", "in", "rating", "x", "kind", "owner", "ladders", "B7", "A9"])
+
+
 @st.composite
 def mutated_docs(draw):
-    doc = json.loads(EXAMPLE_PATH.read_text(encoding="utf-8"))
+    doc = json.loads(_EXAMPLE_TEXT)
     for _ in range(draw(st.integers(1, 4))):
         paths = list(_paths(doc))
         path = draw(st.sampled_from(paths))
-        op = draw(st.sampled_from(["replace", "delete", "add", "dup_list_item"]))
+        op = draw(_OPS)
         if not path:
             if op == "replace" and draw(st.booleans()):
                 doc = draw(JSON_VALUES)
@@ -129,13 +135,7 @@ def mutated_docs(draw):
         elif op == "delete":
             del parent[key]
         elif op == "add" and isinstance(parent, dict):
-            parent[
-                draw(
-                    st.sampled_from(
-                        ["terrain", "level", "counters", "hidden", "in", "rating", "x", "kind", "owner", "ladders", "B7", "A9"]
-                    )
-                )
-            ] = draw(JSON_VALUES)
+            parent[draw(_ADDED_KEYS)] = draw(JSON_VALUES)
         elif op == "dup_list_item" and isinstance(parent, list):
             parent.append(copy.deepcopy(parent[key]))
         if not isinstance(doc, (dict, list)):

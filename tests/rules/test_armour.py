@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
@@ -12,6 +11,7 @@ from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import Unit, UnitKind
 from gwasl.model.terrain import TableError, load_resource
 from gwasl.rules import armour as a
+from testsupport import source_text
 
 
 def unit(kind="squad", armour=True):
@@ -23,11 +23,10 @@ def test_numbers_from_the_text_aslgw_1_8():
     assert (r.cc_drm, r.mf_change, r.pp_change) == (1, -1, -1)
 
 
-SEED = next((p for p in (Path(__file__).resolve().parents[3] / "shared/seeds/004_4371414167e1669c.txt",
-                          Path("/work/shared/seeds/004_4371414167e1669c.txt")) if p.exists()), None)
+SEED = source_text("seeds/004_4371414167e1669c.txt")
 
 
-@pytest.mark.skipif(SEED is None, reason="ASLGW source text not on this machine")
+@pytest.mark.skipif(not SEED.exists(), reason="ASLGW source text not on this machine")
 def test_numbers_against_the_source_text_aslgw_1_8():
     """ASLGW 1.8 re-read from the text: '+1 CC DRM', 'loose 1 MF and 1PP'."""
     text = SEED.read_text(encoding="utf-8")

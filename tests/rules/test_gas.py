@@ -6,7 +6,6 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import re
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -17,6 +16,7 @@ from gwasl.model.scenario import GasProtection, MapData, Nationality, Scenario, 
 from gwasl.model.terrain import TableError, load_resource
 from gwasl.rules import gas as g
 from gwasl.rules.dice import Dice, ScriptedDice
+from testsupport import source_text
 
 SQUAD = Unit("F1", "fr", UnitKind.SQUAD, Hex(0, 0))
 
@@ -42,11 +42,10 @@ def test_table_5_numbers_from_the_text_aslgw_1_9_14():
         "irritant": None, "chlorine": "2MC", "poison": "2MC", "phosgene": "3MC", "yperite": "3MC"}
 
 
-SEED = next((p for p in (Path(__file__).resolve().parents[3] / "shared/seeds/004_4371414167e1669c.txt",
-                          Path("/work/shared/seeds/004_4371414167e1669c.txt")) if p.exists()), None)
+SEED = source_text("seeds/004_4371414167e1669c.txt")
 
 
-@pytest.mark.skipif(SEED is None, reason="ASLGW source text not on this machine")
+@pytest.mark.skipif(not SEED.exists(), reason="ASLGW source text not on this machine")
 def test_table_5_against_the_source_text_aslgw_1_9_14():
     """ASLGW 1.9.14 Table 5, re-read from the text: pads +1, irritants +1, chlorine -1, yperite +1."""
     text = SEED.read_text(encoding="utf-8")

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from gwasl.model.terrain import TableError, load_resource
 from gwasl.rules.ift import (
+    CCOdds,
     IftResult,
     cc_distribution,
     cc_result,
@@ -89,10 +90,15 @@ def test_ift_distribution_is_exact_and_counts_cowering():
 
 
 def test_cct_odds_round_down_in_the_defenders_favour_a11_11():
-    assert cct_odds(6, 4).kill_number == 7  # 1.5 -> 3-2
-    assert cct_odds(5, 4).kill_number == 6  # 1.25 -> 1-1
-    assert cct_odds(2, 1).kill_number == 8
-    assert cct_odds(100, 1).kill_number == 13
+    """The published CCT (A11.11): 1-1 kills on 5 (HtH 7), 3-2 on 6, 2-1 on 7; there is
+    no 1-3 column (1-3 odds read the 1-4 column); exactly 10-1 is 12, beyond it 13."""
+    assert cct_odds(6, 4).kill_number == 6  # 1.5 -> 3-2
+    assert cct_odds(5, 4).kill_number == 5  # 1.25 -> 1-1
+    assert cct_odds(4, 4) == CCOdds("1-1", 5, 7)
+    assert cct_odds(2, 1).kill_number == 7
+    assert cct_odds(1, 3) == CCOdds("1-4", 3, 5)  # no 1-3 column on the chart
+    assert cct_odds(10, 1) == CCOdds("10-1", 12, 14)
+    assert cct_odds(100, 1).kill_number == 13 and cct_odds(100, 1).column == ">10-1"
     assert cct_odds(1, 9).kill_number == 0  # below 1-8
     with pytest.raises(ValueError):
         cct_odds(4, 0)
@@ -109,6 +115,8 @@ def test_cc_result_and_distribution():
     (("ift", "results", "8"), "3KIA 2KIA", "expected 16 results"),
     (("ift", "results", "8"), "X " * 16, "not an IFT result"),
     (("cct", "kill_numbers"), [1, 2], "equal length"),
+    (("cct", "hth_kill_numbers"), list(range(1, 13)), "HtH Kill Number is above the CC one"),
+    (("cct", "above_highest"), 12, "must extend the table"),
     (("cowering",), None, "needs"),
 ])
 def test_a_broken_table_is_refused_with_its_entry(path, value, message):

@@ -6,7 +6,6 @@ import copy
 import doctest
 import json
 import re
-from pathlib import Path
 
 import pytest
 
@@ -24,8 +23,9 @@ from gwasl.rules.ignored import (
     rule_label,
     ssr_allowed,
 )
+from testsupport import source_text
 
-SEED = Path("/work/shared/seeds/004_4371414167e1669c.txt")
+SEED = source_text("seeds/004_4371414167e1669c.txt")
 
 # The list as the text prints it (normalised 'A.23' -> 'A23').
 TEXT_LIST = [("A1.21", "A7.36"), ("A1.22", "A7.34"), ("A22.6",), ("A23",), ("A24.1",), ("A24.3",), ("C12",), ("D13",), ("D16",)]

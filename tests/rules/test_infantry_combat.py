@@ -292,13 +292,18 @@ def test_cc_fp_of_smc_and_pinned_units_a11_12_a7_8():
     assert cc_unit_fp(0, smc=True, pinned=False) == 1
 
 
-def test_hand_to_hand_is_one_step_more_lethal_than_cc_aslgw_1_10():
-    """ASLGW 1.10: HtH between units in one location; classic J2.31 HtH: the Kill Number
-    counts one higher, so a DR equal to it eliminates and one above it reduces."""
+def test_hand_to_hand_reads_the_cct_hth_kill_numbers_a11_11_j2_31_aslgw_1_10():
+    """ASLGW 1.10: HtH between units in one location; the published CCT (A11.11) gives
+    1-1 a Kill Number of 5 in CC and 7 in Hand-to-Hand (J2.31, the chart's red number):
+    below it eliminates, equal to it reduces.  Beyond the printed columns: <1-8 kills
+    on 0 (HtH 2), >10-1 on 13 (HtH 15)."""
     cc = CCAttack(Fraction(4), Fraction(4), CCKind.NORMAL)
     hth = CCAttack(Fraction(4), Fraction(4), CCKind.HTH)
-    assert [cc_attack_outcome(cc, d) for d in (5, 6, 7)] == ["eliminated", "casualty_reduction", "none"]
+    assert [cc_attack_outcome(cc, d) for d in (4, 5, 6)] == ["eliminated", "casualty_reduction", "none"]
     assert [cc_attack_outcome(hth, d) for d in (6, 7, 8)] == ["eliminated", "casualty_reduction", "none"]
+    assert CCAttack(Fraction(1), Fraction(9), CCKind.HTH).kill_number == 2
+    assert CCAttack(Fraction(11), Fraction(1), CCKind.HTH).kill_number == 15
+    assert CCAttack(Fraction(10), Fraction(1), CCKind.HTH).kill_number == 14
     french = CCAttack(Fraction(4), Fraction(4), CCKind.HTH, (Modifier("French HtH (ASLGW 1.11.2)", -1),))
     assert cc_attack_outcome(french, 7) == "eliminated"
 

@@ -5,7 +5,7 @@ exists and cites the rule, and every ``gwasl validate`` check it names is
 registered.
 
 The rule numbers are parsed from the source text when it is on this machine
-(/work/shared/seeds); the checks of the table against the code always run.
+(testsupport.source_text); the checks of the table against the code always run.
 """
 
 from __future__ import annotations
@@ -18,11 +18,10 @@ import pytest
 
 from gwasl.model.terrain import load_resource
 from gwasl.rules import validate
-from testsupport import ROOT, SHARED, CoverageRow, cites_rule_number, module_test_docstrings, parse_coverage_rows, resolve
+from testsupport import ROOT, CoverageRow, cites_rule_number, module_test_docstrings, parse_coverage_rows, resolve, source_text
 
 _SEED = Path("seeds") / "004_4371414167e1669c.txt"
-# the shared folder sits next to the main checkout; worktrees find it at its absolute place
-SOURCE = next((p for p in (SHARED / _SEED, Path("/work/shared") / _SEED) if p.exists()), SHARED / _SEED)
+SOURCE = source_text(str(_SEED))
 COVERAGE = ROOT / "docs" / "rules-coverage.md"
 # Rows owned by the LOS/command work (issue 3): listed, not verified here.
 OWNED_MARK = "LOS/command issue 3"

@@ -11,7 +11,6 @@ import datetime as dt
 import doctest
 import json
 import re
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -36,8 +35,9 @@ from gwasl.rules.units import (
     unit_factors,
     unit_factors_of,
 )
+from testsupport import source_text
 
-SEED = Path("/work/shared/seeds/004_4371414167e1669c.txt")
+SEED = source_text("seeds/004_4371414167e1669c.txt")
 
 # (nationality, class, date, squad, half-squad) exactly as ASLGW 1.11 prints them.
 TEXT_1_11 = [

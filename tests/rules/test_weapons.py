@@ -8,7 +8,6 @@ import datetime as dt
 import doctest
 import json
 import re
-from pathlib import Path
 
 import pytest
 
@@ -33,8 +32,9 @@ from gwasl.rules.weapons import (
     sw_holder,
     weapon,
 )
+from testsupport import source_text
 
-SEED = Path("/work/shared/seeds/004_4371414167e1669c.txt")
+SEED = source_text("seeds/004_4371414167e1669c.txt")
 
 # ASLGW 1.6.1 Table 1: name, FP, range, RoF, PP, B#, R#.
 TABLE_1 = [

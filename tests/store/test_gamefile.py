@@ -1,4 +1,4 @@
-"""Saved games (DESIGN.md "Persistence", CONTRACTS 5): one SQLite file, the journal
+"""Saved games (docs/architecture.md "Persistence", CONTRACTS 5): one SQLite file, the journal
 committed before anything is shown, damaged or newer files refused in one line."""
 
 from __future__ import annotations
@@ -188,7 +188,7 @@ def test_meta_holds_what_the_game_started_from(tmp_path):
     assert meta["format"] == "gwasl-game" and "gwasl_version" in meta
 
 
-# -- snapshots (DESIGN.md "Persistence": a long game opens fast) -------------------------
+# -- snapshots (docs/architecture.md "Persistence": a long game opens fast) -------------------------
 
 
 def _aslgw_file(path: Path, events: int = 160, every: int = 25):

@@ -1,11 +1,16 @@
 """A game file written while the fog layer kept the shift ledger and the turn clock
 (FogState.ledger, FogState.clock; main at 6d8ee87) still opens from its newest snapshot,
 with the ledger and the phase's "acted" flag moved to the game's state (AslgwState), and
-``replay --check`` still finds it identical (CONTRACTS 5 game files; DESIGN.md "Persistence").
+``replay --check`` still finds it identical (CONTRACTS 5 game files; docs/architecture.md "Persistence").
 
 tests/store/data/aslgw-fog-ledger-6d8ee87.game: Bois des Caures, seed 2, the French kept
-secret, 120 random actions favouring shifts, a snapshot every 25 entries, made by that
-commit's code; its newest snapshot (entry 138) holds two shift DRs and an acted clock.
+secret, 118 random actions favouring impulses, "?" orders and shifts, a snapshot every 25
+events, made by that commit's code (scripts/make_old_fog_game.py; re-recorded for issue 24,
+whose A10.63 made the DEFENDER's self-rally of the first recording illegal); its newest
+snapshot (entry 135) holds two shift DRs and an acted clock.  Its journal's events were
+then re-worded by issue 24's code (the fire line's FP, column and why, the hindrance label,
+Advancing Fire halved for every firer): the same actions, dice and event kinds; the
+snapshots are still 6d8ee87's.
 """
 
 from __future__ import annotations
@@ -24,11 +29,11 @@ def test_an_old_snapshot_with_the_ledger_in_the_fog_layer_opens_and_replays_iden
     shutil.copyfile(OLD, p)  # opening never writes, but the fixture stays untouched whatever happens
     with open_game(p) as g:
         s = g.session
-        assert s.opened_from == 138  # the newest snapshot was used, not passed over
+        assert s.opened_from == 135  # the newest snapshot was used, not passed over
         st = s.state
         # O'Leary 2.5, 3.3.4: the two shift DRs made so far, now in the game's ledger
         assert len(st.ledger) == 2 and all(r.kind in LedgerKind for r in st.ledger)
-        assert st.acted  # a German unit had already acted in this APh (O'Leary 2.3, 5.1)
+        assert st.acted  # a German unit had already acted in this MPh (O'Leary 2.3, 5.1)
         report = s.replay_check()
         assert report.identical, report  # every stored snapshot equals the replayed state
-        assert report.events == 299
+        assert report.events == 269

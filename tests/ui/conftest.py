@@ -12,6 +12,16 @@ from gwasl.ui.mainwindow import MainWindow
 from testsupport import EXAMPLE_PATH
 
 
+@pytest.fixture(autouse=True)
+def _settings_in_tmp(tmp_path_factory):
+    """A window built without settings of its own (QSettings("gwasl", "gwasl")) keeps them
+    in a temporary folder: no test reads or writes the user's recent files or dock layout."""
+    where = str(tmp_path_factory.mktemp("settings"))
+    for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
+        QSettings.setPath(fmt, QSettings.Scope.UserScope, where)
+    yield
+
+
 class Driver:
     """A user at the editor: clicks and drags on hexes, presses keys, picks tools."""
 

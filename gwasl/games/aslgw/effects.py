@@ -17,12 +17,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from gwasl.engine import emitter as _engine
 from gwasl.engine.dice import GameDice
 from gwasl.engine.record import Record
 from gwasl.games.aslgw.knowledge import is_hidden
 from gwasl.games.aslgw.records import FormationChanged, Marked, UnitHit, WeaponChanged
-from gwasl.games.aslgw.state import AslgwState, CombatState, ReduceFn, UnitCombat, UnitPlay, ro
+from gwasl.games.aslgw.state import AslgwState, CombatState, UnitCombat, UnitPlay, ro
 from gwasl.games.aslgw.victory import remove_units
+from gwasl.model.errors import GwaslError
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import FormationKind, Position, Scenario, Unit, UnitClass, UnitKind
 from gwasl.rules.bayonet import bch_morale, bch_unit_status
@@ -30,8 +32,7 @@ from gwasl.rules.combat_table import combat_table
 from gwasl.rules.dice import Modifier, Roll, random_selection
 from gwasl.rules.gas import gas_table
 from gwasl.rules.ift import IftResult
-from gwasl.rules.morale import casualty_reduction, elr_failure, leader_loss_modifier, morale_check, pin_task_check
-from gwasl.rules.movement import movement_table
+from gwasl.rules.morale import casualty_reduction, elr_failure, leader_loss_modifier, morale_check, pin_task_check, unit_morale
 from gwasl.rules.organisation import active_members, kind_after_losses, leadership_applies, squad_equivalents
 from gwasl.rules.sniper import side_elr
 from gwasl.rules.units import UnitsError, elr_replaced_unit, unit_factors_of
@@ -44,19 +45,11 @@ _SQUADS = (UnitKind.SQUAD, UnitKind.HALF_SQUAD)
 Loc = tuple[Hex, Position]
 
 
-class Emitter:
-    """Events made one at a time, each reduced at once into :attr:`state`."""
+class Emitter(_engine.Emitter[AslgwState]):
+    """Events made one at a time, each reduced at once into :attr:`state` (the engine's
+    helper), with the Great War's rolls and the question whether a unit still stands."""
 
-    def __init__(self, state: AslgwState, dice: GameDice, reduce_fn: ReduceFn) -> None:
-        self.state = state
-        self.dice = dice
-        self.events: list[Record] = []
-        self._reduce = reduce_fn
-
-    def emit(self, *events: Record) -> None:
-        for ev in events:
-            self.events.append(ev)
-            self.state = self._reduce(self.state, ev)
+    dice: GameDice
 
     def roll(self, roll: Roll, private_to: str | None = None) -> None:
         self.emit(self.dice.event(roll, private_to))
@@ -97,23 +90,7 @@ def morale_levels(state: AslgwState, u: Unit) -> tuple[int, int]:
     """A unit's Good Order and broken morale (ASLGW 1.11: the number after the
     slash), +1 while a BCh unit (ASLGW 1.5), -1 for a wounded SMC (A17.2)."""
     t = combat_table()
-    sc = state.scenario
-    given = u.extra.get("morale")
-    if isinstance(given, int) and not isinstance(given, bool):
-        good = broken = given
-    elif u.kind in _SQUADS:
-        try:
-            f = unit_factors_of(sc, u)
-            good, broken = f.morale, f.broken_morale
-        except UnitsError:
-            good = broken = movement_table().crew_morale
-    elif u.kind is UnitKind.LEADER and u.rating is not None:
-        good = broken = u.rating.morale
-    elif u.kind in (UnitKind.CREW, UnitKind.HERO):
-        f2 = t.firer(u.kind.value)
-        good, broken = f2.morale, f2.broken_morale
-    else:
-        good = broken = movement_table().crew_morale
+    good, broken = unit_morale(state.scenario, u)  # the one source of a unit's morale (rules.morale)
     mk = state.combat.mark(u.id)
     if mk.wounded:
         good, broken = good + t.wounded_morale, broken + t.wounded_morale
@@ -130,13 +107,19 @@ def leadership(state: AslgwState, leader: Unit) -> int:
     return mod
 
 
+def may_lead(state: AslgwState, leader: Unit) -> bool:
+    """Whether ``leader`` may lend his leadership to others now: not while pinned (A7.8:
+    no DRM to others' MC, rally or fire; docs/rules-notes.md)."""
+    return not state.unit_play(leader.id).pinned
+
+
 def stacked_leader(state: AslgwState, u: Unit, *, exclude: Iterable[str] = (), known_to: str | None = None) -> Unit | None:
-    """The Good Order leader stacked with ``u`` whose leadership is best (ASLGW 1.3);
-    ``known_to``: only leaders that side can see (a hidden leader lends nothing)."""
+    """The Good Order leader stacked with ``u`` whose leadership is best (ASLGW 1.3), never a
+    pinned one (A7.8); ``known_to``: only leaders that side can see (a hidden leader lends nothing)."""
     skip = set(exclude)
     best: Unit | None = None
     for o in state.scenario.units:
-        if o.id == u.id or o.id in skip or not leadership_applies(o, u):
+        if o.id == u.id or o.id in skip or not leadership_applies(o, u) or not may_lead(state, o):
             continue
         if known_to is not None and o.side != known_to and is_hidden(state.fog, o.id):
             continue
@@ -220,10 +203,11 @@ def _formation_check(em: Emitter, side: str) -> None:
 
 
 def morale_check_unit(em: Emitter, uid: str, severity: str, cause: str, *, lost: dict[Loc, Modifier],
-                      extra: Sequence[Modifier] = ()) -> None:
+                      extra: Sequence[Modifier] = (), original: Roll | None = None) -> None:
     """One MC (A10.3) with the leadership of a Good Order leader stacked with the unit
     (ASLGW 1.3), or the LLMC DRM of a leader lost in this attack (A10.2), and ELR
-    (A19.13).  ``lost``: the leaders lost so far, by location key."""
+    (A19.13).  ``lost``: the leaders lost so far, by location key; ``original``: the roll
+    whose Original DR the MC uses (FPF, A8.31) instead of a new DR."""
     u = em.alive(uid)
     if u is None:
         return
@@ -244,7 +228,7 @@ def morale_check_unit(em: Emitter, uid: str, severity: str, cause: str, *, lost:
     res = morale_check(em.dice, u.kind, broken if u.broken else good, broken=u.broken, severity=severity,
                        modifiers=mods, cause=f"{severity} of {uid}: {cause}",
                        pin_immune=bch.pin_immune if bch else None, hob_exemption=bch.heat_of_battle_exempt if bch else None,
-                       wounded=mk.wounded)
+                       wounded=mk.wounded, original=original)
     em.roll(res.roll)
     why = "; ".join(res.reasons)
     if res.passed:
@@ -410,7 +394,12 @@ def _formation_changed(state: AslgwState, ev: FormationChanged) -> AslgwState:
     return replace(state, fog=replace(state.fog, scenario=replace(sc, formations=forms)))
 
 
+class UnitChangeError(GwaslError):
+    """A UnitChanged event whose change the reducer does not know."""
+
+
 def _unit_hit(state: AslgwState, ev: UnitHit) -> AslgwState:
+    """Reduce a UnitHit; raises :class:`UnitChangeError` for a change no reducer knows."""
     if ev.change in ("broken", "eliminated", "left_platoon"):
         state = _out_of_impulse(state, ev.unit)
     sc = state.scenario
@@ -453,7 +442,7 @@ def _unit_hit(state: AslgwState, ev: UnitHit) -> AslgwState:
     if ev.change == "gas_removed":
         st = state.with_play({ev.unit: replace(up, mf_spent=up.mf_spent + gas_table().removal_mp)})
         return replace(st, combat=with_mark(c, ev.unit, gas_worn=False, gas_removed=True))
-    raise ValueError(f"unknown unit change {ev.change!r}")
+    raise UnitChangeError(f"unknown unit change {ev.change!r}")
 
 
 def _out_of_impulse(state: AslgwState, uid: str) -> AslgwState:

@@ -20,13 +20,19 @@ from gwasl.engine import snapshot
 from gwasl.engine.dice import GameDice
 from gwasl.engine.events import Decided, Rolled
 from gwasl.engine.game import (
+    PRACTICE,
+    SCENARIO_FILE,
+    SECRET,
+    SIDE,
     Game,
     GameError,
+    GameOption,
     GameOptions,
     IllegalAction,
     Outcome,
     Policy,
     Shown,
+    SourceKind,
     Status,
     Viewer,
 )
@@ -61,6 +67,15 @@ class AslgwGame(Game[AslgwState]):
     """ASL: The Great War scenario in play, with O'Leary's fog layer."""
 
     ruleset: ClassVar[str] = "aslgw"
+    display_name: ClassVar[str] = "A Great War scenario"
+    source_kind: ClassVar[SourceKind] = SourceKind(SCENARIO_FILE, "a Great War scenario", required=True,
+                                                   search="search the scenario library: title, id")
+    #: O'Leary's fog: the sides whose hidden layer gwasl keeps and plays; A26.4: the side taking its Balance
+    options_offered: ClassVar[tuple[GameOption, ...]] = (
+        SECRET, PRACTICE, GameOption("balance", "Balance (A26.4)", SIDE, rule="A26.4"),
+        # issue 25: gwasl plays this side and keeps its secrets; the person the other (docs/opponent.md)
+        GameOption("opponent", "gwasl plays (you the other side)", SIDE, rule="docs/opponent.md"))
+    board: ClassVar[str] = "gwasl.ui.play.aslgw_board:AslgwBoard"
     events = EVENTS
     actions = ACTIONS
 
@@ -75,6 +90,16 @@ class AslgwGame(Game[AslgwState]):
         self.__init__()  # type: ignore[misc]
 
     # -- set-up ---------------------------------------------------------------
+    @classmethod
+    def start_options(cls, choices: Mapping[str, Any], sides: Sequence[str]) -> GameOptions:
+        """The chosen options; a side gwasl plays (``opponent``) is one whose secrets it keeps
+        (``--opponent`` implies ``--secret``, issue 25)."""
+        options = super().start_options(choices, sides)
+        opponent = options.extra.get("opponent")
+        if isinstance(opponent, str):
+            options = replace(options, secret=options.secret | {opponent})
+        return options
+
     def setup(self, source: Mapping[str, Any] | None, options: GameOptions) -> AslgwState:
         if source is None:
             raise GameError("an aslgw game starts from a Great War scenario file (give its SOURCE)")
@@ -108,7 +133,7 @@ class AslgwGame(Game[AslgwState]):
         return AslgwState(settings, frozenset(options.secret) | opponents, options.practice, fog, hip, layer,
                           phasing=settings.first, victory=victory, opponents=opponents)
 
-    # -- snapshots (DESIGN.md "Persistence") -------------------------------------
+    # -- snapshots (docs/architecture.md "Persistence") -------------------------------------
     #: the packages whose records a snapshot of an aslgw state is built from
     SNAPSHOT_PACKAGES: ClassVar[tuple[str, ...]] = ("gwasl.model.", "gwasl.rules.", "gwasl.games.aslgw.")
 
@@ -187,8 +212,7 @@ class AslgwGame(Game[AslgwState]):
             raise IllegalAction(self.why_illegal(state, action, viewer))
 
     def why_illegal(self, state: AslgwState, action: Record, viewer: Viewer) -> str:
-        return seats.why_not(state, action, viewer) or dispatch.why_illegal(state, action, viewer) \
-            or super().why_illegal(state, action, viewer)
+        return seats.why_not(state, action, viewer) or dispatch.why_illegal(state, action, viewer)
 
     def apply(self, state: AslgwState, action: Record, dice: GameDice) -> list[Record]:
         if isinstance(action, Pass):

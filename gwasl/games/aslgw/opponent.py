@@ -75,7 +75,7 @@ from gwasl.model.phases import Phase
 from gwasl.model.scenario import FortificationKind, Scenario, Unit, UnitKind
 from gwasl.rules.card import CardError, ScenarioCard, scenario_card
 from gwasl.rules.fog.state import FogStatus
-from gwasl.rules.movement import movement_table
+from gwasl.rules.morale import unit_morale
 from gwasl.rules.turn_record import TurnRecordError, turn_record
 from gwasl.rules.units import UnitsError, unit_factors_of
 from gwasl.rules.victory import ControlCondition, VPCondition
@@ -220,18 +220,8 @@ def _enemy(sc: Scenario, side: str) -> str:
 
 
 def morale(sc: Scenario, u: Unit) -> int:
-    """A unit's Good Order morale (ASLGW 1.11; a leader's rating; a crew's)."""
-    given = u.extra.get("morale")
-    if isinstance(given, int) and not isinstance(given, bool):
-        return given
-    if u.kind in _SQUADS:
-        try:
-            return unit_factors_of(sc, u).morale
-        except UnitsError:
-            return movement_table().crew_morale
-    if u.kind is UnitKind.LEADER and u.rating is not None:
-        return u.rating.morale
-    return movement_table().crew_morale
+    """A unit's Good Order morale (the one source: :func:`gwasl.rules.morale.unit_morale`)."""
+    return unit_morale(sc, u)[0]
 
 
 def _p_2d6_above(n: int) -> float:

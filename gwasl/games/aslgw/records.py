@@ -58,6 +58,10 @@ __all__ = [
     "Exited",
     "Fire",
     "FireConsidered",
+    "FireGroupAdd",
+    "FireGroupDeclared",
+    "FireGroupDrop",
+    "FireGroupDropped",
     "FireNtc",
     "FireResolved",
     "FormationChanged",
@@ -304,10 +308,12 @@ class WindowEnded(Record):
 @EVENTS.register
 @dataclass(frozen=True)
 class Over(Record):
-    """The last turn is over."""
+    """The last turn is over; ``judged``: the verdict that ends it was just given (its
+    line says why, the log says it once)."""
 
     kind: ClassVar[str] = "over"
     why: str
+    judged: bool = False
 
 
 @EVENTS.register
@@ -636,6 +642,28 @@ class Fire(Record):
 
 @ACTIONS.register
 @dataclass(frozen=True)
+class FireGroupAdd(Record):
+    """Form a fire group one firer at a time (A7.5): ``firers`` the parts picked so far
+    (the first one alone starts the group), fired at ``at`` / ``at_in`` in ``mode``
+    once complete (a :class:`Fire` of the group)."""
+
+    kind: ClassVar[str] = "fire_group"
+    firers: tuple[str, ...]
+    at: str
+    at_in: str = "ground"
+    mode: str = "prep"
+
+
+@ACTIONS.register
+@dataclass(frozen=True)
+class FireGroupDrop(Record):
+    """Give up the fire group being formed (nothing has fired)."""
+
+    kind: ClassVar[str] = "drop_fire_group"
+
+
+@ACTIONS.register
+@dataclass(frozen=True)
 class ReleaseGas(Record):
     """Release ``side``'s gas attack number ``index`` of the scenario (ASLGW 1.9; docs/format/aslgw.md)."""
 
@@ -737,7 +765,7 @@ class Withdraw(Record):
     to_in: str = "ground"
 
 
-COMBAT_ACTIONS = (Fire, ReleaseGas, RemoveGasMask, BayonetCharge, ChargeStep, EndChargeImpulse, Rally, Repair,
+COMBAT_ACTIONS = (Fire, FireGroupAdd, FireGroupDrop, ReleaseGas, RemoveGasMask, BayonetCharge, ChargeStep, EndChargeImpulse, Rally, Repair,
                   Rout, CloseCombat, Withdraw)
 
 
@@ -768,6 +796,32 @@ class FireResolved(Record):
     malfunctioned: tuple[str, ...] = ()
     used_up: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+    #: the attack's FP and why (each firer's FP and the factors on it), as a player reads it
+    fp_why: str = ""
+    #: per target group, the IFT column the attack used and why (area fire A7.23, cowering A7.9)
+    columns: tuple[str, ...] = ()
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class FireGroupDeclared(Record):
+    """``side``'s fire group so far (A7.5): its parts, target and mode."""
+
+    kind: ClassVar[str] = "fire_group"
+    side: str
+    firers: tuple[str, ...]
+    at: str
+    at_in: str
+    mode: str
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class FireGroupDropped(Record):
+    """``side`` gave up the fire group it was forming."""
+
+    kind: ClassVar[str] = "fire_group_dropped"
+    side: str
 
 
 @EVENTS.register

@@ -30,13 +30,13 @@ from gwasl.engine.record import Record
 from gwasl.games.aslgw.settings import GameSettings
 from gwasl.model.hexgrid import Hex
 from gwasl.model.phases import Phase
-from gwasl.model.scenario import Position
+from gwasl.model.scenario import Position, Scenario
 from gwasl.rules.card import ScenarioCard
 from gwasl.rules.control import ControlMap, Occupant
 from gwasl.rules.fog.state import Clock, FogState, ShiftRecord
 from gwasl.rules.victory import Loss
 
-__all__ = ["FORMER_TYPE_NAMES", "Area", "AslgwState", "ChargeMove", "ChargeMover", "ChargeState", "CombatState", "FireWindow",
+__all__ = ["FORMER_TYPE_NAMES", "Area", "AslgwState", "ChargeMove", "ChargeMover", "ChargeState", "CombatState", "FireGroupPlan", "FireWindow",
            "GasCloud", "Impulse", "ImpulseMember", "MoverMark", "PileKey", "ReduceFn", "UnitCombat", "UnitPlay", "VictoryState", "ro"]
 
 
@@ -155,6 +155,19 @@ class FireWindow:
 
 
 @dataclass(frozen=True, slots=True)
+class FireGroupPlan:
+    """A fire group ``side`` is forming (A7.5): the parts picked so far (units' inherent
+    FP, support weapons), its target and fire mode; it is fired or dropped before
+    anything else happens."""
+
+    side: str
+    firers: tuple[str, ...]
+    at: str
+    at_in: str
+    mode: str
+
+
+@dataclass(frozen=True, slots=True)
 class GasCloud:
     """A released gas (ASLGW 1.9): its agents, area, and the last game turn it stays."""
 
@@ -223,6 +236,7 @@ class CombatState:
     rallied: frozenset[str] = frozenset()  # units that attempted to rally this RPh (A10.6: once each)
     routed: frozenset[str] = frozenset()  # units that routed this RtPh
     repaired: frozenset[str] = frozenset()  # weapons that attempted repair this RPh
+    group: FireGroupPlan | None = None  # a fire group being formed (A7.5)
 
     def mark(self, uid: str) -> UnitCombat:
         return self.marks.get(uid, _NONE)
@@ -287,7 +301,7 @@ class AslgwState:
     opponents: frozenset[str] = frozenset()
 
     @property
-    def scenario(self):
+    def scenario(self) -> Scenario:
         return self.fog.scenario
 
     @property
@@ -327,7 +341,7 @@ _DEFAULT = UnitPlay()
 _NONE = UnitCombat()
 
 #: where a snapshot written before the package was cut by families (issue 23) names these types
-#: (its ``module:qualname``): such a snapshot still opens (DESIGN.md "Persistence")
+#: (its ``module:qualname``): such a snapshot still opens (docs/architecture.md "Persistence")
 FORMER_TYPE_NAMES: Mapping[str, type] = MappingProxyType({
     **{f"gwasl.games.aslgw.combat_state:{t.__name__}": t
        for t in (UnitCombat, MoverMark, FireWindow, GasCloud, ChargeMover, ChargeMove, ChargeState, CombatState)},

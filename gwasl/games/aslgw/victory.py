@@ -296,7 +296,7 @@ def verdict_events(state: AslgwState, v: Verdict, immediate: bool) -> list[Recor
     return [Judged(v.winner, v.why, immediate,
                    tuple(sorted(s for s, ok in v.met.items() if ok)), v.details, r["cvp"], r["exit_vp"],
                    r["control"]["hexes"], r["control"]["buildings"]),
-            Over(v.why)]
+            Over(v.why, judged=True)]
 
 
 def immediate_victory(state: AslgwState, events: list[Record], reduce: ReduceFn) -> list[Record]:

@@ -41,6 +41,10 @@ from gwasl.games.aslgw.records import (
     Exited,
     Fire,
     FireConsidered,
+    FireGroupAdd,
+    FireGroupDeclared,
+    FireGroupDrop,
+    FireGroupDropped,
     FireNtc,
     FireResolved,
     FormationChanged,
@@ -92,6 +96,7 @@ from gwasl.rules.fog.view import OMNISCIENT, ConcealedStack, SideView
 from gwasl.rules.fog.view import view as fog_view
 from gwasl.rules.movement import StepError, cached_step_cost
 from gwasl.rules.trenches import LocationError
+from gwasl.rules.victory import judge
 
 __all__ = ["action_view", "event_view", "state_view"]
 
@@ -226,6 +231,7 @@ def state_view(state: AslgwState, viewer: Viewer, status: Status) -> dict[str, A
         # A26: Control as this viewer may know it (A26.15), VP from losses everyone saw
         "control": vic.control_json(vic.known_control(state, viewer)),
         "vp": vic.vp_json(state),
+        "victory_count": _victory_count(state, viewer),
     }
     out.update(_combat_state_extra(state, viewer))  # fire and close combat (issue 12)
     out["summary"] = _summary(out)
@@ -238,6 +244,23 @@ def state_view(state: AslgwState, viewer: Viewer, status: Status) -> dict[str, A
     if state.minefield is not None:
         entered = state.fog.minefield(state.minefield[0])
         out["minefield_entered"] = {"owner": state.minefield[1], "hex": entered.hex.label}
+    return out
+
+
+def _victory_count(state: AslgwState, viewer: Viewer) -> dict[str, list[dict[str, Any]]]:
+    """Each side's victory conditions counted now (the scenario card's live count in the
+    player): Control as ``viewer`` may know it (A26.15), VP from losses everyone saw (A26.2)."""
+    control = vic.known_control(state, viewer)
+    t = vic._tally(state, state.over)
+    out: dict[str, list[dict[str, Any]]] = {}
+    for side, conds in state.victory.card.conditions().items():
+        rows = []
+        for c in conds:
+            v = judge({side: (c,)}, control, t, state.settings.order, True)
+            lines = list(v.details) if v is not None else []
+            head = " ".join(lines[:2]) if len(lines) > 1 and lines[1].startswith("and more than") else "".join(lines[:1])
+            rows.append({"count": head, "met": bool(v is not None and v.met.get(side))})
+        out[side] = rows
     return out
 
 
@@ -284,7 +307,7 @@ def event_view(event: Record, viewer: Viewer) -> Shown | None:
     if isinstance(event, WindowEnded):
         return Shown("window_closed", f"{event.side}'s shift window closes")
     if isinstance(event, Over):
-        return Shown("over", event.why)
+        return Shown("over", "The game is over (A26)" if event.judged else event.why)
     if isinstance(event, Exited):
         return Shown("exited", f"{event.side} exits {', '.join(event.units)} off the map from {', '.join(event.at)}: "
                                f"{event.vp} exit VP (A26.23)", {"units": list(event.units), "vp": event.vp})
@@ -506,12 +529,24 @@ _CHANGES = {
 }
 
 
+#: how a fire marker reads (A8.1, A8.3, A8.4, A3.3, A3.5)
+MARK_WORDS = {
+    "prep": "marked with Prep Fire (A3.3)", "first": "marked with First Fire (A8.1)",
+    "final": "marked with Final Fire (A8.3, A8.4)", "fired": "marked as having fired this phase (A3.5)",
+}
+
+
 def _combat_event_view(event: Record, viewer: Viewer) -> Shown | None:
     """What ``viewer`` reads of a fire or close combat event (None: not one, or nothing)."""
     if isinstance(event, FireResolved):
         who = ", ".join(event.firers) if event.firers else "Residual FP"
+        if event.fp_why:  # the FP, the IFT column it read and why (issue 24)
+            cols = [c if c.startswith("->") else f", {c}" if len(event.columns) == 1 else f"; {c}" for c in event.columns]
+            fp = event.fp_why + "".join(f" {c}" if c.startswith("->") else c for c in cols)
+        else:
+            fp = f"{event.fp} FP"
         text = (f"{event.side}: {MODE_NAMES.get(event.mode, event.mode)} of {who} at {_where(event.at, event.at_in)}: "
-                f"{event.fp} FP, DRM {event.drm:+d}, final DR {event.final}: {'; '.join(event.results)}")
+                f"{fp}; DRM {event.drm:+d}, final DR {event.final}: {'; '.join(event.results)}")
         extra = []
         if event.rof_kept:
             extra.append(f"{', '.join(event.rof_kept)} keep(s) its rate of fire (A7.35)")
@@ -530,8 +565,13 @@ def _combat_event_view(event: Record, viewer: Viewer) -> Shown | None:
         return Shown("fire_ntc", f"{event.unit} {verb} its NTC to fire (ASLGW 1.3.2): final {event.final} "
                                  f"{'<=' if event.passed else '>'} morale {event.morale}", {"unit": event.unit, "passed": event.passed})
     if isinstance(event, Marked):
-        return Shown("marked", f"{event.side}: {', '.join(event.units)} marked {event.mark} fire (A8.1)",
+        return Shown("marked", f"{event.side}: {', '.join(event.units)} {MARK_WORDS.get(event.mark, 'marked ' + event.mark)}",
                      {"units": list(event.units), "mark": event.mark})
+    if isinstance(event, FireGroupDeclared):
+        return Shown("fire_group", f"{event.side}: fire group {', '.join(event.firers)} forming to fire at {_where(event.at, event.at_in)} "
+                                   f"({MODE_NAMES.get(event.mode, event.mode)}, A7.5)", {"firers": list(event.firers)})
+    if isinstance(event, FireGroupDropped):
+        return Shown("fire_group_dropped", f"{event.side} drops the fire group it was forming")
     if isinstance(event, UnitHit):
         if event.private_to is not None and not viewer.sees_secrets_of(event.private_to):
             return None
@@ -602,6 +642,17 @@ def _combat_action_view(state: AslgwState, action: Record, viewer: Viewer) -> Sh
     if isinstance(action, Fire):
         return Shown("fire", f"{MODE_NAMES.get(action.mode, action.mode)}: {', '.join(action.firers)} at "
                              f"{_where(action.at, action.at_in)}")
+    if isinstance(action, FireGroupAdd):
+        mode = MODE_NAMES.get(action.mode, action.mode)
+        plan = state.combat.group
+        if plan is None:
+            return Shown("fire_group", f"{mode}: form a fire group at {_where(action.at, action.at_in)}, {action.firers[0]} first, "
+                                       "then add the firers in its Location or ADJACENT (A7.5)")
+        added = ", ".join(sorted(set(action.firers) - set(plan.firers)))
+        return Shown("fire_group", f"{mode}: add {added} to the fire group {', '.join(plan.firers)} at "
+                                   f"{_where(action.at, action.at_in)} (A7.5)")
+    if isinstance(action, FireGroupDrop):
+        return Shown("drop_fire_group", "Drop the fire group being formed (nothing fires)")
     if isinstance(action, ReleaseGas):
         return Shown("release_gas", f"{action.side}: release gas attack {action.index + 1} (ASLGW 1.9)")
     if isinstance(action, RemoveGasMask):
@@ -647,6 +698,9 @@ def _combat_state_extra(state: AslgwState, viewer: Viewer) -> dict[str, Any]:
         "melee": [{"hex": h, "area": a} for h, a in sorted(c.melee)],
         "gas": [{"side": g.side, "agents": list(g.agents), "hexes": list(g.hexes), "until_turn": g.until_turn} for g in c.gas],
     }
+    if c.group is not None:  # a fire group being formed (A7.5)
+        out["fire_group"] = {"side": c.group.side, "firers": list(c.group.firers), "at": c.group.at, "in": c.group.at_in,
+                             "mode": c.group.mode}
     w = c.window
     if w is not None:
         out["fire_window"] = {"side": w.side, "targets": [{"hex": m.hex, "in": m.pos} for m in w.targets]}

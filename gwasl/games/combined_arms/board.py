@@ -25,6 +25,7 @@ import itertools
 from collections.abc import Iterable
 
 from gwasl.games.combined_arms.tables import ROAD_OFF_BOTTOM, ROAD_OFF_TOP, ROAD_PATH, ROW_WIDTHS, TableError
+from gwasl.model import hexgrid as _grid
 from gwasl.model.hexgrid import Hex, hex_line
 
 __all__ = [
@@ -67,7 +68,9 @@ __all__ = [
 ]
 
 #: neighbour directions (dq, dr): E, NE, NW, W, SW, SE
-DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+# The board's directions E, NE, NW, W, SW, SE (counter-clockwise from east, as the module
+# docstring says) are hexgrid's one table read from SE backwards: direction k is hexgrid's (2 - k).
+DIRECTIONS: tuple[tuple[int, int], ...] = tuple((v.q, v.r) for v in (_grid.DIRECTIONS[(2 - k) % 6] for k in range(6)))
 
 #: an off-board neighbour
 OFF = -1

@@ -7,6 +7,7 @@ them from here, and so do the batch policies (:mod:`.policies`, :mod:`.planner`,
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from typing import Any
 
@@ -29,7 +30,7 @@ from gwasl.games.combined_arms.records import (
 )
 from gwasl.games.combined_arms.state import ARMOUR, FIRE, MOVE, OFFBOARD, UNIT_IDS, UNIT_KIND, State
 
-__all__ = ["attacker_actions", "mortar_actions", "mortar_options", "option_action", "unit_actions", "unit_options"]
+__all__ = ["attacker_actions", "mortar_actions", "mortar_options", "option_action", "roll_order_matters", "unit_actions", "unit_options"]
 
 
 def attacker_actions(s: State) -> list[Record]:
@@ -40,6 +41,8 @@ def attacker_actions(s: State) -> list[Record]:
         return [BreakUnit(UNIT_IDS[i]) for i in R.infantry_in(s, s.break_hex)]
     if s.rolls:
         inf = R.unit_masks(s)[2]
+        if not roll_order_matters(s):
+            return []  # rolled in the order given as soon as anything is applied (the game's _advance)
         return [RollNext(r.hex) for r in s.rolls if inf >> B.index_of(r.hex) & 1]
     if s.phase == MOVE:
         for u in range(len(UNIT_IDS)):
@@ -111,3 +114,37 @@ def mortar_options(s: State) -> list[tuple[int, str]]:
 #: the action of each kind :func:`unit_options` names
 _OPTION: dict[str, Callable[..., Record]] = {"move": Move, "pivot": Pivot, "withdraw": Withdraw, "exploit": Exploit,
                                              "commit": Commit, "face": Face}
+
+
+def roll_order_matters(s: State) -> bool:
+    """Whether the order of the pending rolls against your infantry can change anything ("Roll
+    for each hex, in any desired order", CA Enemy Fire and Mortars): only where a platoon breaks
+    can, since each pass of the loss track from 7 to 0 breaks a platoon of the hex whose roll made
+    it.  For every set of hits the dice can give, every order is tried (3 hexes at most); when
+    they all break the same number of platoons in each hex, nobody is asked."""
+    inf = s.m_inf
+    hexes: list[tuple[int, bool]] = []  # (losses if hit, certain) of each roll that may hit your infantry
+    for r in s.rolls:
+        h = B.index_of(r.hex)
+        if not inf >> h & 1:
+            continue
+        ch = R.chances(sum(m.value for m in r.modifiers), r.need)
+        if ch:
+            hexes.append((r.losses * len(R.infantry_in(s, h)), ch == 6))
+    if len(hexes) < 2 or s.losses + sum(a for a, _ in hexes) < 8:
+        return False  # no roll can pass 7 -> 0, or only one roll may hit
+    n = len(hexes)
+    for hits in range(1 << n):
+        if any(certain and not hits >> i & 1 for i, (_, certain) in enumerate(hexes)):
+            continue
+        chosen = [i for i in range(n) if hits >> i & 1]
+        seen = set()
+        for order in itertools.permutations(chosen):
+            track, breaks = s.losses, [0] * n
+            for i in order:
+                total = track + hexes[i][0]
+                breaks[i], track = total // 8, total % 8
+            seen.add(tuple(breaks))
+        if len(seen) > 1:
+            return True
+    return False

@@ -6,10 +6,11 @@ explains it (candidates, payoffs or chances, tie-breaks and their dice):
   than enemy platoons have been broken), at the hex with most infantry, then
   most infantry adjacent, then nearest the enemy's edge, then a die;
 * activation, in order (the row nearest you first, each row from the enemy's
-  left): spent counters recover; a potential counter is revealed when
-  adjacent to your platoons, its fresh potential ATGs when they have 2 chances
-  in 6 of breaking an armour platoon, a fresh potential platoon when its best
-  payoff against your infantry is 6 or more;
+  left): spent counters recover; a potential counter and its potential ATGs
+  are revealed when adjacent to your platoons (the platoon first), fresh
+  potential ATGs when they have 2 chances in 6 of breaking an armour platoon,
+  a fresh potential platoon when its best payoff against your infantry is 6
+  or more;
 * a fresh real platoon fires at the armour it has most chance of breaking and
   at the cluster of your infantry with the greatest payoff.
 
@@ -154,15 +155,15 @@ def activation_plan(s: State, c: Counter, explain: bool = True) -> dict[str, Any
         plan.update({"hex": B.label(h), "platoon": "real" if c.real else "potential",
                      "atg": _ATG_NAMES[c.atg], "fresh": c.fresh})
     reasons = []
-    if not c.real:
-        if adjacent:
-            reasons.append("adjacent to your platoons: must be revealed")
-        elif weighed is not None and explain:
-            cl, pay = weighed
-            plan["best_payoff"] = pay
-            plan["best_cluster"] = [B.label(x) for x in cl]
-            reasons.append(f"payoff {pay} against your infantry reaches {R.REVEAL_PAYOFF}: opens fire"
-                           if pay >= R.REVEAL_PAYOFF else f"payoff {pay} < {R.REVEAL_PAYOFF}")
+    if adjacent and (not c.real or c.atg == 1):
+        what = ("platoon, then its ATGs" if not c.real and c.atg == 1 else "its ATGs" if c.atg == 1 else "platoon")
+        reasons.append(f"adjacent to your platoons: must be revealed ({what})")
+    elif not c.real and weighed is not None and explain:
+        cl, pay = weighed
+        plan["best_payoff"] = pay
+        plan["best_cluster"] = [B.label(x) for x in cl]
+        reasons.append(f"payoff {pay} against your infantry reaches {R.REVEAL_PAYOFF}: opens fire"
+                       if pay >= R.REVEAL_PAYOFF else f"payoff {pay} < {R.REVEAL_PAYOFF}")
     if atg_best is not None:
         plan["atg_best_chances"] = atg_best
         if explain:
@@ -193,9 +194,12 @@ def _activation_tests(s: State, c: Counter) -> tuple[bool, bool, bool, bool, tup
         elif c.fresh:
             weighed = best_payoff(s, h)
             platoon_test = weighed[1] >= R.REVEAL_PAYOFF
-    if c.fresh and c.atg == 1:
-        atg_best = max((ch for _, ch in armour_choices(s, h, True)), default=0)
-        atg_test = atg_best >= R.REVEAL_ATG_CHANCES
+    if c.atg == 1:
+        if adjacent:
+            atg_test = True  # "potential enemies are revealed ... if adjacent": the ATGs too
+        elif c.fresh:
+            atg_best = max((ch for _, ch in armour_choices(s, h, True)), default=0)
+            atg_test = atg_best >= R.REVEAL_ATG_CHANCES
     if c.fresh and c.real:
         fires = any(ch > 0 for _, ch in armour_choices(s, h, c.atg == 2)) or bool(R.clusters(s, h))
     return adjacent, platoon_test, atg_test, fires, weighed, atg_best
@@ -223,8 +227,14 @@ def activation_decision(s: State, dice: GameDice, explain: bool = True) -> Decis
     last = plans[-1]
     hexes = tuple(B.label(c.hex) for c in queue[:len(plans)])
     action = Activate(hexes, last["platoon_test"], last["atg_test"])
-    why = "; ".join(f"{p['hex']} ({p['platoon']}{', ATGs ' + p['atg'] if p['atg'] else ''}): {p['why']}" for p in plans)
-    return Decision(action, f"activate in order ({R.R_DECISIONS}): {why}", {"counters": plans})
+    # one short line: the counters passed over by name, the one that acts with its reason; each
+    # counter's own tests and figures are in the details ("counters")
+    acts = last["platoon_test"] or last["atg_test"] or last["fires"]
+    passed = plans[:-1] if acts else plans
+    parts = [f"{', '.join(p['hex'] for p in passed if p['fresh'])} hold their fire" if any(p["fresh"] for p in passed) else "",
+             f"{', '.join(p['hex'] for p in passed if not p['fresh'])} recover" if any(not p["fresh"] for p in passed) else "",
+             f"{last['hex']} ({last['platoon']}{', ATGs ' + last['atg'] if last['atg'] else ''}): {last['why']}" if acts else ""]
+    return Decision(action, f"activate in order ({R.R_DECISIONS}): " + "; ".join(x for x in parts if x), {"counters": plans})
 
 
 # -- fire ---------------------------------------------------------------------------------------

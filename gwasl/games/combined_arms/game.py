@@ -15,14 +15,30 @@ until its reveal roll decides it, so every viewer sees the same game.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar
 
 from gwasl.engine.dice import GameDice
+from gwasl.engine.emitter import Emitter
 from gwasl.engine.events import Decided, Drm, Rolled
-from gwasl.engine.game import Game, GameError, GameOptions, IllegalAction, Outcome, Policy, Shown, Status, Viewer
-from gwasl.engine.record import Record
+from gwasl.engine.game import (
+    JSON_FILE,
+    PRACTICE,
+    Game,
+    GameError,
+    GameOption,
+    GameOptions,
+    IllegalAction,
+    Outcome,
+    Policy,
+    Shown,
+    SourceKind,
+    Status,
+    Viewer,
+)
+from gwasl.engine.record import Record, to_json_value
 from gwasl.games.combined_arms import board as B
 from gwasl.games.combined_arms import choices
 from gwasl.games.combined_arms import rules as R
@@ -99,7 +115,7 @@ from gwasl.games.combined_arms.state import (
     with_units,
 )
 from gwasl.games.combined_arms.tables import SCATTER_CORNER, TERRAIN, TERRAIN_BY_DICE
-from gwasl.rules.dice import Modifier
+from gwasl.rules.dice import Modifier, Roll
 
 __all__ = ["CombinedArmsGame"]
 
@@ -137,16 +153,19 @@ _DRM: dict[Modifier, Drm] = {}
 _MODIFIER: dict[Drm, Modifier] = {}
 
 
-class _Builder:
-    """Collects an action's events, reducing as it goes so later steps see their effect."""
+class _Builder(Emitter[State]):
+    """Collects an action's events, reducing as it goes so later steps see their effect (the
+    engine's helper); each reduction is also kept in the game's memo, so the session's
+    reduction of the same events from the same state is a lookup (Combined Arms' batch speed)."""
 
-    __slots__ = ("dice", "events", "game", "state")
+    __slots__ = ("game",)
+    dice: GameDice
 
     def __init__(self, game: CombinedArmsGame, state: State, dice: GameDice) -> None:
-        self.game, self.state, self.dice = game, state, dice
-        self.events: list[Record] = []
+        super().__init__(state, dice, game.reduce)
+        self.game = game
 
-    def emit(self, ev: Record) -> None:
+    def emit(self, ev: Record) -> None:  # one event at a time: the hot path
         self.events.append(ev)
         before = self.state
         self.state = self.game.reduce(before, ev)
@@ -162,6 +181,18 @@ class _Builder:
 
     def die(self, cause: str) -> int:
         return self.roll(cause)
+
+    def draw(self, two: bool = False) -> tuple[int, Roll | None]:
+        """A roll whose event is written later (:meth:`log`), once its cause can be worded."""
+        r = self.dice.DR("", ()) if two else self.dice.dr("", ())
+        return r.final, r
+
+    def log(self, roll: Roll | None, cause: str) -> None:
+        """The event of a roll :meth:`draw` made, with its cause."""
+        assert roll is not None
+        ev = self.dice.event(dataclasses.replace(roll, cause=cause))
+        self.events.append(ev)
+        self.game._memo[id(ev)] = (self.state, ev, self.state)
 
 
 class _Stepper(_Builder):
@@ -180,11 +211,26 @@ class _Stepper(_Builder):
             total += m.value
         return total
 
+    def draw(self, two: bool = False) -> tuple[int, Roll | None]:
+        return self.dice.unlogged(2 if two else 1), None
+
+    def log(self, roll: Roll | None, cause: str) -> None:
+        pass
+
 
 class CombinedArmsGame(Game[State]):
     """Sabin's Combined Arms: the board diced from the seed, your battalion against gwasl's defender."""
 
     ruleset: ClassVar[str] = "combined-arms"
+    display_name: ClassVar[str] = "Combined Arms (Sabin)"
+    #: CA The Playing Board: the terrain is diced; a source may give it (docs/format/combined-arms.md)
+    source_kind: ClassVar[SourceKind] = SourceKind(JSON_FILE, "a Combined Arms board (JSON, its 79 hexes' terrain)",
+                                                   without="dices its board from the seed",
+                                                   search="Combined Arms dices its board from the seed: no scenario")
+    #: nothing is hidden from the player (no secret sides); CA Victory: the easier game
+    options_offered: ClassVar[tuple[GameOption, ...]] = (
+        PRACTICE, GameOption("easier", "the easier game (no -1 per turn after 18)", rule="CA Victory"))
+    board: ClassVar[str] = "gwasl.ui.play.combined_arms_board:CombinedArmsBoard"
     events = EVENTS
     actions = ACTIONS
 
@@ -235,6 +281,7 @@ class CombinedArmsGame(Game[State]):
 
     def _begin(self, b: _Builder) -> None:
         state = b.state
+        drawn: list[tuple[int, Roll | None]] = []
         if state.terrain:
             terrain = list(state.terrain)
         else:
@@ -243,15 +290,24 @@ class CombinedArmsGame(Game[State]):
                 if B.ROAD_MASK >> i & 1:
                     terrain.append("road")
                 else:
-                    total = b.roll(_TERRAIN_CAUSE[i], two=True)
+                    total, roll = b.draw(two=True)
+                    drawn.append((i, roll))
                     terrain.append(TERRAIN_BY_DICE[total])
         top, middle, bottom = R.defensive_counts(terrain)
+        tie_die: tuple[int, Roll | None] | None = None
         if top == bottom:
             # "decide randomly if there is a tie"
-            d = b.die(f"tie of {top} defended hexes in the top and bottom 3 hexrows: 1-3 the enemy holds the top, 4-6 the bottom ({R.R_UNITS})")
-            turned = d <= 3
+            tie_die = b.draw()
+            turned = tie_die[0] <= 3
         else:
             turned = top > bottom
+        # the terrain rolls are logged once the board's side is known, each naming its hex as the
+        # board shows it (turned or not); the stream's order is kept: the terrain dice, then the tie's
+        for i, roll in drawn:
+            b.log(roll, _TERRAIN_CAUSE[B.ROTATED[i] if turned else i])
+        if tie_die is not None:
+            b.log(tie_die[1], f"tie of {top} defended hexes in the top and bottom 3 hexrows: 1-3 the enemy holds the top, "
+                              f"4-6 the bottom ({R.R_UNITS})")
         if turned:  # the enemy holds the top: turn the board so that you attack from the top
             terrain = [terrain[B.ROTATED[i]] for i in range(B.N)]
         b.emit(BoardDiced(tuple(terrain), (top, middle, bottom), turned))
@@ -269,7 +325,9 @@ class CombinedArmsGame(Game[State]):
 
     def status(self, state: State) -> Status:
         if state.phase == OVER:
-            return Status(state.turn, OVER, None, True, state.result)
+            # the last turn played (ending the game in turn 12's move phase scores 11 turns)
+            turns = state.result.get("turns", state.turn) if state.result else state.turn
+            return Status(turns, OVER, None, True, state.result)
         if state.phase == SETUP:
             return Status(0, SETUP, None)
         side = _side_to_act(state)
@@ -331,7 +389,12 @@ class CombinedArmsGame(Game[State]):
             for p in ((True, False) if not nxt.real else (False,)):
                 if not p and not nxt.real and self._adjacent_to_yours(s, nxt.hex):
                     continue
-                for a in ((False, True) if nxt.fresh and nxt.atg == 1 else (False,)):
+                adjacent = self._adjacent_to_yours(s, nxt.hex)
+                if nxt.atg == 1 and adjacent:
+                    atg_tests: tuple[bool, ...] = (True,)  # adjacent: its potential ATGs are revealed too
+                else:
+                    atg_tests = (False, True) if nxt.fresh and nxt.atg == 1 else (False,)
+                for a in atg_tests:
                     acts.append(Activate((B.label(nxt.hex),), p, a))
             return acts
         if s.stage == "fire":
@@ -481,7 +544,7 @@ class CombinedArmsGame(Game[State]):
         s = b.state
         if s.phase != MOVE or s.acted or s.turn < 2:
             raise IllegalAction("you may end the game only after a whole turn, before anything moves in the next one", R.R_VICTORY)
-        self._game_over(b, s.turn - 1, f"you ended the game after turn {s.turn - 1}")
+        self._game_over(b, s.turn - 1, "you ended the game")
 
     # your fire phase
     def _call_mortar(self, b: _Builder, a: CallMortar) -> None:
@@ -672,7 +735,7 @@ class CombinedArmsGame(Game[State]):
         anym = R.unit_masks(s)[0]
         recovered = []
         for c in queue[: len(a.hexes) - 1]:
-            if not c.real and anym & B.NEIGHBOUR_MASK[c.hex]:
+            if (not c.real or c.atg == 1) and anym & B.NEIGHBOUR_MASK[c.hex]:
                 raise IllegalAction(f"the potential counter in {B.label(c.hex)} is adjacent to your platoons and must be revealed",
                                     R.R_DECISIONS)
             if not c.fresh:
@@ -685,8 +748,12 @@ class CombinedArmsGame(Game[State]):
             raise IllegalAction(f"the platoon in {label} is already revealed", R.R_DECISIONS)
         if not a.platoon_test and not c.real and anym & B.NEIGHBOUR_MASK[c.hex]:
             raise IllegalAction(f"the potential counter in {label} is adjacent to your platoons and must be revealed", R.R_DECISIONS)
-        if a.atg_test and not (c.fresh and c.atg == 1):
-            raise IllegalAction(f"{label} has no fresh potential ATGs to reveal", R.R_DECISIONS)
+        adjacent = bool(anym & B.NEIGHBOUR_MASK[c.hex])
+        if a.atg_test and not (c.atg == 1 and (c.fresh or adjacent)):
+            raise IllegalAction(f"{label} has no fresh potential ATGs to reveal, nor potential ATGs next to your platoons",
+                                R.R_DECISIONS)
+        if not a.atg_test and c.atg == 1 and adjacent:
+            raise IllegalAction(f"the potential ATGs in {label} are adjacent to your platoons and must be revealed", R.R_DECISIONS)
         alive = True
         if a.platoon_test:
             alive = self._reveal_platoon(b, c)
@@ -756,7 +823,7 @@ class CombinedArmsGame(Game[State]):
                 inf = R.unit_masks(s)[2]
                 nxt = next((r for r in s.rolls if not inf >> B.index_of(r.hex) & 1), None)
                 if nxt is None:
-                    if len(s.rolls) > 1:
+                    if len(s.rolls) > 1 and choices.roll_order_matters(s):
                         return  # the player orders the rolls against his infantry
                     nxt = s.rolls[0]
                 self._roll_hex(b, nxt)
@@ -851,7 +918,7 @@ class CombinedArmsGame(Game[State]):
     def _end_turn(self, b: _Builder) -> None:
         s = b.state
         if s.turn >= R.LAST_TURN:
-            self._game_over(b, s.turn, f"turn {R.LAST_TURN} is over")
+            self._game_over(b, s.turn, f"all {R.LAST_TURN} turns are played")
             return
         if not any(u.where >= OFFBOARD for u in s.units):
             self._game_over(b, s.turn, "none of your platoons remains to fight")
@@ -902,7 +969,7 @@ class CombinedArmsGame(Game[State]):
         # when the same events are reduced from the same state (a cache of a pure function)
         m = self._memo.get(id(event))
         if m is not None and m[0] is state and m[1] is event:
-            return m[2]  # type: ignore[no-any-return]
+            return m[2]
         fn = _REDUCERS.get(type(event))
         if fn is None:
             raise GameError(f"combined-arms cannot reduce a {event.kind!r} event")
@@ -911,9 +978,13 @@ class CombinedArmsGame(Game[State]):
     # -- odds -------------------------------------------------------------------------------
     def odds(self, state: State, action: Record, viewer: Viewer) -> list[Outcome]:
         """The exact outcome of your fire attack on a hex: for a commit, the attack as it
-        would be with this platoon added; for resolve, as committed (from every die outcome)."""
-        from gwasl.games.combined_arms.odds import attack_odds
+        would be with this platoon added; for resolve, as committed (from every die outcome).
+        For ending the game: each final score the reveal dice can give, with the chance of
+        reaching 20 (CA Victory)."""
+        from gwasl.games.combined_arms.odds import attack_odds, end_game_odds
 
+        if isinstance(action, EndGame):
+            return end_game_odds(state, state.turn - 1)
         if isinstance(action, Commit):
             u = _unit(action.unit)
             t = _hex(action.target)
@@ -950,7 +1021,11 @@ class CombinedArmsGame(Game[State]):
         if isinstance(event, Rolled):
             return self.roll_shown(event, viewer)
         if isinstance(event, Decided):
-            return self.decision_shown(event, viewer)
+            shown = self.decision_shown(event, viewer)
+            if shown is None or "details" not in shown.data:
+                return shown
+            # details read back from the journal are read-only mappings, nested too: plain JSON
+            return Shown(shown.kind, shown.text, {**shown.data, "details": to_json_value(shown.data["details"])})
         return event_shown(event)
 
     def action_view(self, state: State, action: Record, viewer: Viewer) -> Shown:
@@ -968,6 +1043,7 @@ def _side_to_act(state: State) -> str:
 _STATUS: dict[tuple[int, str, str], Status] = {}
 _VIEWERS: dict[str, Viewer] = {}
 
+#: a terrain roll's cause names the hex as the board shows it (after any turn)
 _TERRAIN_CAUSE = tuple(f"terrain of {B.label(i)} ({R.R_BOARD})" for i in range(B.N))
 
 def _automated() -> Mapping[str, Policy]:

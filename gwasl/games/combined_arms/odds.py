@@ -1,5 +1,6 @@
 """Exact odds of your fire attacks (CONTRACTS 5 ``odds``): every die of every
-committed platoon, and of any reveal roll a break calls for, weighed exactly.
+committed platoon, and of any reveal roll a break calls for, weighed exactly; and of
+ending the game (the final reveals' dice, CA Victory).
 
 The numbers come from the rule functions the game itself rolls with
 (:func:`~.rules.own_fire_mods`, :func:`~.rules.own_fire_effect`, the reveal
@@ -15,10 +16,11 @@ from fractions import Fraction
 
 from gwasl.engine.game import Outcome
 from gwasl.games.combined_arms import board as B
+from gwasl.games.combined_arms import outlook as O
 from gwasl.games.combined_arms import rules as R
 from gwasl.games.combined_arms.state import ARMOUR, UNIT_KIND, Counter, State
 
-__all__ = ["attack_odds", "roll_chances"]
+__all__ = ["attack_odds", "end_game_odds", "roll_chances"]
 
 # The hex between rolls: (fresh, platoon, atg, real platoons revealed, real ATGs revealed)
 # platoon: "potential", "real", "broken", "unreal"; atg: 0 none, 1 potential, 2 real, "broken", "unreal"
@@ -80,9 +82,9 @@ def attack_odds(s: State, target: int, firers: Sequence[int]) -> list[Outcome]:
             add(hx, p * miss)
             pinned = hx if gone else (False, *hx[1:])
             pin_only = pin + (brk if not all_adjacent else 0)
-            add(pinned, p * pin_only)  # type: ignore[arg-type]
+            add(pinned, p * pin_only)
             if all_adjacent and brk:
-                for out, q in _break(s, c, pinned, infantry):  # type: ignore[arg-type]
+                for out, q in _break(s, c, pinned, infantry):
                     add(out, p * brk * q)
         dist = nxt
     merged: dict[str, Fraction] = {}
@@ -123,3 +125,18 @@ def _break_atgs(s: State, c: Counter, hx: _Hex) -> list[tuple[_Hex, Fraction]]:
     pa = _reveal_p(s, c, hx, True)
     newly = 0 if platoon == "real" else 1
     return [((fresh, "real", "broken", rp + newly, ra + 1), pa), ((fresh, platoon, "unreal", rp, ra), 1 - pa)]
+
+
+def end_game_odds(s: State, last_turn: int) -> list[Outcome]:
+    """The final score of ending the game now, after ``last_turn`` (CA Victory: "Reveal any
+    enemy counters still unrevealed, and then score ..."): every total the reveal rolls of CA
+    Enemy Decisions can give, highest first, each with its exact chance; every label also
+    carries the chance of reaching the 20 needed to win (the sum over the winning totals).
+    The weighing is :func:`.outlook.end_now`, the dice those of the game's end."""
+    dist = O.end_now(s, last_turn)
+    win = sum(p for t, p in dist.items() if t >= R.WIN_SCORE)
+    out = []
+    for t, p in sorted(dist.items(), reverse=True):
+        verdict = "a win" if t >= R.WIN_SCORE else f"short of {R.WIN_SCORE}"
+        out.append(Outcome(f"you score {t}, {verdict} (chance of {R.WIN_SCORE} or more: {win:.2%})", p))
+    return out

@@ -24,7 +24,7 @@ Each call returns one action from the state alone (a pure function).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from gwasl.engine.dice import GameDice
@@ -94,12 +94,12 @@ def by_phase(move: Callable[[State], Decision], fire: Callable[[State], Decision
         if s.breaks:
             return break_choice(s)
         if s.rolls:
-            return roll_order(s)
+            return roll_order(s, seat.legal())
         if s.phase == MOVE:
             return move(s)
         if s.phase == FIRE:
             return fire(s)
-        acts = C.attacker_actions(s)
+        acts = seat.legal()
         return Decision(acts[0], "the only choice")
 
     return policy
@@ -412,10 +412,11 @@ def _mortar_call(s: State) -> Decision | None:
 
 
 # -- the enemy phase's choices ---------------------------------------------------------------------------
-def roll_order(s: State) -> Decision:
+def roll_order(s: State, legal: Sequence[Record]) -> Decision:
     """Which attacked hex to roll for next, the attacker's choice ("Roll for each hex, in any
-    desired order", CA Enemy Fire): the one with the fewest platoons first."""
-    acts = [a for a in C.attacker_actions(s) if isinstance(a, RollNext)]
+    desired order", CA Enemy Fire): the one with the fewest platoons first, among the
+    ``legal`` actions (the seat's)."""
+    acts = [a for a in legal if isinstance(a, RollNext)]
     a = min(acts, key=lambda r: len(R.infantry_in(s, B.index_of(r.hex))))
     return Decision(a, "planner: roll first where the fewest platoons stand")
 

@@ -78,7 +78,7 @@ def random_policy(seat: Seat[Any], dice: GameDice) -> Decision:
     s: State = seat.view()
     rng = _Rng(dice, seat.quiet)
     if s.breaks or s.rolls or s.phase not in (MOVE, FIRE):
-        acts = C.attacker_actions(s)
+        acts = seat.legal()
         return Decision(acts[rng.below(len(acts))], "random", _NO_DETAILS)
     # the choices: a platoon that may act (its index), or one of the phase's other choices
     move = s.phase == MOVE
@@ -140,7 +140,7 @@ def cautious_policy(seat: Seat[Any], dice: GameDice) -> Decision:
     if s.phase == MOVE and s.turn >= 2 and not s.acted:
         return Decision(EndGame(), "cautious: end the game and let the final reveals score")
     if s.breaks or s.rolls:
-        acts = C.attacker_actions(s)
+        acts = seat.legal()
         return Decision(acts[0], "cautious: the first choice")
     return Decision(EndPhase(), "cautious: stay off the board")
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from gwasl.engine.events import Drm
+from gwasl.model.errors import GwaslError
 
 __all__ = [
     "ARMOUR",
@@ -183,13 +184,17 @@ def put(s: State, **kw: Any) -> State:
     items = list(s)
     for k, v in kw.items():
         items[_FIELD[k]] = v
-    return _new(State, items)  # type: ignore[no-any-return]
+    return _new(State, items)
+
+
+class SetterError(GwaslError):
+    """A state setter over no field or over more than two."""
 
 
 def setter(*names: str) -> Callable[..., State]:
     """:func:`put` for one or two fixed fields, the values given in order
     (``setter("stage", "firing")(s, "fire", 12)``): for the reducers of the most frequent
-    events, which cannot afford put's keywords."""
+    events, which cannot afford put's keywords.  Raises :class:`SetterError` for no field or more than two."""
     idx = [_FIELD[n] for n in names]
     if len(idx) == 1:
         i = idx[0]
@@ -197,7 +202,7 @@ def setter(*names: str) -> Callable[..., State]:
         def put1(s: State, v: Any) -> State:
             items = list(s)
             items[i] = v
-            return _new(State, items)  # type: ignore[no-any-return]
+            return _new(State, items)
 
         return put1
     if len(idx) == 2:
@@ -207,10 +212,10 @@ def setter(*names: str) -> Callable[..., State]:
             items = list(s)
             items[i] = v
             items[j] = w
-            return _new(State, items)  # type: ignore[no-any-return]
+            return _new(State, items)
 
         return put2
-    raise ValueError(f"setter takes one or two fields, not {len(idx)}")
+    raise SetterError(f"setter takes one or two fields, not {len(idx)}")
 
 
 def with_units(s: State, units: tuple[Unit, ...], **more: Any) -> State:

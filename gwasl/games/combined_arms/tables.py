@@ -22,6 +22,7 @@ from importlib import resources
 from typing import Any
 
 from gwasl.engine.game import GameError
+from gwasl.model.hexgrid import Hex
 
 __all__ = [
     "BOARD_DATA",
@@ -33,6 +34,7 @@ __all__ = [
     "SCATTER_CORNER",
     "TERRAIN",
     "TERRAIN_BY_DICE",
+    "CombinedArmsTableError",
     "TableError",
     "Terrain",
     "load_board",
@@ -40,8 +42,12 @@ __all__ = [
 ]
 
 
-class TableError(GameError):
+class CombinedArmsTableError(GameError):
     """A Combined Arms data table that is missing, damaged or inconsistent."""
+
+
+#: the name the game's modules import
+TableError = CombinedArmsTableError
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,11 +121,8 @@ class BoardData:
     scatter: dict[int, int]
 
 
-_NEIGHBOURS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
-
-
 def _adjacent(a: tuple[int, int], b: tuple[int, int]) -> bool:
-    return (b[0] - a[0], b[1] - a[1]) in _NEIGHBOURS
+    return Hex(*a).is_adjacent(Hex(*b))  # hexgrid's directions, whatever way the board names them
 
 
 def load_board(data: Any, name: str = "board.json") -> BoardData:

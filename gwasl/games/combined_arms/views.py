@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from gwasl.engine.game import Shown, Status
-from gwasl.engine.record import Record
+from gwasl.engine.record import Record, to_json_value
 from gwasl.games.combined_arms import board as B
 from gwasl.games.combined_arms import outlook as O
 from gwasl.games.combined_arms import records as E
@@ -74,14 +74,15 @@ def state_view(game: ShownGame, s: State) -> dict[str, Any]:
     if s.breaks:
         pending["break"] = {"hex": B.label(s.break_hex), "count": s.breaks,
                             "candidates": [UNIT_IDS[i] for i in R.infantry_in(s, s.break_hex)]}
-    last = s.turn if s.phase == "over" else max(0, s.turn - 1)
-    return {
+    last = st.turn if st.over else max(0, s.turn - 1)
+    out = {
         "ruleset": game.ruleset,
         "turn": st.turn,
         "phase": st.phase,
         "side": st.side,
         "over": st.over,
-        "result": dict(st.result) if st.result else None,
+        # a result read back from the journal is a read-only mapping, its breakdown too: plain JSON here
+        "result": to_json_value(st.result) if st.result else None,
         "stage": s.stage or None,
         "easier": s.easier,
         "board": {"rows": 9, "turned": s.turned, "hexes": hexes, "road": [B.label(h) for h in B.ROAD],
@@ -102,6 +103,81 @@ def state_view(game: ShownGame, s: State) -> dict[str, Any]:
         "firing": B.label(s.firing) if s.firing >= 0 else None,
         "pending": pending,
     }
+    out["summary"] = summary(out)
+    return out
+
+
+#: one character a terrain on the text map of ``gwasl game show``
+_MAP_CHAR = {"open": ".", "road": "=", "poor_going": "~", "crest": "^", "woods": "T", "wooded_crest": "A", "farm": "F"}
+
+
+def summary(v: dict[str, Any]) -> list[str]:
+    """The lines of plain ``gwasl game show`` after its status line: what a player at the
+    command line needs to play on: the board (terrain, smoke, counters), your platoons, the
+    enemy counters, the tracks, mortars and smoke, what is pending, and the outlook of ending now."""
+    board = v.get("board") or {}
+    hexes = board.get("hexes") or []
+    if not hexes or hexes[0].get("terrain") is None:
+        return ["the board is not diced yet"]
+    at: dict[str, str] = {}
+    for c in v["enemy"]:
+        at[c["hex"]] = "?" if c["platoon"] == "potential" else ("E" if c["fresh"] else "e")
+    mine: dict[str, int] = {}
+    for u in v["units"]:
+        if u["hex"]:
+            mine[u["hex"]] = mine.get(u["hex"], 0) + 1
+    lo = min(h["x2"] for h in hexes)
+    lines = ["board: you attack from hexrow 1 (the top); in each hexrow the letters run a, b, ... from the left",
+             "key: . open  = road  ~ poor going  ^ crest  T woods  A wooded crest  F farm  * smoke; "
+             "then ? potential enemy, E real enemy (e spent), 1-9 your platoons"]
+    for row in range(1, 10):
+        cells = sorted((h for h in hexes if h["row"] == row), key=lambda h: h["x2"])
+        text = [" "] * (2 * (max(h["x2"] for h in hexes) - lo) + 4)
+        for h in cells:
+            x = 2 * (h["x2"] - lo)
+            text[x] = "*" if h["smoke"] else _MAP_CHAR.get(h["terrain"], "?")
+            text[x + 1] = at.get(h["hex"]) or (str(min(9, mine[h["hex"]])) if h["hex"] in mine else " ")
+        lines.append(f"  {row} a-{cells[-1]['hex'][1:]}  " + "".join(text).rstrip())
+    where: dict[str, list[str]] = {}
+    board_units = []
+    for u in v["units"]:
+        if u["where"] == "board":
+            board_units.append(f"{u['id']} {u['hex']}" + (f" facing {u['facing_name']}" if u["facing_name"] else "")
+                               + ("" if u["fresh"] else " spent"))
+        else:
+            where.setdefault(u["where"], []).append(u["id"])
+    lines.append("your platoons: " + ("; ".join(board_units) if board_units else "none on the board")
+                 + "".join(f"; {k}: {' '.join(ids)}" for k, ids in where.items()))
+    enemy = [f"{c['hex']} {c['platoon']}" + (f", ATGs {c['atg']}" if c["atg"] else "") + (", ATGs removed" if c["atg_removed"] else "")
+             + ("" if c["fresh"] else ", spent") for c in v["enemy"]]
+    lines.append("enemy counters: " + ("; ".join(enemy) if enemy else "none"))
+    tr, br = v["tracks"], v["enemy_broken"]
+    lines.append(f"tracks: turn {tr['turn']}, infantry losses {tr['losses']}, infantry ammo fired {tr['ammo']}, "
+                 f"smoke ammo {tr['smoke_ammo']}; enemy broken: {br['platoons']} platoons, {br['atgs']} ATGs; "
+                 f"revealed real: {v['revealed_real']['platoons']} platoons, {v['revealed_real']['atgs']} ATGs")
+    m = v["mortars"]
+    parts = []
+    if m["yours"]:
+        parts.append(f"your mortars on {m['yours']['target']} ({m['yours']['ammo']}, called turn {m['yours']['turn']})")
+    if m["enemy"]:
+        parts.append(f"enemy mortars on {m['enemy']['target']} (turn {m['enemy']['turn']})")
+    if v["smoke"]:
+        parts.append("smoke in " + ", ".join(f"{x['hex']} (turn {x['turn']})" for x in v["smoke"]))
+    if parts:
+        lines.append("; ".join(parts))
+    p = v["pending"]
+    if p["attack"]:
+        lines.append(f"attack on {p['attack']['target']} committed: {', '.join(f['unit'] for f in p['attack']['firers'])}")
+    if p["rolls"]:
+        lines.append(f"{p['rolls']['source']}: rolls pending against {', '.join(r['hex'] for r in p['rolls']['hexes'])}")
+    if p["break"]:
+        lines.append(f"losses passed 7 -> 0 in {p['break']['hex']}: choose the platoon that breaks "
+                     f"({', '.join(p['break']['candidates'])})")
+    if v["end_now"]:
+        lines.append(f"ending the game now: {v['end_now']['mean']} points on average, "
+                     f"{v['end_now']['win_chance']:.1%} chance of {R.WIN_SCORE} or more (score before the final reveals: "
+                     f"{v['score_now']['total']})")
+    return lines
 
 
 def _end_now(s: State, last: int) -> dict[str, float] | None:
@@ -197,7 +273,8 @@ def event_shown(e: Record) -> Shown | None:
             return None
         return Shown("break_pending", f"choose the platoon in {e.hex} that breaks", {"hex": e.hex, "count": e.count})
     if isinstance(e, E.GameOver):
-        return Shown("game_over", f"game over: {e.result.get('why', '')}", {"result": dict(e.result)})
+        return Shown("game_over", f"game over after turn {e.result.get('turns', '?')}: {e.result.get('why', '')}",
+                     {"result": to_json_value(e.result)})
     return None
 
 

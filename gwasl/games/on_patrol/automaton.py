@@ -11,7 +11,7 @@ hexes (105.4.8), and plans each radial escort's attack on the assault zone
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from gwasl.games.on_patrol.detection import diameter_for
@@ -20,10 +20,11 @@ from gwasl.games.on_patrol.geometry import (
     assault_zone,
     assault_zone_priority,
     harmon_heading,
-    scale,
+    sextant,
 )
 from gwasl.games.on_patrol.movement import (
     Steer,
+    Step,
     diameter_steer,
     order_key,
     plan_path,
@@ -32,9 +33,9 @@ from gwasl.games.on_patrol.movement import (
 from gwasl.games.on_patrol.records import Drop, EscortOrders, EscortPlan
 from gwasl.games.on_patrol.state import AttackMark, EscortView, Force, Ship, hx, lab
 from gwasl.games.on_patrol.tables import Tables
-from gwasl.model.hexgrid import Hex
+from gwasl.model.hexgrid import Hex, scale
 
-__all__ = ["Reach", "escort_orders", "load_of", "reach", "spread_attacks"]
+__all__ = ["Reach", "clear_of_torpedoes", "escort_orders", "load_of", "move_words", "reach", "spread_attacks"]
 
 HAND = 1  # ties go to starboard; diameters run counter-clockwise (docs/rules-notes.md)
 
@@ -160,6 +161,79 @@ def escort_orders(view: EscortView, t: Tables) -> EscortOrders:
     return EscortOrders(tuple(plans))
 
 
+def clear_of_torpedoes(start: Pose, planned: list[Step], decisions: list[Steer], maneuver0: tuple[int, ...], least: int,
+                       speed: int, blocked: Callable[[Hex], bool], paths: set[Hex],
+                       target: Hex) -> tuple[list[Step], tuple[int, ...], list[Steer]]:
+    """108.2.1: the move that keeps an escort out of the torpedoes' paths (``paths``: the hexes
+    they will run through this turn) when its planned move (``planned``) would end in one, the
+    escorts moving before the torpedoes (a stand-in order).  Every move of up to ``speed`` hexes
+    (one 60-degree pivot per hex, no blocked hex entered) that ends with bow and stern clear is
+    weighed: first those keeping at least ``least`` hexes of speed (two hexes of change a turn);
+    among them the end nearest the planned end, then the path nearest the planned one hex by
+    hex ("paralleling its former path as close as possible"), then the faster ("or by slowing"),
+    then the end nearer the target, then starboard first.  A prefix of the planned move is one
+    of them: slowing on the path.  None clear: the planned move, cut back as far as that helps."""
+    want = [st.pose.bow for st in planned] or [start.bow]
+    best: tuple[tuple[object, ...], list[Pose], list[int]] | None = None
+
+    def walk(pose: Pose, poses: list[Pose], turns: list[int]) -> None:
+        nonlocal best
+        n = len(poses)
+        if not (paths & {pose.bow, pose.stern}):
+            end_off = pose.bow.distance(want[-1])
+            off = sum(p.bow.distance(want[min(i, len(want) - 1)]) for i, p in enumerate(poses))
+            pref = tuple(0 if t * HAND > 0 else 1 if t else 2 for t in turns)
+            key = (0 if n >= least else 1, end_off, off, -n, pose.bow.distance(target), pref)
+            if best is None or key < best[0]:
+                best = (key, list(poses), list(turns))
+        if n == speed:
+            return
+        for t in (0, HAND, -HAND):
+            p = pose.step(t)
+            if not blocked(p.bow):
+                walk(p, [*poses, p], [*turns, t])
+
+    walk(start, [], [])
+    if best is None:  # nowhere clear: the old fallback, slowing along the plan
+        steps, decs = list(planned), list(decisions)
+        while steps and paths & set(steps[-1].pose.hexes()):
+            steps.pop()
+            decs.pop()
+        return steps, (decs[-1].maneuver if decs else maneuver0), decs
+    _, poses, turns = best
+    n = len(poses)
+    if poses == [st.pose for st in planned[:n]]:  # slowing on its own path
+        return list(planned[:n]), (decisions[n - 1].maneuver if n else maneuver0), list(decisions[:n])
+    why = "leaving its course to keep out of a torpedo's path, paralleling it as closely as possible (108.2.1)"
+    steer = [Steer(t, why) for t in turns]
+    return [Step(t, p, why) for t, p in zip(turns, poses, strict=True)], (), steer
+
+
+def move_words(decisions: Sequence[Steer], end: Pose, target: Hex, radius: int = 0) -> list[str]:
+    """The move made, in words: each stage of the steering in the order taken, a stage once
+    however many hexes it lasted ("turning onto the vector to radial 5" and "on the vector to
+    radial 5" are one stage), then where the move ended: heading, radial (Harmon's numbering,
+    1-6, as headings) and distance from the target hex."""
+    stages: list[str] = []
+    for d in decisions:
+        w = d.why.replace("turning onto the vector", "on the vector")
+        if not stages or stages[-1] != w:
+            stages.append(w)
+    out = [", then ".join(stages)] if stages else ["does not move"]
+    v = end.bow - target
+    dist = end.bow.distance(target)
+    if v == Hex(0, 0):
+        where = "on the target hex"
+    else:
+        i, _a, b = sextant(v)
+        where = (f"on radial {harmon_heading(i)}" if b == 0
+                 else f"between radials {harmon_heading(i)} and {harmon_heading(i + 1)}") + f", {dist} hex{'es' if dist > 1 else ''} from the target"
+        if radius and dist == radius:
+            where += f", on the {radius}-hex diameter"
+    out.append(f"ends at {lab(end.bow)} heading {harmon_heading(end.heading)}, {where}")
+    return out
+
+
 def _aim(f: Force, s: Ship) -> Hex:
     return f.bow if s.id == f.rammer else f.target
 
@@ -197,11 +271,12 @@ def _plan(view: EscortView, t: Tables, s: Ship, f: Force, order: int, others: se
             return radial_steer(p, target, HAND, m, az)
         maneuver0 = s.maneuver
     steps, maneuver, decisions = plan_path(s.pose, speed, steer, blocked, maneuver0, HAND, target)
-    # 108.2.1: never end the move directly ahead of a torpedo; slow down instead
-    while steps and (steps[-1].pose.bow in torpedo_paths or steps[-1].pose.stern in torpedo_paths):
-        steps.pop()
-        decisions.pop()
-        maneuver = decisions[-1].maneuver if decisions else maneuver0
+    end = steps[-1].pose if steps else s.pose
+    if torpedo_paths & set(end.hexes()):
+        # 108.2.1: never end the move directly ahead of a torpedo: leave the path, paralleling it
+        # as closely as possible, or slow so as not to be in its path
+        steps, maneuver, decisions = clear_of_torpedoes(s.pose, steps, decisions, maneuver0, s.speed - step, speed, blocked,
+                                                        torpedo_paths, target)
     drops: list[Drop] = []
     priority: tuple[Hex, ...] = ()
     if movement == "radial" and f.mode in (2, 3, 4):
@@ -212,18 +287,13 @@ def _plan(view: EscortView, t: Tables, s: Ship, f: Force, order: int, others: se
         occupied_now = frozenset(a.hex for a in attacks)
         mk = 1 if (t.surface[s.cls].mk_x and s.mk_x_used < t.c("mk_x_per_ship")) else 0
         drops = spread_attacks(r, load_of(s, t, view.year), priority, occupied_now, mk)
-    first = decisions[0] if decisions else None
-    radial = next((d.radial for d in decisions if d.radial is not None), None)
-    vector = next((d.vector for d in decisions if d.vector is not None), None)
+    # the radial and vector the move ended on (the last hex's steering), not its first hex's
+    radial = next((d.radial for d in reversed(decisions) if d.radial is not None), None)
+    vector = next((d.vector for d in reversed(decisions) if d.vector is not None), None)
     what = {"radial": "radial movement (105.3)", "diameter": f"diameter movement on the {radius}-hex diameter (106)",
             "ram": "radial movement on the submarine's bow to ram it (104.2.1 mode 5, 108.1.5)"}[movement]
     parts = [f"Mode {f.mode}: {what} at {speed_why[:-1]}: {speed} hexes), order {order} (105.4.5), target {lab(target)}"]
-    if first is not None:
-        parts.append(first.why)
-    if vector is not None:
-        parts.append(f"vector heading {harmon_heading(vector)}")
-    if radial is not None:
-        parts.append(f"radial {harmon_heading(radial)}")
+    parts.extend(move_words(decisions, steps[-1].pose if steps else s.pose, target, radius))
     if len(steps) < speed:
         parts.append(f"slowed to {len(steps)} to keep clear (105.4.8, 108.1, 108.2.1)")
     if drops:

@@ -4,8 +4,9 @@ the prolonged attack of mode 7.  Harmon's table is exact; the rest are stand-in 
 from __future__ import annotations
 
 from gwasl.games.on_patrol.tables import Band, Tables
+from gwasl.model.errors import GwaslError
 
-__all__ = ["attack_drms", "attack_result", "band", "depth_combat", "gun_target", "prolonged_result", "torpedo_status"]
+__all__ = ["attack_drms", "attack_needs", "attack_result", "band", "d66", "depth_combat", "gun_target", "prolonged_result", "torpedo_status"]
 
 
 def d66(dice: tuple[int, ...]) -> int:
@@ -13,11 +14,16 @@ def d66(dice: tuple[int, ...]) -> int:
     return dice[0] * 10 + dice[1]
 
 
+class BandError(GwaslError):
+    """A value that falls in no band of a table."""
+
+
 def band(bands: tuple[Band, ...], value: int) -> Band:
+    """The band of a die-roll table that ``value`` falls in; raises :class:`BandError` when none does."""
     for b in bands:
         if b.low <= value <= b.high:
             return b
-    raise ValueError(f"{value} falls in no band")
+    raise BandError(f"{value} falls in no band")
 
 
 def depth_combat(t: Tables, dice: tuple[int, int]) -> Band:
@@ -31,19 +37,29 @@ def attack_drms(t: Tables, dct: Band, weapon: str, count: int, mk_x: int) -> lis
     """The stand-in attack's DRMs: how close the detonation was (from the Depth Combat Table),
     further charges in the hex, a one-ton Mk X, a squid."""
     d = t.attack_drm
-    mods = [(f"detonation {dct.result} (105.4.12)", d[dct.result if dct.result != 'same depth' else 'same depth'])]
+    # every value here is gwasl's (SUBMARINE's attack table is not available): labelled as such,
+    # never with a rule number (the band itself is Harmon's, 105.4.12, shown on its own line)
+    mods = [(f"detonation {dct.result}: gwasl stand-in", d[dct.result])]
     extra = min(count - 1, d["most further charges"])
     if extra > 0:
-        mods.append((f"{extra} further charges in the hex (105.4.6)", extra * d["each further charge in the hex"]))
+        mods.append((f"{extra} further charge{'s' if extra > 1 else ''} in the hex: gwasl stand-in",
+                     extra * d["each further charge in the hex"]))
     if mk_x:
-        mods.append(("one-ton Mk X (102.5)", d["one-ton Mk X"]))
+        mods.append(("one-ton Mk X: gwasl stand-in", d["one-ton Mk X"]))
     if weapon == "squid":
-        mods.append(("squid", d["squid"]))
+        mods.append(("squid: gwasl stand-in", d["squid"]))
     return mods
 
 
 def attack_result(t: Tables, final: int) -> Band:
     return band(t.attack, final)
+
+
+def attack_needs(t: Tables) -> str:
+    """The anti-submarine attack after the Depth Combat Table (On Patrol 105.4.12; the attack table
+    itself is gwasl's stand-in for SUBMARINE's) in words: what each total does (for the roll's cause)."""
+    return ", ".join(f"{b.low}{'+' if b.high >= 99 else '-' + str(b.high) if b.high != b.low else ''} {b.result}"
+                     for b in t.attack if b.value > 0)
 
 
 def torpedo_status(hit_points: int, total: int) -> str:

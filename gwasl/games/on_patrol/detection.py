@@ -26,6 +26,7 @@ __all__ = [
     "escort_action",
     "mode_of",
     "radar_target",
+    "search_range",
     "sees",
     "sonar_target",
     "visible",
@@ -82,6 +83,12 @@ def visible(state: PatrolState, sub: Sub, t: Tables) -> str | None:
 
 def _range(ship: Ship, sub: Sub) -> int:
     return min(ship.pose.bow.distance(h) for h in sub.hexes())
+
+
+def search_range(ship: Ship, sub: Sub) -> int:
+    """Hexes from a searching ship's bow to the nearer hex of the submarine: the range of the
+    radar and sonar searches every capable escort makes each turn (On Patrol 108.3.1, 108.3.2)."""
+    return _range(ship, sub)
 
 
 def sonar_target(t: Tables, ship: Ship, sub: Sub) -> tuple[int, list[tuple[str, int]]]:

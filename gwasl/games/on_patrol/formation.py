@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from gwasl.games.on_patrol.geometry import DIRS, Pose, heading_from_harmon, scale
+from gwasl.games.on_patrol.geometry import DIRS, Pose, heading_from_harmon
 from gwasl.games.on_patrol.tables import TableError, Tables
-from gwasl.model.hexgrid import Hex
+from gwasl.model.errors import GwaslError
+from gwasl.model.hexgrid import Hex, scale
 
 __all__ = [
     "Layout",
@@ -27,12 +28,19 @@ __all__ = [
 ]
 
 
+class AbreastOffsetError(GwaslError):
+    """An odd offset abreast: ships abreast stand on even columns (103.1)."""
+
+
 def abreast(heading: int, n: int) -> Hex:
     """The offset ``n`` hexes abreast to starboard (negative: to port) of a ship on
     ``heading``: for ships heading north or south this is ``n`` columns along the same
-    row, as Harmon's leaders E20, M20, U20 stand (103.1).  ``n`` must be even."""
+    row, as Harmon's leaders E20, M20, U20 stand (103.1).  ``n`` must be even.
+
+    Raises :class:`AbreastOffsetError` (an odd offset abreast: ships abreast stand on even columns (103.1)).
+    """
     if n % 2:
-        raise ValueError("abreast offsets are even")
+        raise AbreastOffsetError("abreast offsets are even")
     k = n // 2
     side = DIRS[(heading + 1) % 6] + DIRS[(heading + 2) % 6]
     return Hex(side.q * k, side.r * k)

@@ -15,25 +15,32 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from gwasl.engine.dice import GameDice
+from gwasl.engine.emitter import Emitter
 from gwasl.engine.events import Decided, Rolled
 from gwasl.engine.game import (
+    JSON_FILE,
+    PRACTICE,
     Decision,
     Game,
     GameError,
+    GameOption,
     GameOptions,
     IllegalAction,
     Policy,
     Seat,
     Shown,
+    SourceKind,
     Status,
     Viewer,
 )
-from gwasl.engine.record import Record
+from gwasl.engine.record import Record, to_json_value
 from gwasl.games.on_patrol import records as R
 from gwasl.games.on_patrol.automaton import escort_orders
 from gwasl.games.on_patrol.combat import (
     attack_drms,
+    attack_needs,
     attack_result,
+    d66,
     depth_combat,
     gun_target,
     prolonged_result,
@@ -43,6 +50,7 @@ from gwasl.games.on_patrol.detection import (
     diameter_for,
     escort_action,
     radar_target,
+    search_range,
     sees,
     sonar_target,
     visible,
@@ -66,28 +74,35 @@ from gwasl.games.on_patrol.state import (
     hx,
     lab,
 )
+from gwasl.games.on_patrol.summary import summary
 from gwasl.games.on_patrol.tables import Tables, stand_ins, tables
 from gwasl.model.hexgrid import Hex, hex_line_hexes
 
 __all__ = ["OnPatrolGame", "harmon"]
 
 SUB, ESC = R.SUB_SIDE, R.ESCORT_SIDE
+#: the cause of a Depth Combat Table roll begins so (its two dice are read as tens and units)
+DEPTH_COMBAT = "Depth Combat Table"
 ESCORT_PHASES = (1, 2, 3, 10)
 
 
-class _Emit:
-    """Events of one action, reduced as they are made so later rules see earlier results."""
+class _Emit(Emitter[PatrolState]):
+    """Events of one action, reduced as they are made so later rules see earlier results
+    (the engine's helper, called as a function: ``emit(event)``)."""
 
     def __init__(self, game: OnPatrolGame, state: PatrolState) -> None:
-        self.game, self.state, self.events = game, state, []  # type: ignore[var-annotated]
-
-    def __call__(self, ev: Record) -> None:
-        self.events.append(ev)
-        self.state = self.game.reduce(self.state, ev)
+        super().__init__(state, None, game.reduce)
 
 
 class OnPatrolGame(Game[PatrolState]):
     ruleset: ClassVar[str] = "on-patrol"
+    display_name: ClassVar[str] = "On Patrol (Harmon)"
+    source_kind: ClassVar[SourceKind] = SourceKind(JSON_FILE, "an On Patrol patrol (JSON)", without="dices which bundled patrol it plays",
+                                                   search="search On Patrol's bundled patrols: title",
+                                                   bundled="gwasl.games.on_patrol.scenario:BUNDLED_DIR")
+    #: the person commands the submarine; the escorts are gwasl's (no secret sides to choose)
+    options_offered: ClassVar[tuple[GameOption, ...]] = (PRACTICE,)
+    board: ClassVar[str] = "gwasl.ui.play.on_patrol_board:OnPatrolBoard"
     events = R.EVENTS
     actions = R.ACTIONS
 
@@ -133,7 +148,12 @@ class OnPatrolGame(Game[PatrolState]):
             em(R.SubPlaced(sub.id, lab(sub.pose.bow), sub.pose.heading, sub.depth))
         # 104.2.2 and the Submarine Detection Table's note: contact or a shallow start marks the sub
         for sub in em.state.subs:
-            if st.scenario.get("contact"):
+            if st.scenario.get("contact") == "lost":
+                # the scenario states a contact made and lost where the boat starts: an inverted marker
+                # (104.1.3, phase 6 miss), so the escorts begin with the Escort Action Table's mode 6
+                em(R.MarkerSet(sub.id, "inverted", lab(sub.pose.bow), sub.pose.heading, False,
+                               "the scenario states contact lost here (104.2.2, 104.1.3)"))
+            elif st.scenario.get("contact"):
                 em(R.MarkerSet(sub.id, "escort", lab(sub.pose.bow), sub.pose.heading, False, "the scenario states contact (104.2.2)"))
             elif sub.depth <= t.c("visible_depth"):
                 em(R.MarkerSet(sub.id, "sub", lab(sub.pose.bow), sub.pose.heading, sub.depth == 0,
@@ -376,6 +396,8 @@ class OnPatrolGame(Game[PatrolState]):
         em(R.PhaseBegan(turn, 5))
         if em.state.night:
             for m in em.state.markers:
+                if m.kind == "inverted":
+                    continue  # contact lost: nothing detected to light (107.1.1)
                 escorts = [s for s in em.state.ships if s.kind == "escort" and s.afloat]
                 if not escorts:
                     break
@@ -449,7 +471,8 @@ class OnPatrolGame(Game[PatrolState]):
                 between = hex_line_hexes(s.pose.bow, aim)[1:-1]
                 if any(self._ship_at(em.state, h) not in (None, s) for h in between):
                     continue  # line of sight blocked by another ship
-                r = dice.DR(f"gunfire by {s.id} at the surfaced submarine, range {rng}: hits on {target} or less (104.2.1 mode 5)")
+                r = dice.DR(f"gunfire by {s.id} at the surfaced submarine (mode 5 opens fire, 104.2.1), range {rng}: "
+                            f"hits on {target} or less (gwasl's stand-in gunfire table)")
                 em(dice.event(r))
                 if r.final <= target and sub.depth == 0 and aim in sub.hexes():
                     self._hurt_sub(em, sub.id, 1, f"gunfire from {s.id}")
@@ -464,23 +487,23 @@ class OnPatrolGame(Game[PatrolState]):
                 if not s.afloat:
                     continue
                 c = t.surface[s.cls]
+                # each search the rules require is rolled against the number it needs, shown in the
+                # cause; one without a chance (out of range, too deep or too shallow) is not rolled,
+                # its two dice passed over unseen, so that the later rolls every viewer sees do not
+                # depend on where the submarine is (the escorts' view may not tell it)
+                rng = search_range(s, sub)
                 if s.kind == "escort" and c.sonar and s.moving and s.speed <= t.c("sonar_max_speed"):
                     target, mods = sonar_target(t, s, sub)
-                    r = dice.DR(f"sonar search by {s.id} (108.3.1)", dict(mods))
-                    em(dice.event(r, SUB))
-                    if target and r.final <= target:
+                    if self._search_roll(em, dice, f"sonar search by {s.id} (required each turn at search speed, 108.3.1)",
+                                         "sonar", rng, target, mods):
                         sonar_by.append(s.id)
                 if c.radar_from is not None and st.year >= c.radar_from:
                     target = radar_target(t, s, sub)
-                    r = dice.DR(f"radar search by {s.id} (108.3.2)")
-                    em(dice.event(r, SUB))
-                    if target and r.final <= target:
+                    if self._search_roll(em, dice, f"radar search by {s.id} (required each turn, 108.3.2)", "radar", rng, target):
                         radar_by.append(s.id)
                 if st.night and s.kind == "escort":
                     target = visual_target(t, s, sub)
-                    r = dice.DR(f"night visual search by {s.id} (47.0)")
-                    em(dice.event(r, SUB))
-                    if target and r.final <= target:
+                    if self._search_roll(em, dice, f"night visual search by {s.id}", "night visual search", rng, target):
                         sighted = True
             sub = em.state.sub(sub.id)
             m = em.state.marker(sub.id)
@@ -507,12 +530,25 @@ class OnPatrolGame(Game[PatrolState]):
         # escorts with sonar contact move at search speed in mode 3 (104.2.1)
         em(R.SearchDone("", "contacts", tuple(sorted(contacts)), ()))
 
+    @staticmethod
+    def _search_roll(em: _Emit, dice: GameDice, what: str, table: str, rng: int, target: int,
+                     mods: Sequence[tuple[str, int]] = ()) -> bool:
+        """One search: 2d6 with its DRMs, found on ``target`` or less (gwasl's stand-in table);
+        without a chance, no roll, its dice passed over (see :meth:`_search`)."""
+        if not target:
+            dice.unlogged(2)
+            return False
+        r = dice.DR(f"{what} at {rng} hexes: found on {target} or less (gwasl's stand-in {table} table)", dict(mods))
+        em(dice.event(r, SUB))
+        return r.final <= target
+
     def _attacks(self, em: _Emit, dice: GameDice) -> None:
         t = self.t
         for a in em.state.attacks:
             hexlab = lab(a.hex)
             if a.weapon == "hedgehog":
-                r = dice.dr(f"hedgehog pattern from {a.escort} on {hexlab}: hits on {t.hedgehog['hit_on']}+ if the submarine is there (51.0)")
+                r = dice.dr(f"hedgehog pattern from {a.escort} on {hexlab}: hits on {t.hedgehog['hit_on']}+ if the submarine is there "
+                            "(gwasl's stand-in)")
                 em(dice.event(r, SUB))
                 em(R.AttackResolved(a.escort, hexlab, a.weapon, "contact fuse"))
                 for sub in em.state.subs:
@@ -520,14 +556,15 @@ class OnPatrolGame(Game[PatrolState]):
                             and r.total >= t.hedgehog["hit_on"]):
                         self._hurt_sub(em, sub.id, t.hedgehog["damage"], f"hedgehog from {a.escort} on {hexlab}")
                 continue
-            r = dice.DR(f"Depth Combat Table for {a.count} {a.weapon} from {a.escort} on {hexlab} (105.4.12)")
+            r = dice.DR(f"{DEPTH_COMBAT} for {a.count} {a.weapon} from {a.escort} on {hexlab} (105.4.12: 11-23 miss, "
+                        "24-36 within 50 feet, 41-53 within 25 feet, 54-66 same depth)")
             em(dice.event(r))
             b = depth_combat(t, (r.dice[0], r.dice[1]))
             em(R.AttackResolved(a.escort, hexlab, a.weapon, b.result))
             if b.result == "miss":
                 continue
             mods = attack_drms(t, b, a.weapon, a.count, a.mk_x)
-            ar = dice.DR(f"attack by {a.escort} on {hexlab}", dict(mods))
+            ar = dice.DR(f"attack by {a.escort} on {hexlab} (gwasl's stand-in attack table: {attack_needs(t)})", dict(mods))
             em(dice.event(ar, SUB))
             res = attack_result(t, ar.final)
             for sub in em.state.subs:
@@ -649,7 +686,8 @@ class OnPatrolGame(Game[PatrolState]):
             for s in hunters:
                 if not em.state.sub(sub.id).active:
                     break
-                r = dice.DR(f"prolonged attack by {s.id} (104.2.1 mode 7, stand-in)")
+                r = dice.DR(f"prolonged attack by {s.id} (mode 7, 104.2.1): gwasl's stand-in table, "
+                            + ", ".join(f"{b.low}-{b.high} {b.result}" for b in t.prolonged_attack if b.value > 0))
                 em(dice.event(r))
                 b = prolonged_result(t, r.total)
                 if b.value > 0:
@@ -857,9 +895,9 @@ class OnPatrolGame(Game[PatrolState]):
         markers = [{"sub": m.sub, "kind": m.kind, **pose(m.pose), "target": lab(m.target) if state.on_board(m.target) else None,
                     "surfaced": m.surfaced, "colour": {"sub": "submarine", "torpedo": "submarine"}.get(m.kind, "escorts")}
                    for m in state.markers]
-        return {
+        out: dict[str, Any] = {
             "ruleset": self.ruleset, "turn": st.turn, "phase": st.phase, "phase_number": state.phase, "side": st.side,
-            "over": st.over, "result": dict(st.result) if st.result else None, "title": state.title, "year": state.year,
+            "over": st.over, "result": to_json_value(st.result) if st.result else None, "title": state.title, "year": state.year,
             "night": state.night, "turns": state.turns, "board": {"columns": state.columns, "rows": state.rows},
             "formation": state.formation or None, "fleet_code": state.fleet_code or None,
             "ships": ships, "sunk": [s.id for s in state.ships if s.status == "sunk"],
@@ -876,12 +914,19 @@ class OnPatrolGame(Game[PatrolState]):
                        "vector": None if p["vector"] is None else harmon_heading(p["vector"])} for p in state.plans],
             "stand_ins": len(stand_ins()),
         }
+        out["summary"] = summary(out)
+        return out
 
     def event_view(self, event: Record, viewer: Viewer) -> Shown | None:
         if getattr(event, "secret", False) and not viewer.sees_secrets_of(SUB):
             return None
         if isinstance(event, Rolled):
-            return self.roll_shown(event, viewer)
+            shown = self.roll_shown(event, viewer)
+            if shown is not None and event.cause.startswith(DEPTH_COMBAT) and len(event.dice) == 2:
+                # the table reads its two dice as tens and units, 11-66 (105.4.12): 46, not 4+6 = 10
+                read = d66(event.dice)
+                return Shown(shown.kind, f"{event.cause}: {read}", {**shown.data, "final": read, "read_as": "d66"})
+            return shown
         if isinstance(event, Decided):
             return self.decision_shown(event, viewer)
         if isinstance(event, R.SearchDone) and event.sub == "":
@@ -1000,7 +1045,7 @@ def _text(e: Record) -> str:
         return f"Search for {e.sub}: {e.result}" + (f" (sonar: {', '.join(e.sonar_contacts)})" if e.sonar_contacts else "") + (
             f" (radar: {', '.join(e.radar_contacts)})" if e.radar_contacts else "")
     if isinstance(e, R.SubSighted):
-        return f"{e.sub} sighted at night (47.0)"
+        return f"{e.sub} sighted by night visual search (104.1.4 c; gwasl's stand-in table)"
     if isinstance(e, R.AttackResolved):
         return f"{e.weapon} from {e.escort} on {e.hex}: {e.band}"
     if isinstance(e, R.SubDamaged):

@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 
-from gwasl.model.hexgrid import Hex
+from gwasl.model.errors import GwaslError
+from gwasl.model.hexgrid import DIRECTIONS, ORIGIN, Hex, reflect, rotate, scale
 
 __all__ = [
     "DIRS",
@@ -42,9 +43,8 @@ __all__ = [
     "williamson_turns",
 ]
 
-#: axial unit vectors, 0 = north then clockwise (as gwasl.model.hexgrid)
-DIRS: tuple[Hex, ...] = (Hex(0, -1), Hex(1, -1), Hex(1, 0), Hex(0, 1), Hex(-1, 1), Hex(-1, 0))
-ORIGIN = Hex(0, 0)
+#: axial unit vectors, 0 = north then clockwise: gwasl.model.hexgrid's one table
+DIRS: tuple[Hex, ...] = DIRECTIONS
 
 
 def harmon_heading(d: int) -> int:
@@ -52,16 +52,19 @@ def harmon_heading(d: int) -> int:
     return (d % 6) or 6
 
 
+class HeadingError(GwaslError):
+    """A Harmon heading outside 1-6."""
+
+
 def heading_from_harmon(h: int) -> int:
-    """Direction index of Harmon's heading ``h`` (1-6)."""
+    """Direction index of Harmon's heading ``h`` (1-6).
+
+    Raises :class:`HeadingError` (a Harmon heading outside 1-6).
+    """
     if not 1 <= h <= 6:
-        raise ValueError(f"a heading is 1-6, not {h}")
+        raise HeadingError(f"a heading is 1-6, not {h}")
     return h % 6
 
-
-def scale(d: int, k: int) -> Hex:
-    v = DIRS[d % 6]
-    return Hex(v.q * k, v.r * k)
 
 
 def turns_between(a: int, b: int) -> int:
@@ -118,9 +121,16 @@ def direction_between(a: Hex, b: Hex) -> int | None:
     return None
 
 
+class SextantError(GwaslError):
+    """The sextant of the target's own hex, which has none."""
+
+
 def sextant(v: Hex) -> tuple[int, int, int]:
     """``v`` (not the origin) as ``a*D(i) + b*D(i+1)`` with ``a >= 1``, ``b >= 0``:
-    returns ``(i, a, b)``.  ``b == 0`` means ``v`` lies on radial ``i`` (105.1.2)."""
+    returns ``(i, a, b)``.  ``b == 0`` means ``v`` lies on radial ``i`` (105.1.2).
+
+    Raises :class:`SextantError` (the sextant of the target's own hex, which has none).
+    """
     for i in range(6):
         di, dj = DIRS[i], DIRS[(i + 1) % 6]
         det = di.q * dj.r - di.r * dj.q
@@ -128,22 +138,9 @@ def sextant(v: Hex) -> tuple[int, int, int]:
         b = (di.q * v.r - di.r * v.q) // det
         if a >= 1 and b >= 0 and Hex(a * di.q + b * dj.q, a * di.r + b * dj.r) == v:
             return (i, a, b)
-    raise ValueError("the target hex itself has no sextant")
+    raise SextantError("the target hex itself has no sextant")
 
 
-def rotate(h: Hex, k: int = 1, centre: Hex = ORIGIN) -> Hex:
-    """``h`` rotated ``k`` times 60 degrees clockwise about ``centre``."""
-    v = h - centre
-    q, r = v.q, v.r
-    for _ in range(k % 6):
-        q, r = -r, q + r
-    return Hex(q, r) + centre
-
-
-def reflect(h: Hex, centre: Hex = ORIGIN) -> Hex:
-    """``h`` mirrored in the vertical line through ``centre`` (direction d becomes -d)."""
-    v = h - centre
-    return Hex(-v.q, v.q + v.r) + centre
 
 
 def _centre2(v: Hex) -> tuple[int, int]:

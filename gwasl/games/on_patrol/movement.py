@@ -14,12 +14,14 @@ from gwasl.games.on_patrol.geometry import (
     Pose,
     bearing_key,
     cross_sign,
+    harmon_heading,
     ring_heading_ccw,
     sextant,
     turn_toward,
     turns_between,
     williamson_turns,
 )
+from gwasl.model.errors import GwaslError
 from gwasl.model.hexgrid import Hex
 
 __all__ = [
@@ -47,12 +49,18 @@ class FleetOrder:
     after: int
 
 
+class FleetCodeError(GwaslError):
+    """A Fleet Movement Table code that is neither M nor a number."""
+
+
 def fleet_order(code: str) -> FleetOrder:
     """Parse a Fleet Movement Table code: ``L1`` pivot left then move 1, ``1L`` move then
     pivot, ``2`` straight on, ``M``/``LM``/``MR`` at the emergency speed (104.3.1).
 
     >>> fleet_order("L2"), fleet_order("1R").after, fleet_order("MR").hexes is None
     (FleetOrder(code='L2', before=-1, hexes=2, after=0), 1, True)
+
+    Raises :class:`FleetCodeError` (a Fleet Movement Table code that is neither M nor a number).
     """
     turn = {"L": -1, "R": 1}
     before = turn.get(code[:1], 0)
@@ -61,7 +69,7 @@ def fleet_order(code: str) -> FleetOrder:
     if core == "M":
         return FleetOrder(code, before, None, after)
     if not core.isdigit():
-        raise ValueError(f"{code!r} is not a Fleet Movement Table code")
+        raise FleetCodeError(f"{code!r} is not a Fleet Movement Table code")
     return FleetOrder(code, before, int(core), after)
 
 
@@ -113,7 +121,8 @@ def radial_steer(pose: Pose, target: Hex, hand: int = 1, maneuver: tuple[int, ..
     and follow it (105.3.2 a); on a radial: one turn onto the target (105.3.2 b, c);
     facing away on a radial: a Williamson turn (105.3.3), except while the stern is still
     in the assault zone after a pass, which it leaves on the same course (105.4.9).
-    Radials and vectors are numbered by direction index (0 north, clockwise)."""
+    ``radial`` and ``vector`` are direction indices (0 north, clockwise); the words number them
+    as Harmon numbers headings (1-6, 6 north), as every view does."""
     if maneuver:
         return Steer(maneuver[0], "Williamson turn (105.2, 105.4.9)", maneuver[1:])
     v = pose.bow - target
@@ -125,20 +134,20 @@ def radial_steer(pose: Pose, target: Hex, hand: int = 1, maneuver: tuple[int, ..
         inward = (i + 3) % 6
         t = turns_between(h, inward)
         if t == 0:
-            return Steer(0, f"on radial {i}, straight for the target hex (105.3.2 c)", radial=i)
+            return Steer(0, f"on radial {harmon_heading(i)}, straight for the target hex (105.3.2 c)", radial=i)
         if abs(t) == 1:
-            return Steer(t, f"on radial {i}: one turn onto the target hex (105.3.2 b)", radial=i)
+            return Steer(t, f"on radial {harmon_heading(i)}: one turn onto the target hex (105.3.2 b)", radial=i)
         if pose.stern.distance(target) <= az:
             return Steer(0, "leaving the assault zone on the same course (105.4.9)", radial=i)
         w = williamson_turns(hand)
-        return Steer(w[0], f"on radial {i} facing away: Williamson turn (105.3.3)", w[1:], radial=i)
+        return Steer(w[0], f"on radial {harmon_heading(i)} facing away: Williamson turn (105.3.3)", w[1:], radial=i)
     # candidates: (radial, vector heading, hexes along the vector)
     cands = [(i, (i + 4) % 6, b), ((i + 1) % 6, (i + 3) % 6, a)]
     cands.sort(key=lambda c: (c[2], abs(turns_between(h, c[1])), 0 if turns_between(h, c[1]) * hand > 0 else 1))
     radial, vec, _ = cands[0]
     t = turn_toward(h, vec, hand, _side_of_target(pose, target))
-    why = (f"on the vector to radial {radial} (105.3.2 a)" if t == 0
-           else f"turning onto the vector to radial {radial} (105.3.2 a)")
+    why = (f"on the vector to radial {harmon_heading(radial)} (105.3.2 a)" if t == 0
+           else f"turning onto the vector to radial {harmon_heading(radial)} (105.3.2 a)")
     return Steer(t, why, radial=radial, vector=vec)
 
 
@@ -156,8 +165,10 @@ def diameter_steer(pose: Pose, target: Hex, radius: int, hand: int = 1, az: int 
         if s.maneuver or "Williamson" in s.why:
             i, _, _ = sextant(v)
             t = turn_toward(h, (i + 3) % 6, hand, _side_of_target(pose, target))
-            return Steer(t, f"turning toward the diameter of {radius} (106.2.2)", radial=i)
-        return Steer(s.turn, s.why.replace("(105.3.2", "toward the diameter (106.2.2, 105.3.2"), radial=s.radial, vector=s.vector)
+            s = Steer(t, f"turning toward the diameter of {radius} (106.2.2)", radial=i)
+        else:
+            s = Steer(s.turn, s.why.replace("(105.3.2", "toward the diameter (106.2.2, 105.3.2"), radial=s.radial, vector=s.vector)
+        return _arrival(pose, target, radius, hand, s) if d == radius + 1 else s
     if d == radius:
         want = _ring_heading(v, hand)
         t = turn_toward(h, want, hand)
@@ -170,6 +181,40 @@ def diameter_steer(pose: Pose, target: Hex, radius: int, hand: int = 1, az: int 
     outs.sort(key=lambda o: (abs(turns_between(h, o)), 0 if turns_between(h, o) * hand > 0 else 1))
     t = turn_toward(h, outs[0], hand)
     return Steer(t, f"heading out to the diameter of {radius} (106.2.4)")
+
+
+def _arrival(pose: Pose, target: Hex, radius: int, hand: int, s: Steer) -> Steer:
+    """106.1.2 ("never having the bow hex leaving the path"): the last hex of the approach.  A
+    ship reaching the ring more than 60 degrees off the ring's course would need two pivots
+    there, one hex each, and stray inside it; so on this hex it takes the pivot that puts its
+    bow on the ring at most 60 degrees off that course (the approach's own pivot when it does,
+    else the least turn off the ring's course, then to ``hand``'s side)."""
+
+    def off(t: int) -> int | None:
+        p = pose.step(t)
+        if p.bow.distance(target) != radius:
+            return None
+        return abs(turns_between(p.heading, _ring_heading(p.bow - target, hand)))
+
+    mine = off(s.turn)
+    if mine is None or mine <= 1:
+        return s
+    cands = [(e, 0 if t * hand > 0 else 1, t) for t in (-1, 0, 1) if t != s.turn and (e := off(t)) is not None and e <= 1]
+    if cands:
+        _, _, t = min(cands)
+        return Steer(t, f"turning onto the diameter of {radius} on the last hex of the approach, so that the bow stays on it "
+                        "(106.1.2, 106.2.2)", radial=s.radial, vector=s.vector)
+    # no pivot reaches the ring on its course: stay outside one more hex, turning toward that course
+    wait = []
+    for t in (-1, 0, 1):
+        p = pose.step(t)
+        if p.bow.distance(target) > radius:
+            wait.append((abs(turns_between(p.heading, _ring_heading(p.bow - target, hand))), 0 if t * hand > 0 else 1, t))
+    if not wait:
+        return s
+    _, _, t = min(wait)
+    return Steer(t, f"turning toward the course of the diameter of {radius} before reaching it, so that the bow stays on it "
+                    "once there (106.1.2, 106.2.2)", radial=s.radial, vector=s.vector)
 
 
 def _ring_heading(v: Hex, hand: int) -> int:

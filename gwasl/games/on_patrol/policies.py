@@ -16,19 +16,27 @@ from gwasl.games.on_patrol import records as R
 from gwasl.games.on_patrol.geometry import DIRS
 from gwasl.games.on_patrol.state import PatrolState, Ship, Sub
 from gwasl.games.on_patrol.tables import tables
+from gwasl.model.errors import GwaslError
 from gwasl.model.hexgrid import Hex
 
 __all__ = ["POLICIES", "pick", "random_policy", "sensible_policy"]
 
 
+class TooManyChoicesError(GwaslError):
+    """A uniform choice among more than three dice can pick from."""
+
+
 def pick(dice: GameDice, n: int, cause: str) -> int:
-    """A uniform choice among ``n`` from the game's dice (rejection sampling, every die logged)."""
+    """A uniform choice among ``n`` from the game's dice (rejection sampling, every die logged).
+
+    Raises :class:`TooManyChoicesError` (a uniform choice among more than three dice can pick from).
+    """
     if n <= 6:
         return dice.randrange(n, cause)
     dies = 2 if n <= 36 else 3
     space = 6 ** dies
     if n > space:
-        raise ValueError("too many choices")
+        raise TooManyChoicesError("too many choices")
     accepted = space - space % n
     while True:
         r = dice.DR(cause)

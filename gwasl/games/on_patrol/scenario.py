@@ -23,15 +23,19 @@ from gwasl.games.on_patrol.state import PatrolState, Ship, Sub
 from gwasl.games.on_patrol.tables import Tables
 from gwasl.model.hexgrid import Hex, HexLabelError
 
-__all__ = ["BUNDLED", "ScenarioError", "bundled", "load_bundled", "parse", "place_convoy"]
+__all__ = ["BUNDLED", "PatrolScenarioError", "ScenarioError", "bundled", "load_bundled", "parse", "place_convoy"]
 
 BUNDLED_DIR = Path(__file__).resolve().parent / "scenarios"
 BUNDLED = ("day-convoy", "night-convoy", "hunter-group")
 FORMAT = "gwasl-on-patrol"
 
 
-class ScenarioError(GameError):
+class PatrolScenarioError(GameError):
     """An On Patrol scenario that cannot be played: names the field and the problem."""
+
+
+#: the name the game's modules import
+ScenarioError = PatrolScenarioError
 
 
 def bundled() -> list[str]:
@@ -176,7 +180,9 @@ def parse(t: Tables, src: Mapping[str, Any], secret: frozenset[str] = frozenset(
         victory[k] = _get(vic, k, int, "scenario.victory")
     if not victory["marginal"] <= victory["substantial"] <= victory["decisive"]:
         raise ScenarioError("scenario.victory: marginal <= substantial <= decisive")
-    contact = _get(src, "contact", bool, "scenario", False)
+    contact = _get(src, "contact", (bool, str), "scenario", False)
+    if isinstance(contact, str) and contact != "lost":
+        raise ScenarioError('scenario.contact: true (contact made), false (none) or "lost" (contact lost where the boat starts)')
     return PatrolState(MappingProxyType({"contact": contact, "lead_row": convoy.get("lead_row") if convoy else None,
                                          "formation": convoy.get("formation") if convoy else None,
                                          "description": src.get("description", "") if isinstance(src.get("description", ""), str) else ""}),

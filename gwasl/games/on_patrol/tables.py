@@ -22,6 +22,7 @@ __all__ = [
     "Band",
     "ShipClass",
     "SubClass",
+    "OnPatrolTableError",
     "TableError",
     "Tables",
     "TorpedoType",
@@ -33,8 +34,12 @@ DATA = Path(__file__).resolve().parent / "data"
 SOURCES = frozenset({"harmon", "designer-ruling", "derived", "stand-in"})
 
 
-class TableError(GameError):
+class OnPatrolTableError(GameError):
     """An On Patrol data table is missing or malformed."""
+
+
+#: the name the game's modules import
+TableError = OnPatrolTableError
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
+from gwasl.model.errors import GwaslError
 from gwasl.model.hexgrid import Hex
 from gwasl.rules.dice import Dice, Roll
 from gwasl.rules.fog.state import FogState
@@ -25,7 +26,7 @@ __all__ = ["ThirdDieResult", "ThirdDieError", "bore_sight_die", "pre_registratio
 CandidateFn = Callable[[Hex], bool]
 
 
-class ThirdDieError(Exception):
+class ThirdDieError(GwaslError):
     """A third die asked for a weapon or module that cannot roll one."""
 
 

@@ -15,11 +15,12 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from gwasl.model.hexgrid import Hex
-from gwasl.model.scenario import FortificationKind, Position, Scenario, Unit
+from gwasl.model.scenario import FortificationKind, Position, Scenario, Unit, UnitKind
 from gwasl.model.terrain import fortification_table, terrain_table
 from gwasl.rules.fog.table import FogTable, fog_table
 from gwasl.rules.garance import garance_concealment_loss, in_open_ground
 from gwasl.rules.los import LosIndex
+from gwasl.rules.organisation import unit_mf_allowance
 from gwasl.rules.trenches import FireKind, LocationError
 from gwasl.rules.trenches import location_tem as trench_location_tem
 
@@ -27,11 +28,13 @@ __all__ = [
     "ConcealmentLossFn",
     "FogEnv",
     "LocationTemFn",
+    "MfAllowanceFn",
     "PlacementFn",
     "SeesFn",
     "default_concealment_loss",
     "default_env",
     "default_location_tem",
+    "default_mf_allowance",
     "default_placement",
     "sees_from_index",
     "size_class_of",
@@ -50,6 +53,8 @@ LocationTemFn = Callable[[Scenario, Hex, Position, tuple[tuple[FortificationKind
 ConcealmentLossFn = Callable[[Scenario, Unit, Hex, Position, bool], "str | None"]
 # (scenario, fortification kind, hex, set-up hexes or None) -> may it be set up there?
 PlacementFn = Callable[[Scenario, FortificationKind, Hex, "frozenset[Hex] | None"], bool]
+# (scenario, unit, the ids of the units it would have moved with) -> the MF/MP it has in a phase
+MfAllowanceFn = Callable[[Scenario, Unit, "tuple[str, ...]"], float]
 
 def fortification_tem(kind: FortificationKind, position: Position | None = None, override: int | None = None) -> int:
     """TEM of a fortification from the terrain table (B27.1, B30, ASLGW 2.1.3, 2.2.4);
@@ -115,6 +120,30 @@ def default_concealment_loss(scenario: Scenario, unit: Unit, h: Hex, position: P
     return None
 
 
+def default_mf_allowance(scenario: Scenario, unit: Unit, group: tuple[str, ...] = ()) -> float:
+    """The MF/MP a unit has in a phase, for O'Leary 2.4's "could it have done what the stack
+    did": its ``movement_allowance`` extension (a vehicle's MP, docs/format/fog.md); a
+    support weapon is carried, so unlimited; otherwise the infantry allowance of
+    :func:`gwasl.rules.organisation.unit_mf_allowance` -- the one of ASLGW 1.3 (6 MF for a
+    squad in platoon formation with its leader, or with a leader), A4.1 and ASLGW 1.8.
+    The game in play plugs in its own movement allowance instead (the same rule, with
+    what the phase has fixed), so a shift and a move agree.
+
+    >>> import datetime
+    >>> from gwasl.model.scenario import MapData, UnitKind
+    >>> u = Unit("s", "a", UnitKind.SQUAD, Hex(0, 0))
+    >>> s = Scenario("t", datetime.date(1916, 1, 1), MapData(3, 3), {}, units=(u,))
+    >>> default_mf_allowance(s, u)
+    4.0
+    """
+    v = unit.extra.get("movement_allowance")
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return float(v)
+    if unit.kind is UnitKind.SUPPORT_WEAPON:
+        return float("inf")
+    return float(unit_mf_allowance(scenario, unit.id).total)
+
+
 def default_placement(scenario: Scenario, kind: FortificationKind, h: Hex, setup: frozenset[Hex] | None) -> bool:
     """O'Leary 4.2: could this fortification have been set up at ``h``?
 
@@ -176,6 +205,7 @@ class FogEnv:
     concealment_loss: ConcealmentLossFn = default_concealment_loss
     placement: PlacementFn = default_placement
     table: FogTable = field(default_factory=fog_table)
+    mf_allowance: MfAllowanceFn = default_mf_allowance
     _cache: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def sees(self, scenario: Scenario) -> SeesFn:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from gwasl.model.errors import GwaslError
 from gwasl.model.hexgrid import Hex
 from gwasl.model.phases import Phase
 from gwasl.model.scenario import Position, Scenario
@@ -33,7 +34,7 @@ from gwasl.rules.fog.state import Clock, ConcealStack, FogState, LedgerKind, Shi
 __all__ = ["PreviewError", "ShiftPreview", "preview_shift"]
 
 
-class PreviewError(ValueError):
+class PreviewError(GwaslError):
     """The two hexes hold no hidden stack of one side that could shift."""
 
 

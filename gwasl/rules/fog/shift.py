@@ -23,9 +23,10 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any
 
+from gwasl.model.errors import GwaslError
 from gwasl.model.hexgrid import Hex
 from gwasl.model.phases import Phase
-from gwasl.model.scenario import FortificationKind, Position, Scenario, Unit, UnitKind
+from gwasl.model.scenario import FortificationKind, Position, Scenario, Unit
 from gwasl.rules.dice import Modifier, Roll
 from gwasl.rules.fog.drm import ShiftFacts, shift_modifiers
 from gwasl.rules.fog.env import FogEnv, size_class_of
@@ -39,7 +40,6 @@ from gwasl.rules.fog.state import (
     fog_extension,
 )
 from gwasl.rules.fog.table import FogTable
-from gwasl.rules.units import infantry_movement
 
 __all__ = [
     "Done",
@@ -52,7 +52,6 @@ __all__ = [
     "ShiftResult",
     "closure_key",
     "is_phase_closed",
-    "movement_allowance",
     "plan_cloaked_shift",
     "plan_dummy_shift",
     "plan_group_dummy_shift",
@@ -64,7 +63,7 @@ __all__ = [
 ]
 
 
-class ShiftError(Exception):
+class ShiftError(GwaslError):
     """A shift request that names no such stack or piece, or resolves an ineligible plan."""
 
 
@@ -297,19 +296,6 @@ def is_phase_closed(ledger: Sequence[ShiftRecord], clock: Clock | None, side: st
 # ---------------------------------------------------------------------------
 # Facts for the DRM
 # ---------------------------------------------------------------------------
-def movement_allowance(unit: Unit, table: FogTable | None = None) -> float:
-    """MF/MP allowance of a unit for the 2.4 consistency check: its ``movement_allowance``
-    extension, else A4.1 (:func:`gwasl.rules.units.infantry_movement`: MMC 4, SMC 6);
-    support weapons are carried, so unlimited."""
-    v = unit.extra.get("movement_allowance")
-    if isinstance(v, (int, float)) and not isinstance(v, bool):
-        return float(v)
-    if unit.kind is UnitKind.SUPPORT_WEAPON:
-        return float("inf")
-    mv = infantry_movement()
-    return float(mv.smc_mf if unit.is_smc else mv.mmc_mf)
-
-
 def _forts_counting(state: FogState, side: str, h: Hex, positions: Iterable[Position],
                     shifted: Iterable[str] = (), hidden_all: bool = False) -> tuple[tuple[FortificationKind, int | None], ...]:
     """Fortifications whose TEM counts for a location (O'Leary 4.3, 4.5): known ones a unit
@@ -364,8 +350,12 @@ def _consistency(state: FogState, env: FogEnv, side: str, going: list[tuple[list
             if why:
                 return f"{why}; the shift would cost its concealment at once (O'Leary 2.4)"
     for spent, takers, where in histories:
+        if spent <= 0:
+            continue
+        group = tuple(u.id for u in takers)
         for u in takers:
-            allowed = movement_allowance(u, env.table)
+            # the one MF allowance of movement (ASLGW 1.3: 6 in formation with its leader), env.mf_allowance
+            allowed = env.mf_allowance(state.scenario, u, group)
             if spent > allowed:
                 return (f"the stack at {where} has already spent {spent:g} MF, more than {u.id}'s "
                         f"{allowed:g} (O'Leary 2.4)")

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 
+from gwasl.model.errors import GwaslError
 from gwasl.model.hexgrid import Hex
 from gwasl.model.phases import Phase
 from gwasl.model.scenario import Fortification, Position
@@ -38,7 +39,7 @@ __all__ = [
 ]
 
 
-class FogRuleError(Exception):
+class FogRuleError(GwaslError):
     """An action the fog rules forbid (e.g. moving a HIP unit conventionally, 3.2.2)."""
 
 

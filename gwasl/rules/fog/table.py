@@ -91,7 +91,7 @@ def _need(d: Any, key: str, where: str, kind: type | tuple[type, ...], allow_non
 
 
 def parse_fog_table(doc: Any) -> FogTable:
-    """Validate the decoded fog.json; every problem names its entry and field."""
+    """Validate the decoded fog.json (O'Leary 2.5 table and DRMs); every problem names its entry and field."""
     st = _need(doc, "shift_table", "$", dict)
     raw_bands = _need(st, "bands", "shift_table", list)
     bands = []
@@ -165,5 +165,5 @@ def parse_fog_table(doc: Any) -> FogTable:
 
 @lru_cache(maxsize=1)
 def fog_table() -> FogTable:
-    """The validated fog table, loaded once."""
+    """The validated fog table (O'Leary 2.5), loaded once."""
     return parse_fog_table(load_resource("fog.json"))

@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any
 
+from gwasl.model.errors import GwaslError
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import (
     Formation,
@@ -34,6 +35,7 @@ from gwasl.model.scenario import (
     Unit,
     Weather,
 )
+from gwasl.model.viewers import OMNISCIENT
 from gwasl.rules.fog.state import Clock, FogState, FogStatus, ShiftRecord
 
 __all__ = [
@@ -52,7 +54,6 @@ __all__ = [
     "view",
 ]
 
-OMNISCIENT = "omniscient"
 
 # Unit fields beyond the schema's that an enemy may see on a visible counter.
 PUBLIC_UNIT_EXTRA = ("size_class", "ca", "vca", "ce", "emplaced")
@@ -62,7 +63,7 @@ PUBLIC_UNIT_EXTRA = ("size_class", "ca", "vca", "ce", "emplaced")
 PUBLIC_FORTIFICATION_EXTRA = ("tem", "ca")
 
 
-class ViewError(ValueError):
+class ViewError(GwaslError):
     """A viewer that is neither a side of the scenario nor "omniscient"."""
 
 

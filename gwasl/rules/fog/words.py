@@ -10,6 +10,7 @@ The aslgw game (its events' texts) and the editor's fog preview both call it.
 
 from __future__ import annotations
 
+from gwasl.model.viewers import OMNISCIENT
 from gwasl.rules.fog.boresight import ThirdDieResult
 from gwasl.rules.fog.shift import Done, DoneKind, Seen, SeenKind, ShiftResult
 from gwasl.rules.fog.status import (
@@ -160,7 +161,7 @@ def line(o: FogOutcome, viewer: str) -> str | None:
     if not _happened(o):
         return None
     actor, text, own, public = _lines(o)
-    if viewer == "omniscient" or actor is None:
+    if viewer == OMNISCIENT or actor is None:
         return text
     if viewer == actor:
         return text if own is None else own

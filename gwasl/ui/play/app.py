@@ -6,6 +6,7 @@ import sys
 
 from PySide6.QtWidgets import QApplication
 
+from gwasl.ui.app import startup_probe
 from gwasl.ui.play.window import PlayerWindow
 
 __all__ = ["run_player"]
@@ -17,9 +18,10 @@ def run_player(path: str | None = None) -> int:
     app.setApplicationName("gwasl")
     app.setOrganizationName("gwasl")
     win = PlayerWindow()
+    win.show()  # first: a question about the file (a scenario given as a game) has a window to belong to
     if path:
         win.open_game_path(path)
-    win.show()
-    if not path:
+    else:
         win.new_game_dialog()
+    startup_probe(app)
     return int(app.exec())

@@ -15,7 +15,8 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from gwasl.engine.game import PLAYER, Decision, Outcome, Status
+from gwasl.engine.dice import GameDice
+from gwasl.engine.game import PLAYER, Decision, GameError, IllegalAction, Outcome, Status
 from gwasl.engine.history import History
 from gwasl.engine.journal import Entry
 from gwasl.engine.record import Record
@@ -158,6 +159,49 @@ class GameController(QObject):
 
     def odds(self, action: Record) -> list[Outcome]:
         return self.session.odds(action, PLAYER)
+
+    #: the steps that end a game at the player's word: Combined Arms' "end the game after turn N
+    #: and score it" (CA Victory) and On Patrol's breaking off the patrol
+    FINAL_KINDS = ("end_game", "break_off")
+    #: the steps that may end a game by the way (the last phase of the last turn)
+    ENDING_KINDS = ("end_phase", "end_turn", "end_window", "end_impulse")
+
+    def is_final(self, action: Record) -> bool:
+        """Whether ``action`` ends the game and cannot be taken back (it rolls dice or reveals a
+        hidden fact, so take-back refuses afterwards: docs/architecture.md "Undo and history"); in practice
+        mode nothing is final.  An end of phase is tried on a copy of the state with dice of
+        its own (never the game's stream): it is final when the game is then over."""
+        if self.session.options.practice:
+            return False
+        if action.kind in self.FINAL_KINDS:
+            return True
+        if action.kind not in self.ENDING_KINDS:
+            return False
+        game, state = self.session.game, self.session.state
+        try:
+            events = game.apply(state, action, GameDice(0x26).private("lookahead"))
+            for ev in events:
+                state = game.reduce(state, ev)
+        except (GameError, KeyError, ValueError, TypeError):  # the game refuses it: it will say why when sent
+            return False
+        return game.status(state).over and any(game.irreversible(ev) for ev in events)
+
+    def why_not(self, data: dict[str, Any]) -> str:
+        """Why the action ``data`` (its JSON) may not be taken now, as the game says it to the
+        person at the desk (with the rule that forbids it); "" when it may."""
+        if self._cursor is not None:
+            return "you are looking at an earlier position; press Live to play on"
+        try:
+            action = self.session.find_action(data)
+        except IllegalAction as e:
+            return str(e)
+        game, state = self.session.game, self.session.state
+        if any(la.action == action for la in self.legal()):
+            return ""
+        try:
+            return game.why_illegal(state, action, self.session.viewer(PLAYER))
+        except (GameError, KeyError, ValueError, TypeError) as e:  # a half-made action the game cannot read
+            return str(e)
 
     def suggest(self) -> tuple[str, Decision] | None:
         """What the game's own best policy would do now, and why (none while browsing)."""

@@ -1,5 +1,9 @@
-"""File > New game: a ruleset, a scenario (from a file or the library), the seed,
-the sides gwasl keeps secret, practice mode and the game's options."""
+"""File > New game: a game, its source (a file, or one from the library or the game's
+own), the seed, and the options the game offers.
+
+The form is built from what each game declares on its class (``Game.display_name``,
+``Game.source_kind``, ``Game.options_offered``): a game's options appear only while
+that game is chosen, and nothing here names a ruleset."""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ import datetime as _dt
 import os
 import random
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,13 +34,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gwasl.engine.game import GameError, GameOptions
-from gwasl.games import RULESETS, game_for
+from gwasl.engine.game import BOOL, PRACTICE, SCENARIO_FILE, SECRET, SIDE, Game, GameError, GameOption, GameOptions
+from gwasl.games import DEFAULT_RULESET, bundled_sources, game_for, rulesets
 from gwasl.store.gamefile import GameFile, GameFileError, create_game, load_source
+from gwasl.ui.errors import save_error_text
+from gwasl.ui.play.card import ScenarioCard
 
 __all__ = ["NewGameDialog", "default_game_path"]
-
-RULESET_NAMES = {"aslgw": "A Great War scenario", "combined-arms": "Combined Arms (Sabin)", "on-patrol": "On Patrol (Harmon)"}
 
 
 def games_folder() -> Path:
@@ -60,7 +65,7 @@ class NewGameDialog(QDialog):
     """Choose and start a game; :attr:`created` is the new game file once accepted."""
 
     def __init__(self, parent: QWidget | None = None, settings: QSettings | None = None,
-                 ruleset: str = "aslgw", source_path: str | None = None) -> None:
+                 ruleset: str = DEFAULT_RULESET, source_path: str | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("New game")
         self.settings = settings
@@ -68,16 +73,23 @@ class NewGameDialog(QDialog):
         self._source: dict[str, Any] | None = None
         self._sides: tuple[str, ...] = ()
         self._loaded: tuple[str, str] | None = None  # the (ruleset, scenario) the choices below are for
-        form = QFormLayout()
+        #: the chosen game's options by key: the option, its widget and how to read its value
+        self._choices: dict[str, tuple[GameOption, QWidget, Callable[[], Any]]] = {}
+        #: true-or-false choices made, by key: kept while other games are chosen (their sides are not)
+        self._ticked: dict[str, bool] = {}
+        self.form = form = QFormLayout()
         self.ruleset = QComboBox()
-        for key in RULESETS:
-            self.ruleset.addItem(RULESET_NAMES.get(key, key), key)
+        for key in rulesets():
+            try:
+                name = game_for(key).display_name
+            except GameError:
+                name = key  # chosen, it says what is wrong with it
+            self.ruleset.addItem(name, key)
         self.ruleset.setCurrentIndex(max(0, self.ruleset.findData(ruleset)))
         self.ruleset.currentIndexChanged.connect(self._source_changed)
         form.addRow("Game", self.ruleset)
 
         self.source = QLineEdit()
-        self.source.setPlaceholderText("scenario file (optional for the solitaire games)")
         self.source.editingFinished.connect(self._source_changed)
         browse = QPushButton("Browse…")
         browse.clicked.connect(self._browse)
@@ -87,7 +99,6 @@ class NewGameDialog(QDialog):
         form.addRow("Scenario", _wrap(row))
 
         self.search = QLineEdit()
-        self.search.setPlaceholderText("search the scenario library: title, id")
         self.search.textChanged.connect(self._search)
         self.ruleset.currentIndexChanged.connect(lambda _i: self._search(self.search.text()))
         self.hits = QListWidget()
@@ -101,21 +112,16 @@ class NewGameDialog(QDialog):
         self.seed = QSpinBox()
         self.seed.setRange(0, 2**31 - 1)
         self.seed.setValue(random.SystemRandom().randrange(2**31))
-        form.addRow("Dice seed", self.seed)
-
-        # issue 25: gwasl may play the other side of a Great War scenario (--opponent)
-        self.play_as = QComboBox()
-        form.addRow("Play", self.play_as)
-
-        self.secret_box = QVBoxLayout()
-        self.secret_checks: dict[str, QCheckBox] = {}
-        form.addRow("gwasl keeps secret", _wrap(self.secret_box))
-        self.practice = QCheckBox("practice mode: take back past dice and reveals")
-        form.addRow("", self.practice)
-        self.balance = QComboBox()
-        form.addRow("Balance (A26.4)", self.balance)
-        self.easier = QCheckBox("the easier game (no -1 per turn after 18)")
-        form.addRow("", self.easier)
+        # the seed gives every die of the game: while gwasl keeps a side secret it is shown
+        # only on request, for a bug report (issue 28 item 5)
+        self.seed_details = QPushButton("Details (for bug reports)")
+        self.seed_details.setCheckable(True)
+        self.seed_details.toggled.connect(self._show_seed)
+        seed_label = QHBoxLayout()
+        seed_label.addWidget(QLabel("Dice seed"))
+        seed_label.addWidget(self.seed_details)
+        form.addRow(_wrap(seed_label), self.seed)  # the button stays in sight while the seed is hidden
+        self._options_row = form.rowCount()  # the chosen game's options follow the seed
 
         self.out = QLineEdit()
         form.addRow("Save the game as", self.out)
@@ -129,7 +135,12 @@ class NewGameDialog(QDialog):
         self.ok_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
         self.ok_button.setText("Start")
         lay = QVBoxLayout(self)
-        lay.addLayout(form)
+        self.card = ScenarioCard()  # what the chosen scenario is played for (gwasl.ui.play.card)
+        self.card.setMinimumWidth(360)
+        top = QHBoxLayout()
+        top.addLayout(form, 1)
+        top.addWidget(self.card, 1)
+        lay.addLayout(top)
         lay.addWidget(self.problem)
         lay.addWidget(buttons)
         if source_path:
@@ -142,6 +153,28 @@ class NewGameDialog(QDialog):
     def ruleset_name(self) -> str:
         return str(self.ruleset.currentData())
 
+    @property
+    def game(self) -> Game[Any]:
+        """The chosen game."""
+        return game_for(self.ruleset_name)
+
+    def choice_widget(self, key: str) -> Any:
+        """The widget of the chosen game's option ``key`` (``None`` when it offers none): a
+        check box (true or false), a list of sides to pick one from, or a box of side check boxes."""
+        found = self._choices.get(key)
+        return found[1] if found else None
+
+    @property
+    def secret_checks(self) -> dict[str, QCheckBox]:
+        """The check box of each side gwasl may keep secret (none when the game offers no secret)."""
+        box = self.choice_widget(SECRET.key)
+        return dict(box.checks) if isinstance(box, _SideChecks) else {}
+
+    @property
+    def practice(self) -> QCheckBox | None:
+        box: QCheckBox | None = self.choice_widget(PRACTICE.key)
+        return box
+
     def _browse(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Scenario", "", "Scenarios (*.json);;All files (*)")
         if path:
@@ -149,24 +182,25 @@ class NewGameDialog(QDialog):
             self._source_changed()
 
     def _search(self, text: str) -> None:
+        """List what the chosen game starts from: the scenario library for Great War scenario
+        files, the game's own bundled sources, or nothing (a game that makes its own)."""
         self.hits.clear()
-        ruleset = self.ruleset_name
-        self.search.setPlaceholderText({"aslgw": "search the scenario library: title, id",
-                                        "on-patrol": "search On Patrol's bundled patrols: title",
-                                        "combined-arms": "Combined Arms dices its board from the seed: no scenario"}
-                                       .get(ruleset, ""))
-        if ruleset == "on-patrol":
-            from gwasl.games.on_patrol.scenario import BUNDLED_DIR, bundled, load_bundled
+        try:
+            game = self.game
+        except GameError:
+            return  # the problem line says why (_source_changed)
+        kind = game.source_kind
+        self.search.setPlaceholderText(kind.search)
+        if kind.format == SCENARIO_FILE:
+            self._search_library(text)
+            return
+        for b in bundled_sources(game):
+            if not text or text.lower() in f"{b.title} {b.name}".lower():
+                item = QListWidgetItem(b.title)
+                item.setData(Qt.ItemDataRole.UserRole, str(b.path))
+                self.hits.addItem(item)
 
-            for name in bundled():
-                title = str(load_bundled(name).get("title") or name)
-                if not text or text.lower() in f"{title} {name}".lower():
-                    item = QListWidgetItem(title)
-                    item.setData(Qt.ItemDataRole.UserRole, str(BUNDLED_DIR / f"{name}.json"))
-                    self.hits.addItem(item)
-            return
-        if ruleset != "aslgw":
-            return
+    def _search_library(self, text: str) -> None:
         try:
             from gwasl.store.library import Library, LibraryError
 
@@ -184,7 +218,7 @@ class NewGameDialog(QDialog):
         self._source_changed()
 
     def _source_changed(self) -> None:
-        """Read the source and offer its sides (secret, balance); say what is wrong if it cannot.
+        """Read the source and offer the game's options for its sides; say what is wrong if it cannot.
 
         The scenario box reports an edit whenever it loses focus; the same scenario again
         keeps the choices made (a click on a "secret" box must not be undone by it)."""
@@ -196,62 +230,110 @@ class NewGameDialog(QDialog):
         self.problem.setText("")
         self._source = None
         try:
+            game = self.game
+        except GameError as e:
+            self._sides = ()
+            self.problem.setText(str(e))
+            self._clear_choices()
+            self.ok_button.setEnabled(False)
+            self.card.hide()
+            return
+        kind = game.source_kind
+        self.source.setPlaceholderText(kind.describe())
+        try:
             if path:
-                self._source = load_source(ruleset, path)
-            elif ruleset == "aslgw":
-                raise GameError("choose a Great War scenario (a file, or one from the library)")
-            game = game_for(ruleset)
+                self._source = load_source(game, path)
+            elif kind.required:
+                where = " (a file, or one from the library)" if kind.format == SCENARIO_FILE else ""
+                raise GameError(f"choose {kind.what}{where}")
             self._sides = tuple(game.sides(game.setup(self._source, GameOptions())))
         except GameError as e:
             self._sides = ()
             self.problem.setText(str(e))
-        self.easier.setVisible(ruleset == "combined-arms")
-        self.balance.clear()
-        self.balance.addItem("none", None)
-        for s in self._sides:
-            self.balance.addItem(s, s)
-        self.play_as.clear()
-        self.play_as.addItem("both sides (solitaire)", None)
-        if ruleset == "aslgw":
-            for s in self._sides:
-                other = next((o for o in self._sides if o != s), None)
-                if other is not None:
-                    self.play_as.addItem(f"{s} (gwasl plays {other})", other)
-        self.play_as.setEnabled(self.play_as.count() > 1)
-        for cb in self.secret_checks.values():
-            cb.setParent(None)
-        self.secret_checks = {}
-        for s in self._sides:
-            cb = QCheckBox(s)
-            self.secret_box.addWidget(cb)
-            self.secret_checks[s] = cb
+        self._build_choices(game)
         title = (self._source or {}).get("title") if isinstance(self._source, dict) else None
-        self.out.setText(str(default_game_path(str(title or RULESET_NAMES.get(ruleset, ruleset)))))
+        self.out.setText(str(default_game_path(str(title or game.display_name))))
         self.ok_button.setEnabled(bool(self._sides))
+        self.card.setVisible(ruleset == "aslgw")
+        self.card.show_card(self._source if ruleset == "aslgw" else None)
+
+    def _show_seed(self, _checked: bool = False) -> None:
+        secret = any(cb.isChecked() for cb in self.secret_checks.values())
+        self.seed.setVisible(not secret or self.seed_details.isChecked())
+        self.seed_details.setVisible(secret)
+
+    def _build_choices(self, game: Game[Any]) -> None:
+        """The rows of ``game``'s options, after the seed's; a true-or-false choice already made
+        is kept, also through other games (the sides of another source are not)."""
+        self._clear_choices()
+        at = self._options_row
+        for option in game.options_offered:
+            widget: QWidget
+            value: Callable[[], Any]
+            label = option.label
+            if option.kind == BOOL:
+                box = QCheckBox(option.label)
+                box.setChecked(self._ticked.get(option.key, bool(option.default)))
+                widget, value, label = box, box.isChecked, ""
+            elif option.kind == SIDE:
+                combo = QComboBox()
+                combo.addItem("none", None)
+                for s in self._sides:
+                    combo.addItem(s, s)
+                widget, value = combo, combo.currentData
+            else:
+                checks = _SideChecks(self._sides)
+                widget, value = checks, checks.ticked
+            if option.rule:
+                widget.setToolTip(option.rule)
+            self.form.insertRow(at, label, widget)
+            at += 1
+            self._choices[option.key] = (option, widget, value)
+        for cb in self.secret_checks.values():
+            cb.toggled.connect(self._show_seed)
+        self._show_seed()
+
+    def _clear_choices(self) -> None:
+        self._ticked.update({key: value() for key, (o, _w, value) in self._choices.items() if o.kind == BOOL})
+        for _option, old, _value in self._choices.values():
+            self.form.removeRow(old)
+        self._choices = {}
+
+    def choices(self) -> dict[str, Any]:
+        """The value of each option of the chosen game, by key."""
+        return {key: value() for key, (_o, _w, value) in self._choices.items()}
 
     def options(self) -> GameOptions:
-        extra: dict[str, Any] = {}
-        if self.balance.currentData():
-            extra["balance"] = self.balance.currentData()
-        if self.ruleset_name == "combined-arms" and self.easier.isChecked():
-            extra["easier"] = True
-        secret = frozenset(s for s, cb in self.secret_checks.items() if cb.isChecked())
-        opponent = self.play_as.currentData()
-        if opponent:
-            extra["opponent"] = opponent
-            secret |= {opponent}  # gwasl plays that side and keeps its secrets
-        return GameOptions(secret, self.practice.isChecked(), extra)
+        """The chosen options, as the game checks them (:meth:`Game.start_options`)."""
+        return self.game.start_options(self.choices(), self._sides)
 
     def start(self) -> None:
         """Create the game file and accept; a problem is shown and the dialog stays open."""
         out = Path(self.out.text().strip())
         try:
             out.parent.mkdir(parents=True, exist_ok=True)
-            self.created = create_game(out, game_for(self.ruleset_name), self._source, self.seed.value(), self.options())
+            self.created = create_game(out, self.game, self._source, self.seed.value(), self.options())
         except (GameFileError, GameError, OSError) as e:
-            self.problem.setText(str(e))
+            self.problem.setText(save_error_text(out, e))  # a read-only folder in words, not "[Errno 30]"
             return
         self.accept()
+
+
+class _SideChecks(QWidget):
+    """One check box per side (an option that takes any set of the game's sides)."""
+
+    def __init__(self, sides: tuple[str, ...]) -> None:
+        super().__init__()
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        self.checks: dict[str, QCheckBox] = {}
+        for s in sides:
+            cb = QCheckBox(s)
+            lay.addWidget(cb)
+            self.checks[s] = cb
+
+    def ticked(self) -> list[str]:
+        return [s for s, cb in self.checks.items() if cb.isChecked()]
 
 
 def _wrap(layout: Any) -> QWidget:

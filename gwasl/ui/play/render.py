@@ -13,7 +13,7 @@ from PySide6.QtGui import QImage
 
 from gwasl.engine.game import PLAYER
 from gwasl.store.gamefile import open_game
-from gwasl.ui.play.boards import board_for
+from gwasl.ui.play.boards import BoardError, load_board
 from gwasl.ui.render import RenderError, ensure_app, render_scene, save_image
 
 __all__ = ["render_game_png"]
@@ -27,11 +27,14 @@ def render_game_png(path: str | os.PathLike[str], out: str | os.PathLike[str], v
     """Draw the game in ``path`` as ``viewer`` sees it now and write it to ``out``.
 
     Raises GameFileError for a bad game file, GameError for an unknown viewer,
-    RenderError when the picture cannot be written."""
+    RenderError when the game's board cannot be built or the picture written."""
     ensure_app(offscreen=True)
-    with open_game(path) as gf:
+    with open_game(path, "r") as gf:  # read-only: drawing never changes the game file
         v = gf.session.viewer(viewer)
-        board = board_for(gf.ruleset)
+        try:
+            board = load_board(gf.ruleset)
+        except BoardError as e:  # a picture of the failure would pass for the position
+            raise RenderError(f"{path}: {e}") from e
         board.set_source(gf.meta.get("source"))
         board.show_view(gf.game.view(gf.session.state, v), [])
         scene = getattr(board, "scene", None)

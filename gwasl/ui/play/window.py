@@ -3,10 +3,12 @@
 Everything the window shows comes from the controller's views for its
 viewer (``player`` by default: what the person at the desk may know); it
 changes the game only by sending actions and take-backs.  Docks: the legal
-actions with the exact odds of the selected one, the dice and events log
+actions grouped by stack and unit, with the exact odds of the selected one
+(and its units and hexes outlined on the map), the dice and events log
 (each roll with its modifiers and rules, each automated decision with its
-reasons), and the history, which steps back and forward through every
-event read-only.
+reasons; a clicked line outlined on the map), the history, which steps back
+and forward through every event read-only, the victory panel and the
+scenario card counted live (Scenario > Scenario card).
 """
 
 from __future__ import annotations
@@ -16,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QHelpEvent, QKeySequence, QTextCursor
+from PySide6.QtCore import QByteArray, QEvent, QPoint, QSettings, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QHelpEvent, QKeySequence, QMouseEvent, QTextCursor
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
@@ -32,15 +34,20 @@ from PySide6.QtWidgets import (
     QSlider,
     QToolBar,
     QToolTip,
+    QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
 from gwasl.engine.game import OMNISCIENT, PLAYER, GameError, IllegalAction
 from gwasl.engine.session import LegalAction
-from gwasl.store.gamefile import GameFileError, open_game
+from gwasl.store.gamefile import GameChangedOnDisk, GameFileError, open_game
 from gwasl.ui import plain
-from gwasl.ui.play.boards import Board, board_for
+from gwasl.ui.errors import is_scenario_file
+from gwasl.ui.helpmenu import add_help_menu
+from gwasl.ui.play.actions import ActionsTree
+from gwasl.ui.play.boards import Board, board_for, game_name
+from gwasl.ui.play.card import ScenarioCard
 from gwasl.ui.play.controller import GameController
 
 __all__ = ["END_KINDS", "LogLine", "LogView", "PlayerWindow", "victory_text"]
@@ -51,6 +58,11 @@ MAX_RECENT = 8
 #: a shift window or a platoon impulse in progress ends first, when the phase cannot yet
 END_KINDS = ("end_phase", "end_turn", "end", "end_window", "end_impulse", "pass")  # pass: a duty of the player's against gwasl (issue 25)
 
+
+#: what the mouse does on a Great War map (Help > Keyboard shortcuts says it too)
+MOUSE_HELP = ("Mouse: drag a stack (or one counter of a fanned-out stack) to a tinted hex to move it; "
+              "click or right-click a stack for every action at its hex; hover a counter for its markers; "
+              "Shift+drag (or the LOS thread button) draws a line of sight; the wheel zooms, a right or middle drag pans.")
 
 # Tooltips Qt shows as the literal text, never as markup: the editor's one helper (gwasl.ui.plain).
 plain_tip = plain.tooltip
@@ -119,7 +131,9 @@ class LogView(QPlainTextEdit):
     """The dice and events log: one paragraph per event, read-only.  A text document, not
     a list of widgets' items, so a game of thousands of events takes a line in about a
     millisecond; hovering a line shows its details (a roll's dice and modifiers, a
-    decision's candidates)."""
+    decision's candidates); clicking one says which (``line_picked``)."""
+
+    line_picked = Signal(int)
 
     def __init__(self) -> None:
         super().__init__()
@@ -171,6 +185,18 @@ class LogView(QPlainTextEdit):
         cur.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
         cur.removeSelectedText()
 
+    def line_at(self, pos: QPoint) -> int:
+        """The line under ``pos`` (viewport coordinates), or -1."""
+        n = self.cursorForPosition(pos).blockNumber()
+        return n if 0 <= n < len(self._lines) else -1
+
+    def mouseReleaseEvent(self, e: QMouseEvent) -> None:
+        super().mouseReleaseEvent(e)
+        if e.button() == Qt.MouseButton.LeftButton:
+            n = self.line_at(e.position().toPoint())
+            if n >= 0:
+                self.line_picked.emit(n)
+
     def event(self, e: QEvent) -> bool:
         if e.type() == QEvent.Type.ToolTip and isinstance(e, QHelpEvent):
             n = self.cursorForPosition(self.viewport().mapFromGlobal(e.globalPos())).blockNumber()
@@ -200,14 +226,15 @@ class PlayerWindow(QMainWindow):
         self._build_actions()
         self._build_menus()
         self.messages: list[tuple[str, str]] = []
+        self._restore_layout()
         self._log_seqs: list[int] = []  # the seq of each line of the log dock
+        self._log: list[dict[str, Any]] = []  # the log as last drawn
         self._refresh()
 
     # -- building ------------------------------------------------------------------
     def _build_docks(self) -> None:
-        self.actions_list = QListWidget()
-        self.actions_list.setUniformItemSizes(True)  # one line each: the list lays out in no time
-        self.actions_list.itemActivated.connect(self._activated)
+        self.actions_list = ActionsTree()
+        self.actions_list.itemActivated.connect(lambda item, _col=0: self._activated(item))
         self.actions_list.currentItemChanged.connect(self._show_odds)
         self.odds_label = QLabel()
         self.odds_label.setTextFormat(Qt.TextFormat.PlainText)
@@ -217,9 +244,18 @@ class PlayerWindow(QMainWindow):
         lay.setContentsMargins(2, 2, 2, 2)
         lay.addWidget(self.actions_list, 1)
         lay.addWidget(self.odds_label)
+        # Game > Suggest a move answers here, under the list it selects in (never a modal box)
+        self.suggest_label = QLabel()
+        self.suggest_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.suggest_label.setWordWrap(True)
+        self.suggest_label.setObjectName("suggestion")
+        self.suggest_label.setStyleSheet("QLabel#suggestion { background: #eef5e4; border: 1px solid #9bbf7a; padding: 3px; }")
+        self.suggest_label.hide()
+        lay.addWidget(self.suggest_label)
         self.actions_dock = self._dock("Actions", box, Qt.DockWidgetArea.RightDockWidgetArea, "actions")
 
         self.log_list = LogView()
+        self.log_list.line_picked.connect(self._log_line_picked)
         self.log_dock = self._dock("Dice and events", self.log_list, Qt.DockWidgetArea.RightDockWidgetArea, "log")
 
         self.history_slider = QSlider(Qt.Orientation.Horizontal)
@@ -249,7 +285,11 @@ class PlayerWindow(QMainWindow):
         self.bookmark_button.clicked.connect(self.add_bookmark)
         hl.insertWidget(3, self.bookmark_button)
         self.bookmarks_dock = self._dock("Bookmarks", self.bookmarks_list, Qt.DockWidgetArea.RightDockWidgetArea, "bookmarks")
+        # what the players play for, with its count now (Scenario > Scenario card)
+        self.card = ScenarioCard()
+        self.card_dock = self._dock("Scenario card", self.card, Qt.DockWidgetArea.RightDockWidgetArea, "card")
         self.tabifyDockWidget(self.victory_dock, self.bookmarks_dock)
+        self.tabifyDockWidget(self.victory_dock, self.card_dock)
         self.victory_dock.raise_()
 
         # the turn record, the phase and the side to act, always in sight above the map
@@ -274,13 +314,24 @@ class PlayerWindow(QMainWindow):
                 a.setShortcut(QKeySequence(shortcut))
             return a
 
-        self.new_action = action("&New game…", self.new_game_dialog, QKeySequence.StandardKey.New)
+        self.new_action = action("&New game…", lambda: self.new_game_dialog(), QKeySequence.StandardKey.New)
         self.open_action = action("&Open game…", self.open_game_dialog, QKeySequence.StandardKey.Open)
         self.close_action = action("&Close game", self.close_game, QKeySequence.StandardKey.Close)
         self.end_action = action("&End phase", self.end_phase, "Ctrl+E")
         self.undo_action = action("&Take back", self.undo, QKeySequence.StandardKey.Undo)
         self.live_action = action("&Live position", self.go_live, "Ctrl+L")
         self.suggest_action = action("&Suggest a move", self.suggest, "Ctrl+H")
+        self.quit_action = action("&Quit", self.close, "Ctrl+Q")  # spelt out: some platforms bind no standard Quit key
+        self.card_action = action("Scenario &card", self.show_card, "F2")
+        self.los_action = action("LOS &thread", self._los_toggled, "V")
+        self.los_action.setCheckable(True)
+        self.los_action.setEnabled(False)
+        # View > Zoom: every board's map (the Great War map, Combined Arms, On Patrol) alike
+        self.zoom_in_action = action("Zoom &in", lambda: self._zoom("by", 1.25), QKeySequence.StandardKey.ZoomIn)
+        self.zoom_out_action = action("Zoom &out", lambda: self._zoom("by", 0.8), QKeySequence.StandardKey.ZoomOut)
+        self.zoom_fit_action = action("&Fit the map", lambda: self._zoom("fit"), "Ctrl+0")
+        self.zoom_actual_action = action("&100%", lambda: self._zoom("actual"))
+        self.los_action.setToolTip("Drag on the map to check a line of sight over what you know of it (Shift+drag does it too)")
         self.continue_action = action("&Continue to my next decision", self.continue_to_decision, "Ctrl+Return")
         # issue 25: how fast gwasl's answers come -- all at once, one per press of Space, or one
         # every PACE_MS; the window waits between them, so it stays responsive
@@ -299,6 +350,7 @@ class PlayerWindow(QMainWindow):
         tb.addAction(self.end_action)
         tb.addAction(self.undo_action)
         tb.addAction(self.live_action)
+        tb.addAction(self.los_action)
         tb.addSeparator()
         tb.addWidget(self.turn_label)
         self.addToolBar(tb)
@@ -309,18 +361,56 @@ class PlayerWindow(QMainWindow):
         m.addAction(self.open_action)
         self.recent_menu = m.addMenu("Open &recent")
         m.addAction(self.close_action)
+        m.addSeparator()
+        m.addAction(self.quit_action)
         g = self.menuBar().addMenu("&Game")
         g.addAction(self.end_action)
         g.addAction(self.undo_action)
         g.addAction(self.live_action)
         g.addAction(self.suggest_action)
+        g.addAction(self.los_action)
         g.addAction(self.continue_action)
         pace = g.addMenu("gwasl's &pace")
         for a in self.pace_actions.values():
             pace.addAction(a)
         g.addAction(self.next_action)
         self.view_menu = g.addMenu("&See the game as")
+        v = self.menuBar().addMenu("&View")
+        for a in (self.zoom_in_action, self.zoom_out_action, self.zoom_fit_action, self.zoom_actual_action):
+            v.addAction(a)
+        v.addSeparator()
+        for d in (self.actions_dock, self.log_dock, self.history_dock, self.victory_dock, self.bookmarks_dock, self.card_dock):
+            v.addAction(d.toggleViewAction())
+        sc = self.menuBar().addMenu("&Scenario")
+        sc.addAction(self.card_action)
+        self.help_actions = add_help_menu(self, MOUSE_HELP)
         self._fill_recent()
+
+    def _zoom(self, how: str, factor: float = 1.0) -> None:
+        if self.board is None:
+            return
+        if how == "by":
+            self.board.zoom_by(factor)
+        elif how == "fit":
+            self.board.zoom_fit()
+        else:
+            self.board.zoom_actual()
+
+    #: the settings key of the docks' layout (and the window's size), kept between sessions
+    LAYOUT_KEY = "player/layout"
+
+    def _restore_layout(self) -> None:
+        """The docks where the user left them last time (a bad or missing value: the default)."""
+        state, geometry = self.settings.value(self.LAYOUT_KEY + "/state"), self.settings.value(self.LAYOUT_KEY + "/geometry")
+        if isinstance(geometry, (bytes, bytearray, QByteArray)):
+            self.restoreGeometry(QByteArray(geometry))
+        if isinstance(state, (bytes, bytearray, QByteArray)):
+            self.restoreState(QByteArray(state))
+
+    def save_layout(self) -> None:
+        self.settings.setValue(self.LAYOUT_KEY + "/state", self.saveState())
+        self.settings.setValue(self.LAYOUT_KEY + "/geometry", self.saveGeometry())
+        self.settings.sync()
 
     # -- loading -------------------------------------------------------------------
     def set_controller(self, controller: GameController) -> None:
@@ -332,16 +422,29 @@ class PlayerWindow(QMainWindow):
         self.board.set_source(controller.file.meta.get("source"))
         if hasattr(self.board, "odds"):  # a board that shows an action's exact odds before it is committed
             self.board.odds = controller.odds
+        if hasattr(self.board, "why_not"):  # a board that says why a drag is refused
+            self.board.why_not = controller.why_not
+        self.los_action.setEnabled(hasattr(self.board, "los_mode"))
+        self.los_action.setChecked(False)
         self.board.action_requested.connect(self.request)
         self.setCentralWidget(self.board)
         self._fill_view_menu()
         self._remember(str(controller.file.path))
         self._refresh()
+        carded = controller.file.ruleset == "aslgw"
+        self.card_action.setEnabled(carded)
+        self.card_dock.setVisible(carded)
+        if carded:
+            self.show_card()  # a game opens on what it is played for
 
     def open_game_path(self, path: str) -> bool:
         try:
             gf = open_game(path)
         except GameFileError as e:
+            if is_scenario_file(path):  # a scenario, not a saved game: offer to start one from it
+                if self.ask_new_game_from(path):
+                    self.new_game_dialog(path)
+                return False
             self.tell("Cannot open the game", str(e))
             return False
         self.set_controller(GameController(gf))
@@ -363,10 +466,18 @@ class PlayerWindow(QMainWindow):
         if path:
             self.open_game_path(path)
 
-    def new_game_dialog(self) -> None:
+    def ask_new_game_from(self, path: str) -> bool:
+        """Whether to start a new game from the scenario ``path`` (tests replace this)."""
+        answer = plain.message(
+            self, QMessageBox.Icon.Question, "Open game",
+            f"{path} is a scenario, not a saved game.\n\nStart a new game from it?",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes)
+        return answer == QMessageBox.StandardButton.Yes
+
+    def new_game_dialog(self, source_path: str | None = None) -> None:
         from gwasl.ui.play.newgame import NewGameDialog
 
-        dlg = NewGameDialog(self, self.settings)
+        dlg = NewGameDialog(self, self.settings, source_path=source_path)
         if dlg.exec() and dlg.created is not None:
             self.set_controller(GameController(dlg.created))
 
@@ -381,10 +492,15 @@ class PlayerWindow(QMainWindow):
         if self.controller.gwasl_to_act() or self.controller.thinking:
             self.tell("gwasl is playing", "gwasl's side is still answering: wait, or press Space for its next action.")
             return False
+        if self.controller.is_final(action) and not self.confirm_final(action):
+            return False
         try:
             shown = self.controller.act(action, paced=self.pace != "instant")
         except IllegalAction as e:
             self.tell("Not allowed", str(e))
+            return False
+        except GameChangedOnDisk as e:
+            self.offer_reload(str(e))
             return False
         except (GameError, GameFileError) as e:
             self.tell("The game could not go on", str(e))
@@ -451,13 +567,46 @@ class PlayerWindow(QMainWindow):
                 flash(dict(last.action))  # who acted and where, for a moment
         self._pace_next()
 
-    def _activated(self, item: QListWidgetItem) -> None:
-        la: LegalAction | None = item.data(Qt.ItemDataRole.UserRole)
+    def final_question(self, action: Any) -> str:
+        """What the window asks before a step that ends the game for good: the step in the game's
+        words and, when the game knows them, the exact chances of each final score (for Combined
+        Arms the distribution of ``gwasl game odds GAME end_game``) and their mean."""
+        assert self.controller is not None
+        words = next((la.shown.text for la in self.controller.legal() if la.action == action), action.kind.replace("_", " "))
+        text = f"{words[:1].upper()}{words[1:]}?\n\nThis ends the game and cannot be taken back."
+        try:
+            outcomes = self.controller.odds(action)
+        except GameError:
+            outcomes = []
+        end = self.controller.view().get("end_now")
+        if isinstance(end, dict) and "mean" in end:
+            text += (f"\n\nEnding now you score {end['mean']:.2f} on average, "
+                     f"with a {end['win_chance']:.1%} chance of a win.")
+        if outcomes:
+            shown = outcomes[:12]
+            text += "\n\nEach final score and its exact chance:\n" + "\n".join(f"{o.p:7.2%}  {o.result}" for o in shown)
+            if len(outcomes) > len(shown):
+                text += f"\n… and {len(outcomes) - len(shown)} less likely scores"
+        return text
+
+    def confirm_final(self, action: Any) -> bool:
+        """Ask before a step that ends the game for good (issue 26.6); No is the default."""
+        answer = plain.message(self, QMessageBox.Icon.Warning, "End the game?", self.final_question(action),
+                               QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+        return answer == QMessageBox.StandardButton.Yes
+
+    def _activated(self, item: QTreeWidgetItem) -> None:
+        la: LegalAction | None = item.data(0, Qt.ItemDataRole.UserRole)
         if la is not None:
             self.request(la.action)
 
-    def _show_odds(self, item: QListWidgetItem | None, _prev: Any = None) -> None:
-        la: LegalAction | None = item.data(Qt.ItemDataRole.UserRole) if item is not None else None
+    def _show_odds(self, item: QTreeWidgetItem | None, _prev: Any = None) -> None:
+        """The selected action's exact odds under the list, and its units and hexes on the map
+        (a group header: every unit and hex of its actions)."""
+        la: LegalAction | None = item.data(0, Qt.ItemDataRole.UserRole) if item is not None else None
+        if self.board is not None:
+            picked = self.actions_list.group_of(item) if item is not None else []
+            self.board.highlight_actions(picked)
         if la is None or self.controller is None:
             self.odds_label.setText("")
             return
@@ -493,32 +642,58 @@ class PlayerWindow(QMainWindow):
 
     def suggest(self) -> None:
         """Game > Suggest a move: the game's own best policy's choice, selected in the Actions
-        list, and its reason (a Great War scenario: gwasl's opponent, issue 25)."""
+        list, and its reason, under the list (a Great War scenario: gwasl's opponent, issue 25).
+        Nothing is played."""
         if self.controller is None:
             return
         hint = self.controller.suggest()
         if hint is None:
-            self.tell("Suggest a move", "gwasl has no suggestion here: this game has no policy of its own, "
+            self.note("Suggest a move", "gwasl has no suggestion here: this game has no policy of its own, "
                                         "it is not your turn, or you are looking at an earlier position.")
             return
         name, decision = hint
-        for i in range(self.actions_list.count()):
-            la = self.actions_list.item(i).data(Qt.ItemDataRole.UserRole)
+        for item in self.actions_list.action_items():
+            la = item.data(Qt.ItemDataRole.UserRole)
             if la is not None and la.action == decision.action:
-                self.actions_list.setCurrentRow(i)
-                self.tell("Suggest a move", f"gwasl's {name} policy would: {la.shown.text}\n\nWhy: {decision.why}")
+                self.actions_list.setCurrentItem(item)
+                self.actions_list.scrollToItem(item)
+                self.note("Suggest a move", f"gwasl's {name} policy would: {la.shown.text}\n\nWhy: {decision.why}")
                 return
-        self.tell("Suggest a move", f"gwasl's {name} policy: {decision.why}")
+        self.note("Suggest a move", f"gwasl's {name} policy: {decision.why}")
+
+    def note(self, title: str, text: str) -> None:
+        """An answer shown under the Actions list, not in a modal box (it goes with the
+        window's other messages, :attr:`messages`)."""
+        self.messages.append((title, text))
+        self.suggest_label.setText(f"{title}: {text}")
+        self.suggest_label.show()
 
     def undo(self) -> None:
         if self.controller is None:
             return
         try:
             ok, reason = self.controller.undo()
+        except GameChangedOnDisk as e:
+            self.offer_reload(str(e))
+            return
         except (GameError, GameFileError) as e:
             ok, reason = False, str(e)
         if not ok:
             self.tell("Take back", f"Not taken back: {reason}")
+            return
+        st = self.controller.status()
+        self.statusBar().showMessage(f"Taken back: turn {st.turn}, {st.phase}, {st.side or 'no one'} to act", 8000)
+
+    def show_card(self) -> None:
+        """Scenario > Scenario card: the card, with its victory conditions counted now."""
+        self.card_dock.show()
+        self.card_dock.raise_()
+
+    def _los_toggled(self, on: bool) -> None:
+        if self.board is not None and hasattr(self.board, "los_mode"):
+            self.board.los_mode = bool(on)
+            if not on:
+                getattr(self.board, "clear_los", lambda: None)()
 
     def go_live(self) -> None:
         if self.controller is not None:
@@ -527,6 +702,28 @@ class PlayerWindow(QMainWindow):
     def _history_moved(self, value: int) -> None:
         if self.controller is not None and value != self.controller.position:
             self.controller.step_to(value)
+            self._show_step_event()
+
+    def _show_step_event(self) -> None:
+        """In history: the map outlines what the last event shown is about (where it is: the
+        view is not moved while the slider is dragged)."""
+        c = self.controller
+        if c is None or self.board is None or c.live:
+            return
+        log = self._log
+        self.board.highlight_event(log[-1] if log else None, bring_into_view=False)
+        if log:
+            self.statusBar().showMessage(f"Event {c.position}: {' '.join(str(log[-1]['text']).split())}")
+
+    def _log_line_picked(self, n: int) -> None:
+        """A click in the log: the map outlines the units and hexes of that line."""
+        c = self.controller
+        if c is None or self.board is None:
+            return
+        if 0 <= n < len(self._log_seqs):
+            seq = self._log_seqs[n]
+            event = next((e for e in self._log if e["seq"] == seq), None)
+            self.board.highlight_event(event)
 
     # -- bookmarks: history positions worth coming back to, kept per game file ---------
     def _bookmark_key(self) -> str:
@@ -567,6 +764,7 @@ class PlayerWindow(QMainWindow):
     def _bookmark_activated(self, item: QListWidgetItem) -> None:
         if self.controller is not None:
             self.controller.step_to(int(item.data(Qt.ItemDataRole.UserRole)))
+            self._show_step_event()
 
     def set_viewer(self, name: str) -> None:
         if self.controller is not None:
@@ -580,7 +778,10 @@ class PlayerWindow(QMainWindow):
         for a in (self.end_action, self.undo_action, self.live_action, self.close_action):
             a.setEnabled(c is not None)
         if c is None:
-            self.actions_list.clear()
+            self.card_action.setEnabled(False)
+        if c is None:
+            self.actions_list.set_actions([], [])
+            self.suggest_label.hide()
             self.log_list.clear_lines()
             self._log_seqs = []
             self.bookmarks_list.clear()
@@ -588,15 +789,18 @@ class PlayerWindow(QMainWindow):
             self.turn_label.setText("")
             self.victory_label.setText("")
             self.history_label.setText("")
+            self.card.show_card(None)
             self.setWindowTitle("gwasl: play")
             return
         self._draw(c)
 
     def _draw(self, c: GameController) -> None:
+        self.statusBar().clearMessage()  # it spoke of the position before (an action says its own after)
         view = c.view()
         legal = c.legal()
         st = c.status()
-        self.setWindowTitle(f"gwasl: {view.get('title') or c.file.ruleset}, {Path(c.file.path).name}")
+        name = view.get("title") or view.get("scenario") or game_name(c.file.ruleset)
+        self.setWindowTitle(plain.window_title(f"{name} - {Path(c.file.path).name} - gwasl"))
         turns = view.get("turns")
         record = f"Turn {st.turn}" + (f" of {turns}" if isinstance(turns, int) else "")
         if st.over:
@@ -608,19 +812,20 @@ class PlayerWindow(QMainWindow):
                                       + ("" if c.live else "  ·  history (read-only)"))
             self.turn_label.setText(f"{record}  ·  {st.phase}  ·  {st.side} to act")
         self.victory_label.setText(victory_text(view, st.result if st.over else None))
+        if c.file.ruleset == "aslgw":  # the solitaire games have no scenario card (their rules say what to play for)
+            extra = (c.file.meta.get("options") or {}).get("extra") or {}
+            self.card.show_card(c.file.meta.get("source"), view, extra.get("balance") if isinstance(extra, dict) else None)
         # refilled without signals: the odds are computed when the user selects an action,
         # not for whichever one becomes current while the list is rebuilt
-        self.actions_list.blockSignals(True)
-        self.actions_list.clear()
-        for la in legal:
-            item = QListWidgetItem(la.shown.text)
-            item.setData(Qt.ItemDataRole.UserRole, la)
-            self.actions_list.addItem(item)
-        self.actions_list.setCurrentRow(-1)
-        self.actions_list.blockSignals(False)
+        if self.board is not None:
+            self.board.show_view(view, legal)  # first: the board groups the actions by what it draws
+        board = self.board
+        self.actions_list.set_actions(legal, [board.action_group(la) if board is not None else () for la in legal])
         self.odds_label.setText("")
+        self.suggest_label.hide()  # a suggestion was for the position before
         self.end_action.setEnabled(any(la.shown.kind in END_KINDS for la in legal))
-        self._fill_log(c.log())
+        self._log = c.log()
+        self._fill_log(self._log)
         self.history_slider.blockSignals(True)
         self.history_slider.setRange(0, c.history_length)
         self.history_slider.setValue(c.position)
@@ -628,8 +833,6 @@ class PlayerWindow(QMainWindow):
         self.history_label.setText(f"event {c.position} of {c.history_length}")
         self.live_button.setEnabled(not c.live)
         self._fill_bookmarks()
-        if self.board is not None:
-            self.board.show_view(view, legal)
 
     def _fill_log(self, log: list[dict[str, Any]]) -> None:
         """Show ``log``, touching only the lines that changed (a long game has thousands)."""
@@ -674,11 +877,27 @@ class PlayerWindow(QMainWindow):
             a = self.view_menu.addAction(plain.action_text(name))
             a.triggered.connect(lambda _=False, n=name: self.set_viewer(n))
 
+    def offer_reload(self, why: str) -> bool:
+        """The game changed on disk (another gwasl wrote to it) and nothing was done here:
+        offer to reload it from the file (issue 28 item 2); True if reloaded."""
+        if self.controller is None:
+            return False
+        path = str(self.controller.file.path)
+        if not self.ask("The game changed on disk", f"{why}\n\nReload the game from the file, as it is now?"):
+            return False
+        return self.open_game_path(path)
+
     # -- messages and recent files ------------------------------------------------------
     def tell(self, title: str, text: str) -> None:
         """A message box with the literal text (tests replace it to collect messages)."""
         self.messages.append((title, text))
         plain.message(self, QMessageBox.Icon.Information, title, text)
+
+    def ask(self, title: str, text: str) -> bool:
+        """A yes/no question with the literal text (tests replace it to answer)."""
+        self.messages.append((title, text))
+        yes, no = QMessageBox.StandardButton.Yes, QMessageBox.StandardButton.No
+        return plain.message(self, QMessageBox.Icon.Question, title, text, yes | no, yes) == yes
 
     def _last_dir(self) -> str:
         recent = self.recent_games()
@@ -701,5 +920,6 @@ class PlayerWindow(QMainWindow):
         self.recent_menu.setEnabled(bool(self.recent_games()))
 
     def closeEvent(self, event: Any) -> None:
+        self.save_layout()
         self.close_game()
         super().closeEvent(event)

@@ -1,8 +1,10 @@
-"""Helpers for the aslgw game tests: bundled scenarios as sources, sessions, and a
-random player that picks among the legal actions of one viewer."""
+"""Helpers for the aslgw game tests: bundled scenarios as sources, sessions, a random
+player that picks among the legal actions of one viewer, and actions applied to a game
+file as ``gwasl game act`` applies them."""
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from collections.abc import Callable
@@ -12,6 +14,7 @@ from typing import Any
 from gwasl.engine.game import GameOptions
 from gwasl.engine.session import LegalAction, Session
 from gwasl.games.aslgw.game import AslgwGame
+from gwasl.store.gamefile import open_game
 from testsupport import bundled_scenarios
 
 GAME = AslgwGame()
@@ -29,6 +32,31 @@ def scenario_paths() -> list[Path]:
 
 def new_session(src: dict[str, Any], seed: int = 1, secret: tuple[str, ...] = (), practice: bool = False) -> Session[Any]:
     return Session.new(GAME, src, seed, GameOptions(frozenset(secret), practice))
+
+
+@functools.cache
+def _random_game(path: str, seed: int, secret: tuple[str, ...]) -> Session[Any]:
+    s = new_session(source(path), seed, secret)
+    play(s, random.Random(seed))
+    return s
+
+
+def random_game(path: Path | str, seed: int, secret: tuple[str, ...] = ()) -> Session[Any]:
+    """The bundled scenario at ``path`` played to its end by :func:`play` with ``random.Random(seed)``
+    (dice seed ``seed``, ``secret`` sides kept secret), played once per test session and shared:
+    test_playthrough.py and test_bundled_victory.py judge some of the same games.  Read it, never
+    act on it."""
+    return _random_game(str(Path(path).resolve()), seed, tuple(secret))
+
+
+@functools.cache
+def _replay_identical(path: str, seed: int, secret: tuple[str, ...]) -> Any:
+    return _random_game(path, seed, secret).replay_check()
+
+
+def random_game_replay(path: Path | str, seed: int, secret: tuple[str, ...] = ()) -> Any:
+    """``replay_check()`` of :func:`random_game`, computed once."""
+    return _replay_identical(str(Path(path).resolve()), seed, tuple(secret))
 
 
 def pick(legal: list[LegalAction], rng: random.Random, end_bias: float = 0.15) -> LegalAction:
@@ -55,3 +83,20 @@ def play(session: Session[Any], rng: random.Random, viewer: str = "player", limi
         n += 1
         assert n < limit, "the game does not end"
     return n
+
+
+def act_in_file(g: str | Path, choose: Callable[[list[LegalAction]], str | None], limit: int = 2000) -> int:
+    """Open the game file once and apply the action ids ``choose`` picks (given the legal
+    actions, as ``gwasl game legal`` lists them; None: stop), each found and applied as
+    ``gwasl game act`` does (``find_action`` then ``act``, the entry committed before the
+    next).  Returns the number of actions."""
+    n = 0
+    with open_game(g) as gf:
+        while n < limit:
+            ident = choose(gf.session.legal())
+            if ident is None:
+                return n
+            entries = gf.session.act(gf.session.find_action(ident))
+            assert entries and gf.session.shown(entries) is not None
+            n += 1
+    raise AssertionError("the game does not end")

@@ -3,7 +3,13 @@ dugouts, 1918 Stosstruppen) won and lost through the command line (issue 13 item
 ``gwasl game new``, ``act`` action by action, ``show`` with ``"over": true`` and a result that
 explains itself (the condition that decided with its count, A26.1/A26.22/A26.23, the avoidance of
 A26.3, the CVP and exit VP tallies with their sources, the Control declared at game end, A26.15),
-the ``victory`` entry in ``log``, and exact replay (``game replay --check``)."""
+the ``victory`` entry in ``log``, and exact replay (``game replay --check``).
+
+One whole game goes through ``gwasl game legal`` and ``act`` call by call (the random one
+below: each call reopens the file, as a player's command does).  The won and lost games are
+made with ``gwasl game new`` and judged with ``show``, ``log`` and ``replay --check``; their
+actions, chosen by id as ``act`` takes them, are applied in-process to the same file, opened
+once (:func:`games.aslgw.playout.act_in_file`), which is what ``act`` does after opening it."""
 
 from __future__ import annotations
 
@@ -14,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from games.aslgw.playout import ENDERS, new_session, source
+from games.aslgw.playout import ENDERS, act_in_file, new_session, source
 from games.aslgw.test_bundled_victory import CARDS, _defender, _scripted_step
 from gwasl.cli import main
 from gwasl.scenarios import bundled_scenario
@@ -116,8 +122,8 @@ def test_won_through_the_command_line(tmp_path, capsys, name):
     assert _fighting(s, attacker) > 0
     g = _new(tmp_path, capsys, name, seed)
     _SOURCES[g] = name
-    for i in ids:
-        _act(capsys, g, i)
+    todo = iter(ids)
+    assert act_in_file(g, lambda legal: next(todo, None)) == len(ids)
     r = _finished(capsys, g, attacker)
     assert r["why"].startswith(f"{attacker} has met its victory conditions: ") and ": not met" not in r["why"]
     rc, log, _ = run(capsys, "game", "log", g, "--json")
@@ -131,12 +137,13 @@ def test_lost_through_the_command_line(tmp_path, capsys, name):
     and the result says which of the attacker's conditions was not met."""
     g = _new(tmp_path, capsys, name, 1)
     _SOURCES[g] = name
-    for _ in range(2000):
-        rc, legal, err = run(capsys, "game", "legal", g, "--json")
-        assert rc == 0, err
-        if not legal["actions"]:
-            break  # the game is over: nothing is legal
-        _act(capsys, g, next(a["id"] for a in legal["actions"] if a["kind"] in ("end_phase", "end_window")))
+
+    def end_of_phase(legal: list[Any]) -> str | None:
+        if not legal:
+            return None  # the game is over: nothing is legal
+        return next(a.id for a in legal if a.shown.kind in ("end_phase", "end_window"))
+
+    act_in_file(g, end_of_phase)
     r = _finished(capsys, g, _defender(name))
     assert "(A26.3)" in r["why"] and ": not met" in r["why"]
 

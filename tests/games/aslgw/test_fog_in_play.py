@@ -287,3 +287,27 @@ def test_a_secret_sides_policy_reads_only_its_own_shift_drs_o_leary_2_5():
     assert own_ledger(state, "german") == (mine,)
     assert side_view(state, "german").ledger == (mine,)
     assert side_view(state, "french").ledger == (theirs, theirs)
+
+
+def test_the_2_4_mf_history_is_judged_with_the_mf_play_gives_a_squad_in_formation_o_leary_2_4_aslgw_1_3():
+    """O'Leary 2.4 refuses a shift after which a stack would hold a unit that could not have
+    spent the MF its new location's stack has spent this phase.  ASLGW 1.3 gives a squad in
+    platoon formation with its leader 6 MF: in Bois des Caures, F1-3 (platoon F1 of leader
+    F1-L) spends 5 MF in and out of its deep trench (ASLGW 2.1.3), and F1-1 of the same
+    platoon could have done as much -- the exchange of their "?" stacks is legal (it was
+    refused: "spent 5 MF, more than F1-1's 4").  The fog check and movement read one
+    allowance (:func:`gwasl.games.aslgw.actions.shifts.fog_env`)."""
+    from dataclasses import replace as _replace
+
+    from gwasl.games.aslgw.actions import movement as mv
+    from gwasl.games.aslgw.actions import shifts as sh
+
+    s = session(BOIS)
+    to_phase(s, "MPh", "french")
+    for pos in ("deep_trench", "deep_trench_crest", "deep_trench", "deep_trench_crest", "deep_trench"):
+        s.act(Move(("F1-3",), "I6", pos))
+    assert s.state.unit_play("F1-3").mf_spent == 5.0 and s.state.fog.spent["s2"] == 5.0
+    sc = s.state.scenario
+    assert mv.allowance(s.state, sc, sc.unit("F1-1"), ("F1-1",)) == 6.0
+    at_window = _replace(s.state, acted=False)  # as if a window of the phase were open with that history
+    assert Shift("dummy", "french", "s1", "s2") in sh.shift_options(at_window, "french")

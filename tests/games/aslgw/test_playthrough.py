@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 
-from games.aslgw.playout import new_session, play, scenario_paths, source
+from games.aslgw.playout import new_session, play, random_game, random_game_replay, scenario_paths, source
 from gwasl.model.phases import Phase
 
 CASES = [(p, secret) for p in scenario_paths() for secret in ((), ("first",), ("second",))]
@@ -28,9 +28,8 @@ def test_a_bundled_scenario_plays_through_all_its_turns_and_replays_identically(
     kinds: Counter[str] = Counter()
     phases: set[tuple[int, str, str]] = set()
     for seed in (1, 2):
-        s = new_session(src, seed, _secret(src, which))
-        play(s, random.Random(seed))
-        report = s.replay_check()
+        s = random_game(path, seed, _secret(src, which))  # new_session + play(s, random.Random(seed)), shared
+        report = random_game_replay(path, seed, _secret(src, which))
         assert report.identical, report
         st = s.status()
         assert st.over and st.result is not None

@@ -259,7 +259,7 @@ def test_entering_a_location_of_hidden_enemies_stops_and_reveals_them_a12_15():
 
 
 def test_take_back_stops_at_a_roll_or_a_secret_window_but_not_at_a_plain_move():
-    """DESIGN.md "Undo and history": a move without dice is taken back; a roll (an NTC) or
+    """docs/architecture.md "Undo and history": a move without dice is taken back; a roll (an NTC) or
     gwasl's policy at a secret side's window is not, outside practice mode."""
     s = session(doc([squad("S", "B2"), leader("L", "B2"), FRENCH_FAR]))
     to_phase(s, "MPh")

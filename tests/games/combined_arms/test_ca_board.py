@@ -57,7 +57,7 @@ def _shadow(firer: tuple[int, int]) -> tuple[set[tuple[int, int]], set[tuple[int
 def test_figure_5_shadows_golden_data():
     """CA Fire Attacks, Figure 5: with the nearer end adjacent, 2 away along a row and 2
     away along a spine, 12, 6 and 5 hexes are fully blocked within range 5, and exactly
-    4 are partly blocked, all in the adjacent case (golden data, games/combined-arms.md)."""
+    4 are partly blocked, all in the adjacent case (golden data: the caption, docs/rules-notes.md "Lines of fire: the missing Figure 5")."""
     full, part = _shadow((0, -1))
     assert full == {(0, 1), (1, 1), (0, 2), (1, 2), (2, 2), (-1, 2), (-1, 3), (0, 3), (1, 3), (-2, 4), (-1, 4), (0, 4)}
     assert part == {(1, 0), (-1, 1), (2, 1), (-2, 3)}

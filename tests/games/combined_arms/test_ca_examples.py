@@ -7,9 +7,11 @@ from fractions import Fraction
 
 import pytest
 
-from games.combined_arms.ca_support import act, enemy_step, hx, lab, position, rolls, unit
+from games.combined_arms.ca_support import GAME, act, enemy_step, hx, lab, position, rolls, unit
+from gwasl.engine.dice import GameDice
 from gwasl.games.combined_arms import board as B
 from gwasl.games.combined_arms import rules as R
+from gwasl.games.combined_arms.enemy import fire_decision
 from gwasl.games.combined_arms.odds import attack_odds
 from gwasl.games.combined_arms.records import Commit, EndPhase, Resolve, RollNext
 from gwasl.games.combined_arms.state import UNIT_IDS, Counter
@@ -120,14 +122,19 @@ def test_figure_7_reveals_payoffs_and_fire():
     assert plan["best_payoff"] == 8 and plan["atg_best_chances"] == 1
     assert d.action.platoon_test and not d.action.atg_test
     assert rolls(ev) == [(4, 5)] and s.counter_at(S7).real and s.counter_at(S7).atg == 1
-    s, d, ev = enemy_step(s)
-    assert d.action.armour is None and set(d.action.cluster) == {B.label(D3H), B.label(W7)}
-    s, ev = act(s, RollNext(B.label(W7)), [2, 5, 1])  # the wheatfield, D3, then the mortar's corner
-    assert rolls(ev) == [(2, -2), (5, 2), (1, 1)]
-    assert not unit(s, "D3").fresh and unit(s, "D1").fresh and s.losses == 2
-    assert {r.hex for r in s.rolls} == {B.label(E1H), B.label(WC)}  # A2's hex holds only armour
-    s, ev = act(s, RollNext(B.label(E1H)), [1, 4])
-    assert rolls(ev) == [(1, 1), (4, 4)]
+    # no pass of the loss track from 7 to 0 is possible (1 + 2 + 1, then 2 + 1 + 3), so the order of the
+    # rolls cannot matter and nobody is asked: they run in the order given, then the mortars fall
+    cluster = fire_decision(s, GameDice(0)).action.cluster
+    assert set(cluster) == {B.label(D3H), B.label(W7)}
+    faces = {B.label(W7): 2, B.label(D3H): 5}  # the wheatfield missed on a 2, D3 hit on a 5
+    mortar = {B.label(WC): 4, B.label(E1H): 1}  # on a 1 the mortars land on E1, A2 and the wooded crest
+    s, d, ev = enemy_step(s, [faces[h] for h in cluster] + [1] + [mortar[h] for h in sorted(mortar, key=B.index_of)])
+    assert d.action.armour is None and d.action.cluster == cluster
+    by_hex = {e.cause.split(" in ")[-1].split(":")[0]: (e.dice[0], e.final) for e in ev if e.kind == "roll" and "infantry in" in e.cause}
+    assert by_hex == {B.label(W7): (2, -2), B.label(D3H): (5, 2)}
+    assert not unit(s, "D3").fresh and unit(s, "D1").fresh
+    landed = {e.cause.split(" land in ")[1].split(":")[0]: (e.dice[0], e.final) for e in ev if e.kind == "roll" and " land in " in e.cause}
+    assert landed == {B.label(E1H): (1, 1), B.label(WC): (4, 4)}  # A2's hex holds only armour: no roll
     assert unit(s, "E1").fresh and not any(unit(s, u).fresh for u in ("E2", "M1", "M2")) and s.losses == 5
     assert s.turn == 6 and s.enemy_target == E1H
     assert not [m for m in R.own_fire_mods(s, U("A2"), S7) if m.value == 1 and "armour" in m.cause]
@@ -150,6 +157,36 @@ def test_sample_turn_4_covering_fire_94_67_78_percent():
                                    "E3": (hx(-3, 0), True, -1)}, enemy, phase="fire")
     assert _p(attack_odds(s, WOOD, [U("M2"), U("A3")]), "pinned") == Fraction(2, 3)
     assert _p(attack_odds(s, WOOD, [U("M2"), U("A3"), U("E3")]), "pinned") == Fraction(7, 9)
+
+
+@pytest.mark.parametrize(("faces", "atg"), [((5, 3), 2), ((5, 2), 0)])
+def test_sample_turn_4_adjacent_platoons_reveal_the_pinned_wood_and_its_atgs(faces, atg):
+    """CA Enemy Decisions ("Potential enemies are revealed when activated if adjacent to your
+    platoons ... If both need to be revealed, test for the platoon first") and the sample game's
+    turn 4: the wood, pinned by the covering fire, with E1, E2 and A1 adjacent, "turns out to
+    hold a full enemy platoon complete with ATGs".  The spent counter is activated: its platoon
+    rolls 5 + 1 (ATG counter) = 6, real; then its ATGs, spent as they are, roll 3 + 2 (platoon
+    revealed) = 5, real (or 2 + 2 = 4: the ATG counter is removed); it then only recovers."""
+    units = {"E1": (hx(-1, 1), True, -1), "E2": (hx(-1, 1), True, -1), "A1": (hx(1, -1), True, 4)}
+    s = position({WOOD: "woods"}, units, [Counter(WOOD, False, 1, False, False)], phase="enemy", stage="activate")
+    assert sorted((a.platoon_test, a.atg_test) for a in GAME.legal_actions(s, GAME.viewer(s, "defender"))) == [(True, True)]
+    s, d, ev = enemy_step(s, faces)
+    assert d.action.hexes == (B.label(WOOD),) and d.action.platoon_test and d.action.atg_test
+    assert "platoon, then its ATGs" in d.details["counters"][0]["why"]
+    assert rolls(ev) == [(faces[0], 6), (faces[1], faces[1] + 2)]
+    c = s.counter_at(WOOD)
+    assert c.real and c.atg == atg and c.atg_removed == (atg == 0) and c.fresh  # recovered, did not fire
+    assert (s.real_platoons_revealed, s.real_atgs_revealed) == (1, 1 if atg else 0)
+
+
+def test_adjacent_potential_atgs_of_a_real_platoon_are_revealed_when_it_is_activated():
+    """CA Enemy Decisions: a real platoon whose ATGs are still potential, spent, with your
+    platoon adjacent: the ATGs are tested when it is activated (3 + 2 = 5: real)."""
+    s = position({WOOD: "woods"}, {"D1": (hx(0, -1), True, -1)}, [Counter(WOOD, True, 1, False, False)],
+                 phase="enemy", stage="activate", real_platoons_revealed=1)
+    s, d, ev = enemy_step(s, [3])
+    assert not d.action.platoon_test and d.action.atg_test and rolls(ev) == [(3, 5)]
+    assert s.counter_at(WOOD).atg == 2
 
 
 def test_sample_turn_5_doubling_the_assault_33_to_56_percent():

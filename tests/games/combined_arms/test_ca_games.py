@@ -79,6 +79,36 @@ def test_show_lists_the_board_and_every_counter():
     assert show["tracks"] == {"turn": 1, "losses": 0, "ammo": 0, "smoke_ammo": 4}
 
 
+def test_plain_show_prints_the_position_a_command_line_player_needs(tmp_path, capsys):
+    """Issue 27 item 9: plain ``gwasl game show`` printed one line; it prints the board (CA The
+    Playing Board: every hex's terrain, the counters on it), your platoons (CA The Units: where,
+    facing, fresh or spent), the enemy counters (potential or real, their ATGs), the tracks
+    (CA Sequence of Play: turn, losses, ammo, smoke ammo) and the odds of ending now."""
+    from gwasl.cli import main
+
+    g = str(tmp_path / "ca.game")
+    assert main(["game", "new", "--ruleset", "combined-arms", "--seed", "1", "--out", g]) == 0
+    for ref in ("move:D1:1d", "move:A1:2e:4"):
+        assert main(["game", "act", g, ref]) == 0
+    capsys.readouterr()
+    assert main(["game", "show", g]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    rows = [ln for ln in lines if ln.startswith("  ") and ln.split()[0].isdigit()]
+    assert [r.split()[0] for r in rows] == [str(i) for i in range(1, 10)]
+    view = Session.new(GAME, None, 1).view()
+    widths = {h["row"]: 0 for h in view["board"]["hexes"]}
+    for h in view["board"]["hexes"]:
+        widths[h["row"]] += 1
+    assert [len(r.split()) - 2 for r in rows] == [widths[i] for i in range(1, 10)]  # one cell a hex
+    assert "=1" in rows[0] and "=1" in rows[1]  # D1 on the road in 1d, A1 on the road in 2e
+    assert sum(r.count("?") for r in rows) == len(view["enemy"])
+    text = "\n".join(lines)
+    assert "D1 1d spent" in text and "A1 2e facing bottom spent" in text and "off: D2 D3" in text
+    assert "enemy counters: 4j potential, ATGs potential;" in text
+    assert "tracks: turn 1, infantry losses 0, infantry ammo fired 0, smoke ammo 4" in text
+    assert "ending the game now:" in text
+
+
 def test_every_viewer_sees_the_same_game():
     """Nothing is secret (a potential counter is unknown to everyone until its reveal roll):
     the player, the omniscient viewer and each side see the same view, log and legal list."""

@@ -24,8 +24,11 @@ FIELDS = ('easier', 'terrain', 'turned', 'blocks', 'cover', 'hull', 'no_armour',
           'roll_source', 'break_hex', 'breaks', 'result', 'enemy_mask', 'smoke_mask', 'm_any', 'm_rifle', 'm_inf',
           'm_armour', 'm_company')
 
-#: recorded from 5a6fe0c
-GOLDEN = {"random": "d71185f6dceacb13", "cautious": "c40290f7b2e00c66", "planner": "5d60c8649d77127d"}
+#: recorded from 5a6fe0c; re-recorded for issue 27 item 2 (random: adjacency reveals potential ATGs too) and
+#: item 4: random plays differently (no roll-order choice where the order cannot matter), planner takes fewer
+#: steps for the same games (the same reason), cautious plays the same games; all three hash the log's new
+#: wording (terrain rolls named as the board shows them, the game over sentence)
+GOLDEN = {"random": "527cee7fe15d134d", "cautious": "087c3b95e6d80e23", "planner": "8cbaa6b9577d728a"}
 
 
 def _update(h: hashlib._Hash, record: object) -> None:
@@ -68,8 +71,10 @@ def test_seeds_0_to_39_play_as_recorded(name):
     assert h.hexdigest()[:16] == GOLDEN[name]
 
 
-#: the defender's explained decisions (action, why, details) of seeds 0-39 of random, recorded from 5a6fe0c
-GOLDEN_EXPLAINED = (1575, "f42084d850282785")
+#: the defender's explained decisions (action, why, details) of seeds 0-39 of random, recorded from 5a6fe0c;
+#: re-recorded for issue 27 item 2 (adjacent potential ATGs are revealed) and item 4 (the random games changed,
+#: and an activation's why is one short line)
+GOLDEN_EXPLAINED = (1299, "32a4d375dcd6882b")
 
 
 def test_the_defenders_explanations_read_as_recorded():

@@ -69,3 +69,20 @@ def test_a_strong_defence_wins_without_a_fight():
     res = _end(s, 0)
     assert res["score"] == 20 and res["winner"] == "attacker"
     assert O.end_now(s, 1) == {20: 1.0}
+
+
+def test_odds_of_ending_the_game_give_the_final_score_and_the_chance_of_20():
+    """CA Victory: ending reveals the unrevealed counters with their dice (CA Enemy
+    Decisions), so ``odds`` of ending the game is the exact distribution of the final
+    score, with the chance of the 20 needed to win.  4 broken platoons and 1 broken ATG
+    counter score 18; the one potential counter with an ATG counter is unreal on 1-3 (18),
+    a real platoon without ATGs on 4 with its +1 then 1-2 on the ATG roll with +2 (20), with
+    real ATGs on 3-6 (21): 3/6, 1/6 x 2/6 + ... as in outlook's doctest, so 20 or more: 1/2."""
+    s = position(enemy=[Counter(B.index_of("5f"), False, 1, False, True)], turn=5, enemy_platoons_broken=4,
+                 enemy_atgs_broken=1)
+    outcomes = GAME.odds(s, EndGame(), GAME.viewer(s, "attacker"))
+    got = {o.result.split(",")[0]: round(o.p * 6, 9) for o in outcomes}
+    assert got == {"you score 21": 2.0, "you score 20": 1.0, "you score 18": 3.0}
+    assert all("(chance of 20 or more: 50.00%)" in o.result for o in outcomes)
+    assert [o.result.split(",")[1].strip().split(" (")[0] for o in outcomes] == ["a win", "a win", "short of 20"]
+    assert sum(o.p for o in outcomes) == pytest.approx(1)

@@ -406,10 +406,12 @@ def test_exploiting_beyond_the_broken_enemy_platoons_counts_only_without_real_pl
 
 def test_a_roll_order_is_the_players_choice():
     """CA Enemy Fire: 'roll for each hex, in any desired order': with two hexes of your infantry
-    pending, the player picks; a single pending hex rolls by itself."""
+    pending, the player picks where the order can matter (the loss track at 6: whichever hex is
+    hit first passes 7 -> 0 and loses a platoon); a single pending hex rolls by itself."""
     e = B.CENTRE
     h1, h2 = B.NEIGHBOURS[e][1], B.NEIGHBOURS[e][2]
-    s = position({e: "woods"}, {"D1": (h1, True, -1), "D2": (h2, True, -1)}, [Counter(e, True)], phase="enemy", stage="activate")
+    s = position({e: "woods"}, {"D1": (h1, True, -1), "D2": (h2, True, -1)}, [Counter(e, True)], phase="enemy", stage="activate",
+                 losses=6)
     s, _, _ = enemy_step(s)
     s, _, _ = enemy_step(s)
     assert {a.hex for a in _legal(s)} == {B.label(h1), B.label(h2)}
@@ -417,6 +419,29 @@ def test_a_roll_order_is_the_players_choice():
     first = next(e for e in ev if e.kind == "roll")
     assert f"in {B.label(h2)}:" in first.cause and rolls(ev) == [(1, 1), (1, 1)]
     assert s.phase == "move"
+
+
+@pytest.mark.parametrize(("losses", "asked"), [(0, False), (3, False), (4, True), (6, True)])
+def test_the_player_is_not_asked_to_order_rolls_whose_order_cannot_matter(losses, asked):
+    """CA Enemy Fire ('Roll for each hex, in any desired order'; 'each time it passes from 7
+    to 0, one infantry platoon of your choice in the target hex is broken'): two adjacent hexes
+    of one platoon each, hit for 2 losses apiece.  From 0 or 3 on the track no order can pass
+    7 -> 0 (at most 4 more), so the rolls run by themselves in the order given; from 4 both hits
+    reach 8, and the hex rolled second would lose its platoon, so the player is asked."""
+    from gwasl.games.combined_arms.choices import roll_order_matters
+
+    e = B.CENTRE
+    h1, h2 = B.NEIGHBOURS[e][1], B.NEIGHBOURS[e][2]
+    s = position({e: "woods"}, {"D1": (h1, True, -1), "D2": (h2, True, -1)}, [Counter(e, True)], phase="enemy", stage="activate",
+                 losses=losses)
+    s, _, _ = enemy_step(s)
+    fire = enemy_step  # the fire decision, then (when nobody is asked) both rolls: two misses
+    s, d, ev = fire(s, [] if asked else [1, 1])
+    assert set(d.action.cluster) == {B.label(h1), B.label(h2)}
+    if asked:
+        assert roll_order_matters(s) and {a.hex for a in _legal(s)} == {B.label(h1), B.label(h2)}
+    else:
+        assert rolls(ev) == [(1, 1), (1, 1)] and not s.rolls and s.phase == "move" and s.losses == losses
 
 
 def test_spotting_is_a_1_to_5_hex_line_not_blocked_by_terrain_or_smoke():
@@ -435,3 +460,33 @@ def test_spotting_is_a_1_to_5_hex_line_not_blocked_by_terrain_or_smoke():
             for b in range(B.N):
                 want = 1 <= B.distance(a, b) <= 5 and R.line_of_fire(st, a, b) != R.BLOCKED
                 assert R.spotted(st, a, b) == want, (B.label(a), B.label(b))
+
+
+def test_enemy_activation_lines_are_short_with_the_details_on_demand():
+    """CA Enemy Decisions (activation in order, the reveal tests, fire): the log's line for a
+    step of the enemy names the counters passed over and the one that acts, with its reason,
+    in one short line (it ran to 1,164 characters, every counter's tests written out); each
+    activated counter's tests and figures are in the decision's details.  Seeds 0-5 of the
+    random policy, every defender decision."""
+    from gwasl.engine.dice import GameDice
+    from gwasl.engine.game import GameOptions, Seat
+
+    P = GAME.policies()["random"]
+    longest = 0
+    for seed in range(6):
+        s = GAME.setup(None, GameOptions())
+        d = GameDice(seed)
+        for e in GAME.begin(s, d):
+            s = GAME.reduce(s, e)
+        while not GAME.status(s).over:
+            side = GAME.status(s).side
+            auto = GAME.automated(s).get(side)
+            dec = (auto or P)(Seat(GAME, s, GAME.viewer(s, side)), d)
+            if auto is not None:
+                longest = max(longest, len(dec.why))
+                if dec.action.kind == "activate":
+                    assert [c["hex"] for c in dec.details["counters"]] == list(dec.action.hexes)
+                    assert all(c["why"] for c in dec.details["counters"])
+            for e in GAME.apply(s, dec.action, d):
+                s = GAME.reduce(s, e)
+    assert 0 < longest <= 240, longest

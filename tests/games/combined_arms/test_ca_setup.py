@@ -80,6 +80,26 @@ def test_a_tie_between_the_thirds_is_diced():
     assert next(e for e in events if e.kind == "board").turned == (rolls[0].final <= 3)
 
 
+@pytest.mark.parametrize("seed", [1, 0, 2, 3, 4, 5, 6, 7])
+def test_terrain_rolls_name_the_hexes_as_the_board_shows_them(seed):
+    """CA The Playing Board: 2 dice for each of the 70 hexes off the road (7 or less open, 8
+    poor going, 9 crest, 10 woods, 11 wooded crest, 12 farm).  The log names each rolled hex
+    as the board shows it, after any turn (seed 1 is turned: its 10, woods, was logged as
+    '1b' though the board shows it at 9f).  The tie's die, when there is one, comes last."""
+    state, events = _begin(None, seed=seed)
+    rolls = [e for e in events if e.kind == "roll"]
+    terrain_rolls = [e for e in rolls if e.cause.startswith("terrain of ")]
+    assert len(terrain_rolls) == 70 and rolls[:70] == terrain_rolls
+    names = {7: "open", 8: "poor_going", 9: "crest", 10: "woods", 11: "wooded_crest", 12: "farm"}
+    for e in terrain_rolls:
+        hexlab = e.cause.split()[2]
+        assert state.terrain[B.index_of(hexlab)] == names[max(7, e.final)], (hexlab, e.final)
+    assert sorted(e.cause.split()[2] for e in terrain_rolls) == sorted(
+        B.label(i) for i in range(B.N) if state.terrain[i] != "road")
+    if seed == 1:
+        assert state.turned and any(e.cause.startswith("terrain of 9f ") and e.final == 10 for e in terrain_rolls)
+
+
 def test_atgs_need_3_open_neighbours_not_behind_figure_4():
     """CA The Units, Figure 4: a potential ATG goes with a counter next to at least 3 open,
     road or poor going hexes, not counting the 2 nearer the enemy rear edge (below),

@@ -7,10 +7,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from testsupport import ROOT, cites_rule_number, module_test_docstrings
+from testsupport import ROOT, cites_rule_number, module_test_docstrings, source_text
 
 HERE = Path(__file__).resolve().parent
-SEED = Path("/work/shared/seeds/001_e69ed8f62710a99a.txt")
+SEED = source_text("seeds/001_e69ed8f62710a99a.txt")
 
 #: the leaf rules of the text (a rule with sub-rules is covered by them)
 RULES = [

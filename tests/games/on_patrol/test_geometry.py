@@ -191,6 +191,34 @@ def test_diameter_movement_106_rotates_and_mirrors(bow, heading, hand, k, radius
     assert [ref_pose(q) for q in run] == diameter_run(ref_pose(p), t, radius, -hand, 50)
 
 
+@given(hexes, headings, st.sampled_from([6, 12]), hands)
+def test_diameter_106_1_2_arriving_from_outside_the_bow_stays_on_the_ring(bow, heading, radius, hand):
+    """106.1.2 ("never having the bow hex leaving the path (the bow hex must always remain at the
+    same distance as dictated)"), 106.2.2: a ship approaching from outside turns on its last
+    approach hex so that it reaches the ring at most 60 degrees off the ring's course; from the
+    first hex at the ring's distance its bow never leaves it (an escort arriving more than 60
+    degrees off course used to stray 1-2 hexes inside)."""
+    p = Pose(bow, heading)
+    if bow.distance(ORIGIN) <= radius:
+        return
+    run = diameter_run(p, ORIGIN, radius, hand, 60)
+    first = next(i for i, q in enumerate(run) if q.bow.distance(ORIGIN) == radius)
+    assert first <= bow.distance(ORIGIN) - radius + 5
+    assert all(q.bow.distance(ORIGIN) == radius for q in run[first:])
+
+
+def test_diameter_106_1_2_a_worked_arrival_more_than_60_degrees_off_course():
+    """106.1.2: on the 12-hex diameter, counter-clockwise: a ship two hexes out, heading 1, on
+    the vector that meets the ring 120 degrees off the ring's course, turns on its last
+    approach hex and keeps its bow on the ring from then on (it used to cross the ring and
+    stray a hex inside before turning back out)."""
+    p = Pose(Hex(-14, 2), heading_from_harmon(1))
+    steer = diameter_steer(p.step(diameter_steer(p, ORIGIN, 12, 1).turn), ORIGIN, 12, 1)
+    assert "last hex of the approach" in steer.why and "106.1.2" in steer.why
+    run = diameter_run(p, ORIGIN, 12, 1, 8)
+    assert [q.bow.distance(ORIGIN) for q in run] == [13, 12, 12, 12, 12, 12, 12, 12]
+
+
 @given(hexes, headings, st.sampled_from([6, 12]))
 def test_diameter_106_1_2_once_on_the_ring_the_bow_never_leaves_it(bow, heading, radius):
     """106.1.2: following the diameter, the bow stays at the same distance, turning 60 degrees

@@ -1,5 +1,5 @@
 """Whole patrols: the bundled scenarios played to the end by the random and sensible policies,
-replaying identically (DESIGN.md: the same seed and actions give the same events byte for byte),
+replaying identically (docs/architecture.md "State": the same seed and actions give the same events byte for byte),
 and bad scenarios refused with one clear message."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from gwasl.engine.session import Session
 from gwasl.games import game_for
 from gwasl.games.on_patrol import records as R
 from gwasl.games.on_patrol.policies import POLICIES, sensible_policy
-from gwasl.games.on_patrol.scenario import BUNDLED, ScenarioError, load_bundled
+from gwasl.games.on_patrol.scenario import BUNDLED, BUNDLED_DIR, ScenarioError, load_bundled
 
 
 def session_game(name: str, seed: int, policy: str, turns: int | None = None) -> Session:
@@ -121,6 +121,7 @@ def test_an_illegal_action_says_why():
     (lambda s: s["escorts"][1].update(id="E1"), "id 'E1' is used twice"),
     (lambda s: s.update(victory={"marginal": 9, "substantial": 2, "decisive": 30}), "marginal <= substantial"),
     (lambda s: s["convoy"].update(speed="warp"), "convoy.speed"),
+    (lambda s: s.update(contact="maybe"), 'scenario.contact: true .* or "lost"'),
 ])
 def test_a_bad_scenario_gets_one_clear_message(change, message):
     """Bad input: one message naming the field and the problem, never a traceback."""
@@ -142,7 +143,7 @@ def test_bundled_patrols_day_night_and_hunter_group():
 
 
 def test_a_move_that_shows_the_boat_cannot_be_taken_back():
-    """DESIGN.md take-back: a move without dice may be taken back, but not one that put the boat
+    """docs/architecture.md "Undo and history": a move without dice may be taken back, but not one that put the boat
     in the escorts' sight (104.1.3: the marker is a reveal)."""
     src = copy.deepcopy(load_bundled("day-convoy"))
     src["submarines"][0].update(depth=50)
@@ -153,3 +154,56 @@ def test_a_move_that_shows_the_boat_cannot_be_taken_back():
     s.act(R.Dive("U1", 25))  # daylight at 25 feet: visible (104.1.4 a)
     ok, reason = s.undo()
     assert not ok and "take-back" in reason
+
+
+def test_escort_reasons_describe_the_move_made_in_one_radial_numbering():
+    """105.3.2 (vector, radial, target), 106.2.2 (diameter): each escort's stated reason gives
+    the stages of its steering in order and where the move ended (its last hex and heading,
+    the radial it ended on or the two it lies between, its distance from the target hex),
+    computed from the move itself; radials are numbered as headings (1-6), never "radial 0".
+    (The reason used to name only the first hex's vector and radial: "vector heading 5, radial
+    1" for an escort that ended heading 4 on radial 2.)"""
+    from gwasl.games.on_patrol.geometry import harmon_heading, sextant
+    from gwasl.games.on_patrol.state import hx
+
+    seen = 0
+    for name, seed in (("day-convoy", 1), ("hunter-group", 2)):
+        s = session_game(name, seed, "sensible")
+        for _, ev in s.effective():
+            if not isinstance(ev, R.ShipMoved) or ev.movement not in ("radial", "diameter") or not ev.path:
+                continue
+            bow, heading = ev.path[-1]
+            target = hx(ev.target)
+            assert f"ends at {bow} heading {harmon_heading(heading)}" in ev.why, ev.why
+            assert "radial 0" not in ev.why
+            v = hx(bow) - target
+            if v.q or v.r:
+                i, _a, b = sextant(v)
+                on = f"on radial {harmon_heading(i)}" if b == 0 else f"between radials {harmon_heading(i)} and {harmon_heading(i + 1)}"
+                assert on + f", {hx(bow).distance(target)} hex" in ev.why, ev.why
+            seen += 1
+    assert seen > 20
+
+
+def test_plain_show_prints_the_position_a_command_line_player_needs(tmp_path, capsys):
+    """Issue 27 item 9: plain ``gwasl game show`` printed one line; it prints the position to
+    play from: your boat (bow, stern, heading, depth, damage, tubes and reloads: 102.2, 102.5),
+    every ship (bow, heading, speed, damage, distance from your bow), the detection markers
+    and what the escorts do about them (104.1.3, 104.2.1), torpedoes (102.3).  The escorts'
+    viewer gets no line about the boat (104.1.2: they know the markers only)."""
+    from gwasl.cli import main
+
+    g = str(tmp_path / "p.game")
+    src = str(BUNDLED_DIR / "hunter-group.json")
+    assert main(["game", "new", src, "--ruleset", "on-patrol", "--out", g, "--seed", "3"]) == 0
+    capsys.readouterr()
+    assert main(["game", "show", g]) == 0
+    text = capsys.readouterr().out
+    assert "your boat U1 (U-744): bow AK44, stern AK45, heading 6, 100 ft" in text
+    assert "tubes: 1 g7e, 2 g7e, 3 g7e, 4 g7e, 5 g7e (stern); reloads left 9" in text
+    assert all(f"  {e} escort " in text for e in ("E1", "E2", "E3", "E4")) and " hexes" in text
+    assert "marker for U1: contact lost (inverted) at AK44 heading 6, target hex AK43" in text
+    assert "escorts against U1: mode 6, diameter movement at search speed (contact lost)" in text
+    assert main(["game", "show", g, "--view", "escorts"]) == 0
+    theirs = capsys.readouterr().out
+    assert "your boat" not in theirs and "AK44, stern" not in theirs and "  E1 escort " in theirs

@@ -49,7 +49,7 @@ def test_102_2_the_submarine_counter_is_always_on_the_board_for_its_commander():
     st = started()
     mine = GAME.view(st, GAME.viewer(st, "submarine"))
     theirs = GAME.view(st, GAME.viewer(st, "escorts"))
-    assert mine["submarines"][0]["bow"] == "AO52" and mine["submarines"][0]["depth"] == 50
+    assert mine["submarines"][0]["bow"] == "AS42" and mine["submarines"][0]["depth"] == 50  # the bundled start
     assert theirs["submarines"] == []
 
 
@@ -384,8 +384,37 @@ def test_108_2_1_escorts_never_end_their_move_ahead_of_a_torpedo():
     assert bow not in tp.path() and tp.pose.bow not in {hx(b) for _, b, _ in plan.steps}
 
 
+def test_108_2_1_an_escort_in_a_torpedos_track_leaves_it_instead_of_stopping_in_it():
+    """108.2.1: "Escorts will instead avoid such an event by leaving its vector, radial or
+    diameter and paralleling its former path as close as possible, or by slowing to the point
+    that it will not be in the path."  E1 hunts south down column AK at search speed 3 (mode 2)
+    with a torpedo 2 hexes astern running the same way 6 hexes a turn: its own hex and every
+    hex of its planned move are in the torpedo's path.  It used to be "slowed to 0 to keep
+    clear" where it stood, in the path, and was torpedoed; now it leaves the column, paralleling
+    its course, and ends clear of the track at speed."""
+    from gwasl.games.on_patrol.geometry import Pose
+    from gwasl.games.on_patrol.state import Torpedo
+
+    st = only_escorts(started(), {"E1"})
+    st = put_ship(st, "E1", "AK30", 3, speed=3, in_formation=False)
+    tp = Torpedo("T1", "U1", "g7e", pose("AK28", 3), 6, 50, 3)
+    force = Force("U1", 2, hx("AK40"), 3, hx("AK40"), ("E1",))
+    st = replace(st, torpedoes=(tp,), forces=(force,), phase=2, convoy_paths=frozenset())
+    track = set(tp.path())
+    assert {hx("AK30"), hx("AK31"), hx("AK32"), hx("AK33")} <= track
+    plan = escort_orders(EscortView.of(st), T).plans[0]
+    assert plan.speed >= 1 and len(plan.steps) == plan.speed  # not stopped
+    last = Pose(hx(plan.steps[-1][1]), plan.steps[-1][2])
+    assert not track & set(last.hexes())
+    assert last.bow.distance(hx("AK33")) <= 1  # parallel to where it was going, as close as possible
+    assert "108.2.1" in plan.why and "slowed to 0" not in plan.why
+    # played: phase 2 moves it, phase 3 runs the torpedo, which hits nothing
+    st2, _ = run(st, GAME.legal_actions(st, GAME.viewer(st, "escorts"))[0])
+    assert st2.ship("E1").damage == 0
+
+
 def test_escorts_decide_from_markers_only():
-    """DESIGN.md, 104.1.2: the escorts' orders and view are the same wherever the true
+    """docs/architecture.md "Views", On Patrol 104.1.2: the escorts' orders and view are the same wherever the true
     submarine is, as long as the markers are the same."""
     base = started()
     base = GAME.reduce(base, R.MarkerSet("U1", "escort", "AK40", 0, False, "test"))
@@ -421,15 +450,76 @@ def test_107_1_star_shells_by_the_furthest_escort_on_the_target_and_three_ahead(
     assert shells[0].firer in {s.id for s in escorts}
 
 
+def test_107_1_1_star_shells_stop_when_contact_is_lost():
+    """107.1.1: star shells are fired "whenever torpedoes or a submarine is detected"; an
+    inverted marker is contact lost (the Submarine Detection Table), so none are fired over it,
+    while a marker of the escorts' colour (a contact) still brings them."""
+    st = put_sub(started("night-convoy"), "A70", 3, 200)
+    lost = GAME.reduce(st, R.MarkerSet("U1", "inverted", "AK40", 0, False, "test"))
+    _, evs = run(phase(lost, 3), R.Resolve())
+    assert not [e for e in evs if isinstance(e, R.StarShells)]
+    held = GAME.reduce(st, R.MarkerSet("U1", "escort", "AK40", 0, False, "test"))
+    _, evs = run(phase(held, 3), R.Resolve())
+    assert [e.hexes for e in evs if isinstance(e, R.StarShells)] == [("AK39", "AK36")]  # the target hex ahead of its bow
+
+
+def test_105_4_12_the_depth_combat_table_reads_its_dice_as_tens_and_units():
+    """105.4.12: the Submarine Depth Combat Table is read 11-66 (54-66 same depth, 41-53 within
+    25 feet, 24-36 within 50 feet, 11-23 miss): a roll of 4 and 6 is shown as 46, within 25
+    feet, not as "4+6 = 10"; the attack roll that follows uses gwasl's stand-in modifiers,
+    labelled as such and never with a rule number."""
+    import re
+
+    from gwasl.engine.events import Rolled
+
+    ev = Rolled(0, "Depth Combat Table for 1 dc from E1 on K10 (105.4.12: 11-23 miss, 24-36 within 50 feet, "
+                "41-53 within 25 feet, 54-66 same depth)", (4, 6), (), 10)
+    shown = GAME.event_view(ev, GAME.viewer(started(), "player"))
+    assert shown.text.endswith(": 46") and shown.data["final"] == 46 and "4+6" not in shown.text
+    st = only_escorts(started(), set())
+    marks = tuple(AttackMark("E1", hx(f"K{10 + i}"), "dc", 3, 1) for i in range(6))
+    st = put_sub(replace(st, attacks=marks, phase=3), "A70", 3, 100)
+    _, evs = run(st, R.Resolve(), seed=11)
+    attacks = [e for e in evs if e.kind == "roll" and e.cause.startswith("attack by")]
+    assert attacks
+    for e in attacks:
+        assert "gwasl's stand-in attack table: 9-10 damaged, 11-12 heavily damaged, 13+ hull breached" in e.cause
+        assert e.modifiers and all(m.cause.endswith("gwasl stand-in") and not re.search(r"\d+\.\d", m.cause) for m in e.modifiers)
+
+
 def test_108_3_sonar_only_at_search_speed_radar_every_turn():
-    """108.3.1, 108.3.2: ships with sonar at search speed search each turn; ships with radar always."""
+    """108.3.1, 108.3.2: ships with sonar at search speed search each turn; ships with radar always.
+    (The boat at 25 feet 3 hexes from E1 and from E2, so that both searches have a chance.)"""
     st = started()
     st = st.with_ship(replace(st.ship("E1"), speed=5))
+    st = put_sub(put_ship(st, "E2", "AK33", 3), "AK30", 3, 25)
     _, evs = run(phase(st, 3), R.Resolve())
     causes = [e.cause for e in evs if e.kind == "roll"]
     assert not any("sonar search by E1" in c for c in causes)
     assert any("sonar search by E2" in c for c in causes)
     assert any("radar search by E1" in c for c in causes)
+
+
+def test_108_3_search_rolls_show_the_number_needed_and_none_is_rolled_without_a_chance():
+    """108.3.1, 108.3.2 (the searches are required; their tables are gwasl's stand-ins): each
+    search roll names the range and the number needed (sonar within 3 hexes: 7 or less; radar
+    against a boat at 25 feet within 5: 6 or less), labelled as a stand-in, never with a rule
+    number of its own.  A search with no chance (the boat beyond the table's ranges) is not
+    rolled; its dice are passed over, so the rest of the turn rolls the same dice wherever the
+    boat is (the escorts' view may not depend on it)."""
+    base = put_ship(started(), "E2", "AK33", 3)
+    near = put_sub(base, "AK30", 3, 25)
+    far = put_sub(base, "A70", 3, 25)
+    out = {}
+    for name, st in (("near", near), ("far", far)):
+        d = GameDice(5)
+        evs = GAME.apply(phase(st, 3), R.Resolve(), d)
+        out[name] = ([e for e in evs if e.kind == "roll" and " search by " in e.cause], d.position)
+    causes = [e.cause for e in out["near"][0]]
+    assert "sonar search by E2 (required each turn at search speed, 108.3.1) at 3 hexes: found on 7 or less " \
+           "(gwasl's stand-in sonar table)" in causes
+    assert "radar search by E1 (required each turn, 108.3.2) at 2 hexes: found on 6 or less (gwasl's stand-in radar table)" in causes
+    assert out["far"][0] == [] and out["far"][1] == out["near"][1]
 
 
 def test_105_4_12_the_depth_combat_table_is_rolled_before_every_depth_charge_attack():

@@ -74,8 +74,9 @@ def test_103_2_4_station_b_is_measured_from_the_centre_columns_own_trailing_ship
 
 def test_103_2_5_and_104_2_4_escorts_alone_stand_where_the_scenario_puts_them_and_move_as_a_fast_convoy():
     """103.2.5: escorts alone are placed by the scenario; 104.2.4: in mode 1 they move on the
-    Fleet Movement Table's Fast Convoy row, one die for all of them."""
-    st = started("hunter-group")
+    Fleet Movement Table's Fast Convoy row, one die for all of them.  (The bundled patrol states
+    contact lost, so its escorts begin in mode 6; here, none stated: mode 1.)"""
+    st = started("hunter-group", contact=False)
     src = load_bundled("hunter-group")
     assert {e["id"]: st.ship(e["id"]).pose.bow.label for e in src["escorts"]} == {e["id"]: e["bow"] for e in src["escorts"]}
     _st2, evs = run(replace(st, phase=1), R.ConvoyMove())
@@ -83,6 +84,24 @@ def test_103_2_5_and_104_2_4_escorts_alone_stand_where_the_scenario_puts_them_an
     assert order.convoy == "fast-2" and order.code in T.fleet_movement["fast-2"][2]
     moves = [e for e in evs if isinstance(e, R.ShipMoved)]
     assert len(moves) == 4 and len({(len(m.path), m.path[-1][1]) for m in moves}) == 1
+
+
+def test_104_2_2_a_scenario_that_states_contact_lost_starts_in_mode_6_around_the_boat():
+    """104.2.2 ("Unless the scenario actually states that contact has been made ... the escorts
+    will begin play in Mode 1"), 104.1.3 (a contact missed: the marker inverted), 104.2.1 mode 6
+    (contact lost: diameter movement at search speed): the bundled hunter group states contact
+    lost where the boat lies, so an inverted marker stands on its start and the escorts begin
+    by searching around it (106.2.4: a diameter of 12, 6 for those already within 12)."""
+    st = started("hunter-group")
+    sub = st.subs[0]
+    m = st.marker("U1")
+    assert m is not None and m.kind == "inverted" and m.pose == sub.pose
+    assert [f.mode for f in st.forces] == [6] and set(st.forces[0].escorts) == {"E1", "E2", "E3", "E4"}
+    src = load_bundled("hunter-group")
+    assert src["contact"] == "lost" and sub.pose.bow == hx(src["submarines"][0]["bow"])
+    _st2, evs = run(replace(st, phase=2), GAME.legal_actions(replace(st, phase=2), GAME.viewer(st, "escorts"))[0])
+    moves = [e for e in evs if isinstance(e, R.ShipMoved)]
+    assert len(moves) == 4 and all(e.mode == 6 and e.movement == "diameter" for e in moves)
 
 
 def test_103_2_2_escorts_keep_station_until_torpedoes_or_a_sighting():

@@ -85,7 +85,7 @@ def test_2_5_shift_log_shows_the_shifter_only_the_drm_it_knows(kit):
 
 
 def test_2_5_shift_log_and_policy_are_identical_with_or_without_a_hidden_enemy_unit(kit):
-    """O'Leary 2.5, DESIGN (views): two states differing only in a German HIP unit give the
+    """O'Leary 2.5, docs/architecture.md "Views": two states differing only in a German HIP unit give the
     French the same policy explanation, odds and log line (dice that succeed either way)."""
     env = kit.env(["F5"])
     seen = []

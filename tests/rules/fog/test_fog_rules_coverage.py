@@ -5,7 +5,7 @@ exists and cites the rule, and every ``gwasl validate`` check it names is
 registered.
 
 The rule numbers, table rows and DRM lines are parsed from the source text when
-it is on this machine (/work/shared/seeds); the checks of the table against the
+it is on this machine (testsupport.source_text); the checks of the table against the
 code always run.
 """
 
@@ -18,14 +18,14 @@ from pathlib import Path
 import pytest
 
 from gwasl.rules import validate
-from testsupport import ROOT, SHARED, CoverageRow, cites_rule_number, module_test_docstrings, parse_coverage_rows, resolve
+from testsupport import ROOT, CoverageRow, cites_rule_number, module_test_docstrings, parse_coverage_rows, resolve, source_text
 
 _SEED = Path("seeds") / "000_a4bfaec0253cad28.txt"
-SOURCE = next((p for p in (SHARED / _SEED, Path("/work/shared") / _SEED) if p.exists()), SHARED / _SEED)
+SOURCE = source_text(str(_SEED))
 COVERAGE = ROOT / "docs" / "rules-coverage-fog.md"
 
 # The 2.5 table rows by their label in the text; "11-12" is the row whose label the
-# source lost (seeds/README.md), found as the unlabelled consequence line.
+# source lost (docs/rules-notes.md "The 11-12 row of the 2.5 table"), found as the unlabelled consequence line.
 TABLE_ROWS = ("<=0", "1-7", "8-10", "11-12", ">=13")
 # The 2.5 DRM rows and the words of the source DRM line each one covers.
 DRM_ROWS = {

@@ -226,6 +226,26 @@ def test_2_4_bt7_that_used_more_mp_than_a_t35_has_cannot_exchange(kit):
     assert not p.eligible and "12 MF" in p.reason and "2.4" in p.reason
 
 
+def test_2_4_a_squad_with_its_leader_has_the_6_mf_of_aslgw_1_3_for_the_mf_history(kit):
+    """O'Leary 2.4 with ASLGW 1.3: the MF a unit "could have spent" is the MF movement gives
+    it -- 6 for a squad stacked with a leader (or in platoon formation with its leader), 4
+    alone -- so a stack that spent 5 MF may exchange with a squad and its leader, not with a
+    lone squad (gwasl.rules.fog.env.default_mf_allowance)."""
+    from gwasl.rules.fog.env import default_mf_allowance
+
+    s = kit.build(units=[ENEMY, unit("a", "C3", "potential_dummy"), unit("al", "C3", "potential_dummy", "leader"),
+                         unit("b", "F5", "potential_dummy"), unit("bl", "F5", "potential_dummy", "leader"),
+                         unit("c", "H7", "potential_dummy"), unit("c2", "H7", "potential_dummy")])
+    st, _ = kit.at(s, "french", Phase.MPh)
+    env = kit.env()
+    assert default_mf_allowance(s, s.unit("b")) == 6.0 and default_mf_allowance(s, s.unit("c")) == 4.0
+    st = move_units(st, ["a", "al"], kit.hx("C4"), Position.GROUND, 5)
+    clk = Clock(2, "french", Phase.MPh)
+    assert plan_dummy_shift(st, sid(st, "C4", kit), sid(st, "F5", kit), env, clock=clk).eligible
+    no = plan_dummy_shift(st, sid(st, "C4", kit), sid(st, "H7", kit), env, clock=clk)
+    assert not no.eligible and "5 MF, more than c's 4" in no.reason and "2.4" in no.reason
+
+
 # -- ledgers ------------------------------------------------------------------------------------
 def test_3_3_4_dummy_and_hip_ledgers_are_separate(kit):
     """O'Leary 3.3.4 (with 2.5, final DR 8-10): a failed dummy shift does not stop HIP shifts, and earlier dummy shifts

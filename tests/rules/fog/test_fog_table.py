@@ -13,7 +13,7 @@ from gwasl.rules.fog.table import fog_table, parse_fog_table
 
 def test_2_5_shift_table_bands_match_the_text():
     """O'Leary 2.5: <=0 and 1-7 allowed, 8-10 disallowed, 11-12 status lost (the row whose label
-    was lost, seeds/README.md), >=13 revealed; <= 0 adds no +1 later."""
+    was lost, docs/rules-notes.md), >=13 revealed; <= 0 adds no +1 later."""
     t = fog_table()
     assert [(b.band, b.min, b.max) for b in t.bands] == [
         ("allowed", None, 7), ("disallowed", 8, 10), ("status_lost", 11, 12), ("revealed", 13, None)]

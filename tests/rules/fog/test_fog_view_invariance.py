@@ -52,18 +52,33 @@ def _unit(uid, kind, h, hidden, side="french"):
     return d
 
 
+# The strategies that depend on nothing drawn are built once, here: built inside fog_pair they
+# were built (and checked by hypothesis) again for every example, most of the test's time.  The
+# same strategies draw the same examples.
+TERRAINS = st.lists(st.sampled_from(TERRAIN), min_size=len(ALL), max_size=len(ALL))
+PICKS = st.permutations(ALL)
+HOW_MANY = {(lo, hi): st.integers(lo, hi) for lo, hi in ((1, 3), (0, 3), (1, 4), (0, 2), (0, 8))}
+HEIGHT = st.integers(2, 4)
+KIND_LISTS = st.lists(st.sampled_from(KINDS), min_size=1, max_size=5)
+BORE_SIGHTS = st.sampled_from(["undetermined"] + [h.label for h in ALL[:4]])
+PRE_REGISTERED = st.sampled_from(["undetermined", "A1", "B2"])
+CCPH = st.tuples(st.just("ccph"), st.just(0), st.just(0), st.just(0), st.just(0))
+PHASE = st.tuples(st.just("phase"), st.sampled_from([Phase.APh, Phase.PFPh]), st.sampled_from(["french", "german"]),
+                  st.just(0), st.just(0))
+
+
 @st.composite
 def fog_pair(draw):
-    terrain = draw(st.lists(st.sampled_from(TERRAIN), min_size=len(ALL), max_size=len(ALL)))
+    terrain = draw(TERRAINS)
     hexes = {h.label: {"terrain": t} for h, t in zip(ALL, terrain) if t != "open"}
-    picks = draw(st.permutations(ALL))
-    german_hexes = picks[:draw(st.integers(1, 3))]
-    n_conc = draw(st.integers(0, 3))
-    conc = list(zip(picks[3:3 + n_conc], draw(st.lists(st.integers(2, 4), min_size=n_conc, max_size=n_conc))))
-    hip_hexes = picks[6:6 + draw(st.integers(1, 4))]
-    mine_hexes = picks[10:10 + draw(st.integers(0, 2))]
+    picks = draw(PICKS)
+    german_hexes = picks[:draw(HOW_MANY[1, 3])]
+    n_conc = draw(HOW_MANY[0, 3])
+    conc = list(zip(picks[3:3 + n_conc], draw(st.lists(HEIGHT, min_size=n_conc, max_size=n_conc))))
+    hip_hexes = picks[6:6 + draw(HOW_MANY[1, 4])]
+    mine_hexes = picks[10:10 + draw(HOW_MANY[0, 2])]
     mine_known = [draw(st.booleans()) for _ in mine_hexes]
-    kinds = draw(st.lists(st.sampled_from(KINDS), min_size=1, max_size=5))
+    kinds = draw(KIND_LISTS)
     pillbox = draw(st.booleans())
     german = [_unit(f"g{i}", "squad", h, "none", "german") for i, h in enumerate(german_hexes)]
 
@@ -83,7 +98,7 @@ def fog_pair(draw):
             used.add(h)
             units.append(_unit(f"f{i}", kinds[i], h, "hip"))
         # O'Leary 6: a weapon's bore-sighted hex, undetermined or fixed, is a secret too.
-        bs = draw(st.sampled_from(["undetermined"] + [h.label for h in ALL[:4]]))
+        bs = draw(BORE_SIGHTS)
         for u in units:
             if u["kind"] == "support_weapon":
                 u["bore_sight"] = bs
@@ -97,7 +112,7 @@ def fog_pair(draw):
             if not known and draw(st.booleans()):
                 dummies.append({"side": "french", "kind": "dummy_minefield", "hex": h.label})
             else:
-                f = {"kind": "minefield", "hexes": [h.label], "owner": "french", "ap": draw(st.integers(0, 8)), "at": draw(st.integers(0, 2))}
+                f = {"kind": "minefield", "hexes": [h.label], "owner": "french", "ap": draw(HOW_MANY[0, 8]), "at": draw(HOW_MANY[0, 2])}
                 if not known:
                     f["hidden"] = True
                 forts.append(f)
@@ -106,7 +121,7 @@ def fog_pair(draw):
                "sides": {"german": {"nationality": "german"}, "french": {"nationality": "french"}},
                "units": german + sorted(units, key=lambda u: u["id"]), "dummies": dummies,
                "fog": {"oba": [{"id": "75", "side": "french",
-                                "pre_registered": draw(st.sampled_from(["undetermined", "A1", "B2"]))}]}}
+                                "pre_registered": draw(PRE_REGISTERED)}]}}
         return FogState.from_scenario(parse_scenario(doc))
 
     a, b = variant(), variant()
@@ -117,12 +132,10 @@ def fog_pair(draw):
     # the CCPh (O'Leary 2.2): a merge must not show which of two co-located stacks were real.
     conc_hexes = [h for h, _ in conc] or [ALL[0]]
     fmove = st.tuples(st.just("fmove"), st.sampled_from(conc_hexes), st.sampled_from(ALL), st.just(0), st.just(0))
-    ccph = st.tuples(st.just("ccph"), st.just(0), st.just(0), st.just(0), st.just(0))
     actions = draw(st.lists(st.one_of(
-        shift, shift, shift, fmove, ccph,
+        shift, shift, shift, fmove, CCPH,
         st.tuples(st.just("german"), st.sampled_from(range(len(german))), st.sampled_from(ALL), st.just(0), st.just(0)),
-        st.tuples(st.just("phase"), st.sampled_from([Phase.APh, Phase.PFPh]), st.sampled_from(["french", "german"]),
-                  st.just(0), st.just(0)),
+        PHASE,
     ), max_size=8))
     return a, b, actions
 

@@ -21,9 +21,10 @@ def test_new_game_takes_the_seed_secret_side_practice_and_balance(qtbot, tmp_pat
     dlg.seed.setValue(1234)
     for box in (dlg.secret_checks["german"], dlg.practice):  # a click on the box itself
         qtbot.mouseClick(box, Qt.MouseButton.LeftButton, pos=QPoint(8, box.height() // 2))
-    dlg.balance.setCurrentIndex(dlg.balance.findData("british"))
+    balance = dlg.choice_widget("balance")  # A26.4, an option the Great War game declares
+    balance.setCurrentIndex(balance.findData("british"))
     dlg.source.editingFinished.emit()  # what the scenario box says each time it loses focus
-    assert dlg.secret_checks["german"].isChecked() and dlg.balance.currentData() == "british"
+    assert dlg.secret_checks["german"].isChecked() and dlg.choice_widget("balance").currentData() == "british"
     dlg.out.setText(str(tmp_path / "ovillers.game"))
     qtbot.mouseClick(dlg.ok_button, Qt.MouseButton.LeftButton)
     gf = dlg.created

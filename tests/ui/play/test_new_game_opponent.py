@@ -1,5 +1,6 @@
-"""Issue 25 item 7 (in part): New game asks "Play: SIDE / SIDE / both sides (solitaire)";
-choosing a side makes gwasl the other side's opponent, its secrets kept."""
+"""Issue 25 item 7 (in part): New game offers "gwasl plays (you the other side)": none
+(both sides yours, solitaire) or a side, whose secrets gwasl then keeps; Continue to my
+next decision; gwasl's answers paced, thought out in another thread, lit on the map."""
 
 from __future__ import annotations
 
@@ -19,10 +20,11 @@ def test_new_game_offers_to_play_one_side_against_gwasl(qtbot, tmp_path, monkeyp
     dlg = NewGameDialog(None, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat),
                         source_path=str(SCENARIOS / "rossignol-1914.json"))
     qtbot.addWidget(dlg)
-    items = [dlg.play_as.itemText(i) for i in range(dlg.play_as.count())]
-    assert items == ["both sides (solitaire)", "french (gwasl plays german)", "german (gwasl plays french)"]
+    play = dlg.choice_widget("opponent")
+    items = [play.itemText(i) for i in range(play.count())]
+    assert items == ["none", "french", "german"]  # none: both sides are yours (solitaire)
     assert "opponent" not in dlg.options().extra  # solitaire stays the default
-    dlg.play_as.setCurrentIndex(1)
+    play.setCurrentIndex(play.findData("german"))
     dlg.out.setText(str(tmp_path / "ross.game"))
     dlg.start()
     gf = dlg.created

@@ -35,7 +35,7 @@ def test_bois_des_caures_played_by_mouse_and_keyboard_then_reopened(qtbot, windo
     """Bois des Caures, gwasl keeping the German side (its fire decided by its policy),
     the person at the desk playing the rest: ASLGW turn sequence (A3), platoon impulses
     (ASLGW 1.4.1), fire (A7), movement (A4), a HIP shift (O'Leary 2.3, 2.5), take-back
-    (DESIGN: only back to the last die roll)."""
+    (docs/architecture.md "Undo and history": only back to the last die roll)."""
     board = start(window, tmp_path, "bois-des-caures-1916.json", secret=("german",))
     assert "Turn 1 of 5" in window.turn_label.text() and "RPh" in window.turn_label.text()
     click_end_button(qtbot, window)  # RPh over by the toolbar button; gwasl plays the German PFPh
@@ -118,7 +118,7 @@ def test_bois_des_caures_played_by_mouse_and_keyboard_then_reopened(qtbot, windo
 
 
 def test_practice_mode_takes_a_dragged_move_back(qtbot, window, tmp_path):
-    """Practice mode takes back even past a roll (DESIGN "Undo and history"): the dragged
+    """Practice mode takes back even past a roll (docs/architecture.md "Undo and history"): the dragged
     counter is drawn back where it was."""
     board = start(window, tmp_path, "bois-des-caures-1916.json", secret=("german",), practice=True)
     end_until(qtbot, window, 1, "MPh", "german")
@@ -135,7 +135,7 @@ def test_practice_mode_takes_a_dragged_move_back(qtbot, window, tmp_path):
 
 
 def take_back(window) -> str:
-    """Undo as the user would; the window takes back what the session allows (DESIGN: back
+    """Undo as the user would; the window takes back what the session allows (docs/architecture.md "Undo and history": back
     to the last die roll or reveal) and otherwise says why, in words."""
     n = window.controller.history_length
     reason = window.controller.session.undo_target()[1]

@@ -5,7 +5,8 @@ stacks swapped, HIP swapped; same seed) with the same actions; until a rule reve
 difference, every widget shows the same text and the map the same pixels: map items and
 their tooltips, the stack fanned out, every hex's menu with its odds, the actions list and
 its odds, the log and its tooltips, the status bar and turn record, the victory panel,
-the window title, the view-as menu, and the history at every step."""
+the scenario card, the Actions list's groups, the hex read-out, the window title, the
+view-as menu, and the history at every step."""
 
 from __future__ import annotations
 
@@ -73,6 +74,8 @@ def everything(win: PlayerWindow) -> dict:
         "log": (win.log_list.lines(), [win.log_list.tip(i) for i in range(win.log_list.count())],
                 win.log_list.toPlainText()), "view_as": [a.text() for a in win.view_menu.actions()],
         "info": board.info.text(), "stacks": stacks, "menus": menus,
+        "card": win.card.text(), "groups": sorted((k, g.text(0)) for k, g in win.actions_list.groups().items()),
+        "readout": [(board.show_readout(h), board.readout.text())[1] for h in sorted(scene.stacks, key=lambda x: x.label)],
         "targets": sorted(h.label for h in board.targets.hexes),
         "map": picture(scene),
     }

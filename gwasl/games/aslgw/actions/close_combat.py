@@ -54,6 +54,7 @@ from gwasl.rules.close_combat import (
 )
 from gwasl.rules.combat_table import combat_table
 from gwasl.rules.dice import Modifier
+from gwasl.rules.fire import fp_words
 from gwasl.rules.fog.state import FogStatus
 from gwasl.rules.fog.status import move_units
 from gwasl.rules.grenades import has_hand_grenades
@@ -225,11 +226,11 @@ def resolve_cc(em: fx.Emitter, act: CloseCombat) -> None:
             lines.append(f"{side} makes no attack (no Good Order unit with FP)")
             return
         kind_line = _kind(em.state, a, mine, theirs)[1]
-        roll, out = resolve_cc_attack(em.dice, att_, f"CC of {side} in {act.at}: {att_.odds.attack}-{att_.odds.defence}, "
-                                                       f"Kill Number {att_.odds.kill_number} (A11.11)")
+        kn = f"{'HtH ' if att_.kind is CCKind.HTH else ''}Kill Number {att_.kill_number}"
+        roll, out = resolve_cc_attack(em.dice, att_, f"CC of {side} in {act.at}: {att_.odds.column}, {kn} (A11.11)")
         em.roll(roll)
-        lines.append(f"{side} ({kind_line}) attacks at {att_.odds.attack}-{att_.odds.defence}: final DR {roll.final} -> "
-                     f"{out.replace('_', ' ')}")
+        lines.append(f"{side} ({kind_line}) attacks with {fp_words(att_.attack_fp)} FP against {fp_words(att_.defence_fp)}: "
+                     f"{att_.odds.column} on the CCT, {kn}: final DR {roll.final} -> {out.replace('_', ' ')} (A11.11)")
         results[side] = (out, [u.id for u in theirs])
 
     if amb is None:

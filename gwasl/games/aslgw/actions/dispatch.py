@@ -44,11 +44,16 @@ from gwasl.games.aslgw.records import (
     EndPhase,
     EndWindow,
     Fire,
+    FireGroupAdd,
+    FireGroupDrop,
+    MinefieldChoice,
     Rally,
     ReleaseGas,
     RemoveGasMask,
     Repair,
     Rout,
+    RunWindow,
+    Shift,
     Withdraw,
 )
 from gwasl.games.aslgw.state import AslgwState
@@ -84,6 +89,8 @@ def legal(state: AslgwState, viewer: Viewer) -> list[Record]:
     knows = viewer.sees_secrets_of(side)
     if state.minefield is not None:
         return sh.minefield_options(state) if knows and side not in state.secret else []
+    if state.combat.group is not None:
+        return fr.legal(state, viewer, side)  # a fire group being formed is fired or dropped first (A7.5)
     if state.windows:
         w = state.windows[0]
         if w in state.secret:
@@ -112,21 +119,63 @@ def legal(state: AslgwState, viewer: Viewer) -> list[Record]:
     return out
 
 
-def why_illegal(state: AslgwState, action: Record, viewer: Viewer) -> str | None:
-    """Why ``action`` is not legal now, with the rule; None when there is no better reason
-    than 'not in the list'."""
+def why_illegal(state: AslgwState, action: Record, viewer: Viewer) -> str:
+    """Why ``action`` is not legal now, in words with the rule that forbids it, judged on
+    what ``viewer`` knows (never the hidden truth): what holds the whole game first (a
+    minefield choice, a shift window, a moving Bayonet Charge), then the action's own
+    family, then what its family's list offers."""
     if state.over:
-        return "the game is over"
-    return (turn.why_not(state, action) or _why_combat(state, action, viewer)
-            or mv.why_not(state, action, viewer, turn.to_act(state)) or sh.why_not(state, action, viewer))
+        return "the game is over (A26)"
+    return (_why_gate(state, action, viewer) or turn.why_not(state, action) or _why_combat(state, action, viewer)
+            or mv.why_not(state, action, viewer, turn.to_act(state)) or sh.why_not(state, action, viewer)
+            or _why_family(state, action))
 
 
-#: a combat action's own check before the dry run
-_WHY: Mapping[type[Record], Callable[[AslgwState, Any], str | None]] = {
+def _why_gate(state: AslgwState, action: Record, viewer: Viewer) -> str | None:
+    """What keeps every other action waiting: an entered minefield (O'Leary 4.6.2), an open
+    shift window (O'Leary 2.3, 3.3.2), a moving Bayonet Charge (ASLGW 1.5, A25.231)."""
+    if state.minefield is not None and not isinstance(action, MinefieldChoice):
+        return f"{state.minefield[1]} first chooses for the minefield just entered (O'Leary 4.6.2)"
+    if state.windows and not isinstance(action, (Shift, EndWindow, RunWindow)):
+        return f"{state.windows[0]}'s shift window is open: it shifts or ends the window first (O'Leary 2.3, 3.3.2)"
+    if chg.active(state) and isinstance(action, (*mv.MOVEMENT, BayonetCharge, EndPhase)):
+        return "a Bayonet Charge is moving: nothing else moves, and the phase waits, until it is over (ASLGW 1.5, A25.231)"
+    return None
+
+
+#: what each family's list offers, for an action no more precise check refused
+_OFFERS: Mapping[type[Record], str] = {
+    EndPhase: "the phase ends when nothing must happen first (A3)",
+    Fire: "a fire is one unit, one Location's stack or a fire group of ADJACENT Locations, with a leader stacked with "
+          "them directing it, at a Location the list names (A7.5, A7.53, ASLGW 1.3)",
+    BayonetCharge: "a Bayonet Charge is declared by the phasing side in its MPh, by Good Order units that have not "
+                   "moved, towards an enemy in a straight line (ASLGW 1.5, A25.23)",
+    ChargeStep: "each BCh unit enters one ADJACENT hex ahead per impulse, within its MF (A25.231)",
+    EndChargeImpulse: "a BCh impulse ends once its units have stepped (A25.231)",
+    ReleaseGas: "gas is released as the card's SSR allows, by the phasing side in its PFPh or MPh (ASLGW 1.9)",
+    RemoveGasMask: "gas protection is taken off in the phasing side's PFPh or MPh (ASLGW 1.9.16)",
+    CloseCombat: "close combat is resolved in the CCPh where both sides show (A11)",
+    Withdraw: "units in a Melee withdraw in the CCPh to an ADJACENT Location free of the enemy (A11.2)",
+    Rally: "broken units rally in the RPh (A10.6)",
+    Repair: "malfunctioned weapons are repaired in the RPh (A9.72)",
+    Rout: "broken units rout in the RtPh (A10.5)",
+}
+
+
+def _why_family(state: AslgwState, action: Record) -> str:
+    offer = _OFFERS.get(type(action))
+    if offer is None:
+        return f"{action.kind!r} is not an action gwasl offers now (see the legal actions)"
+    return f"{action.kind.replace('_', ' ')} with these details is not among the legal actions now: {offer}"
+
+
+#: a combat action's own check before the dry run, from what the viewer knows
+_WHY: Mapping[type[Record], Callable[[AslgwState, Any, Viewer], str | None]] = {
     Rally: ry.why_illegal,
+    Repair: ry.why_illegal,
     Rout: rt.why_illegal,
-    CloseCombat: ml.why_illegal,
-    Withdraw: ml.why_illegal,
+    CloseCombat: lambda s, a, v: ml.why_illegal(s, a),
+    Withdraw: lambda s, a, v: ml.why_illegal(s, a),
 }
 
 
@@ -134,7 +183,7 @@ def _why_combat(state: AslgwState, action: Record, viewer: Viewer) -> str | None
     if isinstance(action, Fire):
         return fr.why_not(state, action, viewer)
     check = _WHY.get(type(action))
-    why = check(state, action) if check is not None else None
+    why = check(state, action, viewer) if check is not None else None
     if why:
         return why
     if type(action) in _RESOLVE:
@@ -144,7 +193,7 @@ def _why_combat(state: AslgwState, action: Record, viewer: Viewer) -> str | None
         except IllegalAction as e:
             return str(e)
         except (KeyError, ValueError) as e:
-            return f"{action.kind}: {e}"
+            return f"{e} is no unit or place of this game you can see; {_why_family(state, action)}"
     return None
 
 
@@ -160,6 +209,8 @@ def _end_charge_impulse(em: fx.Emitter, act: EndChargeImpulse) -> None:
 #: the actions resolved through an Emitter (fire and close combat, issue 12)
 _RESOLVE: Mapping[type[Record], Callable[[fx.Emitter, Any], None]] = {
     Fire: fr.resolve,
+    FireGroupAdd: fr.resolve_group_add,
+    FireGroupDrop: fr.resolve_group_drop,
     Rally: ry.resolve_rally,
     Repair: ry.resolve_repair,
     Rout: rt.resolve,

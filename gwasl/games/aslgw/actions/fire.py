@@ -25,6 +25,7 @@ decides its PFPh, DFPh and AFPh fire.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -43,6 +44,10 @@ from gwasl.games.aslgw.records import (
     EndPhase,
     Fire,
     FireConsidered,
+    FireGroupAdd,
+    FireGroupDeclared,
+    FireGroupDrop,
+    FireGroupDropped,
     FireNtc,
     FireResolved,
     ImpulseEnded,
@@ -53,7 +58,7 @@ from gwasl.games.aslgw.records import (
     SniperStruck,
     WeaponChanged,
 )
-from gwasl.games.aslgw.state import AslgwState, FireWindow, MoverMark, ReduceFn, ro
+from gwasl.games.aslgw.state import AslgwState, FireGroupPlan, FireWindow, MoverMark, ReduceFn, ro
 from gwasl.model.hexgrid import Hex
 from gwasl.model.phases import Phase
 from gwasl.model.scenario import Position, Scenario, Unit, UnitKind
@@ -69,21 +74,23 @@ from gwasl.rules.fire import (
     fire_leadership,
     fire_part,
     first_fire_modifiers,
+    fp_words,
     point_blank_for,
     residual_fp,
     resolve_fire,
+    sustained_fire,
 )
 from gwasl.rules.fog.state import FogStatus
-from gwasl.rules.ift import two_dice
 from gwasl.rules.los import LosError, fire_hindrance, los
-from gwasl.rules.morale import cx_attack_modifier, normal_task_check
+from gwasl.rules.morale import cx_attack_modifier, normal_task_check, ntc_pass_chance
 from gwasl.rules.sniper import side_san, sniper_activated, sniper_effect
 from gwasl.rules.stacking import location_key
 from gwasl.rules.trenches import FireKind, LocationError, dugout_fire_out_drm, location_tem_explained
-from gwasl.rules.weapons import MgClass, WeaponKind, find_weapon, may_operate, sw_holder
+from gwasl.rules.weapons import MgClass, WeaponKind, find_weapon, keeps_inherent_fp, may_operate, sw_holder
 
-__all__ = ["FIRE_MODES", "FIRE_THRESHOLD", "REDUCERS", "after_move", "after_move_em", "automated", "fire_odds", "fire_options",
-           "firing_side", "harm", "legal", "resolve", "targets_after_move", "why_not"]
+__all__ = ["FIRE_MODES", "FIRE_THRESHOLD", "REDUCERS", "after_move", "after_move_em", "automated", "chained", "fire_odds",
+           "fire_options", "firing_side", "harm", "keep_inherent_rule", "legal", "resolve", "resolve_group_add",
+           "resolve_group_drop", "targets_after_move", "why_not"]
 
 FIRE_MODES = ("prep", "first", "subsequent", "fpf", "final", "advancing")
 _SQUADS = (UnitKind.SQUAD, UnitKind.HALF_SQUAD)
@@ -127,31 +134,45 @@ class _Spec:
     x: int | None = None
 
 
-def _mode(state: AslgwState, uid: str, moved: bool) -> tuple[str, tuple[str, Fraction] | None, str] | None:
-    """The fire mode of a unit or weapon now, its phase factor, and its range limit
-    (``""`` none, ``normal``, ``adjacent``) -- A3, A7.25, A8.1-A8.4."""
+@dataclass(frozen=True, slots=True)
+class _Mode:
+    """A firer's fire mode now (``name``, one of :data:`FIRE_MODES`), the phase's factor and
+    why, its range limit (``""`` none, ``normal``, ``adjacent``) and whether a MG fires it
+    as Sustained Fire (A9.3)."""
+
+    name: str
+    factor: tuple[str, Fraction] | None = None
+    limit: str = ""
+    sustained: bool = False
+
+
+def _mode(state: AslgwState, uid: str, moved: bool = False) -> _Mode | None:
+    """The fire mode of a unit or weapon now -- A3, A7.25, A8.1-A8.4, A9.3.  Every
+    Advancing Fire is halved (A7.25: a unit marked with Prep Fire does not fire in the
+    AFPh at all, A3.5), not only a unit's that moved; a MG firing a second time in a
+    phase (Subsequent First Fire, FPF, Final Fire after First Fire) does so as
+    Sustained Fire."""
     t = combat_table().fire
     mark = state.combat.mark(uid).fire
     ph = state.phase
     if ph is Phase.PFPh:
-        return ("prep", None, "") if mark == "" else None
+        return _Mode("prep") if mark == "" else None
     if ph is Phase.AFPh:
-        if mark:
-            return None
-        return ("advancing", ("Advancing Fire after moving (A7.25)", t.advancing_fire_moved_fp) if moved else None, "")
+        why = "Advancing Fire after moving (A7.25)" if moved else "Advancing Fire (A7.25)"
+        return None if mark else _Mode("advancing", (why, t.advancing_fire_fp))
     if ph is Phase.DFPh:
         if mark == "":
-            return ("final", None, "")
+            return _Mode("final")
         if mark == "first":
-            return ("final", ("Final Fire after First Fire (A8.4)", t.final_fire_after_first_fire_fp), "adjacent")
+            return _Mode("final", ("Final Fire after First Fire (A8.4)", t.final_fire_after_first_fire_fp), "adjacent", True)
         return None
     if ph is Phase.MPh:
         if mark == "":
-            return ("first", None, "")
+            return _Mode("first")
         if mark == "first":
-            return ("subsequent", ("Subsequent First Fire (A8.3)", t.subsequent_first_fire_fp), "normal")
+            return _Mode("subsequent", ("Subsequent First Fire (A8.3)", t.subsequent_first_fire_fp), "normal", True)
         if mark == "final":
-            return ("fpf", ("Final Protective Fire (A8.31)", t.final_protective_fire_fp), "adjacent")
+            return _Mode("fpf", ("Final Protective Fire (A8.31)", t.final_protective_fire_fp), "adjacent", True)
     return None
 
 
@@ -169,10 +190,9 @@ def _specs(state: AslgwState, sc: Scenario, side: str) -> list[_Spec]:
         if not state.scenario.map.contains(u.hex):
             continue
         fp, rng = fx.inherent_factors(state.scenario, u)
-        moved = state.combat.mark(u.id).moved
-        m = _mode(state, u.id, moved)
+        m = _mode(state, u.id, state.combat.mark(u.id).moved)
         if m is not None and fp > 0 and u.kind is not UnitKind.LEADER:
-            out.append(_Spec(u.id, "inherent", fp, rng, None, u, m[0], m[1], m[2] or None))
+            out.append(_Spec(u.id, "inherent", fp, rng, None, u, m.name, m.factor, m.limit or None))
     for w in sc.units:
         if w.side != side or w.kind is not UnitKind.SUPPORT_WEAPON or w.weapon is None:
             continue
@@ -194,10 +214,26 @@ def _specs(state: AslgwState, sc: Scenario, side: str) -> list[_Spec]:
             continue
         if wp.kind is WeaponKind.FLAMETHROWER:
             out.append(_Spec(w.id, "ft", wp.fp, wp.range, wp.long_range if wp.long_range is not None else wp.range,
-                             holder, m[0], m[1], m[2] or None, x=wp.x))
+                             holder, m.name, m.factor, m.limit or None, x=wp.x))
+        elif m.sustained:
+            # A9.3: half FP (the mode's factor), no RoF, its B# lowered
+            rof, bd = sustained_fire(wp.breakdown)
+            why = f"{m.factor[0]}: Sustained Fire, no RoF{f', B# {bd}' if bd is not None else ''} (A9.3)" if m.factor else None
+            out.append(_Spec(w.id, "mg", wp.fp, wp.range, None, holder, m.name,
+                             (why, m.factor[1]) if m.factor and why else m.factor, m.limit or None, rof, bd))
         else:
-            out.append(_Spec(w.id, "mg", wp.fp, wp.range, None, holder, m[0], m[1], m[2] or None, wp.rof, wp.breakdown))
+            out.append(_Spec(w.id, "mg", wp.fp, wp.range, None, holder, m.name, m.factor, m.limit or None, wp.rof, wp.breakdown))
     return out
+
+
+def keep_inherent_rule(parts: Sequence[_Spec]) -> list[_Spec]:
+    """The parts of one attack without the inherent FP their units lose by firing support
+    weapons in it (A7.351-A7.352, :func:`gwasl.rules.weapons.keeps_inherent_fp`): an MG08
+    crew fires the MG's FP, not the MG's and its own."""
+    if all(p.kind == "inherent" for p in parts):
+        return list(parts)
+    sw = Counter(p.owner.id for p in parts if p.kind != "inherent")
+    return [p for p in parts if p.kind != "inherent" or keeps_inherent_fp(p.owner.kind, sw[p.owner.id])]
 
 
 # ---------------------------------------------------------------------------
@@ -212,6 +248,10 @@ class _Target:
     known: tuple[str, ...]  # units every side sees there (the truth when resolving)
     hidden: bool  # a "?" there (as every side sees it)
     moving: MoverMark | None = None
+
+    @property
+    def label(self) -> str:
+        return self.moving.hex if self.moving is not None else self.hex.label
 
 
 def _public_targets(state: AslgwState, side: str) -> list[_Target]:
@@ -276,88 +316,200 @@ def _knows(viewer: Viewer, side: str) -> bool:
     return viewer.sees_secrets_of(side)
 
 
-def _directors(state: AslgwState, sc: Scenario, locs: Iterable[tuple[Hex, Position]], side: str, used: set[str]) -> list[str]:
+def _directors(state: AslgwState, sc: Scenario, locs: Iterable[tuple[Hex, Position]], side: str, used: set[str],
+               able: Mapping[tuple[Hex, Position], Sequence[Unit]] | None = None) -> list[str]:
     """The leader who directs the fire of each firing Location (ASLGW 1.3: stacked with
-    the firers), when he helps: his leadership is not adverse (docs/rules-notes.md)."""
+    the firers), when he helps: his leadership is not adverse (docs/rules-notes.md).
+    ``able``: the leaders able to direct, by Location (:func:`_able_leaders`), if known."""
+    able = _able_leaders(state, sc, side) if able is None else able
     out = []
-    for h, pos in locs:
+    for loc in locs:
         best = None
-        for o in sc.units:
-            if o.side != side or o.kind is not UnitKind.LEADER or o.broken or o.hex != h or o.position is not pos \
-                    or o.id in used or _in_melee(state, o) or _mode(state, o.id, False) is None:
-                continue
-            if best is None or fx.leadership(state, o) < fx.leadership(state, best):
+        for o in able.get(loc, ()):
+            if o.id not in used and fx.may_lead(state, o) and (best is None or fx.leadership(state, o) < fx.leadership(state, best)):
                 best = o
         if best is not None and fx.leadership(state, best) <= 0:
             out.append(best.id)
     return out
 
 
-def fire_options(state: AslgwState, viewer: Viewer) -> list[Record]:
-    """Every fire the side that may fire now could make, as ``viewer`` knows it."""
+def _able_leaders(state: AslgwState, sc: Scenario, side: str) -> dict[tuple[Hex, Position], list[Unit]]:
+    """``side``'s Good Order leaders not in Melee that may fire (direct) now, by Location."""
+    out: dict[tuple[Hex, Position], list[Unit]] = {}
+    for o in sc.units:
+        if o.side == side and o.kind is UnitKind.LEADER and not o.broken and not _in_melee(state, o) \
+                and _mode(state, o.id) is not None:
+            out.setdefault((o.hex, o.position), []).append(o)
+    return out
+
+
+def _loc_key(k: tuple[Hex, Position]) -> tuple[int, int, str]:
+    return (k[0].column, k[0].row, k[1].value)
+
+
+def _loc(p: _Spec) -> tuple[Hex, Position]:
+    return (p.owner.hex, p.owner.position)
+
+
+def _next_to(a: tuple[Hex, Position], b: tuple[Hex, Position]) -> bool:
+    """The same or an ADJACENT Location (A7.5: a fire group's Locations)."""
+    return a[0].distance(b[0]) <= 1
+
+
+def chained(locs: Iterable[tuple[Hex, Position]]) -> bool:
+    """A7.5: Locations a fire group may fire from -- each the same as or ADJACENT to
+    another, in one chain.
+
+    >>> g = Position.GROUND
+    >>> chained([(Hex(1, 1), g), (Hex(1, 2), g), (Hex(1, 3), g)]), chained([(Hex(1, 1), g), (Hex(1, 3), g)])
+    (True, False)
+    """
+    todo = list(dict.fromkeys(locs))
+    if not todo:
+        return False
+    reached = [todo.pop(0)]
+    grew = True
+    while todo and grew:
+        grew = False
+        for loc in list(todo):
+            if any(_next_to(loc, r) for r in reached):
+                reached.append(loc)
+                todo.remove(loc)
+                grew = True
+    return not todo
+
+
+def _group_fire(state: AslgwState, sc: Scenario, side: str, group: Sequence[_Spec], t: _Target, mode: str,
+                able: Mapping[tuple[Hex, Position], Sequence[Unit]] | None = None) -> Fire:
+    """The :class:`Fire` of ``group`` at ``t``: its parts and the leader directing each of
+    its Locations (ASLGW 1.3, when he helps)."""
+    firers = {p.id for p in group}
+    locs = sorted({_loc(p) for p in group}, key=_loc_key)
+    leaders = [] if all(p.kind == "ft" for p in group) else _directors(state, sc, locs, side, {p.owner.id for p in group}, able)
+    return Fire(tuple(sorted(firers | set(leaders))), t.label, t.pos.value, mode)
+
+
+def _reaching(specs: Sequence[_Spec], sc: Scenario, t: _Target) -> dict[str, list[_Spec]]:
+    """The parts (of ``specs``) that reach ``t`` now, by fire mode."""
+    by_mode: dict[str, list[_Spec]] = {}
+    for sp in specs:
+        if _reach(sp, t, sc):
+            by_mode.setdefault(sp.mode, []).append(sp)
+    return by_mode
+
+
+def fire_options(state: AslgwState, viewer: Viewer, *, incremental: bool = True) -> list[Record]:
+    """Every fire the side that may fire now could make, as ``viewer`` knows it: each unit
+    with its weapons, each Location's stack and each chain of ADJACENT Locations fire at
+    once; any other fire group is formed one firer at a time (A7.5,
+    :class:`~gwasl.games.aslgw.records.FireGroupAdd`: a first firer, then the firers
+    ADJACENT to the group), so the list stays short.  While a group is being formed,
+    only its own actions.  ``incremental=False``: the fire alone (gwasl's fire policy)."""
     side = firing_side(state)
     if side is None:
         return []
     sc = known_scenario(state.fog, frozenset({side}) if _knows(viewer, side) else frozenset())
+    plan = state.combat.group
+    if plan is not None:
+        return _plan_options(state, sc, side, plan)
     specs = _specs(state, sc, side)
     if not specs:
         return []
     targets = _public_targets(state, side)
+    able = _able_leaders(state, sc, side)
     out: list[Record] = []
-    seen: set[tuple[Any, ...]] = set()
+    seen: set[Record] = set()
     for t in targets:
-        by_mode: dict[str, list[_Spec]] = {}
-        for sp in specs:
-            if _reach(sp, t, sc):
-                by_mode.setdefault(sp.mode, []).append(sp)
-        for mode, reach in sorted(by_mode.items()):
-            for group in _groups(reach):
-                firers = tuple(sorted({p.id for p in group}))
-                locs = sorted({(p.owner.hex, p.owner.position) for p in group}, key=lambda k: (k[0].column, k[0].row, k[1].value))
-                leaders = [] if all(p.kind == "ft" for p in group) else _directors(state, sc, locs, side, {p.owner.id for p in group})
-                act = Fire(tuple(sorted(set(firers) | set(leaders))), t.hex.label, t.pos.value, mode)
-                key = (act.firers, act.at, act.at_in, act.mode)
-                if key not in seen:
-                    seen.add(key)
+        for mode, reach in sorted(_reaching(specs, sc, t).items()):
+            acts: list[Record] = [_group_fire(state, sc, side, g, t, mode, able) for g in _groups(reach)]
+            if incremental:
+                acts += [FireGroupAdd((p.id,), t.label, t.pos.value, mode) for p in _starters(reach)]
+            for act in acts:
+                if act not in seen:
+                    seen.add(act)
                     out.append(act)
     return out
 
 
+def _plan_options(state: AslgwState, sc: Scenario, side: str, plan: FireGroupPlan) -> list[Record]:
+    """The actions of a fire group being formed: fire it, add a firer, or drop it (A7.5)."""
+    t = next((x for x in _public_targets(state, side) if x.hex.label == plan.at and x.pos.value == plan.at_in), None)
+    if t is None:
+        return [FireGroupDrop()]
+    reach = _reaching(_specs(state, sc, side), sc, t).get(plan.mode, [])
+    by_id = {p.id: p for p in reach}
+    parts = [by_id[i] for i in plan.firers if i in by_id]
+    if len(parts) != len(plan.firers):
+        return [FireGroupDrop()]
+    out: list[Record] = [_group_fire(state, sc, side, parts, t, plan.mode)]
+    out += [FireGroupAdd(tuple(sorted((*plan.firers, x.id))), plan.at, plan.at_in, plan.mode) for x in _additions(parts, reach)]
+    out.append(FireGroupDrop())
+    return out
+
+
 def _groups(reach: Sequence[_Spec]) -> list[list[_Spec]]:
-    """The fire options among the parts that reach one target: each unit with its
-    weapons, each flamethrower alone (A22.3), each Location's stack, and each chain
-    of ADJACENT Locations (a fire group, A7.5)."""
+    """The fire options among the parts that reach one target, fired at once: each unit
+    with its weapons (less the inherent FP firing them costs it, A7.351-A7.352, and then
+    its inherent FP alone too), each flamethrower alone (A22.3), each Location's stack,
+    and each chain of ADJACENT Locations (a fire group, A7.5)."""
     ft = [p for p in reach if p.kind == "ft"]
     rest = [p for p in reach if p.kind != "ft"]
     by_owner: dict[str, list[_Spec]] = {}
     for p in rest:
         by_owner.setdefault(p.owner.id, []).append(p)
-    out: list[list[_Spec]] = [[p] for p in ft]
-    out += [ps for _, ps in sorted(by_owner.items())]
+    cands: list[list[_Spec]] = [[p] for p in ft]
+    for _, ps in sorted(by_owner.items()):
+        kept = keep_inherent_rule(ps)
+        cands.append(kept)
+        cands += [[p] for p in ps if p not in kept]  # a crew's inherent FP, without its MG
     by_loc: dict[tuple[Hex, Position], list[_Spec]] = {}
     for p in rest:
-        by_loc.setdefault((p.owner.hex, p.owner.position), []).append(p)
-    stacks = [ps for _, ps in sorted(by_loc.items(), key=lambda kv: (kv[0][0].column, kv[0][0].row, kv[0][1].value))]
-    out += [ps for ps in stacks if len({p.owner.id for p in ps}) > 1]
+        by_loc.setdefault(_loc(p), []).append(p)
+    stacks = [ps for _, ps in sorted(by_loc.items(), key=lambda kv: _loc_key(kv[0]))]
+    cands += [ps for ps in stacks if len({p.owner.id for p in ps}) > 1]
     # chains of adjacent (or same-hex) Locations
-    locs = list(by_loc)
-    comp: dict[tuple[Hex, Position], int] = {}
-    for i, loc in enumerate(locs):
-        comp[loc] = i
-    changed = True
-    while changed:
-        changed = False
-        for a in locs:
-            for b in locs:
-                if a[0].distance(b[0]) <= 1 and comp[a] != comp[b]:
-                    lo = min(comp[a], comp[b])
-                    comp[a] = comp[b] = lo
-                    changed = True
-    for c in sorted(set(comp.values())):
-        members = [loc for loc in locs if comp[loc] == c]
-        if len(members) > 1:
-            out.append([p for loc in members for p in by_loc[loc]])
+    locs = sorted(by_loc, key=_loc_key)
+    comps: list[list[tuple[Hex, Position]]] = []
+    for loc in locs:
+        joined = [c for c in comps if any(_next_to(loc, m) for m in c)]
+        merged = [loc] + [m for c in joined for m in c]
+        comps = [c for c in comps if c not in joined] + [merged]
+    for c in sorted(comps, key=lambda c: min(_loc_key(m) for m in c)):
+        if len(c) > 1:
+            cands.append([p for loc in sorted(c, key=_loc_key) for p in by_loc[loc]])
+    out: list[list[_Spec]] = []
+    seen: set[frozenset[str]] = set()
+    for g in cands:
+        g = keep_inherent_rule(g) if len(g) > 1 else g
+        key = frozenset(p.id for p in g)
+        if g and key not in seen:
+            seen.add(key)
+            out.append(g)
     return out
+
+
+def _starters(reach: Sequence[_Spec]) -> list[_Spec]:
+    """The parts that may start a fire group formed one firer at a time: those with another
+    part in the same or an ADJACENT Location that could join it (A7.5); a flamethrower
+    fires alone (A22.3)."""
+    rest = [p for p in reach if p.kind != "ft"]
+    return [p for p in rest if any(_joins([p], x) for x in rest if x.id != p.id)]
+
+
+def _joins(group: Sequence[_Spec], x: _Spec) -> bool:
+    """Whether ``x`` may join ``group`` (not in it): in the same Location as or ADJACENT to
+    one of its firers (A7.5), and not costing a unit its inherent FP (A7.351-A7.352: a
+    crew's MG and its inherent FP never fire together)."""
+    if x.kind == "ft" or not any(_next_to(_loc(x), _loc(p)) for p in group):
+        return False
+    own = [p for p in group if p.owner.id == x.owner.id]
+    return not own or len(keep_inherent_rule([*own, x])) == len(own) + 1
+
+
+def _additions(group: Sequence[_Spec], reach: Sequence[_Spec]) -> list[_Spec]:
+    """The parts that may join ``group`` (:func:`_joins`), by id."""
+    have = {p.id for p in group}
+    return [x for x in sorted(reach, key=lambda p: p.id) if x.id not in have and _joins(group, x)]
 
 
 # ---------------------------------------------------------------------------
@@ -387,8 +539,10 @@ class _Built:
     notes: tuple[str, ...]
 
 
-def _parse(state: AslgwState, sc: Scenario, act: Fire) -> tuple[list[_Spec], list[Unit], _Target]:
-    """The parts and directing leaders an action names, and its target, judged on ``sc``."""
+def _parse(state: AslgwState, sc: Scenario, act: Fire | FireGroupAdd) -> tuple[list[_Spec], list[Unit], _Target]:
+    """The parts and directing leaders an action names, and its target, judged on ``sc``:
+    a fire group's Locations form one chain of ADJACENT Locations (A7.5) and no unit
+    fires a SW with the inherent FP that costs it (A7.351-A7.352)."""
     side = firing_side(state)
     if side is None:
         raise IllegalAction(f"no fire in the {state.phase.value} now (A3, A8.1)")
@@ -402,16 +556,29 @@ def _parse(state: AslgwState, sc: Scenario, act: Fire) -> tuple[list[_Spec], lis
         try:
             u = sc.unit(fid)
         except KeyError:
-            raise IllegalAction(f"no unit {fid[:40]!r} of {side} that may fire now") from None
+            raise IllegalAction(f"no unit {fid[:40]!r} of {side} that you can see") from None
         if u.kind is UnitKind.LEADER and u.side == side:
+            if not fx.may_lead(state, u):
+                raise IllegalAction(f"{u.id} is pinned: a pinned leader directs no fire (A7.8)")
             leaders.append(u)
         elif not any(p.owner.id == fid for p in specs.values()):
-            raise IllegalAction(f"{fid} may not fire now ({act.mode})")
+            raise IllegalAction(why_not_firing(state, u, side, act.mode))
     if not parts:
         raise IllegalAction("nothing in this fire has FP (A7)")
+    if not chained(_loc(p) for p in parts):
+        raise IllegalAction(f"{', '.join(p.id for p in parts)} are no fire group: each firer must be in the same Location "
+                            "as another or ADJACENT to it, in one chain (A7.5)")
+    lost = [p for p in parts if p not in keep_inherent_rule(parts)]
+    if lost:
+        u = lost[0].owner
+        sw = ", ".join(p.id for p in parts if p.owner.id == u.id and p.kind != "inherent")
+        raise IllegalAction(f"{u.id} fires {sw}: a {u.kind.value.replace('_', '-')} that fires a support weapon has no inherent FP "
+                            f"in that attack (A7.351-A7.352); fire {sw} without {u.id}, or {u.id} alone")
     tgt = next((t for t in _public_targets(state, side) if t.hex.label == act.at and t.pos.value == act.at_in), None)
     if tgt is None:
-        raise IllegalAction(f"no enemy unit or \"?\" {side} may fire at in {act.at} ({act.at_in})")
+        raise IllegalAction(f"no enemy unit or \"?\" {side} may fire at in {act.at} ({act.at_in}): a fire's target is a "
+                            "Location holding Known enemy units or a \"?\" (A7.2, A7.23), in the MPh one that just moved "
+                            "into it (A8.1), never one in Melee (A11.15)")
     return parts, leaders, tgt
 
 
@@ -423,6 +590,7 @@ def _build(state: AslgwState, sc: Scenario, parts: Sequence[_Spec], leaders: Seq
     fparts: list[FirePart] = []
     dugout_out = False
     hind = 0
+    garance = False  # the worst line's first hindrance hex ignored (ASLGW 1.7.1)
     tem_mod: Modifier | None = None
     ft_only = all(p.kind == "ft" for p in parts)
     for p in parts:
@@ -448,7 +616,10 @@ def _build(state: AslgwState, sc: Scenario, parts: Sequence[_Spec], leaders: Seq
         if not r.clear:
             raise IllegalAction(f"{p.id} has no LOS to {t.hex} ({r.reason})")
         target_unit = next((sc.unit(i) for i in t.known if _alive(sc, i)), None)
-        hind = max(hind, fire_hindrance(r, full, target_unit if target_unit is not None else t.side))
+        h = fire_hindrance(r, full, target_unit if target_unit is not None else t.side)
+        if h > hind or (h == hind and not garance):
+            garance = h < sum(x.drm for x in r.hindrance_hexes)
+        hind = max(hind, h)
         if p.kind != "ft" or combat_table().ft_tem:
             m = _tem(full, t, o.hex)
             if m is not None and (tem_mod is None or m.value > tem_mod.value):
@@ -457,7 +628,10 @@ def _build(state: AslgwState, sc: Scenario, parts: Sequence[_Spec], leaders: Seq
     if tem_mod is not None:
         mods.append(tem_mod)
     if hind:
-        mods.append(Modifier("LOS hindrance (A6.7; ASLGW 1.7.1 garance: the first is ignored)", hind))
+        mods.append(Modifier("LOS hindrance (A6.7; the first hindrance hex ignored: French in garance trousers, ASLGW 1.7.1)"
+                             if garance else "LOS hindrance (A6.7)", hind))
+    elif garance:
+        notes.append("the only hindrance hex is ignored: French in garance trousers (ASLGW 1.7.1)")
     if dugout_out:
         mods.append(Modifier("firing out of a dugout (ASLGW 2.2.4)", dugout_fire_out_drm(True)))
     if any(state.unit_play(p.owner.id).cx for p in parts):
@@ -489,6 +663,11 @@ def _build(state: AslgwState, sc: Scenario, parts: Sequence[_Spec], leaders: Seq
         adj = sum((fp.fp if (sp.factor is not None and sp.factor[1] != 1) else fp.fp * area for fp, sp in zip(fparts, parts, strict=True)),
                   Fraction(0))
         groups.append((HIDDEN, adj / total if total else Fraction(0)))
+    for o in sorted({p.owner.id: p.owner for p in parts if p.kind != "inherent"}.values(), key=lambda u: u.id):
+        if not keeps_inherent_fp(o.kind, sum(1 for p in parts if p.owner.id == o.id and p.kind != "inherent")) \
+                and fx.inherent_factors(full, o)[0] > 0:
+            sws = ", ".join(p.id for p in parts if p.owner.id == o.id and p.kind != "inherent")
+            notes.append(f"{o.id} fires {sws} and no inherent FP of its own (A7.351-A7.352)")
     exempt = all(p.owner.kind in (UnitKind.CREW, UnitKind.HERO) for p in parts)
     attack = FireAttack(tuple(fparts), tuple(mods), tuple(groups), cowers=not (lead is not None or exempt))
     return _Built(attack, tuple(parts), tuple(ld.id for ld in leaders), tuple(notes))
@@ -534,10 +713,7 @@ def fire_odds(state: AslgwState, act: Fire, viewer: Viewer) -> list[Outcome]:
     sc = _view_sc(state, viewer, side)
     parts, leaders, t = _parse(state, sc, act)
     needs = _ntc_units(state, sc, side, parts, _enemy_hexes(state, side))
-    probs = {}
-    for u in needs:
-        good, _ = fx.morale_levels(state, u)
-        probs[u.id] = Fraction(sum(1 for a, b in two_dice() if a + b <= good), 36)
+    probs = {u.id: ntc_pass_chance(fx.morale_levels(state, u)[0]) for u in needs}  # the resolver's own NTC
     out: dict[str, Fraction] = {}
     for combo in product((True, False), repeat=len(needs)):
         p = Fraction(1)
@@ -573,7 +749,7 @@ def why_not(state: AslgwState, act: Fire, viewer: Viewer) -> str | None:
     if side is None:
         return f"no fire in the {state.phase.value} now (A3, A8.1: in the MPh only at units that just moved)"
     if act.mode not in FIRE_MODES:
-        return f"{act.mode!r} is not a fire mode ({', '.join(FIRE_MODES)})"
+        return f"{act.mode!r} is not a fire mode ({', '.join(f'{m}, {r}' for m, r in _MODE_RULE.items())})"
     try:
         sc = _view_sc(state, viewer, side)
         parts, leaders, t = _parse(state, sc, act)
@@ -634,12 +810,12 @@ def resolve(em: fx.Emitter, act: Fire) -> None:
     b = _build(state, full, parts, leaders, t, side, t.hidden, bool(t.known))
     firers_txt = tuple(sorted(ids))
     roll, out = resolve_fire(em.dice, b.attack, f"{act.mode} fire of {', '.join(firers_txt)} at {act.at} "
-                                                f"(A7.3 IFT, {b.attack.fp} FP)")
+                                                f"(A7.3 IFT, {fp_words(b.attack.fp)} FP)")
     em.roll(roll)
-    em.emit(FireResolved(side, act.mode, firers_txt, act.at, act.at_in, enemy, str(b.attack.fp), b.attack.drm, out.final,
+    em.emit(FireResolved(side, act.mode, firers_txt, act.at, act.at_in, enemy, fp_words(b.attack.fp), b.attack.drm, out.final,
                          tuple(f"{g}: {r.text if r.kind != 'none' else 'no effect'}" for g, r in out.results),
                          tuple(p.explain() for p in b.attack.parts), out.rof_kept, out.malfunctioned, out.eliminated,
-                         b.notes + ((f"cowering: {out.shift} column(s) left (A7.9)",) if out.shift else ())))
+                         b.notes, b.attack.fp_words(), _columns(b.attack, out.shift)))
     marked = sorted((ids - set(out.rof_kept)) & {i for i in ids if _alive(em.state.scenario, i)})
     if marked:
         em.emit(Marked(side, tuple(marked), _MARK_AFTER[act.mode]))
@@ -668,10 +844,26 @@ def resolve(em: fx.Emitter, act: Fire) -> None:
         if rfp is not None and rfp > em.state.combat.residual.get(key, 0):
             em.emit(ResidualPlaced(act.at, act.at_in, rfp))
     if act.mode == "fpf":
-        for p in parts:
-            if p.kind == "inherent" and em.alive(p.owner.id) is not None:
-                fx.morale_check_unit(em, p.owner.id, "NMC", "Final Protective Fire (A8.31)", lost={})
+        # every firing unit, also a crew firing only its MG (A7.352: it has no inherent FP in that attack)
+        for uid in dict.fromkeys(p.owner.id for p in parts):
+            if em.alive(uid) is not None:
+                fx.morale_check_unit(em, uid, "NMC", "Final Protective Fire, on the FPF attack's Original DR (A8.31)",
+                                     lost={}, original=roll)
     _sniper(em, side, enemy, roll.total, parts)
+
+
+def _columns(attack: FireAttack, shift: int) -> tuple[str, ...]:
+    """Each target group's IFT column and why (A7.3, A7.23, A7.9), named when there are two."""
+    area = combat_table().fire.area_fire_fp
+    out = []
+    for g, f in attack.groups:
+        why = 'area fire at a "?" (A7.23)' if f == area else \
+            'area fire at a "?" (A7.23), halved once: a firer already halved as area fire is not halved again'
+        text = attack.column_words(g, shift, why)
+        if g == HIDDEN and f == 1:  # every firer already halved as area fire by its phase
+            text = 'area fire at a "?" (A7.23), already halved as area fire: not halved again ' + text
+        out.append(f"{g} {text}" if len(attack.groups) > 1 else text)
+    return tuple(out)
 
 
 def _sniper(em: fx.Emitter, firer_side: str, enemy: str, original: int, parts: Sequence[_Spec]) -> None:
@@ -722,7 +914,8 @@ def residual_attack(em: fx.Emitter, side: str, movers: Sequence[str], at: Hex, a
     roll, out = resolve_fire(em.dice, attack, f"Residual FP {rfp} at {at} (A8.2)")
     em.roll(roll)
     em.emit(FireResolved(em.state.defender, "residual", (), at.label, at_in.value, side, str(rfp), attack.drm, out.final,
-                         tuple(f"{g}: {r.text if r.kind != 'none' else 'no effect'}" for g, r in out.results)))
+                         tuple(f"{g}: {r.text if r.kind != 'none' else 'no effect'}" for g, r in out.results),
+                         fp_why=f"Residual FP {rfp} (A8.2)", columns=_columns(attack, out.shift)))
     for label, r in out.results:
         if label == KNOWN:
             fx.apply_ift(em, known, r, f"Residual FP at {at}")
@@ -731,6 +924,33 @@ def residual_attack(em: fx.Emitter, side: str, movers: Sequence[str], at: Hex, a
             if real:
                 em.emit(ConcealmentLost(side, tuple(real), at.label, f"hit by Residual FP ({r.text}) (A12.121)"))
             fx.apply_ift(em, real, r, f"Residual FP at {at}")
+
+
+# ---------------------------------------------------------------------------
+# A fire group formed one firer at a time (A7.5)
+
+
+def resolve_group_add(em: fx.Emitter, act: FireGroupAdd) -> None:
+    """A7.5: the fire group so far -- a first firer, or the group with one more firer in
+    its Locations or ADJACENT to them, at the group's target in its mode."""
+    state = em.state
+    side = firing_side(state)
+    if side is None:
+        raise IllegalAction(f"no fire in the {state.phase.value} now (A3, A8.1)")
+    plan = state.combat.group
+    if plan is not None and not ((act.at, act.at_in, act.mode) == (plan.at, plan.at_in, plan.mode)
+                                 and set(plan.firers) < set(act.firers) and len(act.firers) == len(plan.firers) + 1):
+        raise IllegalAction(f"the fire group {', '.join(plan.firers)} at {plan.at} grows one firer at a time (A7.5)")
+    _parse(state, state.scenario, act)
+    em.emit(FireGroupDeclared(side, tuple(sorted(act.firers)), act.at, act.at_in, act.mode))
+
+
+def resolve_group_drop(em: fx.Emitter, act: FireGroupDrop) -> None:
+    """Give up the fire group being formed (A7.5): nothing has fired."""
+    plan = em.state.combat.group
+    if plan is None:
+        raise IllegalAction("no fire group is being formed")
+    em.emit(FireGroupDropped(plan.side))
 
 
 # ---------------------------------------------------------------------------
@@ -825,7 +1045,7 @@ def _choose(state: AslgwState, viewer: Viewer) -> tuple[Fire | None, str, tuple[
     hex or ADJACENT and the chance is above 0; otherwise hold fire."""
     best: tuple[float, bool, Fire] | None = None
     lines = []
-    for a in fire_options(state, viewer):
+    for a in fire_options(state, viewer, incremental=False):
         if not isinstance(a, Fire):
             continue
         h = harm(fire_odds(state, a, viewer))
@@ -914,12 +1134,23 @@ def targets_after_move(before: AslgwState, after: AslgwState, ev: Record) -> Asl
     return replace(after, combat=c)
 
 
+def _group_declared(state: AslgwState, ev: FireGroupDeclared) -> AslgwState:
+    plan = FireGroupPlan(ev.side, ev.firers, ev.at, ev.at_in, ev.mode)
+    return replace(state, combat=replace(state.combat, group=plan))
+
+
+def _no_group(state: AslgwState, ev: Record) -> AslgwState:
+    """A fire made (or a group dropped): no fire group is being formed any more."""
+    return state if state.combat.group is None else replace(state, combat=replace(state.combat, group=None))
+
+
 def _residual_placed(state: AslgwState, ev: ResidualPlaced) -> AslgwState:
     c = state.combat
     return replace(state, combat=replace(c, residual=ro({**c.residual, (ev.at, ev.at_in): ev.fp})))
 
 
 def _fire_ntc(state: AslgwState, ev: FireNtc) -> AslgwState:
+    state = _no_group(state, ev)
     up = state.unit_play(ev.unit)
     return state.with_play({ev.unit: replace(up, ntc_passed=True) if ev.passed else replace(up, ntc_failed=True)})
 
@@ -932,7 +1163,41 @@ def _unchanged(state: AslgwState, ev: Record) -> AslgwState:
 REDUCERS: Mapping[type[Record], Callable[[AslgwState, Any], AslgwState]] = {
     ResidualPlaced: _residual_placed,
     FireNtc: _fire_ntc,
-    FireResolved: _unchanged,
+    FireResolved: _no_group,
+    FireGroupDeclared: _group_declared,
+    FireGroupDropped: _no_group,
     SniperStruck: _unchanged,
     FireConsidered: _unchanged,
 }
+
+
+#: the rule of each fire mode (A3.3 Prep Fire; A8.1 Defensive First Fire; A8.3 SFF; A8.31 FPF; A8.4 Final Fire; A7.25 Advancing Fire)
+_MODE_RULE = {"prep": "A3.3", "first": "A8.1", "subsequent": "A8.3", "fpf": "A8.31", "final": "A8.4", "advancing": "A7.25"}
+
+
+def why_not_firing(state: AslgwState, u: Unit, side: str, mode: str) -> str:
+    """Why ``u`` (of ``side``, which may fire now) may not fire in ``mode``, in words with the rule:
+    who fires (A3), a malfunctioned weapon (A9.7), a broken unit (A10.4), Melee (A11.15), a
+    failed NTC (ASLGW 1.3.2), a leader's FP (A7.53), the phase's fire modes and marks (A8.1-A8.4, A7.25)."""
+    if u.side != side:
+        return f"{u.id} is not {side}'s: {side} fires now (A3)"
+    holder = sw_holder(state.scenario, u) if u.kind is UnitKind.SUPPORT_WEAPON else u
+    if holder is None:
+        return f"no unit of {side} holds {u.id} to fire it (A9)"
+    if u.kind is UnitKind.SUPPORT_WEAPON and state.combat.mark(u.id).malfunctioned:
+        return f"{u.id} has malfunctioned: it fires again once repaired (A9.7, A9.72)"
+    if holder.broken:
+        return f"{holder.id} is broken: a broken unit does not fire (A10.4)"
+    if _in_melee(state, holder):
+        return f"{holder.id} is locked in Melee: it attacks only in Close Combat (A11.15)"
+    if state.unit_play(holder.id).ntc_failed:
+        return f"{holder.id} failed its NTC to fire (ASLGW 1.3.2)"
+    if u.kind is UnitKind.LEADER:
+        return f"{u.id} is a leader: he has no FP of his own and directs the fire of units stacked with him (A7.53, ASLGW 1.3)"
+    m = _mode(state, u.id, state.combat.mark(holder.id).moved)
+    if m is None:
+        mark = state.combat.mark(u.id).fire
+        return f"{u.id} has fired all it may this phase ({'marked ' + mark + ' fire; ' if mark else ''}A8.1-A8.4, A7.25)"
+    if m.name != mode:
+        return f"{u.id} may fire only {m.name} fire now, not {mode} ({_MODE_RULE.get(m.name, 'A8')})"
+    return f"{u.id} may not fire now: nothing it holds fires in {mode} fire (A7, A9; ASLGW 1.6)"

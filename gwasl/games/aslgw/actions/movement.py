@@ -51,32 +51,34 @@ from gwasl.games.aslgw.records import (
     Stopped,
 )
 from gwasl.games.aslgw.state import AslgwState, Impulse, ImpulseMember, UnitPlay, ro
+from gwasl.model.errors import GwaslError
 from gwasl.model.hexgrid import Hex, HexLabelError
 from gwasl.model.phases import Phase
 from gwasl.model.scenario import FormationKind, Position, Scenario, Unit, UnitKind
-from gwasl.rules.command import command_status, no_leader_ntc
+from gwasl.rules.command import CommandReport, command_status, no_leader_ntc
 from gwasl.rules.concealment import in_open_ground, moving_concealment_loss
 from gwasl.rules.fog.state import ConcealStack, FogState, FogStatus
 from gwasl.rules.fog.status import move_dummy_stack, move_units
-from gwasl.rules.morale import double_time_mf, normal_task_check
+from gwasl.rules.morale import double_time_mf, normal_task_check, ntc_pass_chance, unit_morale
 from gwasl.rules.movement import StepError, cached_step_cost, ends_movement, movement_table, steps_from
 from gwasl.rules.organisation import (
     free_squad_ntc,
     is_entrenched,
     is_leaderless,
+    leadership_applies,
     mf_allowance,
     moves_by_impulse,
     setup_formation_gaps,
     uses_platoon_movement,
 )
-from gwasl.rules.platoon_movement import MemberStep, check_impulse
+from gwasl.rules.platoon_movement import ImpulseResult, MemberStep, check_impulse
 from gwasl.rules.stacking import location_key, stacking_problem
 from gwasl.rules.trenches import LocationError, MoveCost, enemies_in_the_way
-from gwasl.rules.units import UnitsError, unit_factors_of
 from gwasl.rules.weapons import sw_holder
 
 __all__ = [
     "APPLY",
+    "MOVEMENT",
     "MOVES",
     "ODDS",
     "REDUCERS",
@@ -180,22 +182,12 @@ class NtcNeed:
 
 
 def morale_of(sc: Scenario, u: Unit) -> int:
-    """A unit's morale for a task check: its ``morale`` field, the ASLGW 1.11 table for
-    squads, resources/movement.json for crews."""
-    v = u.extra.get("morale")
-    if isinstance(v, int) and not isinstance(v, bool):
-        return v
-    if u.kind in _SQUADS:
-        try:
-            return unit_factors_of(sc, u).morale
-        except UnitsError:
-            pass
-    if u.rating is not None:
-        return u.rating.morale
-    return movement_table().crew_morale
+    """A unit's morale for a task check (:func:`gwasl.rules.morale.unit_morale`: its ``morale``
+    field, the ASLGW 1.11 table for squads, the firers' table for crews)."""
+    return unit_morale(sc, u)[0]
 
 
-def ntc_need(state: AslgwState, sc: Scenario, u: Unit, phase: Phase, command=None) -> NtcNeed | None:
+def ntc_need(state: AslgwState, sc: Scenario, u: Unit, phase: Phase, command: CommandReport | None = None) -> NtcNeed | None:
     """The NTC a unit must pass before it moves now, or None (ASLGW 1.3.2, 1.4.13-1.4.15).
 
     Out of Command (no leader in radius, no hero with it, not in its own
@@ -213,8 +205,7 @@ def ntc_need(state: AslgwState, sc: Scenario, u: Unit, phase: Phase, command=Non
     if st is None:
         return None
     if up.detached and phase is Phase.MPh and u.kind in _SQUADS and not st.free:
-        leader_with = any(o.kind is UnitKind.LEADER and not o.broken and o.side == u.side and o.hex == u.hex
-                          and o.position is u.position for o in sc.units)
+        leader_with = any(leadership_applies(o, u) for o in sc.units)  # stacked with a Good Order leader (ASLGW 1.3)
         f = free_squad_ntc(stacked_with_leader=leader_with, in_command=st.in_command, entrenched=is_entrenched(u))
         if f.required:
             return NtcNeed(f.rule, f.drm, morale_of(sc, u), f"free squad (set free of its platoon): {f.reason}")
@@ -273,7 +264,7 @@ def unit_blocker(state: AslgwState, fog: FogState, u: Unit, *, impulse: bool = F
     platoon's impulse), or None.  ``free``: it moves as a free squad whatever its
     platoon does (an order given blind to a "?", docs/rules-notes.md)."""
     if u.kind is UnitKind.SUPPORT_WEAPON:
-        return f"{u.id} is a support weapon: it goes with the unit that carries it"
+        return f"{u.id} is a support weapon: it goes with the unit that carries it (A4.4)"
     if fog.status_of(u.id) is FogStatus.HIP:
         return f"{u.id} is HIP: it moves only by shifting (O'Leary 3.2.2)"
     if u.broken:
@@ -292,7 +283,7 @@ def unit_blocker(state: AslgwState, fog: FogState, u: Unit, *, impulse: bool = F
         return None
     pid = impulse_member(state, fog.scenario, u)
     if impulse:
-        return None if pid is not None else f"{u.id} does not move with a platoon by impulses now"
+        return None if pid is not None else f"{u.id} does not move with a platoon by impulses now (ASLGW 1.4.1)"
     if pid is not None:
         return f"{u.id} moves with platoon {pid} by impulses (ASLGW 1.4.1)"
     if (state.phase is Phase.MPh and u.platoon in state.platoons and u.platoon not in state.platoons_done
@@ -314,7 +305,7 @@ def group_problem(state: AslgwState, sc: Scenario, fog: FogState, group: Group, 
     """
     phase = state.phase
     if mode not in MOVE_MODES.get(phase, ()):
-        return None, f"no {mode} movement in the {phase.value} ({'MPh: normal or assault; APh: advance' })"
+        return None, f"no {mode} movement in the {phase.value} (MPh: normal or assault, A4.61; APh: advance, A4.7)"
     memo = {} if memo is None else memo
     gkey = ("group", group.ids, impulse_cost is not None, free)
     facts = memo.get(gkey)
@@ -339,13 +330,13 @@ def group_problem(state: AslgwState, sc: Scenario, fog: FogState, group: Group, 
                 return None, f"{uid} is CX: it may not advance into a location that costs all its MF ({mt.rules['advance']})"
             continue
         if spent + need > total:
-            return None, f"{uid} has {total - spent:g} MF left; the step costs {need:g} ({'; '.join(cost.reasons)})"
+            return None, f"{uid} has {total - spent:g} MF left; the step costs {need:g} ({'; '.join(cost.reasons)}; A4.1)"
         if cost.cx_at_end_of_mph and dt:
             return None, f"{uid} is Double Timing: it may not leave a deep trench without a ladder this MPh (ASLGW 2.1.3)"
     if mode != "advance":
         for where, left in dummies_left:
             if cost.mf > left:
-                return None, f"the dummy stack at {where} has {left:g} MF left; the step costs {cost.mf:g}"
+                return None, f"the dummy stack at {where} has {left:g} MF left; the step costs {cost.mf:g} ({mt.rules['concealed_pile_mf']})"
     ekey = ("enemy", group.side, to, to_in)
     enemies = memo.get(ekey)
     if enemies is None:
@@ -450,6 +441,10 @@ def _shown(fog: FogState, units: Iterable[Unit], dummies: Iterable[ConcealStack]
     return shown, counters, cloaked
 
 
+class GroupLocationError(GwaslError):
+    """A moving group not in one Location."""
+
+
 def resolve_step(state: AslgwState, dice: GameDice, group: Group, to: Hex, to_in: Position, mode: str, *,
                  blind: bool, seed: int, platoon: str | None = None) -> list[Record]:
     """The events of one step of ``group`` (checked legal for the viewer who ordered it).
@@ -457,13 +452,15 @@ def resolve_step(state: AslgwState, dice: GameDice, group: Group, to: Hex, to_in
     Blind orders (the viewer could not see the movers' secrets) roll on the
     side's private stream, reported in one :class:`Resolved` event, and are
     checked again on the truth: what the truth forbids, it reveals.
+
+    Raises :class:`GroupLocationError` (a moving group not in one Location).
     """
     fog = state.fog
     sc = fog.scenario
     side = group.side
     loc = group.location()
     if loc is None:
-        raise ValueError("a moving group stands in one location")
+        raise GroupLocationError("a moving group stands in one location")
     frm, frm_in = loc
     pdice = private_dice(state, side, seed) if blind else dice
     out = _Out([], [], [], [], [])
@@ -676,6 +673,10 @@ def legal(state: AslgwState, side: str, viewer: Viewer, knows: bool) -> list[Rec
                     if len(members) > 1:
                         cands.append(Group(side, members, ()))
             cands += [Group(side, (), (d,)) for d in dummies]
+        # the units of the stack without its leaders move together too (issue 24: the leader may stay)
+        others = tuple(u for u in us if u.kind is not UnitKind.LEADER)
+        if len(others) > 1 and len(others) < len(us):
+            cands.append(Group(side, others, ()))
         whole = Group(side, tuple(us), dummies)
         if len(whole.ids) > 1:
             cands.append(whole)
@@ -786,7 +787,7 @@ def _impulse_actions(state: AslgwState, sc: Scenario, side: str, knows: bool, pi
     return out
 
 
-def impulse_check(state: AslgwState, sc: Scenario, pid: str):
+def impulse_check(state: AslgwState, sc: Scenario, pid: str) -> ImpulseResult:
     imp = state.impulse
     steps = imp.steps if imp is not None and imp.platoon == pid else {}
     members = []
@@ -805,14 +806,56 @@ def _known_enemies(sc: Scenario, side: str, h: Hex, pos: Position) -> list[Unit]
         return []
 
 
+MOVEMENT = (Move, MovePile, DoubleTime, ImpulseStep, EndImpulse, Detach, EndPlatoon, Exit)
+#: the rule of each movement action that only the MPh has
+_MPH_ONLY = {DoubleTime: "A4.5", ImpulseStep: "ASLGW 1.4.1", EndImpulse: "ASLGW 1.4.1", Detach: "ASLGW 1.4.13",
+             EndPlatoon: "ASLGW 1.4.1", Exit: "A26.23"}
+
+
 def why_not(state: AslgwState, action: Record, viewer: Viewer, side: str | None) -> str | None:
-    """Why a movement action is not legal now, with the rule (None: no better reason
-    than 'not in the list')."""
-    if isinstance(action, (Move, MovePile, ImpulseStep)) and state.phase not in MOVE_MODES:
-        return f"no movement in the {state.phase.value} (units move in the MPh and advance in the APh, A3, A4.7)"
+    """Why a movement action is not legal now, in words with its rule, judged on what
+    ``viewer`` knows; None for an action of another family.  (A moving Bayonet Charge,
+    which stops all other movement, is the dispatcher's to say.)"""
+    if not isinstance(action, MOVEMENT):
+        return None
+    ph = state.phase
+    if isinstance(action, (Move, MovePile)) and ph not in MOVE_MODES:
+        return f"no movement in the {ph.value} (units move in the MPh and advance in the APh, A3, A4.7)"
+    rule = _MPH_ONLY.get(type(action))
+    if rule is not None and ph is not Phase.MPh:
+        return f"{action.kind.replace('_', ' ')} happens only in the MPh, not the {ph.value} ({rule})"
+    if side != state.phasing:
+        return f"only the phasing side ({state.phasing}) moves; {side} acts now (A3)"
+    imp = state.impulse
+    if imp is not None and isinstance(action, (Move, MovePile, DoubleTime, Exit, EndPlatoon)):
+        return (f"platoon {imp.platoon} is in the middle of an impulse: only its members' steps, detaching one or "
+                "ending the impulse now (ASLGW 1.4.1)")
+    knows = viewer.sees_secrets_of(str(side))
+    sc = known_scenario(state.fog, frozenset({str(side)}) if knows else frozenset())
     if isinstance(action, Move):
         return _why_move(state, action, viewer, side)
-    return None
+    if isinstance(action, MovePile):
+        return _why_pile(state, sc, action, str(side))
+    if isinstance(action, DoubleTime):
+        return _why_double_time(state, sc, action, viewer, str(side))
+    if isinstance(action, Exit):
+        return _why_exit(state, sc, action, viewer, str(side))
+    return _why_platoon(state, sc, action, str(side), knows)
+
+
+def _seen_units(state: AslgwState, pieces: Iterable[str], viewer: Viewer, side: str) -> tuple[list[Unit], str | None]:
+    """The units an order names, or why one is not a unit of ``side`` the viewer can see."""
+    fog = state.fog
+    units = []
+    for pid in pieces:
+        try:
+            u = fog.scenario.unit(pid)
+        except KeyError:
+            return [], f"no unit {pid[:40]!r} of {side} that you can see"
+        if u.side != side or (is_hidden(fog, u.id) and not viewer.sees_secrets_of(u.side)):
+            return [], f"no unit {pid[:40]!r} of {side} that you can see"
+        units.append(u)
+    return units, None
 
 
 def _why_move(state: AslgwState, action: Move, viewer: Viewer, side: str | None) -> str | None:
@@ -824,18 +867,137 @@ def _why_move(state: AslgwState, action: Move, viewer: Viewer, side: str | None)
         return str(e)
     if not fog.scenario.map.contains(to):
         return f"hex {to} is outside the map"
-    units = []
-    for pid in action.pieces:
-        try:
-            u = fog.scenario.unit(pid)
-        except KeyError:
-            return f"no unit {pid[:40]!r} of the side to act that you can see"
-        if u.side != side or (is_hidden(fog, u.id) and not viewer.sees_secrets_of(u.side)):
-            return f"no unit {pid[:40]!r} of the side to act that you can see"
-        units.append(u)
-    sc = known_scenario(fog, frozenset({str(side)}) if viewer.sees_secrets_of(str(side)) else frozenset())
+    units, why = _seen_units(state, action.pieces, viewer, str(side))
+    if why:
+        return why
+    knows = viewer.sees_secrets_of(str(side))
+    if action.blind == knows:
+        return ("an order is given blind only to a side whose hidden units you cannot see (gwasl resolves it on the "
+                "side's own dice, A12.1)" if action.blind else
+                "you cannot see beneath these units' \"?\": the order is given blind (gwasl resolves it, A12.1)")
+    sc = known_scenario(fog, frozenset({str(side)}) if knows else frozenset())
     _, why = group_problem(state, sc, fog, Group(str(side), tuple(units), ()), to, to_in, action.mode)
-    return why
+    if why:
+        return why
+    return (f"{', '.join(action.pieces)} do not move as one group now: a group is one unit, a leader with the units he "
+            "takes along, a \"?\" stack, or a Location's whole stack (A4.3, A4.12)")
+
+
+def _why_pile(state: AslgwState, sc: Scenario, action: MovePile, side: str) -> str:
+    if action.side != side:
+        return f"only the phasing side ({side}) moves its \"?\" (A3)"
+    try:
+        h, pos, to, to_in = Hex.from_label(action.at), Position(action.at_in), Hex.from_label(action.to), Position(action.to_in)
+    except (HexLabelError, ValueError) as e:
+        return str(e)
+    if not piles(state.fog, side).get((side, h, pos, action.cloaked)):
+        return f"no \"?\" of {side} at {action.at} ({action.at_in}) to order (A12.1)"
+    if action.mode not in MOVE_MODES[state.phase]:
+        return f"no {action.mode} movement in the {state.phase.value} (MPh: normal or assault, A4.61; APh: advance, A4.7)"
+    try:
+        cost = cached_step_cost(sc, h, pos, to, to_in)
+    except (StepError, LocationError) as e:
+        return str(e)
+    spent = state.piles.get((side, h, pos, action.cloaked))
+    mt = movement_table()
+    if action.mode in ("assault", "advance") and spent is not None:
+        return f"only a \"?\" that has not moved this phase may {action.mode} ({mt.rules['assault_move' if action.mode == 'assault' else 'advance']})"
+    if (spent or 0.0) + cost.mf > mt.concealed_pile_mf:
+        return (f"the \"?\" has {mt.concealed_pile_mf - (spent or 0.0):g} MF left; the step costs {cost.mf:g} "
+                f"({mt.rules['concealed_pile_mf']})")
+    return f"known enemy units hold {action.to}: no entry in the MPh (A4.14)"
+
+
+def _why_double_time(state: AslgwState, sc: Scenario, action: DoubleTime, viewer: Viewer, side: str) -> str:
+    units, why = _seen_units(state, action.pieces, viewer, side)
+    if why:
+        return why
+    for u in units:
+        blocked = unit_blocker(state, state.fog, u, free=True)
+        if blocked:
+            return blocked
+        up = state.unit_play(u.id)
+        if up.double_time:
+            return f"{u.id} is already Double Timing this MPh (A4.5)"
+        if up.cx or up.cx_pending:
+            return f"{u.id} is CX: a CX unit may not Double Time (A4.51)"
+        if up.no_double_time:
+            return f"{u.id} left a deep trench without a ladder this MPh: no Double Time (ASLGW 2.1.3)"
+    return (f"{', '.join(action.pieces)} do not move as one group now: Double Time is declared by a group the list "
+            "offers to move (A4.5, A4.3)")
+
+
+def _why_exit(state: AslgwState, sc: Scenario, action: Exit, viewer: Viewer, side: str) -> str:
+    units, why = _seen_units(state, action.pieces, viewer, side)
+    if why:
+        return why
+    area = state.victory.card.exits.get(side)
+    if not area:
+        return f"the scenario card gives {side} no exit area (A26.23)"
+    for u in units:
+        if u.hex not in area:
+            return f"{u.id} is not on a hex of {side}'s exit area ({', '.join(sorted(h.label for h in area))}) (A26.23)"
+        blocked = unit_blocker(state, state.fog, u, free=True)
+        if blocked:
+            return blocked
+    return f"{', '.join(action.pieces)} do not exit as one group now: a group the list offers to move exits (A26.23, A4.3)"
+
+
+def _why_platoon(state: AslgwState, sc: Scenario, action: Record, side: str, knows: bool) -> str:
+    """ImpulseStep, EndImpulse, Detach, EndPlatoon (ASLGW 1.4.1, 1.4.11, 1.4.13)."""
+    pid = getattr(action, "platoon", "")
+    if pid not in state.platoons or platoon_side(state, pid) != side:
+        return f"{side} has no platoon {pid[:40]!r} moving by impulses this MPh (ASLGW 1.4.1)"
+    if pid in state.platoons_done:
+        return f"platoon {pid}'s movement is over this MPh (ASLGW 1.4.1)"
+    if not knows and not _platoon_visible(state, pid):
+        return f"platoon {pid} has units you cannot see: you may not order its impulses (A12.1)"
+    imp = state.impulse
+    other = imp is not None and imp.platoon != pid
+    if other:
+        assert imp is not None
+        return f"platoon {imp.platoon} is in the middle of an impulse: end it first (ASLGW 1.4.1)"
+    members = impulse_members(state, sc, pid)
+    if isinstance(action, EndPlatoon):
+        return f"end platoon {pid}'s impulse first (ASLGW 1.4.1)"
+    if isinstance(action, EndImpulse):
+        if imp is None or not imp.steps:
+            return f"platoon {pid} has no impulse under way: a member must move first (ASLGW 1.4.1)"
+        res = impulse_check(state, sc, pid)
+        return "; ".join(f"{v.message} ({v.rule})" for v in res.violations) or \
+            f"platoon {pid}'s impulse may not end now (ASLGW 1.4.1, 1.4.11)"
+    uid = getattr(action, "unit", "")
+    u = next((m for m in members if m.id == uid), None)
+    if u is None:
+        return f"{uid[:40]!r} is no member of platoon {pid} moving with it now (ASLGW 1.4.1, 1.4.11)"
+    if isinstance(action, Detach):
+        return f"{uid} is a leader: only squads are set free of their platoon (ASLGW 1.4.13)"
+    assert isinstance(action, ImpulseStep)
+    steps = imp.steps if imp is not None else {}
+    if uid in steps:
+        return f"{uid} has already entered a location in this impulse: one location per impulse (ASLGW 1.4.1)"
+    if imp is not None and uid in imp.detached:
+        return f"{uid} was set free of platoon {pid}: it moves as a free squad (ASLGW 1.4.13)"
+    blocked = unit_blocker(state, state.fog, u, impulse=True)
+    if blocked:
+        return blocked
+    try:
+        to, to_in = Hex.from_label(action.to), Position(action.to_in)
+    except (HexLabelError, ValueError) as e:
+        return str(e)
+    if to == u.hex:
+        return f"{uid} stays in {u.hex}: an impulse moves members from hex to hex (ASLGW 1.4.1)"
+    if to not in u.hex.neighbours():
+        return f"{action.to} is not next to {u.hex}: one hex per impulse (ASLGW 1.4.1)"
+    current = max((m.mf for m in steps.values()), default=0.0)
+    _, why = group_problem(state, sc, state.fog, Group(side, (u,), ()), to, to_in, "normal", impulse_cost=current)
+    if why:
+        return why
+    left = {m.id: allowance(state, sc, m, ()) - state.unit_play(m.id).mf_spent for m in members}
+    tight = min(((left.get(k, 0.0), k) for k in steps), default=(float("inf"), ""))
+    cost = cached_step_cost(sc, u.hex, u.position, to, to_in).mf
+    return (f"every moving member pays what the one that spends most spends: {max(current, cost):g} MF, more than "
+            f"{tight[1] or uid} has left ({min(tight[0], left[uid]):g}) (ASLGW 1.4.1)")
 
 
 # ---------------------------------------------------------------------------
@@ -956,7 +1118,8 @@ def _ntc_odds(state: AslgwState, g: Group) -> list[Outcome]:
     for u in g.units:
         n = ntc_need(state, sc, u, state.phase)
         if n is not None:
-            p = Fraction(sum(1 for a, b in product(range(1, 7), repeat=2) if a + b + n.drm <= n.morale), 36)
+            # the resolver's own task check (as _ntc applies it), not a copy of it
+            p = ntc_pass_chance(n.morale, {n.rule: n.drm} if n.drm else None)
             needs.append((u.id, p))
     if not needs:
         return []

@@ -1,5 +1,6 @@
 """The Rally Phase in play (issue 12): rally with DM and leadership (A10.6-A10.7,
-ASLGW 1.3), self-rally and its limit (A10.61), repair of malfunctioned weapons
+ASLGW 1.3), self-rally and its limits (A10.61; an MMC the ATTACKER's only, A10.63),
+a pinned leader lending nothing (A7.8), repair of malfunctioned weapons
 (A9.72), and DM lost as the RPh begins (A10.62).  Both sides rally in every
 RPh; the phasing side's list holds both sides' attempts (the player plays both),
 the rules are :mod:`gwasl.rules.rally`'s.
@@ -22,6 +23,7 @@ from gwasl.model.phases import Phase
 from gwasl.model.scenario import Position, Scenario, Unit, UnitKind
 from gwasl.rules.combat_table import combat_table
 from gwasl.rules.dice import Modifier
+from gwasl.rules.organisation import leadership_applies
 from gwasl.rules.rally import rally_check, rally_distribution, rally_modifiers, repair_check, repair_distribution
 from gwasl.rules.weapons import find_weapon, sw_holder
 
@@ -33,23 +35,27 @@ def _viewer_sc(state: AslgwState, viewer: Viewer) -> Scenario:
 
 
 def _plan(state: AslgwState, sc: Scenario, u: Unit) -> tuple[Unit | None, bool, str | None]:
-    """The leader who helps ``u`` rally (a Good Order leader stacked with it, ASLGW 1.3;
-    known in ``sc``), whether it is an MMC's self-rally (A10.61), or why it may not try."""
+    """The leader who helps ``u`` rally (a Good Order leader stacked with it, ASLGW 1.3, not
+    pinned, A7.8; known in ``sc``), whether it is an MMC's self-rally (A10.61: one per RPh;
+    A10.63: the ATTACKER's only), or why it may not try."""
     if state.phase is not Phase.RPh:
         return None, False, "units rally in the RPh (A10.6)"
     if not u.broken:
-        return None, False, f"{u.id} is not broken"
+        return None, False, f"{u.id} is not broken: only broken units rally (A10.6)"
     if u.id in state.combat.rallied:
         return None, False, f"{u.id} has already tried to rally this RPh (A10.6)"
     if u.kind is UnitKind.SUPPORT_WEAPON:
-        return None, False, "a weapon does not rally"
+        return None, False, f"{u.id} is a weapon: it does not rally, a malfunctioned one is repaired (A9.72)"
     ld = fx.stacked_leader(state, u) if sc is state.scenario else _known_leader(state, sc, u)
     if ld is not None and u.kind is not UnitKind.LEADER:
         return ld, False, None
     if u.kind in (UnitKind.LEADER, UnitKind.HERO):
         return None, False, None  # an SMC always may rally itself (A10.61)
-    limit = combat_table().rally.self_rally_mmc_per_phase
-    if u.side in state.combat.self_rallied and limit <= 1:
+    t = combat_table().rally
+    if t.self_rally_mmc_by == "attacker" and u.side != state.phasing:
+        return None, True, (f"{u.id} has no Good Order leader with it, and only the ATTACKER ({state.phasing}) "
+                            "may self-rally a broken MMC (A10.63)")
+    if u.side in state.combat.self_rallied and t.self_rally_mmc_per_phase <= 1:
         return None, True, f"{u.side} has used its self-rally of an MMC this RPh (A10.61)"
     return None, True, None
 
@@ -57,8 +63,8 @@ def _plan(state: AslgwState, sc: Scenario, u: Unit) -> tuple[Unit | None, bool, 
 def _known_leader(state: AslgwState, sc: Scenario, u: Unit) -> Unit | None:
     best = None
     for o in sc.units:
-        if o.id != u.id and o.kind is UnitKind.LEADER and not o.broken and o.side == u.side and o.hex == u.hex \
-                and o.position is u.position and (best is None or fx.leadership(state, o) < fx.leadership(state, best)):
+        if o.id != u.id and leadership_applies(o, u) and fx.may_lead(state, o) \
+                and (best is None or fx.leadership(state, o) < fx.leadership(state, best)):
             best = o
     return best
 
@@ -159,12 +165,30 @@ def dm_events(state: AslgwState) -> list[Record]:
     return out
 
 
-def why_illegal(state: AslgwState, act: Rally) -> str | None:
-    """:func:`why_not`, naming a unit that is not there."""
+def why_illegal(state: AslgwState, act: Rally | Repair, viewer: Viewer) -> str | None:
+    """Why a rally or a repair may not be tried now (A10.6, A10.61, A10.63, A9.72), judged on
+    what ``viewer`` knows: a unit it cannot see is no unit to it."""
+    if state.phase is not Phase.RPh:
+        what = "units rally" if isinstance(act, Rally) else "weapons are repaired"
+        return f"{what} in the RPh, not the {state.phase.value} ({'A10.6' if isinstance(act, Rally) else 'A9.72'})"
+    sc = _viewer_sc(state, viewer)
+    uid = act.unit if isinstance(act, Rally) else act.weapon
     try:
-        return why_not(state, act)
+        u = sc.unit(uid)
     except KeyError:
-        return f"no unit {act.unit[:40]!r}"
+        return f"no unit {uid[:40]!r} that you can see"
+    if isinstance(act, Rally):
+        return _plan(state, sc, u)[2]
+    if u.kind is not UnitKind.SUPPORT_WEAPON:
+        return f"{u.id} is no weapon: only a malfunctioned weapon is repaired (A9.72)"
+    if not state.combat.mark(u.id).malfunctioned:
+        return f"{u.id} has not malfunctioned: there is nothing to repair (A9.72)"
+    if u.id in state.combat.repaired:
+        return f"{u.id} has already had its repair attempt this RPh (A9.72)"
+    h = sw_holder(state.scenario, u)
+    if h is None or h.broken or h.id not in {x.id for x in sc.units}:
+        return f"no Good Order unit of {u.side} holds {u.id}: its holder makes the repair attempt (A9.72)"
+    return None
 
 
 def _rally_resolved(state: AslgwState, ev: RallyResolved) -> AslgwState:

@@ -4,8 +4,10 @@ next to one; Low Crawl), interdiction, and elimination of those that must rout
 and cannot (A10.5-A10.53; :mod:`gwasl.rules.rout`).  Both sides' broken units
 rout in every RtPh; the phase does not end while one that must rout has not.
 
-The enemy a rout reacts to is what the routing side knows (:func:`threats`):
-Known Good Order units, never hidden ones, so a rout tells nothing hidden.
+The enemy a rout reacts to is what the routing side knows (:func:`threats`,
+:func:`known_enemies`): Known units, never hidden ones, so a rout tells nothing
+hidden.  A Location where no Good Order unit is left holds nobody in Melee: its
+broken units rout out of it (docs/rules-notes.md).
 """
 
 from __future__ import annotations
@@ -20,18 +22,28 @@ from gwasl.engine.record import Record
 from gwasl.games.aslgw import effects as fx
 from gwasl.games.aslgw.actions.movement import carried
 from gwasl.games.aslgw.knowledge import env, is_hidden, known_scenario
-from gwasl.games.aslgw.records import Rout, Routed, UnitHit
+from gwasl.games.aslgw.records import MeleeChanged, Rout, Routed, UnitHit
 from gwasl.games.aslgw.state import AslgwState
-from gwasl.model.hexgrid import Hex
+from gwasl.model.hexgrid import Hex, HexLabelError
 from gwasl.model.phases import Phase
 from gwasl.model.scenario import Position, Scenario, Unit, UnitKind
+from gwasl.rules.combat_table import combat_table
+from gwasl.rules.dice import Dice, ScriptedDice
 from gwasl.rules.fog.status import move_units
 from gwasl.rules.ift import two_dice
-from gwasl.rules.morale import asl_core, morale_check
-from gwasl.rules.rout import RoutDestination, Threat, interdictions, must_rout, rout_destinations
-from gwasl.rules.units import infantry_movement
+from gwasl.rules.morale import MoraleCheckResult, asl_core, morale_check
+from gwasl.rules.rout import (
+    RoutDestination,
+    Threat,
+    interdictions,
+    must_rout,
+    rout_destinations,
+    rout_mf,
+    why_not_destination,
+)
 
-__all__ = ["REDUCERS", "destinations", "end_events", "must", "odds", "options", "pending", "resolve", "threats", "why_illegal"]
+__all__ = ["REDUCERS", "destinations", "end_events", "known_enemies", "must", "odds", "options", "pending", "resolve",
+           "threats", "why_illegal"]
 
 
 def threats(state: AslgwState, side: str) -> list[Threat]:
@@ -49,9 +61,11 @@ def threats(state: AslgwState, side: str) -> list[Threat]:
     return out
 
 
-def _mf(u: Unit) -> float:
-    m = infantry_movement()
-    return float(m.smc_mf if u.kind in (UnitKind.LEADER, UnitKind.HERO) else m.mmc_mf)
+def known_enemies(state: AslgwState, side: str) -> list[tuple[Hex, Position]]:
+    """Where every Known enemy unit of ``side`` is, broken or not (A10.51): none of them
+    may a routing unit approach."""
+    return [(u.hex, u.position) for u in state.scenario.units
+            if u.side != side and u.kind is not UnitKind.SUPPORT_WEAPON and not is_hidden(state.fog, u.id)]
 
 
 def _sees(state: AslgwState) -> Callable[[Hex, Hex, Position, Position], bool]:
@@ -60,11 +74,11 @@ def _sees(state: AslgwState) -> Callable[[Hex, Hex, Position, Position], bool]:
 
 
 def must(state: AslgwState, u: Unit) -> str | None:
-    return must_rout(state.scenario, u, threats(state, u.side), _sees(state))
+    return must_rout(state.scenario, u, threats(state, u.side), _sees(state), known_enemies(state, u.side))
 
 
 def destinations(state: AslgwState, u: Unit) -> tuple[RoutDestination, ...]:
-    return rout_destinations(state.scenario, u, threats(state, u.side), _mf(u))
+    return rout_destinations(state.scenario, u, threats(state, u.side), float(rout_mf()), known_enemies(state, u.side))
 
 
 def _eligible(state: AslgwState, sc: Scenario) -> list[Unit]:
@@ -72,8 +86,17 @@ def _eligible(state: AslgwState, sc: Scenario) -> list[Unit]:
             and u.id not in state.combat.routed and not _melee(state, u)]
 
 
+def _area(u: Unit) -> tuple[str, str]:
+    return (u.hex.label, "dugout" if u.position is Position.DUGOUT else "hex")
+
+
 def _melee(state: AslgwState, u: Unit) -> bool:
-    return (u.hex.label, "dugout" if u.position is Position.DUGOUT else "hex") in state.combat.melee
+    """A unit locked in Melee does not rout (A11.15); a Location where no Good Order unit
+    is left holds nobody in Melee (nobody there can fight, docs/rules-notes.md)."""
+    a = _area(u)
+    if a not in state.combat.melee:
+        return False
+    return any(not o.broken and o.kind is not UnitKind.SUPPORT_WEAPON and _area(o) == a for o in state.scenario.units)
 
 
 def options(state: AslgwState, viewer: Viewer) -> list[Record]:
@@ -100,25 +123,48 @@ def _find(state: AslgwState, act: Rout) -> tuple[Unit, RoutDestination]:
     for d in destinations(state, u):
         if d.hex.label == act.to and d.position.value == act.to_in and d.low_crawl == act.low_crawl:
             return u, d
-    raise IllegalAction(f"{act.unit} may not rout to {act.to} now (A10.5)")
+    raise IllegalAction(f"{act.unit} may not rout to {act.to}: {_why_not_there(state, u, act)}")
+
+
+def _why_not_there(state: AslgwState, u: Unit, act: Rout) -> str:
+    try:
+        to, to_in = Hex.from_label(act.to), Position(act.to_in)
+    except (HexLabelError, ValueError) as e:
+        return str(e)
+    return why_not_destination(state.scenario, u, threats(state, u.side), float(rout_mf()), to, to_in, act.low_crawl,
+                               known_enemies(state, u.side))
+
+
+def interdiction_check(dice: Dice, state: AslgwState, u: Unit, cause: str) -> MoraleCheckResult:
+    """The interdiction NMC of a routing unit (A10.53): a broken unit's MC
+    (:func:`gwasl.rules.morale.morale_check`, with all its flags)."""
+    _, broken = fx.morale_levels(state, u)
+    return morale_check(dice, u.kind, broken, broken=True, severity=combat_table().rout.interdiction_check, cause=cause,
+                        wounded=state.combat.mark(u.id).wounded)
 
 
 def resolve(em: fx.Emitter, act: Rout) -> None:
-    """Interdiction NMCs along the path (A10.53: failure casualty-reduces), then the move."""
+    """Interdiction NMCs along the path (A10.53: a failure has a broken unit's MC result,
+    A10.3), then the move; a Melee one side leaves is over."""
     u, d = _find(em.state, act)
     for (h, _p), by in interdictions(em.state.scenario, d, threats(em.state, u.side), _sees(em.state)):
         cur = em.alive(u.id)
         if cur is None:
             return
-        _, broken = fx.morale_levels(em.state, cur)
-        res = morale_check(em.dice, cur.kind, broken, broken=True, severity="NMC",
-                           cause=f"interdiction of {u.id} at {h} by the enemy at {by} (A10.53)")
+        res = interdiction_check(em.dice, em.state, cur, f"interdiction of {u.id} at {h} by the enemy at {by} (A10.53)")
         em.roll(res.roll)
-        if not res.passed:
+        cr = res.casualty_reduction
+        if cr is not None and cr.eliminated and res.roll.total == asl_core().cr_original_dr:
+            fx.eliminate(em, u.id, f"failed its interdiction NMC at {h} (A10.53): {res.reasons[-1]}")
+        elif cr is not None:
             fx.casualty(em, u.id, f"failed its interdiction NMC at {h} (A10.53)")
     if em.alive(u.id) is None:
         return
+    a = _area(u)
     em.emit(Routed(u.side, u.id, tuple(h.label for h, _ in d.path), d.hex.label, d.position.value, d.low_crawl))
+    if a in em.state.combat.melee and not any(_area(o) == a and o.side == u.side and o.kind is not UnitKind.SUPPORT_WEAPON
+                                              for o in em.state.scenario.units):
+        em.emit(MeleeChanged(a[0], a[1], False))
 
 
 def end_events(state: AslgwState) -> list[Record]:
@@ -131,9 +177,27 @@ def end_events(state: AslgwState) -> list[Record]:
     return out
 
 
-def why_illegal(state: AslgwState, act: Rout) -> str | None:
-    """A rout outside the RtPh."""
-    return "broken units rout in the RtPh (A10.5)" if state.phase is not Phase.RtPh else None
+def why_illegal(state: AslgwState, act: Rout, viewer: Viewer) -> str | None:
+    """Why a rout may not be made, from what ``viewer`` knows (A10.5-A10.52), or None."""
+    if state.phase is not Phase.RtPh:
+        return f"broken units rout in the RtPh, not the {state.phase.value} (A10.5)"
+    sc = known_scenario(state.fog, frozenset(s for s in state.settings.order if viewer.sees_secrets_of(s)))
+    try:
+        u = sc.unit(act.unit)
+    except KeyError:
+        return f"no unit {act.unit[:40]!r} you can see"
+    if u.kind is UnitKind.SUPPORT_WEAPON:
+        return f"{u.id} is a weapon: it goes with the unit that carries it (A10.5)"
+    if not u.broken:
+        return f"{u.id} is not broken: only broken units rout (A10.5)"
+    if u.id in state.combat.routed:
+        return f"{u.id} has already routed this RtPh (A10.5)"
+    if _melee(state, u):
+        return f"{u.id} is locked in Melee in {u.hex}: it does not rout (A11.15)"
+    if not any(d.hex.label == act.to and d.position.value == act.to_in and d.low_crawl == act.low_crawl
+               for d in destinations(state, u)):
+        return f"{u.id} may not rout to {act.to}: {_why_not_there(state, u, act)}"
+    return None
 
 
 def _routed(state: AslgwState, ev: Routed) -> AslgwState:
@@ -152,34 +216,38 @@ REDUCERS: Mapping[type[Record], Callable[[AslgwState, Any], AslgwState]] = {Rout
 
 def odds(state: AslgwState, act: Rout, viewer: Viewer) -> list[Outcome]:
     """Exact odds of a rout's interdiction NMCs (A10.53): arrives, arrives reduced, or is
-    eliminated on the way; none when no interdiction applies (no dice)."""
+    eliminated on the way; none when no interdiction applies (no dice).  Each check is
+    :func:`interdiction_check` on each of the 36 DR."""
     u, d = _find(state, act)
     checks = interdictions(state.scenario, d, threats(state, u.side), _sees(state))
     if not checks:
         return []
-    core = asl_core()
-    dist: dict[tuple[str, bool], Fraction] = {(u.kind.value, False): Fraction(1)}
+    # (kind or "eliminated", wounded, reduced) -> probability
+    dist: dict[tuple[str, bool, bool], Fraction] = {(u.kind.value, state.combat.mark(u.id).wounded, False): Fraction(1)}
     for _ in checks:
-        nxt: dict[tuple[str, bool], Fraction] = {}
-        for (kind, _red), p in dist.items():
+        nxt: dict[tuple[str, bool, bool], Fraction] = {}
+        for (kind, wounded, red), p in dist.items():
             if kind == "eliminated":
-                nxt[(kind, _red)] = nxt.get((kind, _red), Fraction(0)) + p
+                nxt[(kind, wounded, red)] = nxt.get((kind, wounded, red), Fraction(0)) + p
                 continue
             cur = replace(u, kind=UnitKind(kind))
-            _, broken = fx.morale_levels(state, cur)
+            marked = state if wounded == state.combat.mark(u.id).wounded else \
+                replace(state, combat=fx.with_mark(state.combat, u.id, wounded=wounded))
             for a, b in two_dice():
-                q = p * Fraction(1, 36)
-                if a + b == core.cr_original_dr and core.broken_12 == "eliminated":
-                    key = ("eliminated", True)
-                elif a + b <= broken:
-                    key = (kind, _red)
+                res = interdiction_check(ScriptedDice([a, b]), marked, cur, "interdiction (A10.53)")
+                cr = res.casualty_reduction
+                if cr is None:
+                    key = (kind, wounded, red)
+                elif cr.eliminated:
+                    key = ("eliminated", wounded, True)
+                elif cr.to == "wounded":
+                    key = (kind, True, True)
                 else:
-                    to = core.casualty_reduction.get(kind, "eliminated")
-                    key = ("eliminated" if to in ("eliminated",) else (kind if to == "wounded" else to), True)
-                nxt[key] = nxt.get(key, Fraction(0)) + q
+                    key = (cr.to, wounded, True)
+                nxt[key] = nxt.get(key, Fraction(0)) + p * Fraction(1, 36)
         dist = nxt
     out: dict[str, Fraction] = {}
-    for (kind, red), p in dist.items():
+    for (kind, _w, red), p in dist.items():
         label = "eliminated on the way" if kind == "eliminated" else ("arrives casualty reduced" if red else "arrives")
         out[label] = out.get(label, Fraction(0)) + p
     return [Outcome(k, float(v)) for k, v in sorted(out.items())]

@@ -22,6 +22,7 @@ from typing import Any
 from gwasl.engine.dice import GameDice
 from gwasl.engine.game import Decision, Outcome, Seat, Viewer
 from gwasl.engine.record import Record
+from gwasl.games.aslgw.actions import movement as mv
 from gwasl.games.aslgw.knowledge import env, private_dice, secret_roll, side_knowledge
 from gwasl.games.aslgw.records import (
     Attempt,
@@ -37,9 +38,10 @@ from gwasl.games.aslgw.records import (
     WindowEnded,
 )
 from gwasl.games.aslgw.state import AslgwState, ro
-from gwasl.model.hexgrid import Hex
+from gwasl.model.hexgrid import Hex, HexLabelError
 from gwasl.model.phases import Phase
 from gwasl.rules.dice import ScriptedDice
+from gwasl.rules.fog.env import FogEnv
 from gwasl.rules.fog.odds import shift_band_odds
 from gwasl.rules.fog.policy import choose_minefield_shift, choose_shift
 from gwasl.rules.fog.resolve import resolve_shift
@@ -75,6 +77,7 @@ __all__ = [
     "shift_odds",
     "shift_options",
     "side_view",
+    "fog_env",
     "why_not",
     "window_policy",
     "SideKnowledge",
@@ -85,19 +88,29 @@ LEDGERS = {"dummy": LedgerKind.DUMMY, "hip": LedgerKind.HIP, "cloaked": LedgerKi
 MAX_POLICY_ATTEMPTS = 6
 
 
+def fog_env(state: AslgwState) -> FogEnv:
+    """The fog layer's rule functions in this game: :func:`~gwasl.games.aslgw.knowledge.env`
+    with movement's own MF allowance (:func:`~gwasl.games.aslgw.actions.movement.allowance`),
+    so O'Leary 2.4's "could it have spent that MF" counts what play gives a unit (ASLGW 1.3:
+    6 MF for a squad in formation with its leader), never a second reckoning."""
+    return replace(env(), mf_allowance=lambda sc, u, group: mv.allowance(state, sc, u, group))
+
+
 def plan_for(fog: FogState, ledger: str, side: str, a: str, b: str, clock: Clock,
-             shifts: Sequence[ShiftRecord]) -> ShiftPlan:
+             shifts: Sequence[ShiftRecord], fenv: FogEnv | None = None) -> ShiftPlan:
     """The plan of a shift named as the :class:`Shift` action names it, now (``clock``)
-    after the shift DRs ``shifts`` (the game's ledger).  HIP: the real units at ``a``
-    shift (all its pieces if it holds none), as the policy plans them."""
+    after the shift DRs ``shifts`` (the game's ledger), with the rule functions ``fenv``
+    (:func:`fog_env` of the game; default :func:`~gwasl.games.aslgw.knowledge.env`).  HIP:
+    the real units at ``a`` shift (all its pieces if it holds none), as the policy plans them."""
+    e = fenv if fenv is not None else env()
     if ledger == "dummy":
-        return plan_dummy_shift(fog, a, b, env(), clock=clock, ledger=shifts)
+        return plan_dummy_shift(fog, a, b, e, clock=clock, ledger=shifts)
     if ledger == "cloaked":
-        return plan_cloaked_shift(fog, a, b, env(), clock=clock, ledger=shifts)
+        return plan_cloaked_shift(fog, a, b, e, clock=clock, ledger=shifts)
     if ledger == "hip":
         ha, hb = Hex.from_label(a), Hex.from_label(b)
         real = tuple(u.id for u in fog.hip_units_at(ha, side))
-        return plan_hip_shift(fog, side, ha, hb, env(), movers_a=real or None, clock=clock, ledger=shifts)
+        return plan_hip_shift(fog, side, ha, hb, e, movers_a=real or None, clock=clock, ledger=shifts)
     raise ShiftError(f"no {ledger!r} shifts: use one of {', '.join(LEDGERS)}")
 
 
@@ -147,7 +160,7 @@ def shift_options(state: AslgwState, side: str) -> list[Record]:
 
 def _eligible(state: AslgwState, known: FogState, ledger: str, side: str, a: str, b: str) -> bool:
     try:
-        return plan_for(known, ledger, side, a, b, state.clock, state.ledger).eligible
+        return plan_for(known, ledger, side, a, b, state.clock, state.ledger, fog_env(state)).eligible
     except ShiftError:
         return False
 
@@ -155,7 +168,7 @@ def _eligible(state: AslgwState, known: FogState, ledger: str, side: str, a: str
 def shift_odds(state: AslgwState, action: Shift) -> dict[str, Fraction]:
     """Exact odds of each band of the 2.5 table for the attempt (DRM as the side knows it)."""
     plan = plan_for(side_knowledge(state.fog, action.side), action.ledger, action.side, action.a, action.b,
-                    state.clock, state.ledger)
+                    state.clock, state.ledger, fog_env(state))
     return dict(shift_band_odds(plan.drm, env().table))
 
 
@@ -163,9 +176,10 @@ def resolve_player_shift(state: AslgwState, action: Shift, dice: GameDice) -> li
     """A shift attempt the player asked for: rolled on the shared stream, the roll and
     result private to the shifting side, what the enemy sees of it public."""
     fog = state.fog
+    fenv = fog_env(state)
     plan = plan_for(side_knowledge(fog, action.side), action.ledger, action.side, action.a, action.b,
-                    state.clock, state.ledger)
-    r = resolve_shift(fog, plan, dice, env(), clock=state.clock)
+                    state.clock, state.ledger, fenv)
+    r = resolve_shift(fog, plan, dice, fenv, clock=state.clock)
     events: list[Record] = [dice.event(r.roll, action.side),
                             ShiftResolved(action.side, action.ledger, action.a, action.b, tuple(r.roll.dice), r.roll.final,
                                           r.band, consequence_lines(r))]
@@ -179,8 +193,9 @@ def apply_shift(state: AslgwState, side: str, ledger: str, a: str, b: str,
     """Replay a shift result from its dice (the game's reduce): the fog layer after it
     and the entry it adds to the ledger (O'Leary 2.5)."""
     fog = state.fog
-    plan = plan_for(side_knowledge(fog, side), ledger, side, a, b, state.clock, state.ledger)
-    r = resolve_shift(fog, plan, ScriptedDice(list(dice)), env(), clock=state.clock)
+    fenv = fog_env(state)
+    plan = plan_for(side_knowledge(fog, side), ledger, side, a, b, state.clock, state.ledger, fenv)
+    r = resolve_shift(fog, plan, ScriptedDice(list(dice)), fenv, clock=state.clock)
     return r.state, r.record
 
 
@@ -195,14 +210,15 @@ def run_window(state: AslgwState, side: str, seed: int) -> list[Record]:
     attempts: list[Attempt] = []
     explained: list[str] = []
     seen: list[Record] = []
+    fenv = fog_env(state)
     for _ in range(MAX_POLICY_ATTEMPTS):
         known = side_knowledge(fog, side)
-        d = choose_shift(known, side, env(), seed, clock=state.clock, ledger=shifts)
+        d = choose_shift(known, side, fenv, seed, clock=state.clock, ledger=shifts)
         explained.append(d.explain())
         if d.chosen is None:
             break
         ledger, a, b = _ident(d.chosen.plan)
-        r = resolve_shift(fog, d.chosen.plan, dice, env(), clock=state.clock)
+        r = resolve_shift(fog, d.chosen.plan, dice, fenv, clock=state.clock)
         shifts += (r.record,)
         attempts.append(Attempt(ledger, a, b, secret_roll(dice, r.roll), r.band, d.reason, consequence_lines(r)))
         if r.public:
@@ -327,10 +343,76 @@ def minefield_policy(seat: Seat[Any], dice: GameDice) -> Decision:
 
 
 def why_not(state: AslgwState, action: Record, viewer: Viewer) -> str | None:
-    """A shift the viewer may not order: the secret of a side gwasl keeps."""
-    if isinstance(action, Shift) and not viewer.sees_secrets_of(action.side):
-        return f"the shifts of {action.side} are its secret: gwasl decides them"
+    """Why a shift, a window's end or a minefield choice is not legal now, in words with its
+    rule, from what ``viewer`` knows (a side's own hidden layer only to who sees it); None
+    for an action of another family."""
+    if isinstance(action, RunWindow):
+        return (f"gwasl's own shift policy acts at the windows of a side it keeps secret ({action.side} decides "
+                "nothing there); a window is ended with end_window (O'Leary 2.3, 3.3.2)")
+    if isinstance(action, EndWindow):
+        return _why_end_window(state, action)
+    if isinstance(action, Shift):
+        return _why_shift(state, action, viewer)
+    if isinstance(action, MinefieldChoice):
+        return _why_minefield(state, action, viewer)
     return None
+
+
+def _why_end_window(state: AslgwState, action: EndWindow) -> str:
+    if not state.windows:
+        return "no shift window is open now: one opens as a phase begins (O'Leary 2.3, 3.3.2)"
+    w = state.windows[0]
+    if w != action.side:
+        return f"the shift window open now is {w}'s (O'Leary 2.3, 3.3.2)"
+    return f"gwasl keeps {w}'s hidden layer: its policy acts at its window (O'Leary 2.3, 3.3.2)"
+
+
+def _why_shift(state: AslgwState, action: Shift, viewer: Viewer) -> str:
+    if not viewer.sees_secrets_of(action.side):
+        return f"the shifts of {action.side} are its secret: gwasl decides them (O'Leary 2.3)"
+    if action.side in state.secret:
+        return f"gwasl keeps {action.side}'s hidden layer: its policy decides its shifts (O'Leary 2.3)"
+    if state.minefield is not None:
+        return "a minefield was just entered: its owner chooses first (O'Leary 4.6.2)"
+    kind = LEDGERS.get(action.ledger)
+    if kind is None:
+        return f"no {action.ledger!r} shifts: dummy (O'Leary 2.3), hip (3.3) or cloaked (5.1)"
+    c = state.clock
+    window = shift_window(c, action.side, kind)
+    if window:
+        return window
+    if state.windows and state.windows[0] != action.side:
+        return f"the shift window open now is {state.windows[0]}'s (O'Leary 2.3, 3.3.2)"
+    if state.impulse is not None:
+        return f"platoon {state.impulse.platoon} is in the middle of an impulse: end it first (ASLGW 1.4.1)"
+    if is_phase_closed(state.ledger, c, action.side, kind):
+        return f"a failed {kind.value} shift already closed this phase to further {kind.value} shifts (O'Leary 2.5, 3.3.5)"
+    try:
+        plan = plan_for(side_knowledge(state.fog, action.side), action.ledger, action.side, action.a, action.b, c,
+                        state.ledger, fog_env(state))
+    except (ShiftError, HexLabelError, KeyError) as e:
+        return f"{e} (O'Leary 2.3, 3.3)"
+    if plan.reason:
+        return plan.reason
+    return f"this shift is not one {action.side} may make now (O'Leary 2.3-2.5, 3.3)"
+
+
+def _why_minefield(state: AslgwState, action: MinefieldChoice, viewer: Viewer) -> str:
+    if state.minefield is None:
+        return "no minefield has just been entered: its owner chooses only then (O'Leary 4.6.2)"
+    mid, owner = state.minefield
+    if not viewer.sees_secrets_of(owner) or owner in state.secret:
+        return f"the minefields of {owner} are its secret: gwasl decides (O'Leary 4.6.2)"
+    if action.minefield != mid:
+        return f"the minefield just entered is {mid} (O'Leary 4.6.2)"
+    if action.other is None:
+        return "the owner may keep the minefield where it is (O'Leary 4.6.2)"
+    known = side_knowledge(state.fog, owner)
+    try:
+        plan = plan_minefield_shift(known, mid, action.other, fog_env(state), clock=state.clock, ledger=state.ledger)
+    except (ShiftError, KeyError) as e:
+        return f"{e} (O'Leary 4.6.2)"
+    return plan.reason or f"the minefield {mid} may not shift to {action.other} now (O'Leary 4.6.2-4.6.5)"
 
 
 def _end_window(state: AslgwState, action: EndWindow, dice: GameDice) -> list[Record]:

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QAction, QBrush, QColor, QCursor, QFont, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import QAction, QBrush, QColor, QCursor, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import (
     QGraphicsScene,
     QGraphicsView,
@@ -38,6 +38,7 @@ from gwasl.engine.game import Outcome
 from gwasl.engine.record import Record
 from gwasl.engine.session import LegalAction
 from gwasl.ui.play.boards import Board
+from gwasl.ui.play.labels import MIN_PX, DrawnLabel, draw_label, ink_on, label_font
 
 __all__ = ["CombinedArmsBoard", "action_hex"]
 
@@ -49,8 +50,15 @@ TERRAIN_COLOUR = {
     "crest": QColor(205, 170, 105), "woods": QColor(70, 130, 70), "wooded_crest": QColor(95, 120, 55),
     "farm": QColor(190, 120, 90), None: QColor(230, 230, 230),
 }
-FRESH = QColor(40, 140, 60)  # green borders and text (Figure 2)
-SPENT = QColor(200, 170, 110)  # buff
+FRESH = QColor(40, 140, 60)  # green borders (Figure 2)
+FRESH_INK = QColor(20, 100, 40)  # its text: a darker green, 4.5:1 or more on white (issue 26.9)
+SPENT = QColor(200, 170, 110)  # buff borders
+SPENT_FACE = QColor(238, 222, 180)  # the spent side's face
+SPENT_INK = QColor(105, 70, 20)  # its text: dark brown on buff, never buff on tan (issue 26.9)
+#: a platoon counter on the board, scene pixels (was 22x16: too small to read at the default window)
+COUNTER_W, COUNTER_H = 30.0, 22.0
+#: the road track: its edge, then its surface (width, colour), on the board and in the key alike
+ROAD_PENS = ((9.0, QColor(120, 100, 70)), (6.0, QColor(225, 210, 170)))
 ATG = QColor(140, 90, 40)  # brown borders
 
 
@@ -89,66 +97,82 @@ class _Tracks(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.view: dict[str, Any] = {}
-        self.setMinimumSize(230, 500)
+        self.drawn: list[DrawnLabel] = []  # the labels of the last paint (tests measure them)
+        self.setMinimumSize(262, 560)
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Preferred)
 
     def paintEvent(self, event: Any) -> None:
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        self.drawn = []
+        log = self.drawn
+        ink = QColor(40, 40, 40)
         p.fillRect(self.rect(), QColor(248, 245, 235))
         tracks = self.view.get("tracks") or {}
         turn = int(tracks.get("turn") or 0)
-        p.setPen(QPen(QColor(40, 40, 40)))
-        p.setFont(QFont("Sans", 8, QFont.Weight.Bold))
-        p.drawText(QRectF(8, 4, 214, 14), "GAME TURN")
+        left = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+        centre = Qt.AlignmentFlag.AlignCenter
+        p.setPen(QPen(ink))
+        p.setFont(label_font(MIN_PX, bold=True))
+        draw_label(p, QRectF(8, 2, 246, 16), left, "GAME TURN", log)
+        p.setFont(label_font(MIN_PX))
         for t in range(1, 21):
-            x, y = 8 + ((t - 1) % 10) * 21, 20 + ((t - 1) // 10) * 21
-            box = QRectF(x, y, 19, 19)
+            x, y = 8 + ((t - 1) % 10) * 24, 20 + ((t - 1) // 10) * 24
+            box = QRectF(x, y, 22, 22)
             p.setBrush(QBrush(QColor(250, 215, 120) if t == turn else QColor(255, 255, 255)))
-            p.setPen(QPen(QColor(180, 60, 60) if t > 18 else QColor(90, 90, 90)))
+            p.setPen(QPen(QColor(170, 40, 40) if t > 18 else QColor(70, 70, 70)))
             p.drawRect(box)
-            p.drawText(box, Qt.AlignmentFlag.AlignCenter, str(t))
+            draw_label(p, box, centre, str(t), log)
         # the circular loss and ammo track
-        p.setPen(QPen(QColor(40, 40, 40)))
-        p.drawText(QRectF(8, 68, 214, 14), "LOSS & AMMO TRACK")
-        cx, cy, rad = 80.0, 150.0, 52.0
+        p.setPen(QPen(ink))
+        p.setFont(label_font(MIN_PX, bold=True))
+        draw_label(p, QRectF(8, 70, 246, 16), left, "LOSS & AMMO TRACK", log)
+        cx, cy, rad = 82.0, 152.0, 52.0
         losses, ammo = int(tracks.get("losses") or 0), int(tracks.get("ammo") or 0)
         for k in range(8):
             a = math.radians(90 - 45 * k)
-            centre = QPointF(cx + rad * math.cos(a), cy - rad * math.sin(a))
-            box = QRectF(centre.x() - 13, centre.y() - 13, 26, 26)
+            c = QPointF(cx + rad * math.cos(a), cy - rad * math.sin(a))
+            box = QRectF(c.x() - 14, c.y() - 14, 28, 28)
             p.setBrush(QBrush(QColor(255, 255, 255)))
-            p.setPen(QPen(QColor(90, 90, 90)))
+            p.setPen(QPen(QColor(70, 70, 70)))
+            p.setFont(label_font(MIN_PX))
             p.drawEllipse(box)
-            p.drawText(box, Qt.AlignmentFlag.AlignCenter, str(k))
+            draw_label(p, box, centre, str(k), log)
             marks = [m for m, v in (("L", losses), ("A", ammo)) if v == k]
+            p.setFont(label_font(MIN_PX, bold=True))
             for i, m in enumerate(marks):
-                chip = QRectF(centre.x() - 8 + 12 * i - 4 * (len(marks) - 1), centre.y() + 9, 12, 12)
-                p.setBrush(QBrush(QColor(200, 40, 40) if m == "L" else QColor(40, 80, 180)))
+                chip = QRectF(c.x() - 9 + 16 * i - 5 * (len(marks) - 1), c.y() + 10, 16, 16)
+                p.setBrush(QBrush(QColor(190, 30, 30) if m == "L" else QColor(30, 70, 170)))
                 p.setPen(Qt.PenStyle.NoPen)
                 p.drawRect(chip)
                 p.setPen(QPen(QColor(255, 255, 255)))
-                p.drawText(chip, Qt.AlignmentFlag.AlignCenter, m)
-        p.setPen(QPen(QColor(40, 40, 40)))
-        p.drawText(QRectF(148, 120, 80, 40), "L losses\nA ammo fired")
+                draw_label(p, chip, centre, m, log)
+        p.setPen(QPen(ink))
+        p.setFont(label_font(MIN_PX))
+        draw_label(p, QRectF(150, 118, 108, 44), Qt.AlignmentFlag.AlignLeft, "L losses\nA ammo fired", log)
         # smoke ammo
         smoke = int(tracks.get("smoke_ammo") or 0)
-        p.drawText(QRectF(8, 222, 214, 14), "SMOKE AMMO")
+        p.setFont(label_font(MIN_PX, bold=True))
+        draw_label(p, QRectF(8, 222, 246, 16), left, "SMOKE AMMO", log)
+        p.setFont(label_font(MIN_PX))
         for k in range(5):
-            box = QRectF(8 + 26 * k, 238, 24, 20)
-            p.setBrush(QBrush(QColor(170, 170, 170) if k == smoke else QColor(255, 255, 255)))
-            p.setPen(QPen(QColor(90, 90, 90)))
+            box = QRectF(8 + 28 * k, 240, 26, 22)
+            shade = QColor(170, 170, 170) if k == smoke else QColor(255, 255, 255)
+            p.setBrush(QBrush(shade))
+            p.setPen(QPen(QColor(70, 70, 70)))
             p.drawRect(box)
-            p.drawText(box, Qt.AlignmentFlag.AlignCenter, str(k))
+            p.setPen(QPen(ink_on(shade)))
+            draw_label(p, box, centre, str(k), log)
         broken = self.view.get("enemy_broken") or {}
         score = (self.view.get("score_now") or {}).get("total")
         end = self.view.get("end_now")
         odds = (f"\nending now: {end['mean']:.1f} on average after the final reveals, "
                 f"{end['win_chance']:.0%} to reach 20" if end else "")
-        p.drawText(QRectF(8, 266, 220, 90), Qt.TextFlag.TextWordWrap,
+        p.setPen(QPen(ink))
+        draw_label(p, QRectF(8, 268, 250, 110), Qt.TextFlag.TextWordWrap,
                    f"enemy broken: {broken.get('platoons', 0)} platoons, {broken.get('atgs', 0)} ATGs\n"
-                   f"score if it ended now (before the final reveals): {score if score is not None else '-'}" + odds)
-        self._paint_boxes(p, 360)
+                   f"score if it ended now (before the final reveals): {score if score is not None else '-'}" + odds, log)
+        self._paint_boxes(p, 384)
         p.end()
 
     def boxes(self) -> list[list[str]]:
@@ -159,27 +183,32 @@ class _Tracks(QWidget):
     def _paint_boxes(self, p: QPainter, top: float) -> None:
         """Your platoons off the board, as on the printed aids' WITHDRAWN box: those still to
         enter, those exploited (CA Victory scores them), withdrawn (ammo) and broken."""
+        log = self.drawn
         p.setPen(QPen(QColor(40, 40, 40)))
-        p.setFont(QFont("Sans", 8, QFont.Weight.Bold))
-        p.drawText(QRectF(8, top, 214, 14), "YOUR PLATOONS OFF THE BOARD")
-        y = top + 18
+        p.setFont(label_font(MIN_PX, bold=True))
+        draw_label(p, QRectF(8, top, 250, 16), Qt.AlignmentFlag.AlignVCenter, "YOUR PLATOONS OFF THE BOARD", log)
+        y = top + 20
         for (where, words), ids in zip(self.BOXES, self.boxes(), strict=True):
             p.setPen(QPen(QColor(40, 40, 40)))
-            p.setFont(QFont("Sans", 7, QFont.Weight.Bold))
-            p.drawText(QRectF(8, y, 74, 14), Qt.AlignmentFlag.AlignVCenter, f"{words}: {len(ids)}")
-            p.setFont(QFont("Sans", 6, QFont.Weight.Bold))
+            p.setFont(label_font(MIN_PX))
+            draw_label(p, QRectF(8, y, 90, 18), Qt.AlignmentFlag.AlignVCenter, f"{words}: {len(ids)}", log)
+            p.setFont(label_font(MIN_PX, bold=True))
             for k, uid in enumerate(ids):
-                box = QRectF(82 + 20 * (k % 7), y + 16 * (k // 7), 18, 14)
-                colour = QColor(180, 60, 60) if where == "broken" else FRESH
+                box = QRectF(100 + 26 * (k % 6), y + 20 * (k // 6), 24, 18)
+                colour = QColor(170, 40, 40) if where == "broken" else FRESH_INK
                 p.setBrush(QBrush(QColor(255, 255, 255)))
                 p.setPen(QPen(colour, 1.5))
                 p.drawRect(box)
-                p.drawText(box, Qt.AlignmentFlag.AlignCenter, uid)
-            y += 16 * max(1, (len(ids) + 6) // 7) + 4
+                draw_label(p, box, Qt.AlignmentFlag.AlignCenter, uid, log)
+            y += 20 * max(1, (len(ids) + 5) // 6) + 4
 
 
 class CombinedArmsBoard(Board):
     """Combined Arms in the player window (see the module docstring)."""
+
+    #: label sizes in scene pixels: the board is fitted at about 1.2 scene pixels to the screen's at
+    #: the default window, so each reads at least MIN_PX high there (measured in tests/ui/play)
+    COUNTER_PX, HEX_LABEL_PX, LABEL_PX = 13, 11, 12
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -187,16 +216,26 @@ class CombinedArmsBoard(Board):
         self.view = QGraphicsView(self.scene)
         self.view.setRenderHint(QPainter.RenderHint.Antialiasing)
         self.view.setBackgroundBrush(QBrush(QColor(245, 245, 240)))
+        self.view.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
+        self._fitted = True  # the whole board in view, on open and on every resize, until the user zooms
         self.tracks = _Tracks()
         self.status = QLabel()
         self.status.setWordWrap(True)
         self.status.setTextFormat(Qt.TextFormat.PlainText)
         self.buttons = QVBoxLayout()
+        # ending the game is final: its button stands apart from the phase buttons, under its own
+        # heading, and the window asks before it acts (issue 26.6)
+        self.final_buttons = QVBoxLayout()
+        self.final_heading = QLabel("Ending the game (cannot be taken back)")
+        self.final_heading.setStyleSheet("color: #8a1c1c; font-weight: bold; margin-top: 18px;")
+        self.final_heading.hide()
         side = QVBoxLayout()
         side.addWidget(self.tracks)
         side.addWidget(self.status)
         side.addLayout(self.buttons)
         side.addStretch(1)
+        side.addWidget(self.final_heading)
+        side.addLayout(self.final_buttons)
         lay = QHBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.view, 1)
@@ -225,7 +264,8 @@ class CombinedArmsBoard(Board):
         self._draw_enemy(view.get("enemy", []))
         self._draw_units(view.get("units", []))
         self.scene.setSceneRect(self.scene.itemsBoundingRect().adjusted(-10, -10, 10, 10))
-        self._fit()
+        if self._fitted:  # a zoom the user chose is kept from one position to the next
+            self._fit()
         self.tracks.view = view
         self.tracks.update()
         self.status.setText(self._status_text(view))
@@ -236,6 +276,22 @@ class CombinedArmsBoard(Board):
         if not self.scene.sceneRect().isEmpty():
             self.view.fitInView(self.scene.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
 
+    def zoom_by(self, factor: float) -> None:
+        self._fitted = False
+        target = min(8.0, max(0.1, self.zoom_level() * factor))
+        self.view.scale(target / self.zoom_level(), target / self.zoom_level())
+
+    def zoom_fit(self) -> None:
+        self._fitted = True
+        self._fit()
+
+    def zoom_actual(self) -> None:
+        self._fitted = False
+        self.view.resetTransform()
+
+    def zoom_level(self) -> float:
+        return self.view.transform().m11()
+
     def _draw_road(self, road: list[str]) -> None:
         """The central road as a track through its hexes' centres, on and off both edges."""
         pts = [self._centres[x] for x in road if x in self._centres]
@@ -245,8 +301,12 @@ class CombinedArmsBoard(Board):
         for q in pts:
             path.lineTo(q)
         path.lineTo(pts[-1] + (pts[-1] - pts[-2]) * 0.6)
-        for width, colour in ((9.0, QColor(120, 100, 70)), (6.0, QColor(225, 210, 170))):
-            pen = QPen(colour, width)
+        self._road_track(path)
+
+    def _road_track(self, path: QPainterPath, scale: float = 1.0) -> None:
+        """The road's track (edge, then surface): the board and its key draw the same one."""
+        for width, colour in ROAD_PENS:
+            pen = QPen(colour, width * scale)
             pen.setCapStyle(Qt.PenCapStyle.FlatCap)
             pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
             self.scene.addPath(path, pen)
@@ -255,18 +315,20 @@ class CombinedArmsBoard(Board):
         """A terrain key left of the board, drawn by the board's own hex painter."""
         if not self._centres:
             return
-        left = min(c.x() for c in self._centres.values()) - SQRT3 * SIZE * 2.6
-        top = min(c.y() for c in self._centres.values())
+        # under the board, two rows of four: beside it the key made the whole board smaller (issue 26.9)
+        xs = [c.x() for c in self._centres.values()]
+        left = min(xs) + SIZE * 0.5
+        top = max(c.y() for c in self._centres.values()) + SIZE * 1.7
+        step = (max(xs) - min(xs)) / 4
         entries = [("open", "open farmland"), ("road", "road"), ("poor_going", "poor going"), ("crest", "crest"),
                    ("woods", "woods"), ("wooded_crest", "wooded crest"), ("farm", "farm"), ("smoke", "smoke")]
         for k, (terrain, words) in enumerate(entries):
-            c = QPointF(left, top + k * SIZE * 1.25)
-            fake = {"terrain": "open" if terrain in ("road", "smoke") else terrain, "road": terrain == "road",
-                    "smoke": terrain == "smoke"}
+            c = QPointF(left + (k % 4) * step, top + (k // 4) * SIZE * 1.3)
+            fake = {"terrain": "open" if terrain == "smoke" else terrain, "road": terrain == "road", "smoke": terrain == "smoke"}
             self._draw_hex(fake, c, scale=0.55)
             t = self.scene.addSimpleText(words)
-            t.setFont(QFont("Sans", 7))
-            t.setBrush(QBrush(QColor(50, 50, 50)))
+            t.setFont(label_font(self.LABEL_PX))
+            t.setBrush(QBrush(QColor(45, 45, 45)))
             t.setPos(c.x() + SIZE * 0.6, c.y() - t.boundingRect().height() / 2)
 
     def _draw_hex(self, h: dict[str, Any], c: QPointF, scale: float = 1.0) -> None:
@@ -277,7 +339,9 @@ class CombinedArmsBoard(Board):
         poly = self.scene.addPolygon(shape, QPen(QColor(120, 120, 100), 1.0), QBrush(TERRAIN_COLOUR.get(terrain, TERRAIN_COLOUR[None])))
         self._marks(terrain, c, scale)
         if key and h.get("road"):  # on the board the road is one track through its hexes (_draw_road)
-            self.scene.addLine(c.x(), c.y() - SIZE * scale, c.x(), c.y() + SIZE * scale, QPen(QColor(150, 125, 85), 5.0 * scale))
+            track = QPainterPath(QPointF(c.x(), c.y() - SIZE * scale))
+            track.lineTo(QPointF(c.x(), c.y() + SIZE * scale))
+            self._road_track(track, scale)
         if h.get("smoke"):
             self.scene.addPolygon(shape, QPen(Qt.PenStyle.NoPen), QBrush(QColor(150, 150, 150, 150)))
         if key:
@@ -286,9 +350,10 @@ class CombinedArmsBoard(Board):
         poly.setToolTip(f"{h['hex']}: {str(terrain).replace('_', ' ')}" + (", road" if h.get("road") else "")
                         + (", smoke" if h.get("smoke") else ""))
         label = self.scene.addSimpleText(str(h["hex"]))
-        label.setFont(QFont("Sans", 6))
-        label.setBrush(QBrush(QColor(60, 60, 60)))
-        label.setPos(c.x() - 6, c.y() - SIZE * 0.88)
+        label.setFont(label_font(self.HEX_LABEL_PX))
+        # black or white, whichever reads on this terrain (dark grey on woods did not: issue 26.9)
+        label.setBrush(QBrush(ink_on(TERRAIN_COLOUR.get(terrain, TERRAIN_COLOUR[None]))))
+        label.setPos(c.x() - label.boundingRect().width() / 2, c.y() - SIZE * 0.95)
 
     def _marks(self, terrain: Any, c: QPointF, k: float) -> None:
         """A terrain's marks at scale ``k``: ridge line, farm building, poor going."""
@@ -303,13 +368,13 @@ class CombinedArmsBoard(Board):
 
     def _counter(self, c: QPointF, dx: float, dy: float, text: str, fresh: bool, border: QColor | None = None,
                  tip: str = "") -> None:
-        rect = QRectF(c.x() + dx - 11, c.y() + dy - 8, 22, 16)
+        rect = QRectF(c.x() + dx - COUNTER_W / 2, c.y() + dy - COUNTER_H / 2, COUNTER_W, COUNTER_H)
         colour = FRESH if fresh else SPENT
-        item = self.scene.addRect(rect, QPen(border or colour, 2.0), QBrush(QColor(255, 255, 255) if fresh else QColor(250, 240, 215)))
+        item = self.scene.addRect(rect, QPen(border or colour, 2.0), QBrush(QColor(255, 255, 255) if fresh else SPENT_FACE))
         item.setToolTip(tip)
         t = self.scene.addSimpleText(text)
-        t.setFont(QFont("Sans", 7, QFont.Weight.Bold))
-        t.setBrush(QBrush(colour))
+        t.setFont(label_font(self.COUNTER_PX, bold=True))
+        t.setBrush(QBrush(FRESH_INK if fresh else SPENT_INK))
         br = t.boundingRect()
         t.setPos(rect.center().x() - br.width() / 2, rect.center().y() - br.height() / 2)
 
@@ -321,7 +386,7 @@ class CombinedArmsBoard(Board):
         for h, us in here.items():
             c = self._centres[h]
             for i, u in enumerate(us):
-                dx, dy = -12 + 24 * (i % 2), -4 + 14 * (i // 2) - 6 * (len(us) > 2)
+                dx, dy = -16 + 32 * (i % 2), -2 + 20 * (i // 2) - 8 * (len(us) > 2)
                 if u.get("kind") == "armour" and isinstance(u.get("facing"), int):
                     self._arc(c, int(u["facing"]), bool(u.get("fresh")))
                 kind = {"rifle": f"rifle platoon of {u.get('company')} company", "mmg": "MMG platoon",
@@ -347,11 +412,11 @@ class CombinedArmsBoard(Board):
                 continue
             fresh = bool(e.get("fresh"))
             state = "fresh" if fresh else "spent"
-            self._counter(c, -12 if e.get("atg") else 0, 6, "?" if e.get("platoon") == "potential" else "Pl", fresh,
+            self._counter(c, -16 if e.get("atg") else 0, 10, "?" if e.get("platoon") == "potential" else "Pl", fresh,
                           tip=f"{e.get('hex')}: a {e.get('platoon')} enemy platoon, {state}"
                               + (" (its ATGs were removed)" if e.get("atg_removed") else ""))
             if e.get("atg"):
-                self._counter(c, 12, 6, "AT?" if e.get("atg") == "potential" else "ATG", fresh, ATG,
+                self._counter(c, 16, 10, "AT?" if e.get("atg") == "potential" else "ATG", fresh, ATG,
                               tip=f"{e.get('hex')}: {e.get('atg')} ATGs, {state} with their platoon")
 
     def _draw_mortars(self, view: dict[str, Any]) -> None:
@@ -384,19 +449,30 @@ class CombinedArmsBoard(Board):
             lines.append(str(view["result"].get("why", "")))
         return "\n".join(lines)
 
+    #: the actions that end the game for good (CA Victory): a button of their own, apart
+    FINAL_KINDS = ("end_game",)
+
     def _make_buttons(self) -> None:
-        while self.buttons.count():
-            item = self.buttons.takeAt(0)
-            w = item.widget() if item is not None else None
-            if w is not None:  # hidden at once: deleteLater waits for the event loop
-                w.hide()
-                w.deleteLater()
+        for lay in (self.buttons, self.final_buttons):
+            while lay.count():
+                item = lay.takeAt(0)
+                w = item.widget() if item is not None else None
+                if w is not None:  # hidden at once: deleteLater waits for the event loop
+                    w.hide()
+                    w.deleteLater()
+        finals = 0
         for la in self._legal:
             a = la.action.to_json()
             if action_hex(a, self._unit_hexes()) is None:
                 b = QPushButton(la.shown.text)
                 b.clicked.connect(lambda _=False, act=la.action: self.action_requested.emit(act))
-                self.buttons.addWidget(b)
+                if la.action.kind in self.FINAL_KINDS:
+                    b.setStyleSheet("color: #8a1c1c;")
+                    self.final_buttons.addWidget(b)
+                    finals += 1
+                else:
+                    self.buttons.addWidget(b)
+        self.final_heading.setVisible(finals > 0)
 
     # -- actions by hex -------------------------------------------------------------------
     def _unit_hexes(self) -> dict[str, str | None]:
@@ -443,8 +519,13 @@ class CombinedArmsBoard(Board):
     def eventFilter(self, obj: Any, event: Any) -> bool:
         from PySide6.QtCore import QEvent
 
-        if obj is self.view.viewport() and event.type() == QEvent.Type.Resize:
+        if obj is self.view.viewport() and event.type() == QEvent.Type.Resize and self._fitted:
             self._fit()  # the view's own size, once the layout has given it
+        if obj is self.view.viewport() and event.type() == QEvent.Type.Wheel:
+            steps = event.angleDelta().y() / 120.0
+            if steps:
+                self.zoom_by(1.15 ** steps)
+            return True
         if obj is self.view.viewport() and event.type() == QEvent.Type.MouseButtonRelease:
             label = self.hex_at(self.view.mapToScene(event.position().toPoint()))
             if label is not None:

@@ -12,8 +12,8 @@ from PySide6.QtCore import Qt
 from gwasl.engine.session import Session
 from gwasl.games.on_patrol.game import OnPatrolGame
 from gwasl.games.on_patrol.scenario import load_bundled
-from gwasl.ui.on_patrol_board import OnPatrolBoard, attach
 from gwasl.ui.play.boards import board_for
+from gwasl.ui.play.on_patrol_board import OnPatrolBoard, attach
 
 GAME = OnPatrolGame()
 
@@ -37,7 +37,9 @@ def test_the_board_plays_a_turn_and_shows_the_escorts_reasons(qtbot, tmp_path: P
     attach(board, s)
     board.resize(1200, 800)
     board.show()
-    assert "Stand-in" in board.notice.text()
+    notice = board.notice.text()
+    assert "stand-in" in notice and "exact" not in notice  # it used to claim "Harmon's rules and tables are exact"
+    assert "escorts move before torpedoes" in notice and "60 degrees" in notice and "100 feet" in notice
     turn = s.status().turn
     for _ in range(2):  # end phases 8 and 9: the escorts move, hunting the contact
         row = next(i for i in range(board.orders.count()) if board.orders.item(i).text() == "end the phase")

@@ -7,7 +7,7 @@ detection markers in the submarine's colour (sighted, torpedo marker) or the
 escorts' (contact, contact lost: hollow), torpedoes with their next run, the
 assault zone and the six radials of every force in radial movement, the
 diameter of a force in diameter movement, this turn's attacks and star
-shells.  A notice says that the base game's numbers are stand-ins.  The board
+shells.  A notice says what is Harmon's and what is gwasl's stand-in.  The board
 only reads views: with ``viewer="escorts"`` the true submarine is never drawn.
 """
 
@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -33,18 +33,22 @@ from PySide6.QtWidgets import (
 from gwasl.engine.session import LegalAction, Session
 from gwasl.model.hexgrid import Hex, Layout
 from gwasl.ui.play.boards import Board
+from gwasl.ui.play.labels import MIN_PX, DrawnLabel, draw_label, ink_on, label_font
 
 __all__ = ["OnPatrolBoard", "PatrolCanvas", "attach"]
 
 SEA = QColor("#d9e8f2")
 GRID = QColor("#c3d6e4")
 COLOURS = {"merchant": QColor("#8a8a8a"), "capital": QColor("#4a4a4a"), "escort": QColor("#2f5fa8")}
-SUB = QColor("#2e8b3d")
+SUB = QColor("#23703a")  # darker than the markers' green: its white label reads 4.5:1 (issue 26.9)
 ESCORT_MARK = QColor("#2f5fa8")
 SUB_MARK = QColor("#2e8b3d")
-NOTICE = ("Stand-in numbers: SUBMARINE's own charts are not available, so the search, attack, "
-          "torpedo and ship numbers of this base game are gwasl's (docs/on-patrol.md). Harmon's "
-          "rules and tables are exact.")
+NOTICE = ("Harmon's automaton (formations, stations, Fleet Movement, Escort Action and Depth Combat "
+          "tables, markers, radial and diameter movement, assault zones) follows his text, read where it "
+          "is silent as docs/rules-notes.md says. SUBMARINE's own rules and charts are not available: the "
+          "game under it is gwasl's stand-in, its numbers (search, attack, gunfire, ships, torpedoes) and "
+          "mechanisms (escorts move before torpedoes, a gyro of 0 or 60 degrees only, firing at 100 feet "
+          "or shallower once any ship is in sight and range) (docs/on-patrol.md).")
 
 
 def _hex(label: str | None) -> Hex | None:
@@ -62,6 +66,11 @@ class PatrolCanvas(QWidget):
         super().__init__(parent)
         self.view: dict[str, Any] = {}
         self.setMinimumSize(480, 480)
+        #: the hex size the user zoomed to, in pixels; None: fit the ships, the boat and the markers
+        self.hex_px: float | None = None
+        self.drawn: list[DrawnLabel] = []  # the labels of the last paint (tests measure them)
+        #: each counter's hull as painted last, in widget pixels (tests check its label is inside)
+        self.hulls: dict[str, QPainterPath] = {}
 
     def set_view(self, view: dict[str, Any]) -> None:
         self.view = view
@@ -83,11 +92,15 @@ class PatrolCanvas(QWidget):
         xs = [base.hex_to_pixel(h).x for h in pts]
         ys = [base.hex_to_pixel(h).y for h in pts]
         w, h = max(xs) - min(xs) + 8, max(ys) - min(ys) + 8
-        size = max(3.0, min(self.width() / w, self.height() / h))
+        size = self.hex_px if self.hex_px is not None else max(3.0, min(self.width() / w, self.height() / h))
         cx, cy = (max(xs) + min(xs)) / 2 * size, (max(ys) + min(ys)) / 2 * size
         from gwasl.model.hexgrid import Point
 
         return Layout(size, Point(self.width() / 2 - cx, self.height() / 2 - cy))
+
+    def hex_size(self) -> float:
+        """The hex size drawn now, in pixels."""
+        return self._layout().size
 
     # -- painting ------------------------------------------------------------------------
     def paintEvent(self, event: Any) -> None:
@@ -98,6 +111,7 @@ class PatrolCanvas(QWidget):
             p.end()
             return
         lay = self._layout()
+        self.drawn, self.hulls = [], {}
         self._grid(p, lay)
         for f in self.view.get("forces", []):
             self._force(p, lay, f)
@@ -138,6 +152,9 @@ class PatrolCanvas(QWidget):
 
     def _counter(self, p: QPainter, lay: Layout, bow: str, stern: str | None, heading: int, colour: QColor,
                  text: str, hollow: bool = False) -> None:
+        """A ship or the boat: a hull from stern to bow with its label inside, along the hull.
+        However far the board is zoomed out, the hull is drawn wide and long enough for a
+        label MIN_PX high (issue 26.9: the boat's label ran off its hull)."""
         b = lay.hex_to_pixel(Hex.from_label(bow))
         d = _harmon_dir(heading)
         dx, dy = math.sin(math.radians(60 * d)), -math.cos(math.radians(60 * d))
@@ -145,9 +162,17 @@ class PatrolCanvas(QWidget):
             s = lay.hex_to_pixel(Hex.from_label(stern))
         else:
             s = type(b)(b.x - dx * lay.hex_height, b.y - dy * lay.hex_height)
-        w = lay.size * 0.55
+        font = label_font(max(MIN_PX, int(lay.size * 0.55)))
+        p.setFont(font)
+        text_w = p.fontMetrics().horizontalAdvance(text) + 8
+        w = max(lay.size * 0.55, (QFontMetricsF(font).height() + 6) / 2)
+        length = math.hypot(b.x - s.x, b.y - s.y) + w  # the straight part, stern to where the bow narrows
+        if length < text_w:  # a longer hull, about the same midpoint: the label fits inside
+            extra = (text_w - length) / 2
+            b = type(b)(b.x + dx * extra, b.y + dy * extra)
+            s = type(s)(s.x - dx * extra, s.y - dy * extra)
         nx, ny = -dy * w, dx * w
-        tip = QPointF(b.x + dx * lay.size * 0.8, b.y + dy * lay.size * 0.8)
+        tip = QPointF(b.x + dx * w * 1.45, b.y + dy * w * 1.45)
         path = QPainterPath(QPointF(s.x + nx - dx * w, s.y + ny - dy * w))
         path.lineTo(QPointF(b.x + nx, b.y + ny))
         path.lineTo(tip)
@@ -157,14 +182,18 @@ class PatrolCanvas(QWidget):
         p.setPen(QPen(colour.darker(140), 1.2))
         p.setBrush(Qt.BrushStyle.NoBrush if hollow else QBrush(colour))
         p.drawPath(path)
-        if lay.size >= 7:
-            p.setPen(QColor("black") if hollow else QColor("white"))
-            f = QFont()
-            f.setPixelSize(max(7, int(lay.size * 0.55)))
-            p.setFont(f)
-            mid = QPointF((b.x + s.x) / 2, (b.y + s.y) / 2)
-            p.drawText(QRectF(mid.x() - lay.size * 2, mid.y() - lay.size, lay.size * 4, lay.size * 2),
-                       Qt.AlignmentFlag.AlignCenter, text)
+        self.hulls[text] = path
+        p.setPen(ink_on(SEA) if hollow else ink_on(colour))
+        mid = QPointF((b.x + s.x) / 2 - dx * w / 2, (b.y + s.y) / 2 - dy * w / 2)
+        angle = math.degrees(math.atan2(dy, dx))
+        if angle > 90 or angle < -90:  # never upside down
+            angle += 180
+        p.save()
+        p.translate(mid)
+        p.rotate(angle)
+        half = max(text_w, length) / 2
+        draw_label(p, QRectF(-half, -w, 2 * half, 2 * w), Qt.AlignmentFlag.AlignCenter, text, self.drawn)
+        p.restore()
 
     def _marker(self, p: QPainter, lay: Layout, m: dict[str, Any]) -> None:
         colour = SUB_MARK if m["colour"] == "submarine" else ESCORT_MARK
@@ -267,6 +296,24 @@ class OnPatrolBoard(Board):
         box.setContentsMargins(0, 0, 0, 0)
         box.addWidget(split)
         self._legal: list[LegalAction] = []
+
+    #: View > 100%: hexes of this size in pixels (the size at which every label is drawn at its own size)
+    ACTUAL_HEX_PX = 20.0
+
+    def zoom_by(self, factor: float) -> None:
+        self.canvas.hex_px = min(80.0, max(3.0, self.canvas.hex_size() * factor))
+        self.canvas.update()
+
+    def zoom_fit(self) -> None:
+        self.canvas.hex_px = None
+        self.canvas.update()
+
+    def zoom_actual(self) -> None:
+        self.canvas.hex_px = self.ACTUAL_HEX_PX
+        self.canvas.update()
+
+    def zoom_level(self) -> float:
+        return self.canvas.hex_size() / self.ACTUAL_HEX_PX
 
     def show_view(self, view: dict[str, Any], legal: Sequence[LegalAction]) -> None:
         self.canvas.set_view(view)

@@ -11,8 +11,9 @@ from gwasl.engine.game import Seat
 from gwasl.engine.session import Session
 from gwasl.games import game_for
 from gwasl.games.combined_arms.records import Commit, EndGame, EndPhase, Move
-from gwasl.ui.combined_arms_board import CombinedArmsBoard, action_hex
 from gwasl.ui.play.boards import board_for
+from gwasl.ui.play.combined_arms_board import TERRAIN_COLOUR, CombinedArmsBoard, action_hex
+from ui.play.finalhelp import answer_final_question
 
 GAME = game_for("combined-arms")
 
@@ -122,8 +123,9 @@ def _choose(qtbot, board: CombinedArmsBoard, label: str, want) -> str:
 
 
 def _press(qtbot, board: CombinedArmsBoard, text: str) -> None:
-    for i in range(board.buttons.count()):
-        w = board.buttons.itemAt(i).widget()
+    items = [lay.itemAt(i) for lay in (board.buttons, board.final_buttons) for i in range(lay.count())]
+    for item in items:
+        w = item.widget()
         if isinstance(w, QPushButton) and w.text() == text:
             qtbot.mouseClick(w, Qt.MouseButton.LeftButton)
             return
@@ -169,7 +171,9 @@ def test_a_whole_game_by_mouse_to_the_score(qtbot, tmp_path):
             label = la.action.hex if la.action.kind == "roll_next" else board._unit_hexes()[la.action.unit]
             _choose(qtbot, board, label, lambda t: True)
         elif view["phase"] == "move" and view["turn"] >= 4:
+            answers = answer_final_question(qtbot, "Yes")  # the window asks first (issue 26.6)
             _press(qtbot, board, next(la.shown.text for la in legal if la.action.kind == "end_game"))
+            assert answers and "cannot be taken back" in answers[0]
         elif view["phase"] == "move":
             moves = [la.action for la in legal if la.action.kind == "move" and la.action.unit[0] in "DA"]
             if moves and moved < 3 * view["turn"]:
@@ -217,11 +221,18 @@ def test_the_board_fills_its_view_with_the_road_and_a_terrain_key(qtbot, board):
     board.show_view(view, s.legal())
     texts = {i.text() for i in board.scene.items() if hasattr(i, "text")}
     assert {"open farmland", "road", "poor going", "crest", "woods", "wooded crest", "farm", "smoke"} <= texts
-    road = [i for i in board.scene.items() if type(i).__name__ == "QGraphicsPathItem" and i.brush().style() == Qt.BrushStyle.NoBrush]
-    assert road
+    tracks = [i for i in board.scene.items() if type(i).__name__ == "QGraphicsPathItem" and i.brush().style() == Qt.BrushStyle.NoBrush]
+    road = max(tracks, key=lambda i: i.path().boundingRect().height())
     first, last = board.centre_of(view["board"]["road"][0]), board.centre_of(view["board"]["road"][-1])
-    span = road[0].path().boundingRect()
+    span = road.path().boundingRect()
     assert span.top() < first.y() and span.bottom() > last.y()  # on and off both edges
+    # the key's road swatch is the board's road: a road hex under the same track (issue 27 item 4)
+    swatch = [i for i in tracks if i.path().boundingRect().height() < span.height() / 4]
+    assert {i.pen().color().name() for i in swatch} == {i.pen().color().name() for i in tracks if i not in swatch}
+    road_hex = [i for i in board.scene.items() if type(i).__name__ == "QGraphicsPolygonItem"
+                and i.contains(i.mapFromScene(swatch[0].path().boundingRect().center()))
+                and i.brush().color().name() == TERRAIN_COLOUR["road"].name()]
+    assert road_hex
     sizes = []
     for w, h in ((700, 450), (1400, 900)):
         board.resize(w, h)
