@@ -38,7 +38,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from gwasl.engine.dice import GameDice
-from gwasl.engine.events import Rolled
 from gwasl.engine.game import Decision, Outcome, Policy, Seat
 from gwasl.engine.record import Record
 from gwasl.games.aslgw.actions import shifts as sh
@@ -55,17 +54,20 @@ from gwasl.games.aslgw.records import (
     EndWindow,
     Exit,
     Fire,
+    FireResolved,
     ImpulseStep,
     MinefieldChoice,
     Move,
     MovePile,
     Pass,
+    PhaseBegan,
     Rally,
     ReleaseGas,
     RemoveGasMask,
     Repair,
     Rout,
     Shift,
+    SniperStruck,
     UnitHit,
     Withdraw,
 )
@@ -824,24 +826,22 @@ def automated(side_to_act: str | None, opponents: frozenset[str]) -> Mapping[str
 # What batch play counts
 
 
-_FPF_NMC = "Final Protective Fire (A8.31)"
-
 
 def self_breaks(events: Sequence[Record]) -> dict[str, int]:
     """Units broken (or lost) by their own side's fire: the NMC each firer of Final
-    Protective Fire takes after the shot (A8.31).  ``self_breaks`` and, per side,
-    ``self_breaks:SIDE`` -- what issue 25 counts per game, before and after."""
+    Protective Fire takes after the shot (A8.31) -- a firer of an FPF attack broken,
+    reduced or eliminated after it, before any sniper strikes (A14 is the enemy's).
+    ``self_breaks`` and, per side, ``self_breaks:SIDE`` -- what issue 25 counts per game."""
     out: dict[str, int] = {"self_breaks": 0}
-    checking: str | None = None  # the unit whose FPF NMC was just rolled
+    firing: tuple[str, frozenset[str]] | None = None  # the side and firers of an FPF attack just resolved
     for ev in events:
-        if isinstance(ev, Rolled):
-            checking = None
-            if _FPF_NMC in ev.cause and ev.cause.startswith("NMC of "):
-                checking = ev.cause[len("NMC of "):].split(":", 1)[0]
-        elif isinstance(ev, UnitHit) and checking is not None and ev.unit == checking \
+        if isinstance(ev, FireResolved):
+            firing = (ev.side, frozenset(ev.firers)) if ev.mode == "fpf" else None
+        elif isinstance(ev, (SniperStruck, PhaseBegan)):
+            firing = None
+        elif isinstance(ev, UnitHit) and firing is not None and ev.side == firing[0] and ev.unit in firing[1] \
                 and ev.change in ("broken", "eliminated", "reduced"):
-            out["self_breaks"] = out.get("self_breaks", 0) + 1
+            out["self_breaks"] += 1
             key = f"self_breaks:{ev.side}"
             out[key] = out.get(key, 0) + 1
-            checking = None
     return out

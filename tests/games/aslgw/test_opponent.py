@@ -11,11 +11,10 @@ import pytest
 
 from games.aslgw.playout import GAME, source
 from gwasl.engine.dice import GameDice
-from gwasl.engine.events import Rolled
 from gwasl.engine.game import GameError, GameOptions, Outcome, Seat
 from gwasl.engine.session import Session
 from gwasl.games.aslgw import opponent as opp
-from gwasl.games.aslgw.records import Fire, Pass, Rally, UnitHit
+from gwasl.games.aslgw.records import Fire, FireResolved, Pass, Rally, SniperStruck, UnitHit
 from testsupport import SCENARIOS
 
 ROSSIGNOL = SCENARIOS / "rossignol-1914.json"
@@ -128,13 +127,16 @@ def test_fpf_is_held_when_its_own_nmc_outweighs_the_expected_effect() -> None:
 
 
 def test_self_breaks_count_the_units_broken_by_their_own_fpf() -> None:
-    """A8.31: an FPF firer failing its NMC breaks -- a self-inflicted break; a break by
-    the enemy's fire is not one."""
-    nmc = Rolled(10, "NMC of G-1: Final Protective Fire (A8.31)", (5, 6), (), 11)
-    enemy = Rolled(12, "Final Fire of F-1 at G3 (A7.3 IFT, 4 FP)", (1, 2), (), 3)
-    events = [nmc, UnitHit("german", "G-1", "broken", "failed"), enemy, UnitHit("german", "G-2", "broken", "1MC")]
+    """A8.31: an FPF firer failing its NMC (on the attack's Original DR) breaks -- a
+    self-inflicted break; the target's break, another mode's firer and a sniper's victim
+    (A14) are not."""
+    fpf = FireResolved("german", "fpf", ("G-1", "G-2"), "E3", "ground", "french", "8", 0, 9, ("units: NMC",))
+    first = FireResolved("german", "first", ("G-1",), "E3", "ground", "french", "8", 0, 9, ("units: NMC",))
+    sniper = SniperStruck("french", "G-2", 1, "pin")
+    events = [fpf, UnitHit("french", "F-1", "broken", "NMC"), UnitHit("german", "G-1", "broken", "failed its NMC (A8.31)"),
+              sniper, UnitHit("german", "G-2", "broken", "sniper")]
     assert opp.self_breaks(events) == {"self_breaks": 1, "self_breaks:german": 1}
-    assert opp.self_breaks([enemy]) == {"self_breaks": 0}
+    assert opp.self_breaks([first, UnitHit("german", "G-1", "broken", "x")]) == {"self_breaks": 0}
 
 
 def test_plan_from_the_card() -> None:
