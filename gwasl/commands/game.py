@@ -26,6 +26,9 @@ from gwasl.games import DEFAULT_RULESET, RULESETS, game_for
 
 __all__ = ["register"]
 
+#: the game option of a side gwasl plays (a Great War game offers it: docs/opponent.md)
+OPPONENT = "opponent"
+
 #: what --view says: the views other than the player's show what --secret keeps from the player
 VIEW_HELP = ("player (default: what the person at the desk may see), or omniscient or a side id: "
              "these REVEAL SECRETS (omniscient shows everything; a side id shows that side's hidden units, "
@@ -55,6 +58,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     q.add_argument("--practice", action="store_true", help="practice mode: take-back past dice and reveals")
     q.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="an option the game offers, e.g. easier=true or balance=german (repeatable)")
+    q.add_argument("--opponent", metavar="SIDE",
+                   help="aslgw: gwasl plays SIDE entirely and keeps its secrets (implies --secret SIDE); "
+                        "you play the other side")
     q.set_defaults(func=_new)
 
     for name, helptext, fn in (("legal", "what the side to act may do now", _legal),
@@ -75,7 +81,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     q.add_argument("action", help="an action id from 'gwasl game legal', or the action as a JSON object")
     q.set_defaults(func=_odds)
 
-    q = add("suggest", "what the game's own best policy would do now, and why (solitaire games)")
+    q = add("suggest", "what the game's own best policy would do now for the side to act, and why (aslgw: gwasl's opponent)")
     q.add_argument("game", help="game file")
     q.add_argument("--policy", help="a policy of the ruleset (default: its best)")
     q.set_defaults(func=_suggest)
@@ -89,12 +95,20 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     q.add_argument("--check", action="store_true", required=True, help="compare the recomputed events with the journal")
     q.set_defaults(func=_replay)
 
-    q = add("batch", "play whole games headless with a policy (solitaire games)")
+    q = add("batch", "play whole games headless with policies")
     q.add_argument("--ruleset", required=True, help=f"which game: {', '.join(sorted(RULESETS))}")
     q.add_argument("--games", type=int, required=True)
     q.add_argument("--seed", type=int, default=0)
     q.add_argument("--policy", help="a policy of the ruleset (default: its best)")
     q.add_argument("--jobs", type=int, default=1, help="processes (the figures do not depend on it)")
+    q.add_argument("--scenario", metavar="FILE", help="aslgw: the Great War scenario to play")
+    q.add_argument("--side-policy", action="append", default=[], metavar="SIDE=POLICY",
+                   help="aslgw: SIDE is played by POLICY (repeatable; each side decides for its own units)")
+    q.add_argument("--secret", action="append", default=[], metavar="SIDE",
+                   help="aslgw: keep SIDE's hidden layer (its shifts and, unless it has a --side-policy, "
+                        "gwasl's fire policy of --secret)")
+    q.add_argument("--count", action="store_true",
+                   help="count per game what the game counts (aslgw: self-inflicted breaks, A8.31)")
     q.set_defaults(func=_batch)
 
 
@@ -179,16 +193,23 @@ def _new(args: argparse.Namespace) -> int:
         key, eq, value = opt.partition("=")
         if not eq or not key:
             raise UsageError(f"--option {opt!r}: write KEY=VALUE")
-        if key in (SECRET.key, PRACTICE.key):
+        if key in (SECRET.key, PRACTICE.key, OPPONENT):
             raise UsageError(f"--option {key}: give it as --{key}")
         choices[key] = _option_value(value)
+    if args.opponent is not None:
+        if OPPONENT not in {o.key for o in game.options_offered}:
+            raise UsageError(f"--opponent is for Great War games (aslgw): {game.display_name or args.ruleset}'s "
+                             "opponent is built in, you play its one side")
+        choices[OPPONENT] = args.opponent
+        # gwasl plays the side and keeps its secrets (--opponent implies --secret)
+        choices[SECRET.key] = sorted({*args.secret, args.opponent})
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     try:
         sides = game.sides(game.setup(source, GameOptions()))
         try:
             options = game.start_options(choices, sides)
         except OptionError as e:
-            flag = f"--{e.key}" if e.key in (SECRET.key, PRACTICE.key) else f"--option {e.key}"
+            flag = f"--{e.key}" if e.key in (SECRET.key, PRACTICE.key, OPPONENT) else f"--option {e.key}"
             raise UsageError(f"{flag}: {e.reason}") from None
         gf = create_game(args.out, game, source, seed, options)
     except GameFileError as e:
@@ -199,7 +220,11 @@ def _new(args: argparse.Namespace) -> int:
         st = gf.session.status()
         obj = {"game": str(gf.path), "ruleset": gf.ruleset, "turn": st.turn, "phase": st.phase, "side": st.side,
                "seed": seed}
-        _out(args, obj, [f"{gf.path}: new {gf.ruleset} game, seed {seed}", *_status_lines(st)])
+        lines = [f"{gf.path}: new {gf.ruleset} game, seed {seed}"]
+        if args.opponent is not None:
+            obj["opponent"] = args.opponent
+            lines.append(f"gwasl plays {args.opponent} and keeps its secrets; you play the other side")
+        _out(args, obj, [*lines, *_status_lines(st)])
     return 0
 
 
@@ -293,7 +318,7 @@ def _suggest(args: argparse.Namespace) -> int:
             raise UsageError(str(e)) from None
         if hint is None:
             _out(args, {"policy": None}, ["no suggestion: the game is over, has no policy of its own, "
-                                          "or the side to act plays itself"])
+                                          "the side to act plays itself, or it keeps its secrets from you"])
             return 0
         name, decision = hint
         # a policy picks from the legal list, so its action has an id there (the JSON serves otherwise)
@@ -324,17 +349,58 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _batch(args: argparse.Namespace) -> int:
-    from gwasl.engine.batch import batch
+    from gwasl.engine.batch import batch, wilson
+    from gwasl.store.gamefile import load_source
 
     if args.games < 1:
         raise UsageError("--games must be at least 1")
     game = _game(args.ruleset)
+    two_sided = OPPONENT in {o.key for o in game.options_offered}  # gwasl may play either side (aslgw)
+    if not two_sided and any((args.scenario, args.side_policy, args.secret)):
+        raise UsageError(f"--scenario, --side-policy and --secret are for Great War games (aslgw), "
+                         f"not {game.display_name or args.ruleset}")
+    if two_sided and game.source_kind.required and not args.scenario:
+        raise UsageError(f"a {game.display_name or args.ruleset} batch needs --scenario FILE ({game.source_kind.what})")
+    source: dict[str, Any] | None = None
+    sides: dict[str, str] = {}
+    options = None
+    if args.scenario:
+        try:
+            source = load_source(game, args.scenario)
+            known = set(game.sides(game.setup(source, GameOptions())))
+        except GameError as e:
+            raise UsageError(f"{args.scenario}: {e}") from None
+        for sp in args.side_policy:
+            side, eq, name = sp.partition("=")
+            if not eq or not side or not name:
+                raise UsageError(f"--side-policy {sp!r}: write SIDE=POLICY")
+            if side not in known:
+                raise UsageError(f"--side-policy {side!r} is not a side ({', '.join(sorted(known))})")
+            sides[side] = name
+        bad = [s for s in args.secret if s not in known]
+        if bad:
+            raise UsageError(f"--secret {bad[0]!r} is not a side ({', '.join(sorted(known))})")
+        if not sides and not args.secret:
+            # both sides by --policy (the default: gwasl's opponent against itself)
+            sides = {s: args.policy or next(iter(game.policies()), "") for s in sorted(known)}
+        # the sides played by policies are gwasl's: each decides for its own units, secrets kept
+        options = GameOptions(frozenset(args.secret) | frozenset(sides), False,
+                              {OPPONENT: sorted(sides)} if sides else {})
     try:
-        res = batch(game, args.games, args.seed, args.policy, args.jobs)
+        res = batch(game, args.games, args.seed, args.policy, args.jobs, options, source, sides, args.count)
     except GameError as e:
         raise UsageError(str(e)) from None
     lo, hi = res.ci95
-    _out(args, res.to_json(), [f"{res.games} games, {res.wins} won: {res.win_rate:.1%} (95% {lo:.1%}-{hi:.1%}), "
-                               f"mean score {res.mean_score:.2f}, {res.games_per_s:.0f} games/s"])
+    lines = [f"{res.games} games, {res.wins} won: {res.win_rate:.1%} (95% {lo:.1%}-{hi:.1%}), "
+             f"mean score {res.mean_score:.2f}, {res.games_per_s:.0f} games/s"]
+    if res.by_side:
+        lines = [f"{res.games} games, {res.games_per_s:.2f} games/s"]
+        for k, v in res.by_side.items():
+            a, b = wilson(v, res.games)
+            who = f"{k} ({sides[k]})" if k in sides else k
+            lines.append(f"  {who}: {v} ({v / res.games:.1%}, 95% {a:.1%}-{b:.1%})")
+    for k, v in res.counts.items():
+        lines.append(f"  {k}: {v} in {res.games} games ({v / res.games:.2f} per game)")
+    _out(args, res.to_json(), lines)
     return 0
 

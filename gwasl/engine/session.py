@@ -317,13 +317,16 @@ class Session(Generic[S]):
         ``policy`` names another) would do now for the side to act, and why: a hint for
         the person at the desk.  The policy reads only that side's view, and rolls on a
         scratch copy of the dice stream, so the game itself is untouched.  ``None`` when
-        the game is over, has no policy, or the side to act plays itself.
+        the game is over, has no policy, the side to act plays itself, or it keeps secrets
+        from the person at the desk (its policy would read them, and its advice pass them on:
+        O'Leary 1.2, issue 28's twin games).
 
         Raises :class:`GameError` for a policy the game does not have.
         """
         st = self.status()
         policies = self.game.policies()
-        if st.over or st.side is None or not policies or st.side in self.game.automated(self.state):
+        if (st.over or st.side is None or not policies or st.side in self.game.automated(self.state)
+                or st.side in self.game.secret_sides(self.state)):
             return None
         name = policy or next(iter(policies))
         if name not in policies:
@@ -338,11 +341,13 @@ class Session(Generic[S]):
     def remove_listener(self, listener: Listener) -> None:
         self._listeners.remove(listener)
 
-    def act(self, action: Record, name: str = PLAYER) -> list[Entry]:
+    def act(self, action: Record, name: str = PLAYER, automata: bool = True) -> list[Entry]:
         """Apply ``action`` for ``name`` (checked against its legal actions), then let
-        automated sides act.  Returns the new entries, already durable: the action and
-        its replies are journalled together, so when this raises (a refusal, a file
-        that cannot be written or changed on disk) none of them is."""
+        automated sides act (``automata`` false: one at a time by :meth:`auto_step` or
+        :meth:`commit_decision`, a window pacing gwasl's answers).  Returns the new
+        entries, already durable: the action and its replies are journalled together,
+        so when this raises (a refusal, a file that cannot be written or changed on
+        disk) none of them is."""
         if self.status().over:
             raise IllegalAction("the game is over")
         if self._automated_to_act():
@@ -352,9 +357,51 @@ class Session(Generic[S]):
         plan = _Plan(self)
         index = plan.index
         self._step(plan, "act", action, name, index, None)
-        self._automata(plan, index)
+        if automata:
+            self._automata(plan, index)
         self._commit(plan)
         return list(plan.entries)
+
+    def automaton_to_act(self) -> bool:
+        """Whether an automated side is to act now (its next step waits for :meth:`auto_step`)."""
+        return self._automated_to_act()
+
+    def automaton_decision(self) -> tuple[S, Decision, GameDice] | None:
+        """The automated side's next decision from the state now, without acting on it: the
+        state it was made from, the decision, and the dice its policy rolled.  It reads only
+        the immutable state, so a window may compute it in another thread and hand it to
+        :meth:`commit_decision`."""
+        state = self.state
+        st = self.game.status(state)
+        if st.over or st.side is None:
+            return None
+        policy = self.game.automated(state).get(st.side)
+        if policy is None:
+            return None
+        dice = GameDice(self.seed, self.dice_position)
+        return state, policy(Seat(self.game, state, self.game.viewer(state, st.side)), dice), dice
+
+    def commit_decision(self, state: S, decision: Decision, dice: GameDice) -> Entry | None:
+        """Play a decision of :meth:`automaton_decision` -- the same step :meth:`act` runs --
+        unless the game has moved on since (``None``); it goes with the last action in a take-back."""
+        if state is not self.state or not self._automated_to_act():
+            return None
+        side = self.status().side
+        assert side is not None
+        plan = _Plan(self)
+        self._auto(plan, side, decision, dice, self._entries[-1].group if self._entries else 0)
+        self._commit(plan)
+        return plan.entries[-1]
+
+    def auto_step(self) -> Entry | None:
+        """One action of the automated side to act, if any: the same step :meth:`act` runs
+        in a row, one at a time; it goes with the last action in a take-back."""
+        if not self._automated_to_act():
+            return None
+        plan = _Plan(self)
+        self._automata(plan, self._entries[-1].group if self._entries else 0, limit=1)
+        self._commit(plan)
+        return plan.entries[-1] if plan.entries else None
 
     def _automated_to_act(self) -> bool:
         st = self.status()
@@ -390,10 +437,11 @@ class Session(Generic[S]):
         plan.add(entry)
         return entry
 
-    def _automata(self, plan: _Plan[S], group: int) -> None:
-        """The automated sides' replies, added to ``plan`` while one of them is to act."""
+    def _automata(self, plan: _Plan[S], group: int, limit: int = AUTOMATON_LIMIT) -> None:
+        """The automated sides' replies, added to ``plan`` while one of them is to act
+        (at most ``limit`` of them)."""
         game = self.game
-        for _ in range(AUTOMATON_LIMIT):
+        for _ in range(limit):
             state = plan.state
             st = game.status(state)
             if st.over or st.side is None:
@@ -403,10 +451,9 @@ class Session(Generic[S]):
                 return
             dice = GameDice(self.seed, plan.dice)
             decision: Decision = policy(Seat(game, state, game.viewer(state, st.side)), dice)
-            decided = Decided(st.side, decision.why, decision.details,
-                              st.side if st.side in game.secret_sides(state) else None, decision.public)
-            pre = [*dice.roll_events(), decided]
-            self._step(plan, "auto", decision.action, st.side, group, decision, pre, _Continue(dice))
+            self._auto(plan, st.side, decision, dice, group)
+        if limit < AUTOMATON_LIMIT:
+            return
         raise SessionError(f"automated sides acted {AUTOMATON_LIMIT} times in a row: the game does not advance")
 
     def _check_rolls(self, dice: GameDice, events: Sequence[Record]) -> None:
@@ -414,6 +461,15 @@ class Session(Generic[S]):
         logged = [(e.n, e.dice) for e in events if isinstance(e, Rolled)]
         if made != logged:
             raise SessionError(f"{self.game.ruleset}: rolls made {made} but events record {logged}: every roll must be an event")
+
+    def _auto(self, plan: _Plan[S], side: str, decision: Decision, dice: GameDice, group: int) -> None:
+        """An automated side's decision made into its entry in ``plan``: its policy's rolls,
+        the decision, the action's events."""
+        state = plan.state
+        decided = Decided(side, decision.why, decision.details,
+                          side if side in self.game.secret_sides(state) else None, decision.public)
+        pre = [*dice.roll_events(), decided]
+        self._step(plan, "auto", decision.action, side, group, decision, pre, _Continue(dice))
 
     def _commit(self, plan: _Plan[S]) -> None:
         """Journal first (all of the plan's entries or none), then the state, then the

@@ -35,7 +35,7 @@ def test_every_game_declares_its_name_source_options_and_board():
         found[name] = (g.display_name, g.source_kind.format, g.source_kind.required, [o.key for o in g.options_offered],
                        g.board)
     assert found == {
-        "aslgw": ("A Great War scenario", SCENARIO_FILE, True, ["secret", "practice", "balance"],
+        "aslgw": ("A Great War scenario", SCENARIO_FILE, True, ["secret", "practice", "balance", "opponent"],
                   "gwasl.ui.play.aslgw_board:AslgwBoard"),
         "combined-arms": ("Combined Arms (Sabin)", JSON_FILE, False, ["practice", "easier"],
                           "gwasl.ui.play.combined_arms_board:CombinedArmsBoard"),

@@ -37,8 +37,9 @@ from gwasl.engine.game import (
     Viewer,
 )
 from gwasl.engine.record import Record
+from gwasl.games.aslgw import opponent as opp
+from gwasl.games.aslgw import seats, views
 from gwasl.games.aslgw import victory as vic
-from gwasl.games.aslgw import views
 from gwasl.games.aslgw.actions import dispatch, turn
 from gwasl.games.aslgw.actions.shifts import side_view
 from gwasl.games.aslgw.actions.turn import to_act
@@ -46,6 +47,8 @@ from gwasl.games.aslgw.records import (
     ACTIONS,
     EVENTS,
     NtcTaken,
+    Pass,
+    Passed,
     Resolved,
     ShiftResolved,
     ShiftWindow,
@@ -68,7 +71,10 @@ class AslgwGame(Game[AslgwState]):
     source_kind: ClassVar[SourceKind] = SourceKind(SCENARIO_FILE, "a Great War scenario", required=True,
                                                    search="search the scenario library: title, id")
     #: O'Leary's fog: the sides whose hidden layer gwasl keeps and plays; A26.4: the side taking its Balance
-    options_offered: ClassVar[tuple[GameOption, ...]] = (SECRET, PRACTICE, GameOption("balance", "Balance (A26.4)", SIDE, rule="A26.4"))
+    options_offered: ClassVar[tuple[GameOption, ...]] = (
+        SECRET, PRACTICE, GameOption("balance", "Balance (A26.4)", SIDE, rule="A26.4"),
+        # issue 25: gwasl plays this side and keeps its secrets; the person the other (docs/opponent.md)
+        GameOption("opponent", "gwasl plays (you the other side)", SIDE, rule="docs/opponent.md"))
     board: ClassVar[str] = "gwasl.ui.play.aslgw_board:AslgwBoard"
     events = EVENTS
     actions = ACTIONS
@@ -77,7 +83,23 @@ class AslgwGame(Game[AslgwState]):
         self._last_legal: tuple[AslgwState, Viewer, list[Record]] | None = None
         self._classes: dict[str, type] | None = None
 
+    def __getstate__(self) -> dict[str, Any]:
+        return {}  # batch play's workers get the game without its caches (a state does not pickle)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__()  # type: ignore[misc]
+
     # -- set-up ---------------------------------------------------------------
+    @classmethod
+    def start_options(cls, choices: Mapping[str, Any], sides: Sequence[str]) -> GameOptions:
+        """The chosen options; a side gwasl plays (``opponent``) is one whose secrets it keeps
+        (``--opponent`` implies ``--secret``, issue 25)."""
+        options = super().start_options(choices, sides)
+        opponent = options.extra.get("opponent")
+        if isinstance(opponent, str):
+            options = replace(options, secret=options.secret | {opponent})
+        return options
+
     def setup(self, source: Mapping[str, Any] | None, options: GameOptions) -> AslgwState:
         if source is None:
             raise GameError("an aslgw game starts from a Great War scenario file (give its SOURCE)")
@@ -91,6 +113,7 @@ class AslgwGame(Game[AslgwState]):
             more = f" (and {len(report.errors) - 1} more: see gwasl validate)" if len(report.errors) > 1 else ""
             raise GameError(f"the scenario does not validate: {first.path}: {first.message}{more}")
         settings = game_settings(sc)
+        opponents = _opponents(options.extra.get("opponent"), tuple(sc.sides))
         bad = sorted(set(options.secret) - set(sc.sides))
         if bad:
             raise GameError(f"--secret {bad[0][:40]!r} is not a side of this scenario ({', '.join(sc.sides)})")
@@ -106,8 +129,9 @@ class AslgwGame(Game[AslgwState]):
         victory = vic.settle(fog, vic.initial(sc, card, settings.order, balance))
         if balance is not None and card.balance[balance].turns:
             settings = replace(settings, turns=max(1, settings.turns + card.balance[balance].turns))
-        return AslgwState(settings, frozenset(options.secret), options.practice, fog, hip, layer,
-                          phasing=settings.first, victory=victory)
+        # the side gwasl plays keeps its secrets (--opponent implies --secret)
+        return AslgwState(settings, frozenset(options.secret) | opponents, options.practice, fog, hip, layer,
+                          phasing=settings.first, victory=victory, opponents=opponents)
 
     # -- snapshots (docs/architecture.md "Persistence") -------------------------------------
     #: the packages whose records a snapshot of an aslgw state is built from
@@ -144,13 +168,26 @@ class AslgwGame(Game[AslgwState]):
     def status(self, state: AslgwState) -> Status:
         if state.over:
             return Status(state.turn, state.phase.value, None, True, self._result(state))
-        return Status(state.turn, state.phase.value, to_act(state))
+        return Status(state.turn, state.phase.value, seats.acting(state))
 
     def _result(self, state: AslgwState) -> dict[str, Any]:
         return vic.result_json(state, state.why_over)
 
     def automated(self, state: AslgwState) -> Mapping[str, Policy]:
+        if state.opponents:
+            side = seats.acting(state)
+            if side in state.opponents and state.minefield is None and not (state.windows and state.windows[0] == side):
+                return opp.automated(side, state.opponents)
         return dispatch.automated(state)
+
+    def batch_counts(self, events: Sequence[Record]) -> Mapping[str, int]:
+        """What batch play counts per game: self-inflicted breaks (FPF's NMC, A8.31)."""
+        return opp.self_breaks(events)
+
+    def policies(self) -> Mapping[str, Policy]:
+        """gwasl's opponent (the best), and the passive and random sides it is measured against
+        (docs/opponent.md)."""
+        return opp.POLICIES
 
     def policy_view(self, state: AslgwState, viewer: Viewer) -> Any:
         """A side's policy reads that side's knowledge (:class:`~gwasl.games.aslgw.actions.shifts.SideKnowledge`)."""
@@ -164,7 +201,7 @@ class AslgwGame(Game[AslgwState]):
         last = self._last_legal
         if last is not None and last[0] is state and last[1] == viewer:
             return last[2]
-        out = dispatch.legal(state, viewer)
+        out = seats.legal(state, viewer)
         self._last_legal = (state, viewer, out)
         return out
 
@@ -175,13 +212,16 @@ class AslgwGame(Game[AslgwState]):
             raise IllegalAction(self.why_illegal(state, action, viewer))
 
     def why_illegal(self, state: AslgwState, action: Record, viewer: Viewer) -> str:
-        return dispatch.why_illegal(state, action, viewer)
+        return seats.why_not(state, action, viewer) or dispatch.why_illegal(state, action, viewer)
 
     def apply(self, state: AslgwState, action: Record, dice: GameDice) -> list[Record]:
+        if isinstance(action, Pass):
+            return seats.apply_pass(state, action, dice)
         return dispatch.apply(state, action, dice)
 
     def reduce(self, state: AslgwState, event: Record) -> AslgwState:
-        return dispatch.reduce(state, event)
+        fn = seats.REDUCERS.get(type(event))
+        return fn(state, event) if fn is not None else dispatch.reduce(state, event)
 
     def irreversible(self, event: Record) -> bool:
         """Rolls (shared or private) and reveals stop a take-back outside practice mode;
@@ -202,10 +242,27 @@ class AslgwGame(Game[AslgwState]):
             return self.roll_shown(event, viewer)
         if isinstance(event, Decided):
             return self.decision_shown(event, viewer)
+        if isinstance(event, Passed):
+            return seats.passed_view(event, viewer)
         return views.event_view(event, viewer)
 
     def action_view(self, state: AslgwState, action: Record, viewer: Viewer) -> Shown:
+        if isinstance(action, Pass):
+            return seats.pass_view(action)
         return views.action_view(state, action, viewer)
+
+
+def _opponents(raw: Any, sides: Sequence[str]) -> frozenset[str]:
+    """The sides gwasl plays (game option ``opponent``: a side id, or a list of them for batch play)."""
+    if raw is None:
+        return frozenset()
+    names = [raw] if isinstance(raw, str) else raw
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise GameError("game option opponent: a side id (or a list of side ids)")
+    bad = [n for n in names if n not in sides]
+    if bad:
+        raise GameError(f"--opponent {bad[0][:40]!r} is not a side of this scenario ({', '.join(sides)})")
+    return frozenset(names)
 
 
 def _migrated(st: AslgwState, retired: Mapping[str, Any]) -> AslgwState:

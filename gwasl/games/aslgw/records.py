@@ -1074,3 +1074,31 @@ class ChargeImpulse(Record):
     in_cc: tuple[str, ...] = ()
     over: bool = False
     moves: tuple[ChargeMove, ...] = ()
+
+
+# ---------------------------------------------------------------------------
+# Each side at its own seat (gwasl plays a side, issue 25): gwasl/games/aslgw/seats.py
+
+
+@ACTIONS.register
+@dataclass(frozen=True)
+class Pass(Record):
+    """``side`` lets a decision of its own go by while the other side is phasing:
+    ``duty`` ``first_fire`` (no Defensive First Fire at the units that just moved,
+    A8.1) or ``rally`` (no more rally or repair attempts this RPh, A10.6, A9.72)."""
+
+    kind: ClassVar[str] = "pass"
+    side: str
+    duty: str
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class Passed(Record):
+    """What a :class:`Pass` gives up: ``units`` that may not rally (or weapons not be
+    repaired) this RPh, or the movers' fire window closed (A8.1)."""
+
+    kind: ClassVar[str] = "passed"
+    side: str
+    duty: str
+    units: tuple[str, ...] = ()

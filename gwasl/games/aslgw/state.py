@@ -296,6 +296,9 @@ class AslgwState:
     ledger: tuple[ShiftRecord, ...] = ()
     # a unit of the phasing side has moved/advanced/fired this phase: start-of-phase windows past (O'Leary 2.3, 5.1)
     acted: bool = False
+    # sides gwasl plays (``--opponent``, batch play): each side then decides for its own units
+    # only, and its choices in the other side's phases come first (gwasl/games/aslgw/seats.py)
+    opponents: frozenset[str] = frozenset()
 
     @property
     def scenario(self) -> Scenario:

@@ -16,7 +16,7 @@ from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
-from PySide6.QtCore import QPointF, Qt
+from PySide6.QtCore import QPointF, Qt, QTimer
 from PySide6.QtGui import QAction, QColor, QCursor, QMouseEvent
 from PySide6.QtWidgets import QLabel, QMenu, QVBoxLayout, QWidget
 
@@ -491,6 +491,18 @@ class AslgwBoard(Board):
             if data.get("kind") in DRAG_KINDS and a == src and b is not None:
                 out.setdefault(b, []).append(la)
         return out
+
+    #: how long gwasl's action stays lit on the map (issue 25)
+    FLASH_MS = 600
+
+    def flash(self, action: dict[str, Any]) -> list[Hex]:
+        """Light up for a moment where an action of gwasl's side happened (who acted, where),
+        as the player's view places it; returns the hexes lit."""
+        hexes = [h for h in action_hexes(action, self._view) if h is not None]
+        if hexes:
+            self.targets.set_hexes(hexes)
+            QTimer.singleShot(self.FLASH_MS, lambda: self.targets.set_hexes(()))
+        return hexes
 
     def show_targets(self, src: Hex | None) -> None:
         """Tint the hexes the stack at ``src`` may be dragged to, each marked with the MF the

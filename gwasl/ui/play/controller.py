@@ -9,6 +9,7 @@ history position the player stepped to.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -32,6 +33,10 @@ class GameController(QObject):
     """One open game: act, take back, step through history, all as one viewer."""
 
     changed = Signal()
+    #: gwasl's side decided in the thinking thread (state, decision, dice): committed on the UI thread
+    thought = Signal(object)
+    #: gwasl's decision is committed (what the player is shown of it), or ``[]`` when the game moved on
+    answered = Signal(object)
 
     def __init__(self, game_file: GameFile, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -52,6 +57,8 @@ class GameController(QObject):
         self._warmer.setInterval(0)
         self._warmer.timeout.connect(self._warm_step)
         self._warmer.start()
+        self.thinking = False  # gwasl's side is deciding in another thread
+        self.thought.connect(self._commit_thought)
 
     # -- the session's news ------------------------------------------------------
     def _on_entries(self, _session: Session[Any], _entries: Sequence[Entry]) -> None:
@@ -203,10 +210,64 @@ class GameController(QObject):
         return self.session.suggest()
 
     # -- acting ---------------------------------------------------------------------------
-    def act(self, action: Record) -> list[dict[str, Any]]:
-        """Apply ``action`` as the player (IllegalAction says why not); returns what it showed."""
-        entries = self.session.act(action, PLAYER)
+    def act(self, action: Record, paced: bool = False) -> list[dict[str, Any]]:
+        """Apply ``action`` as the player (IllegalAction says why not); returns what it showed.
+        ``paced``: gwasl's answers wait for :meth:`auto_step`, one at a time."""
+        entries = self.session.act(action, PLAYER, automata=not paced)
         return self.session.shown(entries, self.viewer)
+
+    def gwasl_to_act(self) -> bool:
+        """Whether gwasl's side is to act (its next action waits for :meth:`auto_step`)."""
+        return self._cursor is None and self.session.automaton_to_act()
+
+    def think(self) -> bool:
+        """Decide gwasl's next action in another thread, so the window keeps answering; the
+        decision is committed on the UI thread through the session (``answered`` then).
+        False when gwasl is not to act or is already thinking."""
+        if self.thinking or not self.gwasl_to_act():
+            return False
+        self.thinking = True
+
+        def work() -> None:
+            try:
+                out: Any = self.session.automaton_decision()
+            except Exception as e:  # the UI thread shows it (a game error, a damaged file...)
+                out = e
+            self.thought.emit(out)  # queued to the UI thread
+
+        threading.Thread(target=work, name="gwasl-thinks", daemon=True).start()
+        return True
+
+    def _commit_thought(self, out: Any) -> None:
+        self.thinking = False
+        if isinstance(out, Exception):
+            self.answered.emit(out)
+            return
+        entry = self.session.commit_decision(*out) if out is not None else None
+        self.answered.emit(self.session.shown([entry], self.viewer) if entry is not None else [])
+
+    def auto_step(self) -> list[dict[str, Any]]:
+        """gwasl's next action for its side, if it is to act; what the player is shown of it."""
+        entry = self.session.auto_step()
+        return self.session.shown([entry], self.viewer) if entry is not None else []
+
+    #: kinds of action that only move the game on: a list of these alone is no decision
+    PASSING = ("end_phase", "end_window")
+
+    def continue_to_decision(self, limit: int = 200) -> list[dict[str, Any]]:
+        """Pass through the phases where the player has nothing to decide (issue 25): end
+        each while its only action is to end it, never past a choice, a fire
+        opportunity or a roll of the player's (any other action in the list stops it).
+        Returns what the player was shown on the way."""
+        shown: list[dict[str, Any]] = []
+        for _ in range(limit):
+            if self._cursor is not None or self.session.status().over:
+                break
+            legal = self.legal()
+            if not legal or any(la.shown.kind not in self.PASSING for la in legal):
+                break
+            shown += self.act(legal[0].action)
+        return shown
 
     def undo(self) -> tuple[bool, str | None]:
         ok, reason = self.session.undo()

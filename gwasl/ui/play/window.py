@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QPoint, QSettings, Qt, Signal
+from PySide6.QtCore import QEvent, QPoint, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QHelpEvent, QKeySequence, QMouseEvent, QTextCursor
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -57,7 +57,7 @@ GAME_FILTER = "gwasl games (*.game);;All files (*)"
 MAX_RECENT = 8
 #: action kinds the "End phase" button and shortcut take, first found first (each game names its own);
 #: a shift window or a platoon impulse in progress ends first, when the phase cannot yet
-END_KINDS = ("end_phase", "end_turn", "end", "end_window", "end_impulse")
+END_KINDS = ("end_phase", "end_turn", "end", "end_window", "end_impulse", "pass")  # pass: a duty of the player's against gwasl (issue 25)
 
 
 #: what the mouse does on a Great War map (Help > Keyboard shortcuts says it too)
@@ -333,6 +333,19 @@ class PlayerWindow(QMainWindow):
         self.zoom_fit_action = action("&Fit the map", lambda: self._zoom("fit"), "Ctrl+0")
         self.zoom_actual_action = action("&100%", lambda: self._zoom("actual"))
         self.los_action.setToolTip("Drag on the map to check a line of sight over what you know of it (Shift+drag does it too)")
+        self.continue_action = action("&Continue to my next decision", self.continue_to_decision, "Ctrl+Return")
+        # issue 25: how fast gwasl's answers come -- all at once, one per press of Space, or one
+        # every PACE_MS; the window waits between them, so it stays responsive
+        self.pace = "instant"
+        self.pace_actions: dict[str, QAction] = {}
+        for key, text in (("instant", "gwasl plays &instantly"), ("step", "gwasl plays one action per &Space"),
+                          ("normal", "gwasl plays at a &normal pace")):
+            a = action(text, lambda _=False, k=key: self.set_pace(k))
+            a.setCheckable(True)
+            a.setChecked(key == self.pace)
+            self.pace_actions[key] = a
+        self.next_action = action("gwasl's &next action", self.gwasl_next, "Space")
+        self.addAction(self.next_action)
         tb = QToolBar("Play")
         tb.setObjectName("play")
         tb.addAction(self.end_action)
@@ -357,6 +370,11 @@ class PlayerWindow(QMainWindow):
         g.addAction(self.live_action)
         g.addAction(self.suggest_action)
         g.addAction(self.los_action)
+        g.addAction(self.continue_action)
+        pace = g.addMenu("gwasl's &pace")
+        for a in self.pace_actions.values():
+            pace.addAction(a)
+        g.addAction(self.next_action)
         self.view_menu = g.addMenu("&See the game as")
         v = self.menuBar().addMenu("&View")
         for a in (self.zoom_in_action, self.zoom_out_action, self.zoom_fit_action, self.zoom_actual_action):
@@ -393,6 +411,7 @@ class PlayerWindow(QMainWindow):
         self.close_game()
         self.controller = controller
         controller.changed.connect(self._refresh)
+        controller.answered.connect(self._answered)
         self.board = board_for(controller.file.ruleset, self)
         self.board.set_source(controller.file.meta.get("source"))
         if hasattr(self.board, "odds"):  # a board that shows an action's exact odds before it is committed
@@ -464,10 +483,13 @@ class PlayerWindow(QMainWindow):
         if not self.controller.live:
             self.tell("History", "You are looking at an earlier position; press Live to play on.")
             return False
+        if self.controller.gwasl_to_act() or self.controller.thinking:
+            self.tell("gwasl is playing", "gwasl's side is still answering: wait, or press Space for its next action.")
+            return False
         if self.controller.is_final(action) and not self.confirm_final(action):
             return False
         try:
-            shown = self.controller.act(action)
+            shown = self.controller.act(action, paced=self.pace != "instant")
         except IllegalAction as e:
             self.tell("Not allowed", str(e))
             return False
@@ -479,7 +501,65 @@ class PlayerWindow(QMainWindow):
             return False
         if shown:
             self.statusBar().showMessage(shown[-1]["text"], 8000)
+        self._pace_next()
         return True
+
+    # -- gwasl's answers, paced (issue 25) ---------------------------------------------------
+    PACE_MS = 700
+
+    def set_pace(self, pace: str) -> None:
+        self.pace = pace
+        for k, a in self.pace_actions.items():
+            a.setChecked(k == pace)
+        self._pace_next()
+
+    def _pace_next(self) -> None:
+        """After the player's action: gwasl's next answer now, after PACE_MS, or on Space."""
+        c = self.controller
+        if c is None or not c.gwasl_to_act():
+            return
+        if self.pace == "instant":
+            self.gwasl_next(all_of_it=True)
+        elif self.pace == "normal":
+            QTimer.singleShot(self.PACE_MS, self.gwasl_next)
+        else:
+            self.statusBar().showMessage("gwasl's turn: press Space for its next action", 8000)
+
+    def gwasl_next(self, all_of_it: bool = False) -> None:
+        """One action of gwasl's side, decided in another thread and shown as it comes
+        (``all_of_it``: every one at once, here)."""
+        c = self.controller
+        if c is None or not c.gwasl_to_act():
+            return
+        if not all_of_it:
+            if c.think():
+                self.statusBar().showMessage("gwasl is thinking…", 8000)
+            return
+        try:
+            shown: list[dict[str, Any]] = []
+            while c.gwasl_to_act():
+                shown = c.auto_step() or shown
+        except (GameError, GameFileError) as e:
+            self.tell("The game could not go on", str(e))
+            return
+        if shown:
+            self.statusBar().showMessage(shown[-1]["text"], 8000)
+
+    def _answered(self, shown: Any) -> None:
+        """gwasl's decision from the thinking thread is in the game: show it, light it up, go on."""
+        c = self.controller
+        if c is None:
+            return
+        if isinstance(shown, Exception):
+            self.tell("The game could not go on", str(shown))
+            return
+        if shown:
+            self.statusBar().showMessage(shown[-1]["text"], 8000)
+            last = c.session.entries[-1]
+            flash = getattr(self.board, "flash", None)
+            if last.kind == "auto" and last.action and flash is not None:
+                flash(dict(last.action))  # who acted and where, for a moment
+        self._pace_next()
 
     def final_question(self, action: Any) -> str:
         """What the window asks before a step that ends the game for good: the step in the game's
@@ -541,16 +621,30 @@ class PlayerWindow(QMainWindow):
                     return
         self.tell("End phase", "There is no phase to end now.")
 
+    def continue_to_decision(self) -> None:
+        """Game > Continue to my next decision: the phases where you have nothing to decide
+        pass (against gwasl, its answers come with them); it stops at your next choice."""
+        if self.controller is None or not self.controller.live:
+            return
+        try:
+            shown = self.controller.continue_to_decision()
+        except (GameError, GameFileError) as e:
+            self.tell("The game could not go on", str(e))
+            return
+        if shown:
+            self.statusBar().showMessage(shown[-1]["text"], 8000)
+
     def suggest(self) -> None:
         """Game > Suggest a move: the game's own best policy's choice, selected in the Actions
-        list, and its reason, under the list (the solitaire games; a Great War scenario has no
-        policy).  Nothing is played."""
+        list, and its reason, under the list (a Great War scenario: gwasl's opponent, issue 25).
+        Nothing is played."""
         if self.controller is None:
             return
         hint = self.controller.suggest()
         if hint is None:
             self.note("Suggest a move", "gwasl has no suggestion here: this game has no policy of its own, "
-                                        "it is not your turn, or you are looking at an earlier position.")
+                                        "it is not your turn, the side to act keeps its secrets from you, "
+                                        "or you are looking at an earlier position.")
             return
         name, decision = hint
         for item in self.actions_list.action_items():

@@ -240,7 +240,9 @@ def run(case: Case, seed: int, play_seed: int, max_steps: int = 10, probe_hexes:
         la, lb = a.legal(viewer), b.legal(viewer)
         _same("legal", [(x.id, x.shown.kind, x.shown.text) for x in la], [(x.id, x.shown.kind, x.shown.text) for x in lb], where)
         _same("show", a.view(viewer), b.view(viewer), where)
-        _same("suggest", a.suggest(), b.suggest(), where)
+        if case.secret or a.status().side == other:
+            # a hint for the side to act reads that side's view: the hidden side's own hint knows its own units
+            _same("suggest", a.suggest(), b.suggest(), where)
         if step in probes:
             start = ((seed if share is None else share) * 2 * probe_hexes + (step != hurry) * probe_hexes) % len(every)
             hexes = [every[(start + i) % len(every)] for i in range(min(probe_hexes, len(every)))]

@@ -27,12 +27,13 @@ from ui.play.plantedgames import DeclaredToy
 
 #: what each game shows below the seed, in order: (label beside it, or a check box's own words)
 SHOWN = {
-    "aslgw": ["gwasl keeps secret", "practice mode: take back past dice and reveals", "Balance (A26.4)"],
+    "aslgw": ["gwasl keeps secret", "practice mode: take back past dice and reveals", "Balance (A26.4)",
+              "gwasl plays (you the other side)"],
     "combined-arms": ["practice mode: take back past dice and reveals", "the easier game (no -1 per turn after 18)"],
     "on-patrol": ["practice mode: take back past dice and reveals"],
 }
 #: words only the Great War game's options use
-GREAT_WAR_ONLY = ("gwasl keeps secret", "Balance (A26.4)")
+GREAT_WAR_ONLY = ("gwasl keeps secret", "Balance (A26.4)", "gwasl plays (you the other side)")
 
 
 def dialog(qtbot, tmp_path, **kw) -> NewGameDialog:

@@ -121,8 +121,9 @@ def test_bad_game_file_is_one_message(window, tmp_path):
 
 def test_suggest_a_move_selects_the_policys_choice_and_says_why(qtbot, window, tmp_path):
     """Game > Suggest a move (Ctrl+H): in Combined Arms the default policy's choice is
-    selected in the Actions list with its reason; the game does not move. A Great War
-    scenario has no policy: the window says so."""
+    selected in the Actions list with its reason; the game does not move.  A Great War
+    scenario suggests gwasl's opponent's choice (issue 25); at an earlier position of
+    the history there is no suggestion, and the window says so."""
     from gwasl.games import game_for
     from ui.play.playhelp import start
 
@@ -139,5 +140,10 @@ def test_suggest_a_move_selects_the_policys_choice_and_says_why(qtbot, window, t
     assert window.controller.history_length == before  # a hint changes nothing
     window.messages.clear()
     start(window, tmp_path, "bois-des-caures-1916.json", file="gw.game")
+    window.suggest_action.trigger()
+    assert window.messages and window.messages[0][1].startswith("gwasl's opponent policy would: ")
+    window.messages.clear()
+    window.end_phase()
+    window.history_slider.setValue(1)  # an earlier position: nothing to suggest there
     window.suggest_action.trigger()
     assert window.messages and "no suggestion" in window.messages[0][1]

@@ -997,7 +997,9 @@ def after_move_em(em: fx.Emitter, events: Sequence[Record]) -> None:
             for cm in ev.moves:
                 residual_attack(em, ev.side, (cm.unit,), Hex.from_label(cm.to), Position(cm.to_in), False)
     moved = any((isinstance(ev, Moved) and ev.platoon is None) or isinstance(ev, (ImpulseEnded, ChargeImpulse)) for ev in events)
-    if moved and em.state.combat.window is not None and em.state.defender in em.state.secret:
+    # a side gwasl plays as an opponent decides its first fire at its own seat (gwasl/games/aslgw/seats.py)
+    if moved and em.state.combat.window is not None and em.state.defender in em.state.secret \
+            and em.state.defender not in em.state.opponents:
         _secret_first_fire(em)
 
 

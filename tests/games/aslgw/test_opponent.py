@@ -1,0 +1,179 @@
+"""gwasl plays the other side (issue 25): each side at its own seat, the opponent's risk
+rule, what it counts and what it says."""
+
+from __future__ import annotations
+
+import copy
+import re
+from typing import Any
+
+import pytest
+
+from games.aslgw.playout import GAME, source
+from gwasl.engine.dice import GameDice
+from gwasl.engine.game import GameError, GameOptions, Outcome, Seat
+from gwasl.engine.session import Session
+from gwasl.games.aslgw import opponent as opp
+from gwasl.games.aslgw.records import Fire, FireResolved, Pass, Rally, SniperStruck, UnitHit
+from testsupport import SCENARIOS
+
+ROSSIGNOL = SCENARIOS / "rossignol-1914.json"
+
+
+def _session(doc: dict[str, Any], opponent: str, seed: int = 1) -> Session[Any]:
+    return Session.new(GAME, doc, seed, GameOptions(frozenset({opponent}), False, {"opponent": opponent}))
+
+
+def test_opponent_option_keeps_the_side_secret_and_checks_the_side() -> None:
+    """--opponent implies --secret (CONTRACTS 5 extended): the person's view does not hold
+    the opponent's hidden layer; a side the scenario does not have is named."""
+    s = _session(source(ROSSIGNOL), "german")
+    assert s.state.opponents == frozenset({"german"}) and "german" in s.state.secret
+    assert not s.viewer().sees_secrets_of("german") and s.viewer().sees_secrets_of("french")
+    with pytest.raises(GameError, match="--opponent 'russian' is not a side"):
+        GAME.setup(source(ROSSIGNOL), GameOptions(extra={"opponent": "russian"}))
+
+
+def test_without_an_opponent_solitaire_lists_both_sides_choices() -> None:
+    """O'Leary solitaire play stays as it was: the phasing side's RPh lists both sides'
+    rallies (A10.6), no duty, no pass."""
+    doc = _broken_doc()
+    s = Session.new(GAME, doc, 1, GameOptions())
+    kinds = {(type(la.action).__name__, getattr(la.action, "unit", None)) for la in s.legal()}
+    assert ("Rally", "G-3") in kinds and ("Rally", "F-3") in kinds
+    assert not any(isinstance(la.action, Pass) for la in s.legal())
+
+
+def _broken_doc() -> dict[str, Any]:
+    doc = copy.deepcopy(source(ROSSIGNOL))
+    for u in doc["units"]:
+        if u["id"] in ("G-3", "F-3"):
+            u["broken"] = True
+            u.pop("hidden", None)
+    return doc
+
+
+def test_the_side_not_phasing_rallies_its_own_units_first() -> None:
+    """A10.6: both sides rally in the RPh.  With gwasl playing the German, its rally of
+    G-3 is its own decision, taken first in the French RPh; the French list offers the
+    French rally and no German one."""
+    s = _session(_broken_doc(), "german")
+    texts = [e["text"] for e in s.log()]
+    assert any(t.startswith("german: tries to rally G-3 (A10.6)") for t in texts), texts
+    assert s.status().side == "french"
+    rallies = {la.action.unit for la in s.legal() if isinstance(la.action, Rally)}
+    assert rallies == {"F-3"}
+    with pytest.raises(Exception, match="german"):
+        s.act(Rally("G-3"))
+
+
+def test_the_persons_defensive_first_fire_is_its_own_step_with_a_pass() -> None:
+    """A8.1: when gwasl's French move in the German's sight, the game waits for the German
+    (the person): its fire at the units that just moved, or a pass that lets them go."""
+    s = _session(source(ROSSIGNOL), "french", seed=2)
+    for _ in range(400):
+        st = s.status()
+        assert not st.over
+        acts = [la.action for la in s.legal()]
+        if st.phase == "MPh" and any(isinstance(a, Pass) for a in acts):
+            break
+        s.act(_passive(s, "german"))
+    else:
+        pytest.fail("the French never moved into the German's sight")
+    assert st.side == "german"
+    assert all(isinstance(a, (Fire, Pass)) for a in acts)
+    assert all(a.mode in ("first", "subsequent", "fpf") for a in acts if isinstance(a, Fire))
+    before = len(s.entries)
+    s.act(Pass("german", "first_fire"))
+    assert s.state.combat.window is None or s.status().side == "german"
+    assert len(s.entries) > before
+
+
+def _passive(s: Session[Any], side: str) -> Any:
+    """The person's side ends what it may (the passive reference)."""
+    return opp.passive(Seat(GAME, s.state, GAME.viewer(s.state, side)), GameDice(0)).action
+
+
+def _look(side: str = "german") -> Any:
+    s = _session(source(ROSSIGNOL), "german")
+    return opp._look(Seat(GAME, s.state, GAME.viewer(s.state, side)))
+
+
+class _Odds:
+    """A seat whose odds are given (the shot's own numbers are not the point here)."""
+
+    def __init__(self, outcomes: list[Outcome]) -> None:
+        self.outcomes = outcomes
+
+    def odds(self, action: Any) -> list[Outcome]:
+        return self.outcomes
+
+
+def test_fpf_is_held_when_its_own_nmc_outweighs_the_expected_effect() -> None:
+    """A8.31: each firer of Final Protective Fire takes an NMC after the shot.  A 7-morale
+    squad breaks on 8+ (15/36); a shot with 30% of a 1MC at the French stack promises
+    about 0.19 squads: as First Fire it is taken, as FPF it is held, and the words say why."""
+    look = _look()
+    odds = _Odds([Outcome("units: 1MC", 0.3), Outcome("no effect", 0.7)])
+    first = Fire(("G-1",), "B3", "ground", "first")
+    fpf = Fire(("G-1",), "B3", "ground", "fpf")
+    best, _, _ = opp._choose_fire(odds, look, [first])  # type: ignore[arg-type]
+    assert best is not None and best.action == first and best.harm == 0
+    best, _, refused = opp._choose_fire(odds, look, [fpf])  # type: ignore[arg-type]
+    assert best is None and refused is not None
+    assert refused.harm == pytest.approx(15 / 36) and refused.effect < refused.harm
+    words = opp._hold_words(look, refused)
+    assert "A8.31" in words and "outweighs" in words and "G-1 breaks on its NMC 42%" in words
+
+
+def test_self_breaks_count_the_units_broken_by_their_own_fpf() -> None:
+    """A8.31: an FPF firer failing its NMC (on the attack's Original DR) breaks -- a
+    self-inflicted break; the target's break, another mode's firer and a sniper's victim
+    (A14) are not."""
+    fpf = FireResolved("german", "fpf", ("G-1", "G-2"), "E3", "ground", "french", "8", 0, 9, ("units: NMC",))
+    first = FireResolved("german", "first", ("G-1",), "E3", "ground", "french", "8", 0, 9, ("units: NMC",))
+    sniper = SniperStruck("french", "G-2", 1, "pin")
+    events = [fpf, UnitHit("french", "F-1", "broken", "NMC"), UnitHit("german", "G-1", "broken", "failed its NMC (A8.31)"),
+              sniper, UnitHit("german", "G-2", "broken", "sniper")]
+    assert opp.self_breaks(events) == {"self_breaks": 1, "self_breaks:german": 1}
+    assert opp.self_breaks([first, UnitHit("german", "G-1", "broken", "x")]) == {"self_breaks": 0}
+
+
+def test_plan_from_the_card() -> None:
+    """A26.1, A26.3: the French must Control the farm; the German wins by avoiding it and
+    holds the same hexes.  Saint-Quentin's German must exit and Control (A26.23)."""
+    look = _look("german")
+    french = opp.plan_of(look.sc, "french")
+    german = opp.plan_of(look.sc, "german")
+    assert french.attack and not german.attack and french.targets == german.targets and french.targets
+    sq = _session(source(SCENARIOS / "saint-quentin-1918.json"), "german")
+    p = opp.plan_of(sq.state.scenario, "german")
+    assert p.attack and p.exits and p.targets
+
+
+def test_suggest_gives_the_persons_side_the_opponents_reasoning() -> None:
+    """gwasl game suggest: the same machinery for the person's side, from its own seat."""
+    s = _session(source(ROSSIGNOL), "german")
+    hint = s.suggest()
+    assert hint is not None
+    name, d = hint
+    assert name == "opponent" and d.action in [la.action for la in s.legal()] and d.why
+
+
+def test_every_opponent_decision_is_one_log_line_and_hidden_reasons_stay_private() -> None:
+    """Issue 25 item 4: each decision of gwasl's side is one log entry (the person sees
+    those about units it sees; the rest only the side itself)."""
+    s = _session(source(ROSSIGNOL), "german", seed=3)
+    while s.status().phase != "MPh" or s.status().turn < 2:
+        s.act(_passive(s, "french"))
+    decided = [e for e in s.log("german") if e["kind"] == "decision"]
+    seen = [e for e in s.log() if e["kind"] == "decision"]
+    assert decided and len(seen) <= len(decided)
+    assert all(e["text"].startswith("german: ") for e in decided)
+    assert all(re.search(r"\bA\d|ASLGW|O'Leary", e["text"]) for e in decided)  # each names its rule
+
+
+def test_random_side_draws_uniformly_from_the_dice() -> None:
+    """The random reference picks an index below n from logged dice."""
+    seen = {opp._pick(GameDice(7, i), 40) for i in range(400)}
+    assert seen <= set(range(40)) and len(seen) > 30
