@@ -137,7 +137,9 @@ class ScenarioCard:
 
 
 def edge_hexes(s: Scenario, edge: str) -> frozenset[Hex]:
-    """The hexes along one map edge (exit and entry areas)."""
+    """The hexes along one map edge (exit and entry areas).
+
+    Exit and entry areas are hexes along a map edge (A26.23 exit; the card's entry area)."""
     cols, rows = s.map.columns, s.map.rows
     pick: dict[str, Callable[[Hex], bool]] = {
         "west": lambda h: h.column == 0, "east": lambda h: h.column == cols - 1,
@@ -289,7 +291,9 @@ def _max_vp(s: Scenario, side: str) -> int:
 
 
 def scenario_card(s: Scenario) -> ScenarioCard:
-    """The card of ``s`` (an empty card when the scenario has none); :class:`CardError` names a bad field."""
+    """The card of ``s`` (an empty card when the scenario has none); :class:`CardError` names a bad field.
+
+    (A26.11 set-up areas, A26.23 exit, A26.4 Balance, A19 ELR, A14 SAN.)"""
     raw = s.extra.get("game", {})
     if not isinstance(raw, Mapping):
         return ScenarioCard()  # the turn record reports it
@@ -381,7 +385,7 @@ def _ssr_field_ok(s: Scenario, f: Any) -> bool:
 
 
 def card_problems(s: Scenario) -> Sequence[CardError]:
-    """The first problem of the card, if any (the parser stops at the first)."""
+    """The first problem of the card, if any (the parser stops at the first). (The card of A26, A26.4, A19, A14.)"""
     try:
         scenario_card(s)
     except CardError as e:

@@ -200,7 +200,10 @@ def _terrains(v: Any, where: str) -> frozenset[Terrain]:
 
 
 def parse_combat_table(doc: Any) -> CombatTable:
-    """Validate a decoded infantry_combat.json; :class:`TableError` names the section and field."""
+    """Validate a decoded infantry_combat.json; :class:`TableError` names the section and field.
+
+    Each section's numbers are those of its classic rule: A7.22-A7.23, A7.8, A4.6 fire; A10.2 leader loss;
+    A19.12-A19.13 ELR; A10.5 rout; A10.6 rally; A11 close combat; A14 snipers; A12.12 concealment."""
     if not isinstance(doc, dict):
         raise TableError(f"{_FILE}: expected an object")
     secs = {n: _sec(doc, n) for n in _SECTIONS}
@@ -303,5 +306,7 @@ def parse_combat_table(doc: Any) -> CombatTable:
 
 @lru_cache(maxsize=1)
 def combat_table() -> CombatTable:
-    """gwasl/resources/infantry_combat.json, loaded and validated once."""
+    """gwasl/resources/infantry_combat.json, loaded and validated once.
+
+    The classic combat numbers of A7, A10, A11, A12, A14, A19 that ASLGW builds on."""
     return parse_combat_table(load_resource(_FILE))

@@ -80,7 +80,9 @@ def _mult(d: Any, key: str, where: str) -> Fraction:
 
 
 def parse_point_blank(doc: Any) -> _PbTable:
-    """Validate the ``point_blank`` entry of weapons.json."""
+    """Validate the ``point_blank`` entry of weapons.json.
+
+    The PBF multipliers of ASLGW 1.6.62: x2 with hand grenades, x1.5 without."""
     pb = doc.get("point_blank") if isinstance(doc, dict) else None
     if not isinstance(pb, dict):
         raise TableError("weapons.json: no 'point_blank' object")
@@ -435,4 +437,5 @@ def residual_fp(attack_fp: int | Fraction, shift: int = 0) -> int | None:
 
 
 def total_fp(parts: Iterable[FirePart]) -> Fraction:
+    """The FP of a fire group: the sum of its firers' FP (A7.5)."""
     return sum((p.fp for p in parts), Fraction(0))

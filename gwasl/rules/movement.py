@@ -103,6 +103,9 @@ def parse_movement(doc: Any) -> MovementTable:
     Traceback (most recent call last):
     ...
     gwasl.model.terrain.TableError: movement.json: 'uphill' must be an object with a 'rule' text
+
+    The classic movement numbers: B10.4 uphill, B27 along a trench, B26.4 wire, A12.14 concealment loss, A4.61
+    Assault Movement, A4.7 advance.
     """
     if not isinstance(doc, dict):
         raise TableError(f"{_FILE}: expected an object")
@@ -125,7 +128,7 @@ def parse_movement(doc: Any) -> MovementTable:
 
 @lru_cache(maxsize=1)
 def movement_table() -> MovementTable:
-    """resources/movement.json, loaded and validated once."""
+    """resources/movement.json, loaded and validated once. (B10.4, B27, B26.4, A4.61, A4.7.)"""
     return parse_movement(load_resource(_FILE))
 
 
@@ -278,7 +281,7 @@ def steps_from(s: Scenario, h: Hex, pos: Position) -> tuple[Step, ...]:
 
 def cached_step_cost(s: Scenario, from_hex: Hex, from_pos: Position, to_hex: Hex, to_pos: Position) -> MoveCost:
     """:func:`step_cost` looked up among :func:`steps_from` (kept per map); raises
-    :class:`StepError` with the full reason when the step is not one."""
+    :class:`StepError` with the full reason when the step is not one. (ASLGW 2.1.3; B10.4, B27, B27.41.)"""
     for st in steps_from(s, from_hex, from_pos):
         if st.to_hex == to_hex and st.to_pos is to_pos:
             return st.cost

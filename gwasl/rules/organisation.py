@@ -102,7 +102,10 @@ class Organisation:
 
 
 def parse_organisation(doc: Any) -> Organisation:
-    """Validate the ``organisation`` entry (:class:`TableError` names the field)."""
+    """Validate the ``organisation`` entry (:class:`TableError` names the field).
+
+    The organisation numbers: 6 squads a platoon, 3 a half-platoon, 25% conversions (ASLGW 1.1), 2 squads a
+    combat group (ASLGW 1.2.1), 6 squads under one leader (ASLGW 1.3)."""
     org = doc.get("organisation") if isinstance(doc, dict) else None
     if not isinstance(org, dict):
         raise TableError("nationalities.json: no 'organisation' object")
@@ -213,7 +216,9 @@ def find_unit(scenario: Scenario, unit_id: str) -> Unit | None:
 
 
 def formation_members(scenario: Scenario, formation_id: str) -> tuple[Unit, ...]:
-    """Every unit whose ``platoon`` is ``formation_id`` (:meth:`Scenario.members`, indexed)."""
+    """Every unit whose ``platoon`` is ``formation_id`` (:meth:`Scenario.members`, indexed).
+
+    The members of a platoon, half-platoon or combat group (ASLGW 1.1, 1.2.1)."""
     return tuple(_index(scenario).members.get(formation_id, ()))
 
 

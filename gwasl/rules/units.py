@@ -356,7 +356,10 @@ def _parse_traits(nat: Nationality, d: Any, where: str, default_cg: _dt.date) ->
 
 
 def parse_nationalities(doc: Any) -> _Table:
-    """Validate a decoded nationalities table; :class:`TableError` names the bad entry and field."""
+    """Validate a decoded nationalities table; :class:`TableError` names the bad entry and field.
+
+    The nationality tables of ASLGW 1.11, the combat group dates of ASLGW 1.2 and 1.2.12, the leader's +2 MF of
+    ASLGW 1.3 and the early command radii of ASLGW 1.3.12-1.3.13."""
     if not isinstance(doc, dict):
         raise _fail("$", "expected an object")
     inf = _get(doc, "infantry", "$", (dict,))

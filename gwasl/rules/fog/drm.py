@@ -81,5 +81,5 @@ def shift_modifiers(f: ShiftFacts, table: FogTable | None = None) -> tuple[Modif
 
 
 def total_drm(f: ShiftFacts, table: FogTable | None = None) -> int:
-    """Sum of :func:`shift_modifiers`."""
+    """Sum of :func:`shift_modifiers`. (O'Leary 2.5.)"""
     return sum(m.value for m in shift_modifiers(f, table))

@@ -175,6 +175,9 @@ def sees_from_index(index: Any) -> SeesFn:
     (CONTRACTS 3), so only those two are handled here; the index is always
     asked from the ground, which also spares it positions in fortifications
     that are still hidden (not on the known map).
+
+    The LOS O'Leary 2.5 asks ("in the LOS of an enemy unit"), with IN a deep trench or a dugout seeing only
+    within their own hex (ASLGW 2.1.5, 2.2.2).
     """
     cache: dict[Hex, frozenset[Hex]] = {}
 

@@ -70,7 +70,7 @@ def _best(plans: list[ShiftPlan]) -> ShiftPlan | None:
 def plan_between(state: FogState, side: str, a: Hex, b: Hex, env: FogEnv, prior: int | None,
                  clock: Clock | None = None, ledger: Sequence[ShiftRecord] = ()) -> ShiftPlan:
     """The shift ``side``'s hidden pieces at ``a`` would make with those at ``b`` now
-    (``clock``) after the shift DRs ``ledger`` (or ``prior`` earlier shifts)."""
+    (``clock``) after the shift DRs ``ledger`` (or ``prior`` earlier shifts). (O'Leary 2.3, 3.3, 5.1.)"""
     if state.hip_pieces_at(a, side) and state.hip_pieces_at(b, side):
         return plan_hip_shift(state, side, a, b, env, prior=prior, clock=clock, ledger=ledger)
     plans = [plan_dummy_shift(state, x.id, y.id, env, prior, clock=clock, ledger=ledger) for x, y in _pairs(state, side, a, b, False)]
