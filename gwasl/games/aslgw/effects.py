@@ -149,6 +149,8 @@ def casualty(em: Emitter, uid: str, why: str) -> None:
 
 
 def eliminate(em: Emitter, uid: str, why: str) -> None:
+    """A unit is eliminated (A7.301-A7.305 KIA); a squad's loss may reduce its platoon to a half-platoon (ASLGW
+    1.1)."""
     u = em.alive(uid)
     if u is None:
         return
@@ -177,6 +179,7 @@ def break_unit(em: Emitter, uid: str, why: str) -> None:
 
 
 def pin(em: Emitter, uid: str, why: str) -> None:
+    """A Good Order unit is pinned (A7.8), except a BCh unit (ASLGW 1.5)."""
     u = em.alive(uid)
     if u is None or u.broken or em.state.unit_play(uid).pinned:
         return

@@ -80,13 +80,15 @@ def env() -> FogEnv:
 
 
 def is_hidden(fog: FogState, unit_id: str) -> bool:
-    """A unit its enemy cannot see: concealed, potential dummy, cloaked or HIP."""
+    """A unit its enemy cannot see: concealed, potential dummy, cloaked or HIP. (O'Leary 2.1, 3.1, 5.1.)"""
     return fog.status_of(unit_id) is not FogStatus.NONE
 
 
 def known_scenario(fog: FogState, knows: frozenset[str]) -> Scenario:
     """The scenario as a viewer who sees the secrets of ``knows`` knows it: every unit
-    of those sides, and of the others only units neither concealed nor hidden."""
+    of those sides, and of the others only units neither concealed nor hidden.
+
+    (A12: a concealed unit is not seen; O'Leary 3.2 HIP.)"""
     sc = fog.scenario
     units = tuple(u for u in sc.units if u.side in knows or not is_hidden(fog, u.id))
     if len(units) == len(sc.units):
@@ -117,7 +119,7 @@ def pile_key(s: ConcealStack) -> PileKey:
 
 
 def piles(fog: FogState, side: str) -> dict[PileKey, list[ConcealStack]]:
-    """``side``'s "?" stacks grouped as its enemy sees them, in map order."""
+    """``side``'s "?" stacks grouped as its enemy sees them, in map order. (O'Leary 2.1.)"""
     out: dict[PileKey, list[ConcealStack]] = {}
     for s in sorted(fog.stacks, key=lambda x: (x.hex.column, x.hex.row, x.position.value, x.cloaked, x.id)):
         if s.side == side:
@@ -147,7 +149,9 @@ def known_enemy_ranges(fog: FogState, side: str, h: Hex, position: Position, exc
 def side_knowledge(fog: FogState, side: str) -> FogState:
     """The fog layer as ``side`` knows it (own layer in full, the enemy as it sees it,
     a notional squad under each enemy "?"): what its policy decides from, and the
-    state its shift DRM is judged on (docs/rules-notes.md)."""
+    state its shift DRM is judged on (docs/rules-notes.md).
+
+    (O'Leary 2.5: the shift DRM of an enemy unit's LOS is judged on what the side knows.)"""
     return known_state(fog, side)
 
 

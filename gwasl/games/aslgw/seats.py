@@ -78,7 +78,10 @@ def owner(state: AslgwState, action: Record) -> str | None:
 
 def duty(state: AslgwState) -> tuple[str, str] | None:
     """The decision of the side not acting by the turn that comes first, as ``(side, duty)``;
-    ``None`` when no side is played by gwasl, or there is none."""
+    ``None`` when no side is played by gwasl, or there is none.
+
+    The duties are the choices the rules give the side not phasing: Defensive First Fire at units that just
+    moved (A8.1), its rallies and repairs in the RPh (A10.6, A9.72), its routs in the RtPh (A10.5)."""
     if not state.opponents or state.over or state.minefield is not None or state.windows:
         return None
     last = _cache[0]
@@ -118,7 +121,7 @@ def acting(state: AslgwState) -> str | None:
 def legal(state: AslgwState, viewer: Viewer) -> list[Record]:
     """The legal actions: in a duty, that side's own choices of the duty and a pass (none
     for a rout: a broken unit that must rout, routs); otherwise the acting side's list
-    without the choices that belong to the other side's units."""
+    without the choices that belong to the other side's units. (A8.1, A10.5, A10.6: each side decides for its own units.)"""
     base = dispatch.legal(state, viewer)
     if not state.opponents:
         return base
@@ -135,7 +138,7 @@ def legal(state: AslgwState, viewer: Viewer) -> list[Record]:
 
 
 def why_not(state: AslgwState, action: Record, viewer: Viewer) -> str | None:
-    """Why an action is not legal because it is another side's decision now."""
+    """Why an action is not legal because it is another side's decision now. (A8.1, A10.5, A10.6, A9.72.)"""
     if not state.opponents:
         return None
     d = duty(state)

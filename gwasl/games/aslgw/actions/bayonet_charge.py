@@ -102,7 +102,9 @@ def _components(units: list[Unit]) -> list[list[Unit]]:
 
 
 def options(state: AslgwState, viewer: Viewer) -> list[Record]:
-    """The BCh the phasing side may declare now, and the steps of a charge moving."""
+    """The BCh the phasing side may declare now, and the steps of a charge moving.
+
+    ASLGW 1.5: the ATTACKER declares a BCh in his MPh; the charge then moves by Human Wave impulses (A25.231)."""
     if state.phase is not Phase.MPh:
         return []
     side = state.phasing
@@ -130,6 +132,8 @@ def options(state: AslgwState, viewer: Viewer) -> list[Record]:
 
 
 def resolve_declaration(em: fx.Emitter, act: BayonetCharge) -> None:
+    """Declare a Bayonet Charge (ASLGW 1.5): every declaration condition checked on what the charging side knows,
+    then its units lose concealment and become BCh units."""
     state = em.state
     side = state.phasing
     sc = state.scenario
@@ -207,6 +211,7 @@ def _step_options(state: AslgwState) -> list[Record]:
 
 
 def resolve_step(em: fx.Emitter, act: ChargeStep) -> None:
+    """One BCh unit's step of the current impulse: one ADJACENT hex ahead, within its MF (ASLGW 1.5, A25.231)."""
     ch = em.state.combat.charge
     if ch is None or not active(em.state):
         raise IllegalAction("no BCh is moving (ASLGW 1.5)")

@@ -65,6 +65,7 @@ __all__ = ["REDUCERS", "areas", "odds", "options", "pending", "resolve_cc", "res
 
 
 def area_of(u: Unit) -> Area:
+    """The CC Location of a unit: its hex, or the dugout apart from the rest of the hex (ASLGW 2.2.1)."""
     return (u.hex.label, "dugout" if u.position is Position.DUGOUT else "hex")
 
 
@@ -73,7 +74,9 @@ def _in(state: AslgwState, a: Area) -> list[Unit]:
 
 
 def areas(state: AslgwState) -> list[Area]:
-    """Locations where both sides show (units every side sees, or "?" counters)."""
+    """Locations where both sides show (units every side sees, or "?" counters).
+
+    A CC happens in each Location holding units of both sides (A11)."""
     seen: dict[Area, set[str]] = {}
     for u in state.scenario.units:
         if u.kind is not UnitKind.SUPPORT_WEAPON and not is_hidden(state.fog, u.id):
@@ -84,13 +87,16 @@ def areas(state: AslgwState) -> list[Area]:
 
 
 def pending(state: AslgwState) -> list[Area]:
-    """The CCs of this CCPh not yet resolved (the phase may not end before them)."""
+    """The CCs of this CCPh not yet resolved (the phase may not end before them).
+
+    Every CC must be resolved in the CCPh (A11)."""
     if state.phase is not Phase.CCPh:
         return []
     return [a for a in areas(state) if a not in state.combat.cc_done]
 
 
 def options(state: AslgwState, viewer: Viewer) -> list[Record]:
+    """The CCs to resolve and the withdrawals allowed in the CCPh (A11, A11.2)."""
     if state.phase is not Phase.CCPh:
         return []
     out: list[Record] = [CloseCombat(h, a) for h, a in pending(state)]
@@ -119,6 +125,7 @@ def _kind(state: AslgwState, a: Area, att: Sequence[Unit], dfn: Sequence[Unit]) 
 
 
 def fx_loc(p: Position) -> str:
+    """The position name the CC DRMs read: any deep-trench position counts as the deep trench (ASLGW 2.1, 1.10.1)."""
     return "deep_trench" if p in (Position.DEEP_TRENCH, Position.DEEP_TRENCH_CREST) else p.value
 
 
@@ -173,6 +180,8 @@ def _apply(em: fx.Emitter, outcome: str, targets: Sequence[str], why: str) -> No
 
 
 def resolve_cc(em: fx.Emitter, act: CloseCombat) -> None:
+    """Resolve the CC of one Location: reveal what is hidden there (A12.15), ambush (A11.4), then both attacks on
+    the CCT or as Hand-to-Hand (A11.11, ASLGW 1.10, 1.10.1)."""
     a: Area = (act.at, act.area)
     if a not in pending(em.state):
         raise IllegalAction(f"no close combat to resolve in {act.at} now (A11)")
@@ -256,7 +265,7 @@ def resolve_cc(em: fx.Emitter, act: CloseCombat) -> None:
 def odds(state: AslgwState, act: CloseCombat, viewer: Viewer) -> list[Outcome]:
     """The exact chance of each outcome of a CC (ambush drs, then both attacks: all 36
     by 36 DR), when the viewer sees every unit there; otherwise gwasl resolves it
-    from what the viewer cannot see."""
+    from what the viewer cannot see. (A11.11, A11.4; ASLGW 1.10.1.)"""
     a: Area = (act.at, act.area)
     units = _in(state, a)
     sides = (state.phasing, state.defender)
@@ -368,7 +377,7 @@ def resolve_withdraw(em: fx.Emitter, act: Withdraw) -> None:
 
 
 def why_illegal(state: AslgwState, act: CloseCombat | Withdraw) -> str | None:
-    """Close combat or a withdrawal outside the CCPh."""
+    """Close combat or a withdrawal outside the CCPh. (A11: close combat belongs to the CCPh.)"""
     return "close combat happens in the CCPh (A11)" if state.phase is not Phase.CCPh else None
 
 

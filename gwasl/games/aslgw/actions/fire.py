@@ -745,6 +745,8 @@ def harm(outcomes: Sequence[Outcome]) -> float:
 
 
 def why_not(state: AslgwState, act: Fire, viewer: Viewer) -> str | None:
+    """Why a fire action is not legal now, in words with its rule (A3, A8.1, A7.5, ASLGW 1.3), judged on what
+    ``viewer`` knows; None when it is."""
     side = firing_side(state)
     if side is None:
         return f"no fire in the {state.phase.value} now (A3, A8.1: in the MPh only at units that just moved)"
@@ -989,7 +991,9 @@ def after_move(state: AslgwState, events: Sequence[Record], dice: GameDice, redu
 
 
 def after_move_em(em: fx.Emitter, events: Sequence[Record]) -> None:
-    """:func:`after_move` on an emitter that has just made ``events`` (a BCh's impulse too)."""
+    """:func:`after_move` on an emitter that has just made ``events`` (a BCh's impulse too).
+
+    (A8.1 Defensive First Fire at units that just moved; A8.2 Residual FP.)"""
     for ev in events:
         if isinstance(ev, Moved) and ev.units:  # a platoon's members too, as each enters (A8.2)
             residual_attack(em, ev.side, ev.units, Hex.from_label(ev.to), Position(ev.to_in), ev.mode == "assault")

@@ -145,6 +145,8 @@ def _expose(em: fx.Emitter, attack: GasAttack, hexes: set[Hex], *, rally: bool) 
 
 
 def resolve_release(em: fx.Emitter, act: ReleaseGas) -> None:
+    """Release a gas attack the scenario gives the side (ASLGW 1.9): every unit in its area or in LOS of it takes
+    the gas NTC (ASLGW 1.9.14)."""
     state = em.state
     rel = next((r for r in gas_releases(state.scenario, act.side) if r.index == act.index), None)
     if rel is None or act not in options(state, Viewer("player", frozenset(state.settings.order))):
@@ -161,6 +163,7 @@ def rally_phase_events(em: fx.Emitter) -> None:
 
 
 def resolve_removal(em: fx.Emitter, act: RemoveGasMask) -> None:
+    """Take gas protection off at will in the MPh (ASLGW 1.9.16): 1 MP, the CX going at the end of the MPh."""
     u = em.state.scenario.unit(act.unit)
     if not em.state.combat.mark(u.id).gas_worn or em.state.phase is not Phase.MPh or u.side != em.state.phasing:
         raise IllegalAction(f"{u.id} wears no gas protection to take off now (ASLGW 1.9.16)")
@@ -196,7 +199,10 @@ REDUCERS: Mapping[type[Record], Callable[[AslgwState, Any], AslgwState]] = {
 
 
 def expire(state: AslgwState) -> AslgwState:
-    """Clouds whose last turn is past are gone (docs/format/aslgw.md ``turns``)."""
+    """Clouds whose last turn is past are gone (docs/format/aslgw.md ``turns``).
+
+    The area of effect stays while its units suffer the gas (ASLGW 1.9.21, 1.9.23); the cloud's length in turns
+    is the scenario's, as ASLGW 1.9.14 leaves the attack to OBA or SSR."""
     c = state.combat
     keep = tuple(g for g in c.gas if g.until_turn is None or state.turn <= g.until_turn)
     return state if keep == c.gas else replace(state, combat=replace(c, gas=keep))

@@ -120,7 +120,9 @@ class Group:
 
 
 def carried(sc: Scenario, units: Iterable[Unit]) -> tuple[Unit, ...]:
-    """Support weapons held by ``units`` (:func:`gwasl.rules.weapons.sw_holder`): they go where their holder goes."""
+    """Support weapons held by ``units`` (:func:`gwasl.rules.weapons.sw_holder`): they go where their holder goes.
+
+    (A4.4: a support weapon is carried by its possessor.)"""
     ids = {u.id for u in units}
     locs = {(u.hex, u.position) for u in units}
     out = []
@@ -166,7 +168,9 @@ def _mf_total(kind: UnitKind, in_form: bool, with_leader: bool, armour: bool) ->
 
 
 def allowance(state: AslgwState, sc: Scenario, u: Unit, group_ids: Iterable[str]) -> float:
-    """The MF a unit may spend this phase: fixed when it starts moving (or declares Double Time)."""
+    """The MF a unit may spend this phase: fixed when it starts moving (or declares Double Time).
+
+    ASLGW 1.3 adds the leader's MF to a platoon in formation; A4.5 Double Time."""
     up = state.unit_play(u.id)
     if up.allowance is not None:
         return up.allowance
@@ -262,7 +266,9 @@ def move_blocker(state: AslgwState, u: Unit) -> str | None:
 def unit_blocker(state: AslgwState, fog: FogState, u: Unit, *, impulse: bool = False, free: bool = False) -> str | None:
     """Why ``u`` may not take a step now on its own (or, ``impulse``, within its
     platoon's impulse), or None.  ``free``: it moves as a free squad whatever its
-    platoon does (an order given blind to a "?", docs/rules-notes.md)."""
+    platoon does (an order given blind to a "?", docs/rules-notes.md).
+
+    (A4.4, A7.8, A10, O'Leary 3.2.2; ASLGW 1.4.1 for a platoon's impulse.)"""
     if u.kind is UnitKind.SUPPORT_WEAPON:
         return f"{u.id} is a support weapon: it goes with the unit that carries it (A4.4)"
     if fog.status_of(u.id) is FogStatus.HIP:
@@ -454,6 +460,9 @@ def resolve_step(state: AslgwState, dice: GameDice, group: Group, to: Hex, to_in
     checked again on the truth: what the truth forbids, it reveals.
 
     Raises :class:`GroupLocationError` (a moving group not in one Location).
+
+    One step of a group: the MF it costs (A4), its NTCs (ASLGW 1.3.2, 1.4.13), and the Defensive First Fire
+    window it opens (A8.1).
     """
     fog = state.fog
     sc = fog.scenario
@@ -594,11 +603,14 @@ def _after_move(state: AslgwState, side: str, movers: Sequence[Unit], dummies: S
 
 @lru_cache(maxsize=1)
 def dt_bonus() -> float:
+    """The MF Double Time adds (A4.5)."""
     return float(double_time_mf())
 
 
 def start_play(state: AslgwState, sc: Scenario, u: Unit, group_ids: Iterable[str]) -> UnitPlay:
-    """The unit's play state with its allowance fixed (it starts moving now)."""
+    """The unit's play state with its allowance fixed (it starts moving now).
+
+    (A4: a unit's MF allowance is fixed when it starts moving; ASLGW 1.3 for a platoon.)"""
     up = state.unit_play(u.id)
     if up.allowance is not None:
         return up
@@ -606,6 +618,8 @@ def start_play(state: AslgwState, sc: Scenario, u: Unit, group_ids: Iterable[str
 
 
 def pile_stacks(fog: FogState, side: str, h: Hex, pos: Position, cloaked: bool) -> list[ConcealStack]:
+    """``side``'s "?" stacks in one pile as its enemy sees them (O'Leary 2.1: concealed stacks, real and dummy
+    alike)."""
     return piles(fog, side).get((side, h, pos, cloaked), [])
 
 
@@ -737,6 +751,7 @@ def _pile_actions(state: AslgwState, sc: Scenario, side: str) -> list[Record]:
 
 
 def platoon_side(state: AslgwState, pid: str) -> str | None:
+    """The side of a platoon (ASLGW 1.1), from its members."""
     for u in state.scenario.units:
         if u.platoon == pid:
             return u.side
@@ -749,6 +764,7 @@ def _platoon_visible(state: AslgwState, pid: str) -> bool:
 
 
 def impulse_members(state: AslgwState, sc: Scenario, pid: str) -> list[Unit]:
+    """The units of platoon ``pid`` that take part in its impulse (ASLGW 1.4.1, 1.4.11)."""
     return [u for u in sc.units if impulse_member(state, sc, u) == pid]
 
 
@@ -788,6 +804,7 @@ def _impulse_actions(state: AslgwState, sc: Scenario, side: str, knows: bool, pi
 
 
 def impulse_check(state: AslgwState, sc: Scenario, pid: str) -> ImpulseResult:
+    """Check platoon ``pid``'s impulse as it stands: every mover a hex, the largest MF spent (ASLGW 1.4.1)."""
     imp = state.impulse
     steps = imp.steps if imp is not None and imp.platoon == pid else {}
     members = []
@@ -815,7 +832,7 @@ _MPH_ONLY = {DoubleTime: "A4.5", ImpulseStep: "ASLGW 1.4.1", EndImpulse: "ASLGW 
 def why_not(state: AslgwState, action: Record, viewer: Viewer, side: str | None) -> str | None:
     """Why a movement action is not legal now, in words with its rule, judged on what
     ``viewer`` knows; None for an action of another family.  (A moving Bayonet Charge,
-    which stops all other movement, is the dispatcher's to say.)"""
+    which stops all other movement, is the dispatcher's to say.) (A3, A4, A4.7, ASLGW 1.4.1.)"""
     if not isinstance(action, MOVEMENT):
         return None
     ph = state.phase
@@ -1005,7 +1022,7 @@ def _why_platoon(state: AslgwState, sc: Scenario, action: Record, side: str, kno
 
 
 def group(state: AslgwState, pieces: Sequence[str]) -> Group:
-    """The group an order names: its real units and dummy stacks, by id."""
+    """The group an order names: its real units and dummy stacks, by id. A group moves together from one Location (A4.3)."""
     fog = state.fog
     units, dummies = [], []
     side = ""
@@ -1104,7 +1121,7 @@ MOVES = (Move, MovePile, ImpulseStep, EndImpulse)
 
 
 def odds(state: AslgwState, action: Move | MovePile | ImpulseStep, viewer: Viewer) -> list[Outcome]:
-    """An order given blind rolls on the side's own dice; a move's NTCs otherwise."""
+    """An order given blind rolls on the side's own dice; a move's NTCs otherwise. (ASLGW 1.3.2 and 1.4.13 NTCs.)"""
     if isinstance(action, MovePile) or action.blind:
         return [Outcome("resolved by gwasl from what you cannot see (task checks on the side's own dice)", 1.0)]
     pieces = action.pieces if isinstance(action, Move) else (action.unit,)

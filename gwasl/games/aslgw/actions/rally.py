@@ -81,7 +81,7 @@ def _mods(state: AslgwState, u: Unit, ld: Unit | None, self_rally: bool) -> tupl
 
 
 def options(state: AslgwState, viewer: Viewer) -> list[Record]:
-    """Both sides' rally and repair attempts this RPh, as ``viewer`` knows the units."""
+    """Both sides' rally and repair attempts this RPh, as ``viewer`` knows the units. (A10.6, A9.72.)"""
     if state.phase is not Phase.RPh:
         return []
     sc = _viewer_sc(state, viewer)
@@ -98,6 +98,8 @@ def options(state: AslgwState, viewer: Viewer) -> list[Record]:
 
 
 def odds(state: AslgwState, action: Record, viewer: Viewer) -> list[Outcome]:
+    """The exact chance of each outcome of a rally (A10.6, with DM and leadership, A10.62, ASLGW 1.3) or a repair
+    (A9.72)."""
     sc = _viewer_sc(state, viewer)
     if isinstance(action, Rally):
         u = sc.unit(action.unit)
@@ -115,6 +117,8 @@ def odds(state: AslgwState, action: Record, viewer: Viewer) -> list[Outcome]:
 
 
 def resolve_rally(em: fx.Emitter, act: Rally) -> None:
+    """A rally attempt (A10.6): DM, leadership of a leader stacked with the unit (ASLGW 1.3) and self-rally
+    (A10.61) as DRMs."""
     state = em.state
     u = state.scenario.unit(act.unit)
     ld, self_rally, why = _plan(state, state.scenario, u)
@@ -133,6 +137,7 @@ def resolve_rally(em: fx.Emitter, act: Rally) -> None:
 
 
 def resolve_repair(em: fx.Emitter, act: Repair) -> None:
+    """A repair attempt on a malfunctioned support weapon (A9.72)."""
     w = em.state.scenario.unit(act.weapon)
     wp = find_weapon(w.weapon or "")
     rn = wp.repair if wp is not None and wp.repair is not None else 0

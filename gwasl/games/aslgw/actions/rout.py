@@ -74,10 +74,12 @@ def _sees(state: AslgwState) -> Callable[[Hex, Hex, Position, Position], bool]:
 
 
 def must(state: AslgwState, u: Unit) -> str | None:
+    """Why broken ``u`` must rout this RtPh (A10.5), from the Known enemy units of its side, or None."""
     return must_rout(state.scenario, u, threats(state, u.side), _sees(state), known_enemies(state, u.side))
 
 
 def destinations(state: AslgwState, u: Unit) -> tuple[RoutDestination, ...]:
+    """Every legal end of ``u``'s rout (A10.5, A10.51, A10.52)."""
     return rout_destinations(state.scenario, u, threats(state, u.side), float(rout_mf()), known_enemies(state, u.side))
 
 
@@ -112,7 +114,7 @@ def options(state: AslgwState, viewer: Viewer) -> list[Record]:
 
 
 def pending(state: AslgwState) -> list[str]:
-    """Broken units that must rout, can, and have not (the RtPh may not end before them)."""
+    """Broken units that must rout, can, and have not (the RtPh may not end before them). (A10.5.)"""
     if state.phase is not Phase.RtPh:
         return []
     return [u.id for u in _eligible(state, state.scenario) if must(state, u) and destinations(state, u)]

@@ -101,7 +101,7 @@ def plan_for(fog: FogState, ledger: str, side: str, a: str, b: str, clock: Clock
     """The plan of a shift named as the :class:`Shift` action names it, now (``clock``)
     after the shift DRs ``shifts`` (the game's ledger), with the rule functions ``fenv``
     (:func:`fog_env` of the game; default :func:`~gwasl.games.aslgw.knowledge.env`).  HIP:
-    the real units at ``a`` shift (all its pieces if it holds none), as the policy plans them."""
+    the real units at ``a`` shift (all its pieces if it holds none), as the policy plans them. (O'Leary 2.3, 3.3, 5.1.)"""
     e = fenv if fenv is not None else env()
     if ledger == "dummy":
         return plan_dummy_shift(fog, a, b, e, clock=clock, ledger=shifts)
@@ -127,7 +127,9 @@ def has_window(state: AslgwState, side: str) -> bool:
 
 
 def shift_options(state: AslgwState, side: str) -> list[Record]:
-    """Every eligible shift attempt of ``side`` now, planned on its knowledge."""
+    """Every eligible shift attempt of ``side`` now, planned on its knowledge.
+
+    (O'Leary 2.3, 3.3.2, 5.1: at the side's windows.)"""
     fog = state.fog
     c = state.clock
     known = side_knowledge(fog, side)
@@ -174,7 +176,7 @@ def shift_odds(state: AslgwState, action: Shift) -> dict[str, Fraction]:
 
 def resolve_player_shift(state: AslgwState, action: Shift, dice: GameDice) -> list[Record]:
     """A shift attempt the player asked for: rolled on the shared stream, the roll and
-    result private to the shifting side, what the enemy sees of it public."""
+    result private to the shifting side, what the enemy sees of it public. (O'Leary 2.5: the shift DR.)"""
     fog = state.fog
     fenv = fog_env(state)
     plan = plan_for(side_knowledge(fog, action.side), action.ledger, action.side, action.a, action.b,
@@ -203,7 +205,7 @@ def run_window(state: AslgwState, side: str, seed: int) -> list[Record]:
     """gwasl's shift policy at ``side``'s window: it decides from the side's knowledge
     (:func:`gwasl.rules.fog.policy.choose_shift`), attempt after attempt, each roll
     from ``side``'s private stream; one private event holds every decision and
-    roll, so the events the enemy sees do not depend on what was tried."""
+    roll, so the events the enemy sees do not depend on what was tried. (O'Leary 2.3, 3.3.2, 5.1.)"""
     fog = state.fog
     shifts = own_ledger(state, side)
     dice = private_dice(state, side, seed)
@@ -242,6 +244,7 @@ def minefield_options(state: AslgwState) -> list[Record]:
 
 
 def minefield_odds(state: AslgwState, action: MinefieldChoice) -> dict[str, Fraction]:
+    """The chance of each shift DR result when a minefield's owner shifts it as a unit enters (O'Leary 4.6.2, 2.5)."""
     if action.other is None or state.minefield is None:
         return {}
     known = side_knowledge(state.fog, state.minefield[1])
@@ -250,6 +253,8 @@ def minefield_odds(state: AslgwState, action: MinefieldChoice) -> dict[str, Frac
 
 
 def resolve_minefield(state: AslgwState, action: MinefieldChoice, dice: GameDice) -> list[Record]:
+    """A unit entered an unrevealed minefield: its owner keeps it there or shifts it with the shift DR (O'Leary
+    4.6.2, 4.6.3)."""
     assert state.minefield is not None
     mid, owner = state.minefield
     fog = state.fog
@@ -345,7 +350,7 @@ def minefield_policy(seat: Seat[Any], dice: GameDice) -> Decision:
 def why_not(state: AslgwState, action: Record, viewer: Viewer) -> str | None:
     """Why a shift, a window's end or a minefield choice is not legal now, in words with its
     rule, from what ``viewer`` knows (a side's own hidden layer only to who sees it); None
-    for an action of another family."""
+    for an action of another family. (O'Leary 2.3, 3.3.2, 4.6.2.)"""
     if isinstance(action, RunWindow):
         return (f"gwasl's own shift policy acts at the windows of a side it keeps secret ({action.side} decides "
                 "nothing there); a window is ended with end_window (O'Leary 2.3, 3.3.2)")
