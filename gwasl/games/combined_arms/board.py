@@ -138,7 +138,7 @@ DIST = _DIST
 
 
 def distance(a: int, b: int) -> int:
-    """Range in hexes between two board hexes."""
+    """Range in hexes between two board hexes. (CA "Fire Attacks": range counts hexes.)"""
     return _DIST[a * N + b]
 
 
@@ -187,7 +187,9 @@ def _coord(i: int) -> tuple[int, int]:
 
 def road_step(a: int, b: int) -> int | None:
     """The direction of the step a -> b when the hexside between them holds the road
-    (either may be a virtual off-board hex, OFF_TOP or OFF_BOTTOM), else ``None``."""
+    (either may be a virtual off-board hex, OFF_TOP or OFF_BOTTOM), else ``None``.
+
+    The road gives armour its 2-hex move when both hexsides hold it (CA "Movement")."""
     if frozenset((a, b)) not in _ROAD_SIDES:
         return None
     (qa, ra), (qb, rb) = _coord(a), _coord(b)
@@ -219,13 +221,15 @@ ARC: tuple[tuple[int, ...], ...] = tuple(
 
 def in_arc(origin: int, facing: int, target: int) -> bool:
     """Whether ``target`` lies in the forward arc of armour in ``origin`` facing corner ``facing``
-    (Figure 2: a 60-degree arc about the faced corner, its boundary rows included)."""
+    (Figure 2: a 60-degree arc about the faced corner, its boundary rows included). (CA "The Units".)"""
     return bool(ARC[origin][facing] >> target & 1)
 
 
 def corner_hexes(h: int, corner: int) -> tuple[int, ...]:
     """The 3 hexes sharing corner ``corner`` of ``h`` (mortar impacts): h and its
-    neighbours in directions corner and corner+1, off-board ones as OFF."""
+    neighbours in directions corner and corner+1, off-board ones as OFF.
+
+    Mortars land in all 3 hexes sharing the diced corner (CA "Mortars")."""
     ns = NEIGHBOURS[h]
     return (h, ns[corner % 6], ns[(corner + 1) % 6])
 
@@ -233,7 +237,7 @@ def corner_hexes(h: int, corner: int) -> tuple[int, ...]:
 def line_hexes(a: int, b: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The intervening board hexes of the centre-to-centre segment a -> b: those
     whose interior it crosses, and those it touches only along part of a hexside.
-    Hexes it touches only at a corner are in neither (Figure 5; rules-notes)."""
+    Hexes it touches only at a corner are in neither (Figure 5; rules-notes). (CA "Fire Attacks".)"""
     qa, ra = COORDS[a]
     qb, rb = COORDS[b]
     line = hex_line(Hex(qa, ra), Hex(qb, rb))

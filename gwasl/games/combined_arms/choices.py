@@ -62,7 +62,7 @@ def attacker_actions(s: State) -> list[Record]:
     return out
 
 def unit_actions(s: State, u: int) -> list[Record]:
-    """The legal actions of platoon ``u`` now (move or fire phase, nothing pending)."""
+    """The legal actions of platoon ``u`` now (move or fire phase, nothing pending). (CA "Movement", "Fire Attacks".)"""
     uid = UNIT_IDS[u]
     return [option_action(uid, o) for o in unit_options(s, u)]
 
@@ -72,7 +72,7 @@ def option_action(uid: str, option: tuple[Any, ...]) -> Record:
 
 def unit_options(s: State, u: int) -> list[tuple[Any, ...]]:
     """:func:`unit_actions` as plain tuples (the action's kind, then its fields after the
-    unit), in the same order: batch policies build only the action they pick."""
+    unit), in the same order: batch policies build only the action they pick. (CA "Movement", "Fire Attacks".)"""
     unit = s.units[u]
     out: list[tuple[Any, ...]] = []
     if not unit.fresh or unit.where < OFFBOARD or s.breaks or s.rolls:
@@ -102,7 +102,7 @@ def mortar_actions(s: State) -> list[Record]:
 
 def mortar_options(s: State) -> list[tuple[int, str]]:
     """:func:`mortar_actions` as (target hex, ammo), in the same order: batch policies
-    build only the call they pick."""
+    build only the call they pick. (CA "Mortars".)"""
     if s.phase != FIRE or s.stage or s.group_target >= 0 or s.engaged or s.own_fired == s.turn:
         return []
     out = [(h, "he") for h in R.own_mortar_targets(s, False)]

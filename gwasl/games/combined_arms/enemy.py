@@ -34,7 +34,9 @@ __all__ = ["activation_plan", "armour_choices", "defender_policy", "pick"]
 
 
 def pick(dice: GameDice, n: int, cause: str) -> int:
-    """A uniform choice among ``n`` tied candidates, from logged dice (one die up to 6, two up to 36)."""
+    """A uniform choice among ``n`` tied candidates, from logged dice (one die up to 6, two up to 36).
+
+    CA "Enemy Decisions": remaining ties are resolved by random die roll."""
     if n <= 6:
         return dice.randrange(n, cause)
     if n > 36:
@@ -63,7 +65,7 @@ def _best(dice: GameDice, items: list[Any], key: Any, cause: str) -> tuple[Any, 
 
 
 def defender_policy(seat: Seat[Any], dice: GameDice) -> Decision:
-    """The enemy's next step, from its knowledge (the whole state: nothing is hidden)."""
+    """The enemy's next step, from its knowledge (the whole state: nothing is hidden). (CA "Enemy Decisions".)"""
     s: State = seat.view()
     if s.stage == "mortar":
         return mortar_decision(s, dice, not seat.quiet)
@@ -119,7 +121,9 @@ _MORTAR_TIE = f"enemy mortar target tie-break ({R.R_DECISIONS})"
 
 # -- activation -------------------------------------------------------------------------------
 def armour_choices(s: State, frm: int, with_atg: bool) -> list[tuple[int, int]]:
-    """(armour unit, chances in 6) for each armour platoon the enemy in ``frm`` may engage."""
+    """(armour unit, chances in 6) for each armour platoon the enemy in ``frm`` may engage.
+
+    Each platoon fires on the armour it has most chance of breaking (CA "Enemy Fire", "Enemy Decisions")."""
     out: list[tuple[int, int]] = []
     # none of your armour where it could engage one: adjacent, or with ATGs a 1-5 hex line of fire
     if not s.m_armour & (R.fire_reach(s, frm)[0] if with_atg else B.NEIGHBOUR_MASK[frm]):
@@ -135,6 +139,8 @@ _ARMOUR = tuple(u for u in range(len(UNIT_IDS)) if UNIT_KIND[u] == ARMOUR)
 
 
 def best_payoff(s: State, frm: int) -> tuple[tuple[int, ...], int]:
+    """The cluster of hexes of your infantry that maximises the enemy's payoff, and that payoff (CA "Enemy
+    Decisions")."""
     cl = R.clusters(s, frm)
     if not cl:
         return (), 0
@@ -206,7 +212,9 @@ def _activation_tests(s: State, c: Counter) -> tuple[bool, bool, bool, bool, tup
 
 
 def activation_decision(s: State, dice: GameDice, explain: bool = True) -> Decision:
-    """Activate counters in order up to the next one that tests or fires."""
+    """Activate counters in order up to the next one that tests or fires.
+
+    (CA "Enemy Decisions": counters are activated in order.)"""
     queue = [c for c in s.enemy if c.hex > s.cursor]
     if not queue:
         raise GameError("combined-arms: no enemy counter is left to activate")

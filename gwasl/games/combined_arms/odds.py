@@ -28,7 +28,9 @@ _Hex = tuple[bool, str, object, int, int]
 
 
 def roll_chances(total_modifier: int) -> tuple[Fraction, Fraction, Fraction]:
-    """P(modified roll < 2), P(2 or 3), P(4+) for one die plus the modifier."""
+    """P(modified roll < 2), P(2 or 3), P(4+) for one die plus the modifier.
+
+    (CA "Fire Attacks": 2 or more pins, 4 or more breaks.)"""
     pin = Fraction(R.chances(total_modifier, R.PIN_NEED), 6)
     brk = Fraction(R.chances(total_modifier, R.BREAK_NEED), 6)
     return 1 - pin, pin - brk, brk
@@ -61,7 +63,7 @@ def _label(c: Counter, hx: _Hex) -> str:
 
 
 def attack_odds(s: State, target: int, firers: Sequence[int]) -> list[Outcome]:
-    """The outcomes of ``firers`` attacking ``target`` in order, with exact probabilities."""
+    """The outcomes of ``firers`` attacking ``target`` in order, with exact probabilities. (CA "Fire Attacks".)"""
     c = s.counter_at(target)
     if c is None or not firers:
         return []

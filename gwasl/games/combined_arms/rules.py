@@ -164,7 +164,7 @@ def _same_state(fn: _F) -> _F:
 
 
 def chances(total_modifier: int, need: int) -> int:
-    """Chances in 6 that one die plus ``total_modifier`` reaches ``need``."""
+    """Chances in 6 that one die plus ``total_modifier`` reaches ``need``. (CA "Fire Attacks", "Enemy Fire".)"""
     return max(0, min(6, 7 - need + total_modifier))
 
 
@@ -179,7 +179,7 @@ _LAST_MASKS: list[Any] = [None, {}]
 
 
 def terrain_masks(terrain: Sequence[str]) -> dict[str, int]:
-    """Bitmasks of the hexes whose terrain has each effect of terrain.json."""
+    """Bitmasks of the hexes whose terrain has each effect of terrain.json. (CA "The Playing Board".)"""
     key = tuple(terrain)
     if _LAST_MASKS[0] == key:
         return dict(_LAST_MASKS[1])
@@ -236,13 +236,14 @@ def unit_masks(s: State) -> tuple[int, int, int, int]:
 
 
 def infantry_in(s: State, h: int) -> list[int]:
-    """Your infantry platoons (unit indices) in hex ``h``."""
+    """Your infantry platoons (unit indices) in hex ``h``. Rifle and MMG platoons both count as infantry (CA "The Units")."""
     if not s.m_inf >> h & 1:
         return []
     return [i for i, u in enumerate(s.units) if u.where == h and UNIT_KIND[i] != ARMOUR]
 
 
 def friendly_broken(s: State) -> int:
+    """How many of your platoons are broken: the enemy mortars' call reads it (CA "Enemy Decisions")."""
     return sum(1 for u in s.units if u.where == BROKEN)
 
 
@@ -545,7 +546,7 @@ def _armour_terms(s: State, frm: int, u: int, with_atg: bool) -> tuple[bool, boo
 
 
 def armour_chances(s: State, frm: int, u: int, with_atg: bool) -> int | None:
-    """Chances in 6 that the enemy in ``frm`` breaks armour platoon ``u`` (None: it may not engage it)."""
+    """Chances in 6 that the enemy in ``frm`` breaks armour platoon ``u`` (None: it may not engage it). (CA "Enemy Fire".)"""
     t = _armour_terms(s, frm, u, with_atg)
     if t is None:
         return None

@@ -259,6 +259,8 @@ def with_smoke(s: State, smoke: tuple[tuple[int, int], ...]) -> State:
 
 
 def initial_state(easier: bool) -> State:
-    """Before the board is diced: every platoon off the board and fresh, armour facing down."""
+    """Before the board is diced: every platoon off the board and fresh, armour facing down.
+
+    Your platoons begin off the board (CA "Movement"), fresh (CA "The Units")."""
     units = tuple(Unit(OFFBOARD, True, 4 if k == ARMOUR else -1) for k in UNIT_KIND)
     return with_units(State(easier=easier), units)

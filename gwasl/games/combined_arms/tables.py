@@ -84,7 +84,7 @@ def _pair(value: Any, where: str) -> tuple[int, int]:
 
 def load_terrain(data: Any, name: str = "terrain.json") -> tuple[dict[int, str], dict[str, Terrain]]:
     """The dice table and the terrain effects, checked: every total 2..12 names a
-    known terrain, every terrain has every effect as true/false, and the road exists."""
+    known terrain, every terrain has every effect as true/false, and the road exists. (CA "The Playing Board".)"""
     if not isinstance(data, dict) or not isinstance(data.get("terrain"), dict) or not isinstance(data.get("dice"), dict):
         raise TableError(f"{name}: expected objects 'dice' and 'terrain'")
     terrain: dict[str, Terrain] = {}
@@ -128,7 +128,7 @@ def _adjacent(a: tuple[int, int], b: tuple[int, int]) -> bool:
 def load_board(data: Any, name: str = "board.json") -> BoardData:
     """The board layout, checked against the text: 9 rows, 7..11 wide, 79 hexes, a
     road of one hex per row whose consecutive hexes touch, the same turned 180
-    degrees, and a scatter die that names each of the 6 corners once."""
+    degrees, and a scatter die that names each of the 6 corners once. (CA "The Playing Board", Figure 1.)"""
     if not isinstance(data, dict):
         raise TableError(f"{name}: expected an object")
     widths = data.get("row_widths")
