@@ -128,7 +128,9 @@ def _forbidden(view: EscortView) -> set[Hex]:
 
 
 def escort_orders(view: EscortView, t: Tables) -> EscortOrders:
-    """Phase 2's orders for every free escort (see the module docstring)."""
+    """Phase 2's orders for every free escort (see the module docstring).
+
+    (On Patrol 104.2.1 modes, 105 radial and 106 diameter movement, 108 searches.)"""
     forces = {e: f for f in view.forces for e in f.escorts}
     free = [s for s in view.ships if s.kind == "escort" and s.moving and not s.in_formation and s.id in forces]
     free.sort(key=lambda s: (order_key(s.pose.bow, s.pose.heading, _aim(forces[s.id], s)), -s.vp, s.id))

@@ -10,7 +10,7 @@ __all__ = ["attack_drms", "attack_needs", "attack_result", "band", "d66", "depth
 
 
 def d66(dice: tuple[int, ...]) -> int:
-    """A d66 roll read as tens and units (11..66)."""
+    """A d66 roll read as tens and units (11..66). The Depth Combat Table of On Patrol 105.4.12 is read this way."""
     return dice[0] * 10 + dice[1]
 
 
@@ -35,7 +35,10 @@ def depth_combat(t: Tables, dice: tuple[int, int]) -> Band:
 
 def attack_drms(t: Tables, dct: Band, weapon: str, count: int, mk_x: int) -> list[tuple[str, int]]:
     """The stand-in attack's DRMs: how close the detonation was (from the Depth Combat Table),
-    further charges in the hex, a one-ton Mk X, a squid."""
+    further charges in the hex, a one-ton Mk X, a squid.
+
+    On Patrol 105.4.12 resolves the attack by the SUBMARINE rules after the Depth Combat Table; the attack's
+    DRMs are gwasl stand-ins (data/base.json)."""
     d = t.attack_drm
     # every value here is gwasl's (SUBMARINE's attack table is not available): labelled as such,
     # never with a rule number (the band itself is Harmon's, 105.4.12, shown on its own line)
@@ -52,6 +55,8 @@ def attack_drms(t: Tables, dct: Band, weapon: str, count: int, mk_x: int) -> lis
 
 
 def attack_result(t: Tables, final: int) -> Band:
+    """The result of a depth charge attack's final DR: On Patrol 105.4.12 defers to the SUBMARINE attack table,
+    which gwasl replaces by a stand-in (data/base.json)."""
     return band(t.attack, final)
 
 
@@ -73,10 +78,14 @@ def torpedo_status(hit_points: int, total: int) -> str:
 
 
 def gun_target(t: Tables, rng: int, guns: int) -> int:
-    """The 2d6 number a ship's gunfire at a surfaced submarine must not exceed (stand-in)."""
+    """The 2d6 number a ship's gunfire at a surfaced submarine must not exceed (stand-in).
+
+    Surface vessels open fire on a surfaced submarine (On Patrol 104.2.1 mode 5); the SUBMARINE gunfire table is
+    a stand-in."""
     base = next((tg for mx, tg in t.gunfire if rng <= mx), 0)
     return base + guns - 1 if base else 0
 
 
 def prolonged_result(t: Tables, total: int) -> Band:
+    """The prolonged attack at game end (On Patrol 104.2.1 mode 7, SUBMARINE 34.7), read on its stand-in table."""
     return band(t.prolonged_attack, total)

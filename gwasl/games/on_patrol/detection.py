@@ -92,7 +92,9 @@ def search_range(ship: Ship, sub: Sub) -> int:
 
 
 def sonar_target(t: Tables, ship: Ship, sub: Sub) -> tuple[int, list[tuple[str, int]]]:
-    """The 2d6 number a sonar search must not exceed (0: no chance) and its DRMs (stand-in table)."""
+    """The 2d6 number a sonar search must not exceed (0: no chance) and its DRMs (stand-in table).
+
+    Escorts at Search Speed conduct sonar search each turn (On Patrol 104.2.1, 108.3)."""
     if sub.depth < t.c("depth_step"):
         return 0, []
     rng = _range(ship, sub)

@@ -179,7 +179,11 @@ def _bands(rows: list[dict[str, Any]], value: str, where: str) -> tuple[Band, ..
 
 
 def load_tables(base: dict[str, Any] | None = None, ships: dict[str, Any] | None = None) -> Tables:
-    """Read and check both tables (the arguments replace the files, for tests)."""
+    """Read and check both tables (the arguments replace the files, for tests).
+
+    The tables of On Patrol: convoy formations (103.1 chart), the Escort Action Table (104.2.1), the Fleet
+    Movement Table (104.3.1), the Depth Combat Table (105.4.12), and gwasl's stand-ins, each row with its source
+    and rule."""
     b = base if base is not None else _read("base.json")
     s = ships if ships is not None else _read("ships.json")
     allrows: list[Mapping[str, Any]] = []
@@ -256,7 +260,7 @@ def load_tables(base: dict[str, Any] | None = None, ships: dict[str, Any] | None
 
 @lru_cache(maxsize=1)
 def tables() -> Tables:
-    """The package's tables, loaded once."""
+    """The package's tables, loaded once. (On Patrol 103.1, 104.2.1, 104.3.1, 105.4.12.)"""
     return load_tables()
 
 
