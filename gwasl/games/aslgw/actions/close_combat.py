@@ -1,9 +1,11 @@
 """Close combat in play (issue 12): exactly as ASLGW 1.10 -- normal CC only between
-separated locations or when every attacker has hand grenades, otherwise
+separated locations or when every attacker has hand grenades (ASLGW 1.10.1; hand
+grenades from 1916 on the western front or by SSR, 1.6.6, 1.6.61), otherwise
 Hand-to-Hand; a Melee across directly accessible locations turns to HtH
 (1.10.11); the French -1 HtH (1.11.2); trench armour +1 (1.8) -- on the classic
 CCT (A11.11), with leadership (ASLGW 1.3), ambush (A11.4), Melee (A11.15) and
-withdrawal from it (A11.2).  The rules are :mod:`gwasl.rules.close_combat`'s.
+withdrawal from it (A11.2); classic CC for everything else (ASLGW 1.10.12).  The
+rules are :mod:`gwasl.rules.close_combat`'s.
 
 A CC happens in a Location (a hex's dugout stands apart, ASLGW 2.2.1) where both
 sides show: units every side sees, or "?" counters.  When it is resolved

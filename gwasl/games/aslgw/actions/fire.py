@@ -1,10 +1,13 @@
 """Fire in play (issue 12): Prep Fire (PFPh), Defensive First Fire at units that just
 moved with Subsequent First Fire and Final Protective Fire (MPh, A8.1-A8.31),
 Final Fire (DFPh, A8.4) and Advancing Fire (AFPh, A7.25); fire groups and
-leadership (A7.5, ASLGW 1.3), range, LOS hindrance with garance (ASLGW 1.7.1),
-TEM of deep trenches and dugouts (ASLGW 2.1.6, 2.2.2-2.2.4), PBF/TPBF/DPBF with
-or without hand grenades (ASLGW 1.6.62), support weapons with RoF, breakdown
-and the weapon tables (ASLGW 1.6, 1.6.2 crews only, 1.6.4 flamethrowers),
+leadership (A7.5, ASLGW 1.3), range, LOS from the firer's position (a deep trench's
+crest, ASLGW 2.1.1; into a deep trench or a dugout only from its hex, 2.1.5, 2.2.2),
+hindrance with garance (ASLGW 1.7.1), TEM of deep trenches and dugouts (ASLGW
+2.1.6, 2.2.3, 2.2.4), PBF/TPBF/DPBF with or without hand grenades (ASLGW 1.6.62),
+support weapons with RoF, breakdown and the weapon tables (ASLGW 1.6: 1.6.1 and
+Table 1 machine guns, 1.6.2 crews only, 1.6.3 and 1.6.31 the BAR and MP18 as
+light SW, 1.6.4, 1.6.41 and Table 2 flamethrowers),
 cowering (A7.9), residual FP (A8.2), the NTC of ASLGW 1.3.2, snipers (A14) and
 the fog layer (area fire at "?", A7.23; HIP units immune, O'Leary 3.2.1).
 

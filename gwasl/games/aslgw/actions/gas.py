@@ -4,7 +4,9 @@ takes the gas NTC with the Table 5 DRMs, and suffers the gas by type and protect
 when it fails (:func:`gwasl.rules.gas.resolve_gas_exposure`); at each RPh units
 still in the cloud without their protection on, and units under a labor marker,
 try again (:func:`gwasl.rules.gas.rally_phase_gas_check`); protection worn makes
-a unit CX (1.9.15) until removed for 1 MF (1.9.16).
+a unit CX (1.9.15) until removed for 1 MF (1.9.16).  Who has what protection comes
+from the scenario's date and OB (ASLGW 1.9.1, 1.9.11, 1.9.12), what a gas does from
+its type (1.9.13), and a gas MC has no Heat of Battle (1.9.25).
 
 A hidden unit's gas NTC is rolled on its side's own dice and kept in one private
 event per side with a hidden layer (so that what others see does not depend on

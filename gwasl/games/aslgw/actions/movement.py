@@ -8,7 +8,13 @@ are listed, and on the truth when gwasl resolves an order given blind: an
 order that the truth makes impossible reveals what stood in its way.  Every
 rule comes from :mod:`gwasl.rules` (terrain and deep trench costs,
 stacking, MF allowances, command, task checks, concealment, garance); this
-module only puts them in the order of play.
+module only puts them in the order of play: MF allowances (A4.1; ASLGW 1.3,
+1.3.4, 1.8), deep trench costs (ASLGW 2.1.2, 2.1.3), stacking (A5.1; ASLGW
+2.1.4, 2.2.1), the No Leader NTC from each side's command status (ASLGW 1.3.2,
+command radius by date 1.3.1, 1.3.11, 1.3.12, 1.3.13, heroes 1.3.21, own trenches
+1.3.22), platoons by impulses while combat groups move like WW2 squads (ASLGW
+1.4.1, 1.2.1), and concealment lost in the open, at once in garance trousers
+unless 1.7.3 exempts them (A12.14; ASLGW 1.7, 1.7.2, 1.7.3).
 """
 
 from __future__ import annotations
