@@ -319,7 +319,7 @@ class Session(Generic[S]):
         scratch copy of the dice stream, so the game itself is untouched.  ``None`` when
         the game is over, has no policy, the side to act plays itself, or it keeps secrets
         from the person at the desk (its policy would read them, and its advice pass them on:
-        O'Leary 1.2, issue 28's twin games).
+        O'Leary 1, the Introduction; issue 28's twin games).
 
         Raises :class:`GameError` for a policy the game does not have.
         """
