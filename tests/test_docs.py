@@ -9,6 +9,8 @@
   nothing cites the old DESIGN.md.
 * Every public function of gwasl/rules and gwasl/games/* cites in its docstring the rule
   it implements, but for a short list of modules and functions that implement no rule.
+* Every rule row of docs/rules-coverage.md names the module of gwasl/ that applies it in
+  play, whose docstrings cite it, or says why there is none.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import subprocess
 from functools import cache
 from pathlib import Path
 
-from testsupport import ROOT
+from testsupport import IN_PLAY_MODULE, ROOT, cites_rule_number, module_docstrings, parse_coverage_rows
 
 ARCHITECTURE = ROOT / "docs" / "architecture.md"
 CONTRACTS = ROOT / "docs" / "contracts.md"
@@ -276,3 +278,79 @@ def test_the_rule_reference_pattern():
         assert RULE_REFERENCE.search(doc), doc
     for doc in ("The view of a side.", "Encode the state as JSON."):
         assert not RULE_REFERENCE.search(doc), doc
+
+
+# -- item 6: the in-play module of each rule of docs/rules-coverage.md ---------------------------
+
+RULES_COVERAGE = ROOT / "docs" / "rules-coverage.md"
+#: the rule rows of the ASLGW table (the same keys as tests/rules/test_rules_coverage.py)
+_RULE_ROW = re.compile(r"^(\d+(?:\.\d+)+|ignored .+|Table \d)$")
+
+
+def coverage_rows(text: str | None = None):
+    return parse_coverage_rows(RULES_COVERAGE.read_text(encoding="utf-8") if text is None else text, _RULE_ROW)
+
+
+@cache
+def _docstrings(module: str) -> tuple[str, ...]:
+    return tuple(" ".join(d.split()) for d in module_docstrings(ROOT / "gwasl" / module))
+
+
+def module_cites(module: str, key: str) -> bool:
+    """Whether some docstring of ``module`` (relative to gwasl/) cites the row's rule: its number
+    (``2.1.3``, not ``2.1.31``), ``Table N``, or an ignored rule's ASL number (``A1.21``)."""
+    docs = _docstrings(module)
+    if key.startswith("Table "):
+        return any(re.search(re.escape(key) + r"(?!\d)", d) for d in docs)
+    if key.startswith("ignored "):
+        numbers = [n.replace(".", "", 1) if n[1] == "." else n for n in re.findall(r"[A-D]\.?\d+(?:\.\d+)*", key)]
+        return any(re.search(r"\b" + re.escape(n) + r"(?!\.?\d)", d) for n in numbers for d in docs)
+    return any(cites_rule_number(key, "", d) for d in docs)
+
+
+def in_play_problems(text: str | None = None) -> list[str]:
+    """What is wrong with the in-play column: a row without it, a cell that names no module and
+    says no reason, a module that does not exist or whose docstrings do not cite the row's rule."""
+    bad = []
+    for row in coverage_rows(text):
+        modules = IN_PLAY_MODULE.findall(row.in_play)
+        if row.in_play.startswith("—"):
+            if modules or len(row.in_play.strip("— ")) < 10:
+                bad.append(f"{row.key}: a row without an in-play module names none and says why: {row.in_play!r}")
+            continue
+        if not modules:
+            bad.append(f"{row.key}: no in-play module named (or '— why none'): {row.in_play!r}")
+        for m in modules:
+            if not (ROOT / "gwasl" / m).is_file():
+                bad.append(f"{row.key}: no module gwasl/{m}")
+            elif not module_cites(m, row.key):
+                bad.append(f"{row.key}: gwasl/{m} cites the rule in no docstring")
+    return bad
+
+
+def test_every_rule_names_its_in_play_module_which_cites_it():
+    """Issue 23 item 6: docs/rules-coverage.md names, for each rule of ASLGW v0.1.1, the module that
+    applies it in play; the module exists and one of its docstrings cites the rule."""
+    rows = coverage_rows()
+    assert len(rows) >= 90
+    assert all(r.in_play for r in rows), "rows without the in-play column"
+    assert in_play_problems() == []
+    named = sum(1 for r in rows if IN_PLAY_MODULE.search(r.in_play))
+    assert named >= 69, f"only {named} rules name an in-play module"  # 21 say why none (set-up only, not in play yet)
+
+
+def test_the_in_play_check_catches_a_wrong_or_missing_module():
+    """A module that does not cite the rule, one that does not exist, a bare dash and a row that
+    lost its in-play cell are each reported."""
+    head = "| Rule | Subject | Implementation | In play | Tests | validate |\n|---|---|---|---|---|---|\n"
+    good = head + "| 1.9.14 | gas NTC | `gas:x` | `games/aslgw/actions/gas.py` | `t.py::t` | n/a |\n"
+    assert in_play_problems(good) == []
+    assert in_play_problems(good.replace("actions/gas.py", "actions/rout.py")) == [
+        "1.9.14: gwasl/games/aslgw/actions/rout.py cites the rule in no docstring"]
+    assert in_play_problems(good.replace("actions/gas.py", "actions/gaz.py")) == ["1.9.14: no module gwasl/games/aslgw/actions/gaz.py"]
+    assert in_play_problems(good.replace("`games/aslgw/actions/gas.py`", "—"))
+    assert in_play_problems(good.replace("`games/aslgw/actions/gas.py`", "gas.py"))
+    five = "| 1.9.14 | gas NTC | `gas:x` | `t.py::t` | n/a |\n"
+    assert [r.in_play for r in coverage_rows(five)] == [""]
+    assert module_cites("games/aslgw/actions/gas.py", "Table 5") and not module_cites("games/aslgw/actions/gas.py", "Table 1")
+    assert module_cites("games/aslgw/actions/movement.py", "1.3.12") and not module_cites("games/aslgw/actions/movement.py", "1.3.5")

@@ -48,19 +48,39 @@ class CoverageRow:
     implementation: str
     tests: str
     validate: str
+    #: the modules of gwasl/ that apply the rule in play (``games/aslgw/actions/rout.py``), or
+    #: "— why none"; empty in a table without the column
+    in_play: str = ""
 
 
 def parse_coverage_rows(text: str, row_key: re.Pattern[str]) -> list[CoverageRow]:
-    """The rows ``| key | subject | implementation | tests | validate |`` whose key matches ``row_key``."""
+    """The rows ``| key | subject | implementation | tests | validate |`` whose key matches
+    ``row_key``, and those of a table with an in-play column after the implementation
+    (``| key | subject | implementation | in play | tests | validate |``)."""
     out = []
     for line in text.splitlines():
         if not line.startswith("|"):
             continue
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) != 5 or not row_key.match(cells[0]):
+        if len(cells) not in (5, 6) or not row_key.match(cells[0]):
             continue
-        out.append(CoverageRow(cells[0], cells[2], cells[3], cells[4]))
+        if len(cells) == 6:
+            out.append(CoverageRow(cells[0], cells[2], cells[4], cells[5], cells[3]))
+        else:
+            out.append(CoverageRow(cells[0], cells[2], cells[3], cells[4]))
     return out
+
+
+#: a module named in an in-play cell, relative to gwasl/
+IN_PLAY_MODULE = re.compile(r"`((?:[\w]+/)*[\w]+\.py)`")
+
+
+def module_docstrings(path: Path) -> list[str]:
+    """Every docstring of a module: its own, its classes', its functions' and methods'."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [d for n in ast.walk(tree)
+            if isinstance(n, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+            and (d := ast.get_docstring(n))]
 
 
 def cites_rule_number(rule: str, name: str, doc: str) -> bool:
