@@ -148,6 +148,7 @@ PLUMBING_FUNCTIONS: dict[str, str] = {
     'gwasl/games/aslgw/knowledge.py:secret_roll': 'a roll as it rides in a private event (docs/architecture.md "Dice"), no rule',
     'gwasl/games/aslgw/settings.py:game_settings': 'reads the turn record through rules/turn_record.py, no rule of its own',
     'gwasl/games/aslgw/state.py:ro': 'a read-only mapping helper, no rule',
+    'gwasl/games/aslgw/victory.py:result_json': 'the result as JSON for status output (docs/contracts.md 5), no rule',
     'gwasl/games/aslgw/victory.py:control_json': 'Control as JSON for status output (docs/contracts.md 5), no rule',
     'gwasl/games/aslgw/victory.py:is_quiet': 'which events the Control hook ignores, no rule',
     'gwasl/rules/checks_combat.py:Finding': 'builds a validate finding whose message names the rule its caller gives, no rule of its own',

@@ -82,7 +82,8 @@ def _mult(d: Any, key: str, where: str) -> Fraction:
 def parse_point_blank(doc: Any) -> _PbTable:
     """Validate the ``point_blank`` entry of weapons.json.
 
-    The PBF multipliers of ASLGW 1.6.62: x2 with hand grenades, x1.5 without."""
+    The Point Blank Fire multipliers: with hand grenades the classic PBF and TPBF (A7.21, A7.212),
+    without them x1.5 and DPBF instead of TPBF (ASLGW 1.6.62)."""
     pb = doc.get("point_blank") if isinstance(doc, dict) else None
     if not isinstance(pb, dict):
         raise TableError("weapons.json: no 'point_blank' object")

@@ -895,7 +895,7 @@ def los(
 def visible_from(scenario: Scenario, h: Hex, from_in: Position | str = Position.GROUND, *, counters: LosCounters | None = None) -> frozenset[Hex]:
     """Every hex a unit in ``h`` sees (the one-to-all LOS map; see :meth:`LosIndex.visible_from`).
 
-    (ASL A6; ASLGW 2.1.5, 2.1.6, 2.2.2.)"""
+    (ASL A6; ASLGW 2.1.1, 2.1.5, 2.2.2.)"""
     return _index_for(scenario, counters).visible_from(h, from_in)
 
 

@@ -111,7 +111,7 @@ def _get(d: dict[str, Any], key: str, where: str, typ: type) -> Any:
 def parse_asl_core(doc: Any) -> AslCore:
     """Validate a decoded asl_core.json; :class:`TableError` names entry and field.
 
-    The classic numbers of asl_core.json: task checks (A7.8), MC (A10.3, A10.31), Heat of Battle (A15.1),
+    The classic numbers of asl_core.json: task checks (NTC, PTC; pin A7.8), MC (A10.3, A10.31), Heat of Battle (A15.1),
     casualty reduction (A7.302), CX (A4.51), Double Time (A4.5), DM (A10.62), Human Wave (A25.231), stacking
     (A5.1), entrenchments (B27.41)."""
     if not isinstance(doc, dict):

@@ -69,7 +69,7 @@ def stacking_problems_after(units: Iterable[Unit], side: str, h: Hex, position: 
                             arriving: Iterable[Unit]) -> str | None:
     """Whether ``arriving`` units of ``side`` entering ``(h, position)`` would overstack
     it, given every unit on the map (``units``).  The arriving units are counted
-    once, wherever they stand now. A5.1, ASLGW 2.1.4, 2.2.1."""
+    once, wherever they stand now (A5.1; ASLGW 2.1.4, 2.2.1)."""
     come = {u.id: u for u in arriving}
     key = location_key(position)
     there = [u for u in units if u.side == side and u.id not in come and u.hex == h and location_key(u.position) == key

@@ -149,8 +149,8 @@ def casualty(em: Emitter, uid: str, why: str) -> None:
 
 
 def eliminate(em: Emitter, uid: str, why: str) -> None:
-    """A unit is eliminated (A7.301-A7.305 KIA); a squad's loss may reduce its platoon to a half-platoon (ASLGW
-    1.1)."""
+    """A unit is eliminated and leaves play, the weapons it held staying where no unit of its side takes them
+    (docs/rules-notes.md); a squad's loss may reduce its platoon to a half-platoon (ASLGW 1.1)."""
     u = em.alive(uid)
     if u is None:
         return

@@ -369,15 +369,14 @@ def vp_json(state: AslgwState) -> dict[str, Any]:
 
 
 def result_json(state: AslgwState, why: str) -> dict[str, Any]:
-    """``status().result``: winner, why, and the tallies behind it. (A26.3: the winner by the card's conditions.)"""
+    """``status().result``: winner, why, and the tallies behind it."""
     if state.victory.result is not None:
         return dict(state.victory.result)
     return {"winner": None, "why": why, "turns": state.settings.turns}
 
 
 def verdict_record(v: Verdict, state: AslgwState) -> dict[str, Any]:
-    """The verdict at game end (A26.3) with the CVP (A26.221), exit VP (A26.23) and declared Control (A26.15)
-    behind it."""
+    """The record of a verdict: the CVP (A26.221), exit VP (A26.23) and declared Control (A26.15) behind it."""
     t = _tally(state, True)
     return {"winner": v.winner, "why": v.why, "met": dict(v.met), "details": list(v.details),
             "cvp": dict(t.cvp), "exit_vp": dict(t.exit_vp),

@@ -127,7 +127,8 @@ def _kind(state: AslgwState, a: Area, att: Sequence[Unit], dfn: Sequence[Unit]) 
 
 
 def fx_loc(p: Position) -> str:
-    """The position name the CC DRMs read: any deep-trench position counts as the deep trench (ASLGW 2.1, 1.10.1)."""
+    """The location a position counts as when CC asks whether wire separates the units (ASLGW 1.10.1): any
+    deep-trench position is the deep trench (ASLGW 2.1)."""
     return "deep_trench" if p in (Position.DEEP_TRENCH, Position.DEEP_TRENCH_CREST) else p.value
 
 

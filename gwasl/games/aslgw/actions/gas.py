@@ -203,8 +203,8 @@ REDUCERS: Mapping[type[Record], Callable[[AslgwState, Any], AslgwState]] = {
 def expire(state: AslgwState) -> AslgwState:
     """Clouds whose last turn is past are gone (docs/format/aslgw.md ``turns``).
 
-    The area of effect stays while its units suffer the gas (ASLGW 1.9.21, 1.9.23); the cloud's length in turns
-    is the scenario's, as ASLGW 1.9.14 leaves the attack to OBA or SSR."""
+    ASLGW 1.9 does not say how long a cloud stays (1.9.21 and 1.9.23 speak only of units remaining in its
+    area of effect): the scenario's release gives its turns (infantry_combat.json ``gas``)."""
     c = state.combat
     keep = tuple(g for g in c.gas if g.until_turn is None or state.turn <= g.until_turn)
     return state if keep == c.gas else replace(state, combat=replace(c, gas=keep))

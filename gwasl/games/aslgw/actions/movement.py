@@ -467,8 +467,7 @@ def resolve_step(state: AslgwState, dice: GameDice, group: Group, to: Hex, to_in
 
     Raises :class:`GroupLocationError` (a moving group not in one Location).
 
-    One step of a group: the MF it costs (A4), its NTCs (ASLGW 1.3.2, 1.4.13), and the Defensive First Fire
-    window it opens (A8.1).
+    One step of a group: the MF it costs (A4) and the NTCs it needs first (ASLGW 1.3.2, 1.4.13).
     """
     fog = state.fog
     sc = fog.scenario
