@@ -1,7 +1,7 @@
 """gwasl plays the other side of a Great War scenario (issue 25): the opponent's policy.
 
 The opponent decides every choice of its side -- rally and repair (A10.6, A9.72),
-Prep Fire (A3.3), movement with platoon impulses (ASLGW 1.4.1) and the Bayonet
+Prep Fire (A3.2), movement with platoon impulses (ASLGW 1.4.1) and the Bayonet
 Charge steps (ASLGW 1.5), Defensive First, Subsequent First and Final Protective
 Fire (A8.1-A8.31), Final Fire (A8.4), Advancing Fire (A7.25), routs (A10.5),
 advances (A4.7), close combat (A11) -- and keeps the shift policy of O'Leary's

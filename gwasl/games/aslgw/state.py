@@ -117,7 +117,7 @@ Area = tuple[str, str]
 @dataclass(frozen=True, slots=True)
 class UnitCombat:
     """Marks of one unit or support weapon (see the module docstring).  ``fire``:
-    ``""``, ``prep`` (A3.3: no movement, no Advancing Fire), ``first`` (A8.1),
+    ``""``, ``prep`` (A3.2; A3.3: no movement, A3.5: no Advancing Fire), ``first`` (A8.1),
     ``final`` (A8.3-A8.4: fired twice), ``fired`` (done for the phase)."""
 
     fire: str = ""
