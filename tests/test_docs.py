@@ -357,3 +357,5 @@ def test_the_in_play_check_catches_a_wrong_or_missing_module():
     assert module_cites("games/aslgw/actions/gas.py", "Table 5") and not module_cites("games/aslgw/actions/gas.py", "Table 1")
     assert module_cites("games/aslgw/actions/movement.py", "1.3.12") and not module_cites("games/aslgw/actions/movement.py", "1.3.5")
     assert not module_cites("games/aslgw/actions/rout.py", "10.5")  # its docstrings cite A10.5, no ASLGW 10.5
+    # an ignored row's ASL numbers, written "A.22.3" in the text's list: records.py cites A22.3, fire.py no A1.21
+    assert module_cites("games/aslgw/records.py", "ignored A.22.3") and not module_cites("games/aslgw/actions/fire.py", "ignored A1.21 & A7.36")
