@@ -91,7 +91,7 @@ _WORTH = {UnitKind.SQUAD: 1.0, UnitKind.HALF_SQUAD: 0.5, UnitKind.CREW: 0.5, Uni
           UnitKind.SUPPORT_WEAPON: 0.0}
 #: the least net expected effect (in squads) a shot must promise before the opponent fires
 FIRE_MARGIN = 0.04
-_MODE_WORDS = {"prep": ("Prep Fire", "A3.3, A7"), "first": ("Defensive First Fire", "A8.1"),
+_MODE_WORDS = {"prep": ("Prep Fire", "A3.2, A7"), "first": ("Defensive First Fire", "A8.1"),
                "subsequent": ("Subsequent First Fire", "A8.3"), "fpf": ("Final Protective Fire", "A8.31"),
                "final": ("Final Fire", "A8.4"), "advancing": ("Advancing Fire", "A7.25")}
 

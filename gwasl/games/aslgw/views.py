@@ -532,7 +532,7 @@ _CHANGES = {
 
 #: how a fire marker reads (A8.1, A8.3, A8.4, A3.3, A3.5)
 MARK_WORDS = {
-    "prep": "marked with Prep Fire (A3.3)", "first": "marked with First Fire (A8.1)",
+    "prep": "marked with Prep Fire (A3.2)", "first": "marked with First Fire (A8.1)",
     "final": "marked with Final Fire (A8.3, A8.4)", "fired": "marked as having fired this phase (A3.5)",
 }
 

@@ -1178,8 +1178,8 @@ REDUCERS: Mapping[type[Record], Callable[[AslgwState, Any], AslgwState]] = {
 }
 
 
-#: the rule of each fire mode (A3.3 Prep Fire; A8.1 Defensive First Fire; A8.3 SFF; A8.31 FPF; A8.4 Final Fire; A7.25 Advancing Fire)
-_MODE_RULE = {"prep": "A3.3", "first": "A8.1", "subsequent": "A8.3", "fpf": "A8.31", "final": "A8.4", "advancing": "A7.25"}
+#: the rule of each fire mode (A3.2 Prep Fire; A8.1 Defensive First Fire; A8.3 SFF; A8.31 FPF; A8.4 Final Fire; A7.25 Advancing Fire)
+_MODE_RULE = {"prep": "A3.2", "first": "A8.1", "subsequent": "A8.3", "fpf": "A8.31", "final": "A8.4", "advancing": "A7.25"}
 
 
 def why_not_firing(state: AslgwState, u: Unit, side: str, mode: str) -> str:
