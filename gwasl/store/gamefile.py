@@ -737,7 +737,7 @@ def open_game(path: str | os.PathLike[str], mode: Mode = "w", altered_ok: bool =
         if quiet:
             con = _connect(p, "r", immutable=True)
             try:
-                columns_version, meta_rows, rows, snap_rows = _read_all(con, mode, p)
+                columns_version, meta_rows, rows, snap_rows = _read_all((con, mode), p)
             except (GameFileError, sqlite3.Error):
                 if _still_quiet(p, quiet):
                     raise
@@ -749,7 +749,7 @@ def open_game(path: str | os.PathLike[str], mode: Mode = "w", altered_ok: bool =
                 con = None
         if not quiet:
             con = _read_connection(p) if mode == "r" else _connect(p, "w")
-            columns_version, meta_rows, rows, snap_rows = _read_all(con, mode, p)
+            columns_version, meta_rows, rows, snap_rows = _read_all((con, mode), p)
         assert con is not None
         stored: dict[str, str] = {}
         for k, v in meta_rows:
@@ -809,10 +809,11 @@ def open_game(path: str | os.PathLike[str], mode: Mode = "w", altered_ok: bool =
     return GameFile(p, con, ruleset, game, session, meta, mode, altered)
 
 
-def _read_all(con: sqlite3.Connection, mode: Mode, p: Path) -> tuple[int, Any, Any, list[Any]]:
-    """In one read transaction: the file checked (``quick_check``, the schema), its
-    journal's format by its columns, its meta rows, journal rows and snapshot rows."""
-    with _transaction(con, mode) as conn:
+def _read_all(db: tuple[sqlite3.Connection, Mode], p: Path) -> tuple[int, Any, Any, list[Any]]:
+    """In one read transaction on ``db`` (the connection and the mode it was opened in):
+    the file checked (``quick_check``, the schema), its journal's format by its columns,
+    its meta rows, journal rows and snapshot rows."""
+    with _transaction(*db) as conn:
         first = conn.execute("PRAGMA quick_check").fetchone()
         check = first[0] if first is not None else None
         if check != "ok":
