@@ -85,8 +85,10 @@ def test_game_commands_open_the_file_without_an_orm(games, ruleset, sub):
     assert "sqlite3" in mods and "gwasl.store.gamefile" in mods
     assert not _top(mods) & {"sqlalchemy", "sqlmodel", "pydantic", "PySide6"}
     assert not {m for m in mods if m.startswith("gwasl.commands.")} - {"gwasl.commands.common", "gwasl.commands.game"}
-    if ruleset != "aslgw":  # a solitaire game traces no LOS and loads no Great War rules
-        assert "numpy" not in _top(mods)
+    # the LOS rules are loaded (rules.los is a scenario check), numpy only once an LOS is traced:
+    # this Great War game's opening (its Rally Phase, no garance trousers to check) traces none
+    assert "numpy" not in _top(mods)
+    if ruleset != "aslgw":  # a solitaire game loads no Great War rules
         assert not {m for m in mods if m.startswith("gwasl.games.aslgw")}
 
 
@@ -116,3 +118,19 @@ def test_help_lists_what_every_module_registered_in_order(capsys):
     with redirect_stdout(buf), pytest.raises(SystemExit):
         cli.main(["game", "show", "--help"])
     assert "--view VIEWER" in buf.getvalue()
+
+
+def test_the_los_rules_load_numpy_when_they_first_trace():
+    code = ("import sys\n"
+            "from gwasl.model.scenario_io import load_scenario\n"
+            "from gwasl.model.hexgrid import Hex\n"
+            "from gwasl.rules import los, los_kernel, validate\n"
+            f"s = load_scenario({str(BOIS)!r})\n"
+            "before = 'numpy' in sys.modules\n"
+            "ok = validate.validate_scenario(s).valid\n"
+            "after_validate = 'numpy' in sys.modules\n"
+            "r = los.los(s, Hex.from_label('C3'), Hex.from_label('F6'))\n"
+            "import numpy\n"
+            "print(before, ok, after_validate, 'numpy' in sys.modules, los.np is numpy, los_kernel.np is numpy, r.clear in (True, False))\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert r.stdout.split() == ["False", "True", "False", "True", "True", "True", "True"], r.stdout + r.stderr[-500:]
