@@ -134,3 +134,17 @@ def test_the_los_rules_load_numpy_when_they_first_trace():
             "print(before, ok, after_validate, 'numpy' in sys.modules, los.np is numpy, los_kernel.np is numpy, r.clear in (True, False))\n")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert r.stdout.split() == ["False", "True", "False", "True", "True", "True", "True"], r.stdout + r.stderr[-500:]
+
+
+def test_combined_arms_line_of_fire_tables_are_built_on_first_use():
+    """About 0.2 s of tables (CA "Line of Fire"): a Combined Arms command that traces no line of
+    fire (show, legal) does not build them; the first use builds them whole, as before."""
+    code = ("import sys\n"
+            "from gwasl.games.combined_arms import board as B\n"
+            "before = 'LOF_INTERIOR' in vars(B) or 'LOF_BY_HEX' in vars(B)\n"
+            "near = B.LOF_NEAR\n"
+            "interior, partial = B._lof_tables()\n"
+            "print(before, B.LOF_INTERIOR == interior and B.LOF_PARTIAL == partial, "
+            "(B.LOF_BY_HEX, near) == B._lof_by_hex(), len(interior) > 1000)\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert r.stdout.split() == ["False", "True", "True", "True"], r.stdout + r.stderr[-500:]
