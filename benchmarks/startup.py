@@ -9,7 +9,9 @@ QWidget, so the ratio shows what gwasl adds to Qt's own start.  Target: at most 
 
 Each process runs offscreen with ``GWASL_STARTUP_PROBE`` set: the window prints the time
 when the event loop first turns (shown and painted) and quits; the figure is that time
-less the time just before the process was started.  Also printed: the modules a
+less the time just before the process was started.  Beside it: the CPU time (user + sys)
+of the whole process (it quits once shown), which other programs' load changes less, and
+the load average during the run.  Also printed: the modules a
 ``gwasl play`` start imports that the issue names as heavy (numpy, shapely), so a
 deferral that broke shows.
 
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -42,12 +45,16 @@ def _env() -> dict[str, str]:
     return env
 
 
-def once(cmd: list[str]) -> float:
+def once(cmd: list[str]) -> tuple[float, float]:
+    """Seconds from start to the window shown, and the CPU seconds (user + sys) of the process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.time()
     out = subprocess.run(cmd, env=_env(), capture_output=True, text=True, timeout=120)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     for line in out.stdout.splitlines():
         if line.startswith("visible "):
-            return float(line.split()[1]) - t0
+            return float(line.split()[1]) - t0, cpu
     raise RuntimeError(f"{' '.join(cmd)}: no window ({out.returncode}): {out.stderr[-500:]}")
 
 
@@ -90,15 +97,22 @@ def main(argv: list[str] | None = None) -> None:
         if not args.quick:
             cases += [(f"gwasl play GAME ({name})", [*gwasl, "play", str(path)]) for name, path in games.items()]
         results: dict[str, list[float]] = {name: [] for name, _ in cases}
+        cpus: dict[str, list[float]] = {name: [] for name, _ in cases}
+        loads = [os.getloadavg()[0]]
         for _ in range(args.runs):  # interleaved: a busy moment of the machine falls on every case alike
             for name, cmd in cases:
-                results[name].append(once(cmd))
+                shown, cpu = once(cmd)
+                results[name].append(shown)
+                cpus[name].append(cpu)
+            loads.append(os.getloadavg()[0])
         ref = statistics.median(results[cases[0][0]])
-        print(f"start-up, command to visible window, median of {args.runs} fresh processes (target <= 2 s idle)")
+        print(f"start-up, command to visible window, median of {args.runs} fresh processes (target <= 2 s idle); "
+              f"load average {min(loads):.1f}-{max(loads):.1f} during the run")
         for name, _ in cases:
             xs = results[name]
             med = statistics.median(xs)
-            print(f"  {name:40s} {med:6.2f} s  (min {min(xs):.2f}, max {max(xs):.2f})  x{med / ref:.1f} the bare window")
+            print(f"  {name:40s} {med:6.2f} s  (min {min(xs):.2f}, max {max(xs):.2f})  x{med / ref:.1f} the bare window;"
+                  f"  CPU {statistics.median(cpus[name]):.2f} s")
         if not args.quick:
             print("  heavy modules imported by gwasl play:", ", ".join(heavy_imports(games["Great War"])) or "none")
 

@@ -18,17 +18,32 @@ import re
 import sys
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from gwasl.model.errors import GwaslError
-from gwasl.model.hexgrid import Hex, HexLabelError
-from gwasl.model.scenario import Scenario
-from gwasl.model.scenario_io import ScenarioError, ScenarioFormatError, escape_controls, load_scenario, quote, quote_list
+
+if TYPE_CHECKING:
+    from gwasl.model.hexgrid import Hex
+    from gwasl.model.scenario import Scenario
+    from gwasl.model.scenario_io import escape_controls, quote, quote_list
 
 __all__ = ["MAX_LINE", "UsageError", "escape_controls", "load_or_fail", "parse_hex", "parse_side", "print_json", "quote", "quote_list", "safe_output"]
 
 #: Longest line of text output; the rest of a longer line is left out and counted.
 MAX_LINE = 2000
+
+
+_FROM_SCENARIO_IO = frozenset({"escape_controls", "quote", "quote_list"})
+
+
+def __getattr__(name: str) -> Any:
+    # the scenario reader's helpers, imported when a command first uses one: every command
+    # prints through safe_output, and `gwasl --help` reads no scenario (issue 23 item 8)
+    if name in _FROM_SCENARIO_IO:
+        from gwasl.model import scenario_io
+
+        return getattr(scenario_io, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class UsageError(GwaslError):
@@ -64,7 +79,9 @@ class _SafeText(io.TextIOBase):
                 self._end_line()
                 self._raw_write("\n")
             if part:
-                shown = escape_controls(part)
+                # a printable part has nothing to escape (every character escape_controls
+                # escapes is one str.isprintable refuses): the scenario reader is not loaded for it
+                shown = part if part.isprintable() else _escape(part)
                 room = MAX_LINE - self._column
                 if room > 0:
                     self._raw_write(shown[:room])
@@ -90,6 +107,12 @@ class _SafeText(io.TextIOBase):
     def close_line(self) -> None:
         """Say what was left out of an unfinished last line."""
         self._end_line()
+
+
+def _escape(text: str) -> str:
+    from gwasl.model.scenario_io import escape_controls
+
+    return escape_controls(text)
 
 
 @contextmanager
@@ -139,6 +162,8 @@ def print_json(obj: Any) -> None:
 
 def load_or_fail(path: str) -> Scenario:
     """Load a scenario or raise :class:`UsageError` with a readable message."""
+    from gwasl.model.scenario_io import ScenarioError, ScenarioFormatError, load_scenario
+
     try:
         return load_scenario(path)
     except ScenarioFormatError as e:
@@ -152,6 +177,9 @@ def load_or_fail(path: str) -> Scenario:
 
 def parse_hex(scenario: Scenario, label: str, what: str = "hex") -> Hex:
     """A hex of the scenario's map, or :class:`UsageError` naming the bad label."""
+    from gwasl.model.hexgrid import Hex, HexLabelError
+    from gwasl.model.scenario_io import quote
+
     try:
         h = Hex.from_label(label)
     except HexLabelError as e:
@@ -162,6 +190,8 @@ def parse_hex(scenario: Scenario, label: str, what: str = "hex") -> Hex:
 
 
 def parse_side(scenario: Scenario, side: str) -> str:
+    from gwasl.model.scenario_io import quote, quote_list
+
     if side not in scenario.sides:
         raise UsageError(f"side {quote(side)} is not a side of this scenario ({quote_list(scenario.sides)})")
     return side

@@ -20,7 +20,6 @@ from gwasl.model.scenario import FormationKind, HiddenStatus, Position, Scenario
 from gwasl.model.scenario_io import Finding as _Finding
 from gwasl.rules.garance import garance_concealment_loss, in_open_ground, wears_garance
 from gwasl.rules.ignored import ignored_rule, ignored_rule_for_item, rule_label, ssr_allowed
-from gwasl.rules.los import LosError, LosIndex, OutlineError
 from gwasl.rules.organisation import (
     combat_group_problems,
     composition_problems,
@@ -295,6 +294,9 @@ def check_garance_concealment(s: Scenario) -> Iterator[_Finding]:
     ]
     if not suspects:
         return
+    # numpy: loaded only when a scenario has a unit to check (issue 23 item 8: opening a game validates its scenario)
+    from gwasl.rules.los import LosError, LosIndex, OutlineError
+
     try:
         index = LosIndex(s)
     except (LosError, OutlineError):  # a malformed outline: check_outlines reports it

@@ -38,9 +38,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from gwasl.model.errors import GwaslError
 from gwasl.model.hexgrid import Hex
@@ -48,6 +46,7 @@ from gwasl.model.scenario import FortificationKind, Position, Scenario, Unit, Un
 from gwasl.model.scenario_io import Finding
 from gwasl.model.terrain import terrain_table
 from gwasl.rules.garance import wears_garance
+from gwasl.rules.lazy_numpy import LazyNumpy
 from gwasl.rules.los_geometry import FINE, Outline, OutlineError, parse_outline, segment_enters_below
 from gwasl.rules.los_kernel import (
     SIDE_NEIGHBOUR,
@@ -60,6 +59,11 @@ from gwasl.rules.los_kernel import (
     templates_for,
 )
 from gwasl.rules.validate import scenario_check
+
+if TYPE_CHECKING:
+    import numpy as np
+else:  # numpy is imported when an LOS is first traced, not with the rules (lazy_numpy)
+    np = LazyNumpy(globals())
 
 __all__ = [
     "HindranceHex",

@@ -24,9 +24,15 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
-import numpy as np
+from gwasl.rules.lazy_numpy import LazyNumpy
+
+if TYPE_CHECKING:
+    import numpy as np
+else:  # numpy is imported when an LOS is first traced, not with the rules (lazy_numpy)
+    np = LazyNumpy(globals())
+
 
 __all__ = [
     "Templates",

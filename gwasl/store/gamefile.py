@@ -39,17 +39,10 @@ import sqlite3
 import stat
 import tempfile
 import urllib.parse
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
-
-from sqlalchemy import event as sa_event
-from sqlalchemy import text
-from sqlalchemy.engine import Engine
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
-from sqlalchemy.pool import StaticPool
-from sqlmodel import Field, SQLModel, create_engine
 
 from gwasl import __version__
 from gwasl.engine.game import SCENARIO_FILE, Game, GameError, GameOptions
@@ -101,40 +94,21 @@ class GameChangedOnDisk(GameFileError):
     was written; open the game again to go on from what is on disk."""
 
 
-class GameMeta(SQLModel, table=True):
-    """One fact about the game (format, version, ruleset, seed, options, source)."""
-
-    __tablename__ = "meta"
-    key: str = Field(primary_key=True)
-    value: str
-
-
-class JournalRow(SQLModel, table=True):
-    """One journal entry; ``events`` is the JSON list of its event records; ``chain`` the
-    hash of the entry chained to the one before (format 2)."""
-
-    __tablename__ = "journal"
-    idx: int = Field(primary_key=True)
-    kind: str
-    seq: int
-    dice: int
-    actor: str | None = None
-    action: str | None = None
-    grp: int = 0
-    undoes: str = "[]"
-    why: str | None = None
-    events: str = "[]"
-    chain: str | None = None
-
-
-class SnapshotRow(SQLModel, table=True):
-    """The state after journal entry ``idx`` as the game encodes it; ``digest`` is the
-    SHA-256 of ``state``, so a damaged snapshot is seen and passed over."""
-
-    __tablename__ = "snapshot"
-    idx: int = Field(primary_key=True)
-    digest: str
-    state: str
+# gwasl's three tables, declared as the files made so far hold them (sqlite_master keeps
+# this text): SQLite through the standard library's sqlite3, with no ORM to load first --
+# every `gwasl game` command and the player window open a game file (issue 23 item 8).
+#: one fact about the game (format, version, ruleset, seed, options, source)
+_META_TABLE = 'CREATE TABLE meta (\n\t"key" VARCHAR NOT NULL, \n\tvalue VARCHAR NOT NULL, \n\tPRIMARY KEY ("key")\n)'
+#: one journal entry; ``events`` is the JSON list of its event records; ``chain`` the hash
+#: of the entry chained to the one before (format 2)
+_JOURNAL_TABLE = ("CREATE TABLE journal (\n\tidx INTEGER NOT NULL, \n\tkind VARCHAR NOT NULL, \n\tseq INTEGER NOT NULL, "
+                  "\n\tdice INTEGER NOT NULL, \n\tactor VARCHAR, \n\taction VARCHAR, \n\tgrp INTEGER NOT NULL, "
+                  "\n\tundoes VARCHAR NOT NULL, \n\twhy VARCHAR, \n\tevents VARCHAR NOT NULL, \n\tchain VARCHAR, "
+                  "\n\tPRIMARY KEY (idx)\n)")
+#: the state after journal entry ``idx`` as the game encodes it; ``digest`` is the SHA-256
+#: of ``state``, so a damaged snapshot is seen and passed over
+_SNAPSHOT_TABLE = ("CREATE TABLE snapshot (\n\tidx INTEGER NOT NULL, \n\tdigest VARCHAR NOT NULL, "
+                   "\n\tstate VARCHAR NOT NULL, \n\tPRIMARY KEY (idx)\n)")
 
 
 def _digest(text_: str) -> str:
@@ -270,18 +244,21 @@ def _connect(path: Path, mode: Mode, immutable: bool = False) -> sqlite3.Connect
     return con
 
 
-def _engine(con: sqlite3.Connection, mode: Mode) -> Engine:
-    # one connection for the file's whole time open: opening and closing one per entry
-    # would checkpoint the WAL every time
-    eng = create_engine("sqlite://", creator=lambda: con, poolclass=StaticPool)
-
-    # transactions are begun here, not by the sqlite3 module: a writer takes the write lock
-    # at once (BEGIN IMMEDIATE), so what it read to check the file is what it appends to
-    @sa_event.listens_for(eng, "begin")
-    def _begin(conn: Any) -> None:
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if mode == "w" else "BEGIN")
-
-    return eng
+@contextlib.contextmanager
+def _transaction(con: sqlite3.Connection, mode: Mode) -> Iterator[sqlite3.Connection]:
+    """One transaction on the file's one connection (kept for the file's whole time open:
+    opening and closing one per entry would checkpoint the WAL every time), committed when
+    the block ends, rolled back when it raises.  Begun here, not by the sqlite3 module: a
+    writer takes the write lock at once (BEGIN IMMEDIATE), so what it read to check the
+    file is what it appends to."""
+    con.execute("BEGIN IMMEDIATE" if mode == "w" else "BEGIN")
+    try:
+        yield con
+        con.commit()
+    except BaseException:
+        with contextlib.suppress(sqlite3.Error):
+            con.rollback()
+        raise
 
 
 def _permission_bits_forbid(st: os.stat_result) -> bool:
@@ -377,9 +354,8 @@ class SqliteJournal:
 
     keeps_snapshots = True
 
-    def __init__(self, engine: Engine, con: sqlite3.Connection, path: Path, entries: Sequence[Entry] = (),
+    def __init__(self, con: sqlite3.Connection, path: Path, entries: Sequence[Entry] = (),
                  snapshots: Sequence[tuple[int, Any]] = (), chain: str | None = None, mode: Mode = "w") -> None:
-        self._engine = engine
         self._con = con
         self._path = path
         self._entries = list(entries)
@@ -399,15 +375,16 @@ class SqliteJournal:
             return
         data = _dumps(state)
         try:
-            with self._engine.begin() as conn:
-                SnapshotRow.__table__.create(conn, checkfirst=True)  # type: ignore[attr-defined]  # a file made before snapshots
-                conn.execute(text("INSERT OR REPLACE INTO snapshot (idx, digest, state) VALUES (:i, :d, :s)"),
-                             {"i": index, "d": _digest(data), "s": data})
+            with _transaction(self._con, self._mode) as conn:
+                if not _has_table(conn, "snapshot"):  # a file made before snapshots
+                    conn.execute(_SNAPSHOT_TABLE)
+                conn.execute("INSERT OR REPLACE INTO snapshot (idx, digest, state) VALUES (?, ?, ?)",
+                             (index, _digest(data), data))
                 # the newest few are all opening needs (older ones serve only after a take-back
                 # past these): the file does not grow by a state every few hundred events
-                conn.execute(text("DELETE FROM snapshot WHERE idx NOT IN (SELECT idx FROM snapshot ORDER BY idx DESC LIMIT :k)"),
-                             {"k": KEEP_SNAPSHOTS})
-        except SQLAlchemyError:
+                conn.execute("DELETE FROM snapshot WHERE idx NOT IN (SELECT idx FROM snapshot ORDER BY idx DESC LIMIT ?)",
+                             (KEEP_SNAPSHOTS,))
+        except sqlite3.Error:
             return
         self._checkpoint()
         self._snapshots = [*sorted(x for x in self._snapshots if x[0] != index)[-(KEEP_SNAPSHOTS - 1):], (index, state)]
@@ -443,20 +420,20 @@ class SqliteJournal:
         try:
             if hook:
                 hook("append:begin", self._path)
-            with self._engine.begin() as conn:
-                on_disk = conn.exec_driver_sql(
-                    "SELECT idx" + (", chain" if self._chain is not None else "") + " FROM journal ORDER BY idx DESC LIMIT 1").first()
+            with _transaction(self._con, self._mode) as conn:
+                on_disk = conn.execute(
+                    "SELECT idx" + (", chain" if self._chain is not None else "") + " FROM journal ORDER BY idx DESC LIMIT 1").fetchone()
                 expected = (last, self._chain) if self._chain is not None else (last,)
                 if (tuple(on_disk) != expected) if on_disk is not None else last != -1:
                     raise GameChangedOnDisk(f"{self._path}: the game changed on disk since it was opened (another gwasl?); "
                                             "nothing was written: open it again")
-                conn.exec_driver_sql(insert, rows)  # type: ignore[arg-type]
+                conn.executemany(insert, rows)
                 if hook:
                     hook("append:inserted", self._path)
-        except IntegrityError:
+        except sqlite3.IntegrityError:
             raise GameChangedOnDisk(f"{self._path}: the game changed on disk since it was opened (another gwasl?); "
                                     "nothing was written: open it again") from None
-        except (SQLAlchemyError, OSError) as e:
+        except (sqlite3.Error, OSError) as e:
             raise GameFileError(f"{self._path}: cannot write the game, nothing was written: {_write_reason(self._path, e)}") from None
         self._chain = chain
         self._entries.extend(entries)
@@ -545,10 +522,10 @@ class GameFile:
     chain (only a file opened with ``altered_ok``; otherwise such a file is refused).
     """
 
-    def __init__(self, path: Path, engine: Engine, ruleset: str, game: Game[Any], session: Session[Any],
+    def __init__(self, path: Path, con: sqlite3.Connection, ruleset: str, game: Game[Any], session: Session[Any],
                  meta: Mapping[str, Any], mode: Mode = "w", altered: int | None = None) -> None:
         self.path = path
-        self._engine = engine
+        self._con = con
         self.ruleset = ruleset
         self.game = game
         self.session = session
@@ -557,7 +534,7 @@ class GameFile:
         self.altered = altered
 
     def close(self) -> None:
-        self._engine.dispose()
+        self._con.close()
         con = getattr(self.session.journal, "_con", None)
         if con is not None:
             con.close()
@@ -586,9 +563,9 @@ class GameFile:
         return GameCheck("differs", rep, rep.entry, made)
 
 
-def _write_meta(engine: Engine, meta: Mapping[str, str]) -> None:
-    with engine.begin() as conn:
-        conn.exec_driver_sql("INSERT INTO meta (key, value) VALUES (?, ?)", list(meta.items()))  # type: ignore[arg-type]
+def _write_meta(con: sqlite3.Connection, meta: Mapping[str, str]) -> None:
+    with _transaction(con, "w") as conn:
+        conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", list(meta.items()))
 
 
 def create_game(path: str | os.PathLike[str], game: Game[Any], source: Mapping[str, Any] | None, seed: int,
@@ -617,18 +594,18 @@ def create_game(path: str | os.PathLike[str], game: Game[Any], source: Mapping[s
         os.umask(mask)
         os.chmod(tmp, 0o666 & ~mask)  # as a normal program creates a file
         con = _connect(tmp, "w")
-        engine = _engine(con, "w")
         try:
-            SQLModel.metadata.create_all(engine, tables=[GameMeta.__table__, JournalRow.__table__, SnapshotRow.__table__])  # type: ignore[attr-defined]  # sqlmodel declares no __table__
+            with _transaction(con, "w") as conn:
+                for table in (_META_TABLE, _JOURNAL_TABLE, _SNAPSHOT_TABLE):
+                    conn.execute(table)
             meta = {"format": FORMAT, "format_version": FORMAT_VERSION, "gwasl_version": __version__,
                     "rules": rules_fingerprint(game), "ruleset": game.ruleset, "seed": seed, "options": options.to_json(),
                     "source": source}
             stored = {k: _dumps(v) for k, v in meta.items()}
-            _write_meta(engine, stored)
-            Session.new(game, source, seed, options, SqliteJournal(engine, con, tmp, chain=_genesis(stored)))
+            _write_meta(con, stored)
+            Session.new(game, source, seed, options, SqliteJournal(con, tmp, chain=_genesis(stored)))
             con.execute("PRAGMA journal_mode=WAL").fetchall()
         finally:
-            engine.dispose()
             con.close()
         try:
             os.link(tmp, target)  # fails if the name was taken meanwhile: never overwrites
@@ -638,7 +615,7 @@ def create_game(path: str | os.PathLike[str], game: Game[Any], source: Mapping[s
             if target.exists():
                 raise GameFileError(f"{target}: already exists; a new game needs a new file name") from None
             os.replace(tmp, target)
-    except (SQLAlchemyError, sqlite3.Error) as e:
+    except sqlite3.Error as e:
         raise GameFileError(f"{target}: cannot create the game: {_write_reason(target, e)}") from None
     except OSError as e:
         raise GameFileError(f"{target}: cannot create the game: {_os_reason(e)}") from None
@@ -697,7 +674,7 @@ def _check_schema(conn: Any, p: Path) -> int:
     trigger, a view, another table or index: issue 28 item 7); returns the journal's
     format by its columns (1, or 2 with ``chain``)."""
     tables: set[str] = set()
-    for type_, name, tbl, sql in conn.exec_driver_sql("SELECT type, name, tbl_name, sql FROM sqlite_master").all():
+    for type_, name, tbl, sql in conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master").fetchall():
         if (type_ == "table" and name in _TABLES and isinstance(sql, str)
                 and " ".join(sql.split())[:13].upper() == "CREATE TABLE "):
             tables.add(name)
@@ -711,7 +688,7 @@ def _check_schema(conn: Any, p: Path) -> int:
         raise GameFileError(f"{p}: not a gwasl game file")
     version = 0
     for table in sorted(tables):
-        columns = conn.exec_driver_sql(f"PRAGMA table_xinfo({table})").all()
+        columns = conn.execute(f"PRAGMA table_xinfo({table})").fetchall()
         names = frozenset(str(c[1]) for c in columns)
         if any(c[6] for c in columns):
             raise GameFileError(f"{p}: not a gwasl game file: its {table} table has computed columns")
@@ -752,7 +729,6 @@ def open_game(path: str | os.PathLike[str], mode: Mode = "w", altered_ok: bool =
         if why:
             raise GameFileError(f"{p}: gwasl can read this game but cannot write it: {why}")
     con: sqlite3.Connection | None = None
-    engine: Engine | None = None
     try:
         # read-only, a file no program has open is read as it is ("immutable": SQLite then
         # makes no -wal or -shm file beside it), and again the usual way should a program
@@ -760,23 +736,21 @@ def open_game(path: str | os.PathLike[str], mode: Mode = "w", altered_ok: bool =
         quiet = _quiet(p) if mode == "r" else None
         if quiet:
             con = _connect(p, "r", immutable=True)
-            engine = _engine(con, mode)
             try:
-                columns_version, meta_rows, rows, snap_rows = _read_all(engine, p)
-            except (GameFileError, SQLAlchemyError, sqlite3.Error):
+                columns_version, meta_rows, rows, snap_rows = _read_all((con, mode), p)
+            except (GameFileError, sqlite3.Error):
                 if _still_quiet(p, quiet):
                     raise
                 quiet = None  # written to while it was read: read again, the usual way
             if quiet and not _still_quiet(p, quiet):
                 quiet = None
             if not quiet:
-                _dispose(engine, con)
-                con = engine = None
+                _dispose(con)
+                con = None
         if not quiet:
             con = _read_connection(p) if mode == "r" else _connect(p, "w")
-            engine = _engine(con, mode)
-            columns_version, meta_rows, rows, snap_rows = _read_all(engine, p)
-        assert con is not None and engine is not None
+            columns_version, meta_rows, rows, snap_rows = _read_all((con, mode), p)
+        assert con is not None
         stored: dict[str, str] = {}
         for k, v in meta_rows:
             if not isinstance(k, str) or not isinstance(v, str):
@@ -809,20 +783,20 @@ def open_game(path: str | os.PathLike[str], mode: Mode = "w", altered_ok: bool =
                 what = "the game's set-up or journal entry 0" if altered == 0 else f"journal entry {altered}"
                 raise GameFileError(f"{p}: {what} was altered after it was written (it no longer matches the file's "
                                     "hash chain); gwasl plays no altered game ('gwasl game replay --check' reports it)")
-        journal = SqliteJournal(engine, con, p, entries, _snapshots(snap_rows), chain, mode)
+        journal = SqliteJournal(con, p, entries, _snapshots(snap_rows), chain, mode)
         try:
             session = Session.restore(game, source, seed, options, journal)
-        except (GameFileError, GameError, SessionError, RecordError, SQLAlchemyError, sqlite3.Error, OSError):
+        except (GameFileError, GameError, SessionError, RecordError, sqlite3.Error, OSError):
             raise
         except Exception as e:  # the rules set up and reduce what a file from elsewhere holds: they may raise anything
             raise GameFileError(f"{p}: the game file is damaged: its game cannot be set up or replayed "
                                 f"({type(e).__name__}: {_short(e)})") from None
         journal.seal()
     except GameFileError:
-        _dispose(engine, con)
+        _dispose(con)
         raise
-    except (SQLAlchemyError, sqlite3.Error, OSError, UnicodeError) as e:  # a damaged header can fail to decode
-        _dispose(engine, con)
+    except (sqlite3.Error, OSError, UnicodeError) as e:  # a damaged header can fail to decode
+        _dispose(con)
         orig = getattr(e, "orig", None) or e
         name = str(getattr(orig, "sqlite_errorname", ""))
         if mode == "w" and (name.startswith(("SQLITE_FULL", "SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM"))
@@ -830,35 +804,35 @@ def open_game(path: str | os.PathLike[str], mode: Mode = "w", altered_ok: bool =
             raise GameFileError(f"{p}: gwasl can read this game but cannot write it: {_write_reason(p, e)}") from None
         raise GameFileError(f"{p}: not a readable gwasl game file ({_short(e)})") from None
     except (GameError, SessionError, RecordError) as e:
-        _dispose(engine, con)
+        _dispose(con)
         raise GameFileError(f"{p}: the game file is damaged: {_short(e)}") from None
-    return GameFile(p, engine, ruleset, game, session, meta, mode, altered)
+    return GameFile(p, con, ruleset, game, session, meta, mode, altered)
 
 
-def _read_all(engine: Engine, p: Path) -> tuple[int, Any, Any, list[Any]]:
-    """In one read transaction: the file checked (``quick_check``, the schema), its
-    journal's format by its columns, its meta rows, journal rows and snapshot rows."""
-    with engine.begin() as conn:
-        check = conn.exec_driver_sql("PRAGMA quick_check").scalar()
+def _read_all(db: tuple[sqlite3.Connection, Mode], p: Path) -> tuple[int, Any, Any, list[Any]]:
+    """In one read transaction on ``db`` (the connection and the mode it was opened in):
+    the file checked (``quick_check``, the schema), its journal's format by its columns,
+    its meta rows, journal rows and snapshot rows."""
+    with _transaction(*db) as conn:
+        first = conn.execute("PRAGMA quick_check").fetchone()
+        check = first[0] if first is not None else None
         if check != "ok":
             raise GameFileError(f"{p}: the game file is damaged ({str(check)[:80]})")
         columns_version = _check_schema(conn, p)
-        meta_rows = conn.exec_driver_sql("SELECT key, value FROM meta").all()
+        meta_rows = conn.execute("SELECT key, value FROM meta").fetchall()
         chain_col = ", chain" if columns_version == 2 else ""
-        rows = conn.exec_driver_sql(f"SELECT {', '.join(_JOURNAL_COLUMNS)}{chain_col} FROM journal ORDER BY idx").all()
+        rows = conn.execute(f"SELECT {', '.join(_JOURNAL_COLUMNS)}{chain_col} FROM journal ORDER BY idx").fetchall()
         snap_rows = _snapshot_rows(conn) if _has_table(conn, "snapshot") else []
     return columns_version, meta_rows, rows, snap_rows
 
 
-def _dispose(engine: Engine | None, con: sqlite3.Connection | None) -> None:
-    if engine is not None:
-        engine.dispose()
+def _dispose(con: sqlite3.Connection | None) -> None:
     if con is not None:
         con.close()
 
 
-def _has_table(conn: Any, name: str) -> bool:
-    return conn.exec_driver_sql("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", (name,)).first() is not None
+def _has_table(conn: sqlite3.Connection, name: str) -> bool:
+    return conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", (name,)).fetchone() is not None
 
 
 def _follow_chain(stored: Mapping[str, str], rows: Sequence[Any]) -> tuple[str, int | None]:
@@ -872,12 +846,12 @@ def _follow_chain(stored: Mapping[str, str], rows: Sequence[Any]) -> tuple[str, 
     return chain, None
 
 
-def _snapshot_rows(conn: Any) -> list[Any]:
+def _snapshot_rows(conn: sqlite3.Connection) -> list[Any]:
     """The snapshot table's rows, newest first; none if the table is not as gwasl writes it
     (a snapshot is a cache: a damaged one never stops a game from opening)."""
     try:
-        return list(conn.execute(text("SELECT idx, digest, state FROM snapshot ORDER BY idx DESC")).all())
-    except SQLAlchemyError:
+        return conn.execute("SELECT idx, digest, state FROM snapshot ORDER BY idx DESC").fetchall()
+    except sqlite3.Error:
         return []
 
 

@@ -21,13 +21,21 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QColor
 
 from gwasl.model.hexgrid import Hex
-from gwasl.rules import los as los_rules
 from gwasl.ui.words import words
 
 if TYPE_CHECKING:  # pragma: no cover
+    from gwasl.rules import los as los_rules
     from gwasl.ui.mapscene import MapScene
     from gwasl.ui.palette import Palette
     from gwasl.ui.seen import Seen
+
+
+def _los_errors() -> tuple[type[Exception], ...]:
+    """What the LOS rules refuse with; gwasl.rules.los (numpy) is loaded when an LOS is first
+    asked for, not with the window (issue 26's start-up), and so only then named here."""
+    from gwasl.rules import los as los_rules
+
+    return (los_rules.LosError, los_rules.OutlineError)
 
 
 class CheckedWindow(Protocol):
@@ -94,6 +102,8 @@ class LosMapWorker(QObject):
             assert job is not None
             token, scenario, h, from_in = job
             result: frozenset[Hex] | str
+            from gwasl.rules import los as los_rules  # the worker's own first LOS loads it
+
             try:
                 if self._index is None or self._index.scenario is not scenario:
                     self._index = los_rules.LosIndex(scenario)
@@ -136,7 +146,7 @@ class Checks:
         from_in, to_in = self.win.palette.positions()
         try:
             r = self.win.seen.los(a, b, from_in, to_in)
-        except (los_rules.LosError, los_rules.OutlineError) as e:  # e.g. "in a dugout" where there is none
+        except _los_errors() as e:  # e.g. "in a dugout" where there is none
             self.los_result = None
             scene.los_thread.set_thread(a, b, "pending", "?")
             scene.blocker.set_hexes(())
@@ -174,7 +184,7 @@ class Checks:
         if s.map.columns * s.map.rows <= SYNC_LOS_MAP_HEXES:
             try:
                 seen = self.visible_from(h)
-            except (los_rules.LosError, los_rules.OutlineError) as e:
+            except _los_errors() as e:
                 self.win.show_message(str(e), error=True)
                 return
             self._draw_los_map(h, seen)

@@ -45,7 +45,6 @@ from gwasl.rules.fog.env import FogEnv, SeesFn, sees_from_index
 from gwasl.rules.fog.knowledge import known_state
 from gwasl.rules.fog.state import ConcealStack, FogState, FogStatus
 from gwasl.rules.fog.status import lose_concealment, reveal_hip
-from gwasl.rules.los import LosIndex
 from gwasl.rules.movement import map_key
 from gwasl.rules.weapons import sw_holder
 
@@ -64,6 +63,8 @@ def _sees_factory(scenario: Scenario) -> SeesFn:
     if got is None:
         if len(_LOS) > _CACHE_LIMIT:
             _LOS.clear()
+        from gwasl.rules.los import LosIndex  # numpy: loaded with the first LOS traced (issue 23 item 8)
+
         got = _LOS[key] = sees_from_index(LosIndex(scenario))
     return got
 

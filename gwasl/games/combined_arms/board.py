@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable
+from typing import Any
 
 from gwasl.games.combined_arms.tables import ROAD_OFF_BOTTOM, ROAD_OFF_TOP, ROAD_PATH, ROW_WIDTHS, TableError
 from gwasl.model import hexgrid as _grid
@@ -260,10 +261,12 @@ def _lof_tables() -> tuple[dict[int, int], dict[int, int]]:
 
 #: for each pair a*N+b at range 2..5: bitmask of the hexes whose interior the line
 #: crosses, and of those it touches along part of a hexside (range 1 has none)
-LOF_INTERIOR, LOF_PARTIAL = _lof_tables()
+LOF_INTERIOR: dict[int, int]
+LOF_PARTIAL: dict[int, int]
 
 
 def _lof_by_hex() -> tuple[tuple[dict[int, tuple[int, int]], ...], tuple[int, ...]]:
+    interior, partial = _built("LOF_INTERIOR"), _built("LOF_PARTIAL")
     by: list[dict[int, tuple[int, int]]] = []
     near: list[int] = []
     for a in range(N):
@@ -272,10 +275,10 @@ def _lof_by_hex() -> tuple[tuple[dict[int, tuple[int, int]], ...], tuple[int, ..
             k = a * N + b
             if _DIST[k] < 2:
                 continue
-            for x in bits(LOF_INTERIOR[k]):
+            for x in bits(interior[k]):
                 im, pm = tab.get(x, (0, 0))
                 tab[x] = (im | 1 << b, pm)
-            for x in bits(LOF_PARTIAL[k]):
+            for x in bits(partial[k]):
                 im, pm = tab.get(x, (0, 0))
                 tab[x] = (im, pm | 1 << b)
         by.append(tab)
@@ -286,4 +289,24 @@ def _lof_by_hex() -> tuple[tuple[dict[int, tuple[int, int]], ...], tuple[int, ..
 #: the same tables turned around, for one-to-all queries: LOF_BY_HEX[a][x] is (the targets
 #: 2-5 hexes from a whose line crosses x's interior, those whose line touches x along part of
 #: a hexside); LOF_NEAR[a] is the bitmask of the hexes x listed
-LOF_BY_HEX, LOF_NEAR = _lof_by_hex()
+LOF_BY_HEX: tuple[dict[int, tuple[int, int]], ...]
+LOF_NEAR: tuple[int, ...]
+
+#: the line-of-fire tables, each built on its first use (about 0.2 s: issue 23 item 8, a
+#: command or window that draws no line of fire does not wait for them)
+_LAZY = {"LOF_INTERIOR": ("LOF_INTERIOR", "LOF_PARTIAL"), "LOF_PARTIAL": ("LOF_INTERIOR", "LOF_PARTIAL"),
+         "LOF_BY_HEX": ("LOF_BY_HEX", "LOF_NEAR"), "LOF_NEAR": ("LOF_BY_HEX", "LOF_NEAR")}
+
+
+def _built(name: str) -> Any:
+    """A line-of-fire table, built now if it was not yet."""
+    return globals()[name] if name in globals() else __getattr__(name)
+
+
+def __getattr__(name: str) -> Any:
+    pair = _LAZY.get(name)
+    if pair is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    built = _lof_tables() if pair[0] == "LOF_INTERIOR" else _lof_by_hex()
+    globals().update(zip(pair, built, strict=True))
+    return globals()[name]

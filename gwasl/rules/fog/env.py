@@ -19,7 +19,6 @@ from gwasl.model.scenario import FortificationKind, Position, Scenario, Unit, Un
 from gwasl.model.terrain import fortification_table, terrain_table
 from gwasl.rules.fog.table import FogTable, fog_table
 from gwasl.rules.garance import garance_concealment_loss, in_open_ground
-from gwasl.rules.los import LosIndex
 from gwasl.rules.organisation import unit_mf_allowance
 from gwasl.rules.trenches import FireKind, LocationError
 from gwasl.rules.trenches import location_tem as trench_location_tem
@@ -196,6 +195,8 @@ def sees_from_index(index: Any) -> SeesFn:
 
 def _default_sees_factory(scenario: Scenario) -> SeesFn:
     """The rules' own exact LOS (gwasl.rules.los, CONTRACTS 3), prepared once per map."""
+    from gwasl.rules.los import LosIndex  # numpy: loaded when LOS is first traced (issue 23 item 8)
+
     return sees_from_index(LosIndex(scenario))
 
 

@@ -49,6 +49,13 @@ class GameController(QObject):
         # the history in force and its kept states: stepping one event is one reduce
         self.history = History(self.session)
         self._shown: dict[tuple[str, int], dict[str, Any] | None] = {}  # (viewer, seq) -> the event as shown
+        # the log drawn last, to extend rather than walk again (a long game has thousands of
+        # events and each action adds a few): its viewer, the seqs it covers, its lines, and
+        # after each of those seqs how many lines there were
+        self._log_viewer: str | None = None
+        self._log_seqs: list[int] = []
+        self._log_lines: list[dict[str, Any]] = []
+        self._log_ends: list[int] = [0]
         self.session.add_listener(self._on_entries)
         # while the player looks at the board, the history is reduced a few ms at a time
         # (History.warm): the first step back in a long game just opened is then as quick
@@ -134,12 +141,21 @@ class GameController(QObject):
 
     def log(self) -> list[dict[str, Any]]:
         """The history's events as the viewer sees them (``Session.log``), up to the position
-        shown; each event's words are computed once (an event and a viewer fix them)."""
+        shown; each event's words are computed once (an event and a viewer fix them), and the
+        log of the last call is extended, not walked again, where the history still begins
+        with the events it covers (an action adds a few; a take-back cuts it)."""
+        upto = len(self._history) if self._cursor is None else self._count
+        seqs = self._history
+        if self._log_viewer != self.viewer:
+            self._log_viewer, self._log_seqs, self._log_lines, self._log_ends = self.viewer, [], [], [0]
+        kept = self._shared_prefix(seqs)
+        if kept < len(self._log_seqs):
+            del self._log_seqs[kept:]
+            del self._log_ends[kept + 1:]
+            del self._log_lines[self._log_ends[-1]:]
         game = self.session.game
         v = None
-        out = []
-        upto = len(self._history) if self._cursor is None else self._count
-        for seq, ev in zip(self._history[:upto], self.history.events[:upto], strict=True):
+        for seq, ev in zip(seqs[kept:upto], self.history.events[kept:upto], strict=True):
             key = (self.viewer, seq)
             if key not in self._shown:
                 if v is None:
@@ -148,8 +164,26 @@ class GameController(QObject):
                 self._shown[key] = {"seq": seq, **sh.to_json()} if sh is not None else None
             e = self._shown[key]
             if e is not None:
-                out.append(e)
-        return out
+                self._log_lines.append(e)
+            self._log_seqs.append(seq)
+            self._log_ends.append(len(self._log_lines))
+        return self._log_lines[:self._log_ends[upto]]
+
+    def _shared_prefix(self, seqs: list[int]) -> int:
+        """How many seqs the last log covers that ``seqs`` begins with (list slices compared in C;
+        a shared prefix of n implies one of every m < n, so halving finds the longest)."""
+        have = self._log_seqs
+        n = min(len(have), len(seqs))
+        if have[:n] == seqs[:n]:
+            return n
+        lo, hi = 0, n  # have[:lo] == seqs[:lo], have[:hi] != seqs[:hi]
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if have[lo:mid] == seqs[lo:mid]:
+                lo = mid
+            else:
+                hi = mid
+        return lo
 
     def legal(self) -> list[LegalAction]:
         """The legal actions of the person at the desk (none while browsing history)."""

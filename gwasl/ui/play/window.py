@@ -832,14 +832,13 @@ class PlayerWindow(QMainWindow):
     def _fill_log(self, log: list[dict[str, Any]]) -> None:
         """Show ``log``, touching only the lines that changed (a long game has thousands)."""
         shown = self._log_seqs
-        same = 0
-        for have, e in zip(shown, log, strict=False):
-            if have != e["seq"]:
-                break
-            same += 1
+        seqs = [e["seq"] for e in log]
+        same = min(len(shown), len(seqs))
+        if shown[:same] != seqs[:same]:  # usually equal (an action adds lines): compared in C
+            same = next(i for i, (have, seq) in enumerate(zip(shown, seqs, strict=False)) if have != seq)
         self.log_list.keep(same)
         self.log_list.append_lines([self._log_line(e) for e in log[same:]])
-        self._log_seqs = [e["seq"] for e in log]
+        self._log_seqs = seqs
 
     @staticmethod
     def _log_line(e: dict[str, Any]) -> tuple[str, str]:

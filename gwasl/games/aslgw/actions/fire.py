@@ -84,7 +84,6 @@ from gwasl.rules.fire import (
     sustained_fire,
 )
 from gwasl.rules.fog.state import FogStatus
-from gwasl.rules.los import LosError, fire_hindrance, los
 from gwasl.rules.morale import cx_attack_modifier, normal_task_check, ntc_pass_chance
 from gwasl.rules.sniper import side_san, sniper_activated, sniper_effect
 from gwasl.rules.stacking import location_key
@@ -520,6 +519,8 @@ def _additions(group: Sequence[_Spec], reach: Sequence[_Spec]) -> list[_Spec]:
 
 
 def _los_result(sc: Scenario, a: Hex, b: Hex, ain: Position, bin_: Position) -> Any:
+    from gwasl.rules.los import LosError, los  # numpy: loaded with the first LOS traced (issue 23 item 8)
+
     try:
         return los(sc, a, b, ain, bin_)
     except LosError:
@@ -619,6 +620,8 @@ def _build(state: AslgwState, sc: Scenario, parts: Sequence[_Spec], leaders: Seq
         if not r.clear:
             raise IllegalAction(f"{p.id} has no LOS to {t.hex} ({r.reason})")
         target_unit = next((sc.unit(i) for i in t.known if _alive(sc, i)), None)
+        from gwasl.rules.los import fire_hindrance  # loaded by _los_result just above
+
         h = fire_hindrance(r, full, target_unit if target_unit is not None else t.side)
         if h > hind or (h == hind and not garance):
             garance = h < sum(x.drm for x in r.hindrance_hexes)
