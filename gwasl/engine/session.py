@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeGuard, TypeVar
 
-from gwasl.engine.advice import ADVISOR, AdviceDice, Advises
+from gwasl.engine.advice import ADVISOR, AdviceDice, Advises, candidates_of
 from gwasl.engine.dice import GameDice
 from gwasl.engine.events import Decided, Rolled
 from gwasl.engine.game import (
@@ -318,7 +318,8 @@ class Session(Generic[S]):
         ``policy`` names another) would do now for the side to act, and why: a hint for
         the person at the desk.  A game with an advisor (:class:`~gwasl.engine.advice.Advises`)
         answers, unless ``policy`` is named, with its advisor's ranking of its policies'
-        plans by rollouts (name ``advisor``; the candidates are in the decision's details).
+        plans by rollouts: the name is the best plan's, the ranked candidates are in the
+        decision's details (:func:`~gwasl.engine.advice.candidates_of`).
         The policy or advisor reads only that side's view, and rolls only the advice stream
         (:class:`~gwasl.engine.advice.AdviceDice`), never the game's: a hint that looks ahead
         must not see the coming dice (issue 27 item 10), so the game is untouched.  ``None`` when
@@ -338,7 +339,9 @@ class Session(Generic[S]):
         seat = Seat(self.game, self.state, self.game.viewer(self.state, st.side))
         dice = AdviceDice(self.seed, self.dice_position)
         if policy is None and isinstance(self.game, Advises):
-            return ADVISOR, self.game.advisor()(seat, policies, dice)
+            decision = self.game.advisor()(seat, policies, dice)
+            ranked = candidates_of(decision)
+            return (ranked[0].plan if ranked else ADVISOR), decision
         name = policy or next(iter(policies))
         return name, policies[name](seat, dice)
 

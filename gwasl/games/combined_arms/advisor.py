@@ -33,7 +33,7 @@ from gwasl.games.combined_arms import outlook as O
 from gwasl.games.combined_arms.records import EndGame
 from gwasl.games.combined_arms.state import MOVE, PLAYER_SIDE, State
 
-__all__ = ["HORIZON", "PLANS", "ROLLOUTS", "advise", "may_end"]
+__all__ = ["BUDGET", "END_NOW", "HORIZON", "PLANS", "ROLLOUTS", "advise", "may_end"]
 
 #: rollouts per plan: 3 plans at this count answer in under 2 s on the shared machine
 #: (benchmarks/advice.py); gwasl's choice, not Sabin's
@@ -43,6 +43,8 @@ ROLLOUTS = 20
 BUDGET = 150
 #: turns a rollout plays on before it is scored by ending there: gwasl's choice
 HORIZON = 2
+#: the plan of ending the game now
+END_NOW = "end now"
 #: the policies tried as plans, in the order a tie goes to (``random`` is no plan)
 PLANS = ("raid", "planner", "cautious")
 _STEP_LIMIT = 5_000
@@ -91,7 +93,7 @@ def advise(game: Game[State], seat: Seat[Any], policies: Mapping[str, Policy], d
     s: State = seat.view()
     found: list[Candidate] = []
     if may_end(s):
-        found.append(Candidate("end the game now", EndGame(), "the final reveals score now (CA Victory)",
+        found.append(Candidate(END_NOW, EndGame(), "end the game now: the final reveals score (CA Victory)",
                                end_value(s), 0, exact=True))
     plans = [(name, policies[name]) for name in PLANS if name in policies] or list(policies.items())[:1]
     for name, policy in plans:
@@ -120,5 +122,5 @@ def advise(game: Game[State], seat: Seat[Any], policies: Mapping[str, Policy], d
     ranked = sorted(found, key=lambda c: -c.win_chance)  # stable: a tie keeps the listed order
     best = ranked[0]
     others = "; ".join(f"{c.plan} {c.chance_text()}" for c in ranked[1:])
-    why = f"{best.plan}, win chance {best.chance_text()}" + (f" (against {others})" if others else "") + f": {best.why}"
+    why = f"{best.why} (win chance {best.chance_text()}" + (f"; {others}" if others else "") + ")"
     return Decision(best.action, why, {"candidates": tuple(ranked)})
