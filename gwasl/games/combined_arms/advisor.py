@@ -62,9 +62,10 @@ def end_value(s: State) -> float:
 
 
 def rollout(game: Game[State], s: State, plan: Policy, dice: AdviceDice, horizon: int) -> tuple[float, int]:
-    """One rollout of ``plan`` from ``s`` (after its first action): 1 or 0 for a game that
-    ends by itself, else the exact end-now chance where the plan stops or the horizon
-    turn is reached (module docstring); and the number of your decisions it took."""
+    """One rollout of ``plan`` from ``s`` (after its first action), the defender playing by
+    CA Enemy Decisions: 1 or 0 for a game that ends by itself, else the exact end-now
+    chance (CA Victory) where the plan stops or the horizon turn is reached; and the
+    number of your decisions it took."""
     automated = game.automated(s)
     mine_made = 0
     for _ in range(_STEP_LIMIT):
@@ -88,8 +89,9 @@ def rollout(game: Game[State], s: State, plan: Policy, dice: AdviceDice, horizon
 
 def advise(game: Game[State], seat: Seat[Any], policies: Mapping[str, Policy], dice: AdviceDice,
            rollouts: int = ROLLOUTS, horizon: int = HORIZON, budget: int = BUDGET) -> Decision:
-    """The plans ranked (module docstring): the best plan's first action, why, and every
-    candidate in ``details["candidates"]``, best first."""
+    """The plans ranked by their chance of the 20 points of CA Victory (module docstring):
+    the best plan's first action, why, and every candidate in ``details["candidates"]``,
+    best first."""
     s: State = seat.view()
     found: list[Candidate] = []
     if may_end(s):
