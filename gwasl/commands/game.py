@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from gwasl.commands.common import UsageError, escape_controls, print_json
+from gwasl.engine.advice import candidates_of
 from gwasl.engine.game import PLAYER, PRACTICE, SECRET, GameError, GameOptions, IllegalAction, OptionError
 from gwasl.engine.session import SessionError
 from gwasl.games import DEFAULT_RULESET, RULESETS, game_for
@@ -81,9 +82,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     q.add_argument("action", help="an action id from 'gwasl game legal', or the action as a JSON object")
     q.set_defaults(func=_odds)
 
-    q = add("suggest", "what the game's own best policy would do now for the side to act, and why (aslgw: gwasl's opponent)")
+    q = add("suggest", "what the game's own best policy would do now for the side to act, and why (aslgw: gwasl's "
+                       "opponent; combined-arms: its plans ranked by win chance over rollouts on dice of their own)")
     q.add_argument("game", help="game file")
-    q.add_argument("--policy", help="a policy of the ruleset (default: its best)")
+    q.add_argument("--policy", help="a policy of the ruleset (default: its best, or its plans ranked where it has an advisor)")
     q.set_defaults(func=_suggest)
 
     q = add("undo", "take back the last action where the undo policy allows")
@@ -324,8 +326,16 @@ def _suggest(args: argparse.Namespace) -> int:
         # a policy picks from the legal list, so its action has an id there (the JSON serves otherwise)
         la = next((x for x in gf.session.legal() if x.action == decision.action), None)
         ident, text = (la.id, la.shown.text) if la else (None, None)
-        _out(args, {"policy": name, "id": ident, "text": text, "action": decision.action.to_json(), "why": decision.why},
-             [f"{name}: {ident or json.dumps(decision.action.to_json())}  {text or ''}".rstrip(), f"why: {decision.why}"])
+        obj: dict[str, Any] = {"policy": name, "id": ident, "text": text, "action": decision.action.to_json(), "why": decision.why}
+        lines = [f"{name}: {ident or json.dumps(decision.action.to_json())}  {text or ''}".rstrip(), f"why: {decision.why}"]
+        ranked = candidates_of(decision)
+        if ranked:  # an advisor's plans, best first: each with its win chance and what it rests on
+            legal = gf.session.legal()
+            ids = [next((x.id for x in legal if x.action == c.action), None) for c in ranked]
+            obj["candidates"] = [{**c.to_json(), "id": i} for c, i in zip(ranked, ids, strict=True)]
+            lines.append("plans, best first:")
+            lines += [f"  {c.plan}: {c.chance_text()}  {i or ''}  {c.why}" for c, i in zip(ranked, ids, strict=True)]
+        _out(args, obj, lines)
     return 0
 
 

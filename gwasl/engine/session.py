@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeGuard, TypeVar
 
+from gwasl.engine.advice import ADVISOR, AdviceDice, Advises, candidates_of
 from gwasl.engine.dice import GameDice
 from gwasl.engine.events import Decided, Rolled
 from gwasl.engine.game import (
@@ -315,8 +316,13 @@ class Session(Generic[S]):
     def suggest(self, policy: str | None = None) -> tuple[str, Decision] | None:
         """What one of the game's own policies (the first, its best measured, unless
         ``policy`` names another) would do now for the side to act, and why: a hint for
-        the person at the desk.  The policy reads only that side's view, and rolls on a
-        scratch copy of the dice stream, so the game itself is untouched.  ``None`` when
+        the person at the desk.  A game with an advisor (:class:`~gwasl.engine.advice.Advises`)
+        answers, unless ``policy`` is named, with its advisor's ranking of its policies'
+        plans by rollouts: the name is the best plan's, the ranked candidates are in the
+        decision's details (:func:`~gwasl.engine.advice.candidates_of`).
+        The policy or advisor reads only that side's view, and rolls only the advice stream
+        (:class:`~gwasl.engine.advice.AdviceDice`), never the game's: a hint that looks ahead
+        must not see the coming dice (issue 27 item 10), so the game is untouched.  ``None`` when
         the game is over, has no policy, the side to act plays itself, or it keeps secrets
         from the person at the desk (its policy would read them, and its advice pass them on:
         O'Leary 1, the Introduction; issue 28's twin games).
@@ -328,11 +334,16 @@ class Session(Generic[S]):
         if (st.over or st.side is None or not policies or st.side in self.game.automated(self.state)
                 or st.side in self.game.secret_sides(self.state)):
             return None
-        name = policy or next(iter(policies))
-        if name not in policies:
-            raise GameError(f"unknown policy {name[:40]!r}: use one of {', '.join(policies)}")
+        if policy is not None and policy not in policies:
+            raise GameError(f"unknown policy {policy[:40]!r}: use one of {', '.join(policies)}")
         seat = Seat(self.game, self.state, self.game.viewer(self.state, st.side))
-        return name, policies[name](seat, GameDice(self.seed, self.dice_position))
+        dice = AdviceDice(self.seed, self.dice_position)
+        if policy is None and isinstance(self.game, Advises):
+            decision = self.game.advisor()(seat, policies, dice)
+            ranked = candidates_of(decision)
+            return (ranked[0].plan if ranked else ADVISOR), decision
+        name = policy or next(iter(policies))
+        return name, policies[name](seat, dice)
 
     # -- acting -------------------------------------------------------------------
     def add_listener(self, listener: Listener) -> None:

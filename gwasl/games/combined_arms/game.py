@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar
 
+from gwasl.engine.advice import Advisor
 from gwasl.engine.dice import GameDice
 from gwasl.engine.emitter import Emitter
 from gwasl.engine.events import Decided, Drm, Rolled
@@ -1001,6 +1002,12 @@ class CombinedArmsGame(Game[State]):
         from gwasl.games.combined_arms.policies import POLICIES
 
         return POLICIES
+
+    def advisor(self) -> Advisor:
+        """Suggest a move ranks the policies' plans by rollouts (:mod:`.advisor`, issue 27 item 11)."""
+        from gwasl.games.combined_arms.advisor import advise
+
+        return lambda seat, policies, dice: advise(self, seat, policies, dice)
 
     def player_side(self, state: State) -> str | None:
         return PLAYER_SIDE

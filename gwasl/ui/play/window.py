@@ -39,7 +39,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gwasl.engine.game import OMNISCIENT, PLAYER, GameError, IllegalAction
+from gwasl.engine.advice import candidates_of
+from gwasl.engine.game import OMNISCIENT, PLAYER, Decision, GameError, IllegalAction
 from gwasl.engine.session import LegalAction
 from gwasl.store.gamefile import GameChangedOnDisk, GameFileError, open_game
 from gwasl.ui import plain
@@ -253,6 +254,14 @@ class PlayerWindow(QMainWindow):
         self.suggest_label.setStyleSheet("QLabel#suggestion { background: #eef5e4; border: 1px solid #9bbf7a; padding: 3px; }")
         self.suggest_label.hide()
         lay.addWidget(self.suggest_label)
+        # an advisor's plans (issue 27 item 11), best first: each with its win chance, what it rests on, why
+        self.plans_label = QLabel()
+        self.plans_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.plans_label.setWordWrap(True)
+        self.plans_label.setObjectName("plans")
+        self.plans_label.setStyleSheet("QLabel#plans { background: #f4f8ee; border: 1px solid #9bbf7a; padding: 3px; }")
+        self.plans_label.hide()
+        lay.addWidget(self.plans_label)
         self.actions_dock = self._dock("Actions", box, Qt.DockWidgetArea.RightDockWidgetArea, "actions")
 
         self.log_list = LogView()
@@ -653,8 +662,21 @@ class PlayerWindow(QMainWindow):
                 self.actions_list.setCurrentItem(item)
                 self.actions_list.scrollToItem(item)
                 self.note("Suggest a move", f"gwasl's {name} policy would: {la.shown.text}\n\nWhy: {decision.why}")
+                self._show_plans(decision)
                 return
         self.note("Suggest a move", f"gwasl's {name} policy: {decision.why}")
+        self._show_plans(decision)
+
+    def _show_plans(self, decision: Decision) -> None:
+        """The advisor's plans under the suggestion, best first, each with its win chance (and
+        the rollouts it rests on, or exact) and why; nothing for a single policy's hint."""
+        ranked = candidates_of(decision)
+        if not ranked:
+            return
+        lines = ["Plans tried, best first (win chance; rollouts on dice of their own, never the game's):"]
+        lines += [f"{c.plan}: {c.chance_text()} - {c.why}" for c in ranked]
+        self.plans_label.setText("\n".join(lines))
+        self.plans_label.show()
 
     def note(self, title: str, text: str) -> None:
         """An answer shown under the Actions list, not in a modal box (it goes with the
@@ -662,6 +684,7 @@ class PlayerWindow(QMainWindow):
         self.messages.append((title, text))
         self.suggest_label.setText(f"{title}: {text}")
         self.suggest_label.show()
+        self.plans_label.hide()  # the plans go with the suggestion that shows them
 
     def undo(self) -> None:
         if self.controller is None:
@@ -777,6 +800,7 @@ class PlayerWindow(QMainWindow):
         if c is None:
             self.actions_list.set_actions([], [])
             self.suggest_label.hide()
+            self.plans_label.hide()
             self.log_list.clear_lines()
             self._log_seqs = []
             self.bookmarks_list.clear()
@@ -818,6 +842,7 @@ class PlayerWindow(QMainWindow):
         self.actions_list.set_actions(legal, [board.action_group(la) if board is not None else () for la in legal])
         self.odds_label.setText("")
         self.suggest_label.hide()  # a suggestion was for the position before
+        self.plans_label.hide()
         self.end_action.setEnabled(any(la.shown.kind in END_KINDS for la in legal))
         self._log = c.log()
         self._fill_log(self._log)

@@ -27,7 +27,7 @@ def _ca_window_at_end_choice(window, tmp_path) -> CombinedArmsBoard:
     for _ in range(300):
         if any(la.action.kind == "end_game" for la in c.legal()):
             break
-        suggestion = c.suggest()
+        suggestion = c.session.suggest("raid")  # the policy alone: the advisor's rollouts take seconds a position
         assert suggestion is not None
         c.act(suggestion[1].action)
     else:
