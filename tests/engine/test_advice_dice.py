@@ -7,7 +7,7 @@ The tests replace the game's future public dice by a hand-made stream (every die
 public stream's function moved to another face: the same past, since the state and journal
 are already made) and show every ruleset's hint unchanged; a lookahead policy that reads
 the dice it is given is caught reading the public stream on the old code; and twin games
-that differ only in facts hidden from the player (CONTRACTS 5, O'Leary 1.2) get the same
+that differ only in facts hidden from the player (CONTRACTS 5, O'Leary 1) get the same
 hint with the future dice changed as well.
 """
 
@@ -127,7 +127,7 @@ def test_on_patrol_hint_is_the_same_whatever_the_coming_dice(other_future: Any) 
 
 
 def test_great_war_twins_get_the_same_hint_whatever_the_coming_dice(other_future: Any) -> None:
-    """O'Leary 1.2 (the opponent's hidden layer stays hidden) and A12: twin Rossignol games
+    """O'Leary 1 (the opponent's hidden layer stays hidden) and A12: twin Rossignol games
     that differ only in the German opponent's hidden facts give the French player the same
     suggestion, and it stays the same when the game's coming dice change."""
     from games.aslgw.playout import GAME, source
