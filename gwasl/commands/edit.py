@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 
 from gwasl.commands.common import load_or_fail
 
@@ -49,22 +50,45 @@ def window_problem() -> str | None:
     Qt aborts the whole process when its platform plugin fails, so we ask a
     short-lived child process first and report its first line instead.
     """
+    return start_window_probe()()
+
+
+def start_window_probe() -> Callable[[], str | None]:
+    """Start asking a short-lived child whether Qt can open a window here, without waiting:
+    returns the function that waits for the answer (:func:`window_problem`'s), so that the
+    command loads its window's modules while the child starts Qt (about 0.5-1 s each)."""
     import subprocess
 
     try:
-        r = subprocess.run([sys.executable, "-c", _PROBE], check=False, capture_output=True, text=True, timeout=30)
-    except (OSError, subprocess.TimeoutExpired) as e:
-        return str(e)
-    if r.returncode == 0:
+        child = subprocess.Popen([sys.executable, "-c", _PROBE], stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.PIPE, text=True)
+    except OSError as e:
+        failed = str(e)
+        return lambda: failed
+
+    def answer() -> str | None:
+        try:
+            _, err = child.communicate(timeout=30)
+        except subprocess.TimeoutExpired as e:
+            child.kill()
+            child.communicate()
+            return str(e)
+        return _problem_of(child.returncode, err)
+
+    return answer
+
+
+def _problem_of(returncode: int, stderr: str) -> str | None:
+    if returncode == 0:
         return None
-    if "xcb" in r.stderr:  # Qt blames libxcb-cursor0 whatever is missing: the linker names the right ones
+    if "xcb" in stderr:  # Qt blames libxcb-cursor0 whatever is missing: the linker names the right ones
         from gwasl.ui.xcb import missing_text, missing_xcb_libraries  # runs ldd, loads no Qt plugin
 
         missing = missing_xcb_libraries()
         if missing:
             return missing_text(missing)
-    lines = [ln.strip() for ln in r.stderr.splitlines() if ln.strip()]
-    return lines[0] if lines else f"Qt exited with status {r.returncode}"
+    lines = [ln.strip() for ln in stderr.splitlines() if ln.strip()]
+    return lines[0] if lines else f"Qt exited with status {returncode}"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -72,12 +96,13 @@ def run(args: argparse.Namespace) -> int:
     if not has_display():
         print(NO_DISPLAY, file=sys.stderr)
         return NO_WINDOW
-    if not os.environ.get("QT_QPA_PLATFORM"):
-        problem = window_problem()
-        if problem is not None:
-            print(f"gwasl edit: Qt cannot open a window here ({problem}); to draw the map without one run "
-                  "`gwasl render FILE --out map.png`, or set QT_QPA_PLATFORM=offscreen", file=sys.stderr)
-            return NO_WINDOW
-    from gwasl.ui.app import run_editor  # Qt only inside the command (layering)
+    probe = None if os.environ.get("QT_QPA_PLATFORM") else start_window_probe()
+    from gwasl.ui.app import run_editor  # Qt only inside the command (layering); loads while the probe runs
+
+    problem = probe() if probe is not None else None
+    if problem is not None:
+        print(f"gwasl edit: Qt cannot open a window here ({problem}); to draw the map without one run "
+              "`gwasl render FILE --out map.png`, or set QT_QPA_PLATFORM=offscreen", file=sys.stderr)
+        return NO_WINDOW
 
     return run_editor(args.file, scenario)

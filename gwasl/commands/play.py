@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from gwasl.commands.common import UsageError
-from gwasl.commands.edit import has_display, window_problem
+from gwasl.commands.edit import has_display, start_window_probe
 
 __all__ = ["register"]
 
@@ -35,10 +36,13 @@ def run(args: argparse.Namespace) -> int:
         print("gwasl play: no display found (DISPLAY/WAYLAND_DISPLAY unset); play from the command line with "
               "'gwasl game legal|act|show', or set QT_QPA_PLATFORM=offscreen", file=sys.stderr)
         return 2
-    problem = window_problem()
+    # a platform chosen explicitly is not probed (as `gwasl edit`); the window's modules load while the probe runs
+    probe = None if os.environ.get("QT_QPA_PLATFORM") else start_window_probe()
+    from gwasl.ui.play.app import run_player
+
+    problem = probe() if probe is not None else None
     if problem:
         print(f"gwasl play: {problem}", file=sys.stderr)
         return 2
-    from gwasl.ui.play.app import run_player
 
     return run_player(args.game)

@@ -47,3 +47,13 @@ def test_an_unreachable_display_is_one_line_too():
     assert r.returncode == NO_WINDOW != 0
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("gwasl edit: Qt cannot open a window here") and "gwasl render FILE --out map.png" in lines[0]
+
+
+def test_play_on_an_unreachable_display_is_one_line_too():
+    """``gwasl play`` probes Qt in a child while it loads its window's modules: an
+    unreachable display is still one line and exit 2, with no Qt abort."""
+    env = _headless_env() | {"DISPLAY": ":97"}
+    r = subprocess.run([sys.executable, "-m", "gwasl", "play"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("gwasl play: ") and "Traceback" not in r.stderr, r.stderr

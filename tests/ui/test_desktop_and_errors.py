@@ -190,7 +190,7 @@ def test_a_scenario_given_to_the_player_offers_a_new_game_from_it(player, tmp_pa
     from gwasl.commands import play
 
     opened = []
-    monkeypatch.setattr(play, "window_problem", lambda: None)
+    monkeypatch.setattr(play, "start_window_probe", lambda: lambda: None)
     monkeypatch.setattr("gwasl.ui.play.app.run_player", lambda p: opened.append(p) or 0)
     assert cli.main(["play", scenario]) == 0 and opened == [scenario]
     junk = tmp_path / "junk.game"
