@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from testsupport import MYPY_CACHE, MYPY_RUN, ROOT, Background, mypy_command
+from testsupport import MYPY_CACHE, MYPY_RUN, ROOT, Background, child_result, child_started, children_folder, mypy_command
 
 BIN = Path(sys.executable).parent
 
@@ -56,7 +56,10 @@ def test_ruff_gate_catches_a_planted_defect(tmp_path: Path) -> None:
 @pytest.fixture(scope="session")
 def mypy_gate(pytestconfig: pytest.Config) -> subprocess.CompletedProcess[str]:
     """The gate's run of mypy over gwasl: the one conftest.py started when the suite was collected
-    (started here if it was not), waited for."""
+    (by the controller of an xdist run; started here if it was not), waited for."""
+    folder = children_folder(pytestconfig)
+    if folder is not None and child_started(folder / "mypy"):
+        return child_result(folder / "mypy")
     run = pytestconfig.stash.get(MYPY_RUN, None)
     if run is None:
         run = pytestconfig.stash[MYPY_RUN] = Background(mypy_command("-p", "gwasl"), cwd=ROOT)
