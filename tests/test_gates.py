@@ -15,9 +15,11 @@ that a warm cache still reports a new module's errors and a changed module's.
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -127,3 +129,14 @@ def test_make_test_runs_the_slow_tests_too() -> None:
         assert "-m " not in text and "not slow" not in text and "slow" not in text, text
     marked = [p for p in (ROOT / "tests").rglob("test_*.py") if "pytest.mark.slow" in p.read_text(encoding="utf-8")]
     assert len(marked) >= 4
+
+
+def test_make_test_runs_the_suite_on_both_cores() -> None:
+    """``make test`` runs pytest-xdist's workers, each test file whole on one of them (module fixtures
+    and a file's shared games built once), and the test extras install it."""
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    recipe = makefile.split("\ntest:", 1)[1].split("\n\n", 1)[0]
+    assert "-n $(TEST_WORKERS)" in recipe and "--dist loadfile" in recipe, recipe
+    assert re.search(r"^TEST_WORKERS \?= 2$", makefile, re.M)
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]["test"]
+    assert any(req.startswith("pytest-xdist") for req in extras), extras
