@@ -21,7 +21,7 @@ play: $(STAMP)
 	@$(BIN)/gwasl play $(SCENARIO)
 
 # the suite on TEST_WORKERS processes (pytest-xdist), each test file whole on one of them (its
-# module fixtures built once); the mypy gate and the benchmarks' smoke runs are started once, by
+# module fixtures built once), files that share played games together (tests/conftest.py); the mypy gate and the benchmarks' smoke runs are started once, by
 # the controller (tests/conftest.py)
 TEST_WORKERS ?= 2
 test: $(STAMP)

@@ -18,6 +18,7 @@ from testsupport import (
     MYPY_RUN,
     ROOT,
     SCHEMA_PATH,
+    SHARED_GAMES,
     Background,
     children_folder,
     mypy_command,
@@ -75,6 +76,22 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 # -- under pytest-xdist (make test runs pytest -n 2): the controller, which lives as long as the
 # whole run, starts the children once, when a worker has collected the suite; the worker that
 # runs a child's test reads its result from its files (testsupport.child_result).
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log):  # log: xdist's Producer; returns its scheduler
+    """With ``--dist loadfile`` (make test): each test file run whole by one worker (its module
+    fixtures built once), and the files of testsupport.SHARED_GAMES by the same one."""
+    if config.getoption("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class GroupedFiles(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            file = nodeid.split("::", 1)[0]
+            return SHARED_GAMES.get(file, file)
+
+    return GroupedFiles(config, log)
+
 
 def _controller_folder(config: pytest.Config) -> Path:
     if CHILDREN_FOLDER not in config.stash:

@@ -24,7 +24,17 @@ from pathlib import Path
 
 import pytest
 
-from testsupport import MYPY_CACHE, MYPY_RUN, ROOT, Background, child_result, child_started, children_folder, mypy_command
+from testsupport import (
+    MYPY_CACHE,
+    MYPY_RUN,
+    ROOT,
+    SHARED_GAMES,
+    Background,
+    child_result,
+    child_started,
+    children_folder,
+    mypy_command,
+)
 
 BIN = Path(sys.executable).parent
 
@@ -133,10 +143,12 @@ def test_make_test_runs_the_slow_tests_too() -> None:
 
 def test_make_test_runs_the_suite_on_both_cores() -> None:
     """``make test`` runs pytest-xdist's workers, each test file whole on one of them (module fixtures
-    and a file's shared games built once), and the test extras install it."""
+    and a file's shared games built once; tests/conftest.py makes each file a group), and the test
+    extras install it."""
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     recipe = makefile.split("\ntest:", 1)[1].split("\n\n", 1)[0]
     assert "-n $(TEST_WORKERS)" in recipe and "--dist loadfile" in recipe, recipe
     assert re.search(r"^TEST_WORKERS \?= 2$", makefile, re.M)
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]["test"]
     assert any(req.startswith("pytest-xdist") for req in extras), extras
+    assert all((ROOT / file).is_file() for file in SHARED_GAMES), SHARED_GAMES  # a moved file leaves its group

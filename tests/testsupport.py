@@ -158,6 +158,15 @@ def child_result(folder: Path, timeout: float = 900) -> subprocess.CompletedProc
 CHILDREN = "gwasl_children"
 
 
+#: test files that read the same games, played once per process (tests/games/aslgw/playout.py's
+#: caches), and the name of their group: under pytest-xdist one worker runs a group's files
+#: (tests/conftest.py), so that each game is played once in the run
+SHARED_GAMES = {
+    "tests/games/aslgw/test_bundled_victory.py": "aslgw-random-games",
+    "tests/games/aslgw/test_playthrough.py": "aslgw-random-games",
+}
+
+
 def children_folder(config: pytest.Config) -> Path | None:
     """The folder of the children the controller started, in a worker of an xdist run; else None."""
     folder = getattr(config, "workerinput", {}).get(CHILDREN)
