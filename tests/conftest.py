@@ -3,6 +3,7 @@ the benchmarks' smoke runs started in the background as soon as the suite is col
 
 from __future__ import annotations
 
+import functools
 import json
 import shutil
 import tempfile
@@ -67,7 +68,20 @@ def _start_children(config: pytest.Config, ids: list[tuple[str, str]], folder: P
         config.stash[BENCH_RUN] = (start_quick_benchmarks(bench / "runs.json", folder and bench), bench / "runs.json")
 
 
+def _one_parser_per_process() -> None:
+    """``gwasl.cli.main`` called in-process parses with one parser per test process, made by
+    ``build_parser`` the first time: rebuilding every command's options (argparse, gettext's
+    look-ups) was most of the time of a short command run in-process, and the fuzz and
+    whole-game tests run thousands.  A parser keeps nothing between parse_args calls (each
+    makes its own namespace; the commands copy their list options); a command run as a real
+    process still builds its own."""
+    import gwasl.cli
+
+    gwasl.cli.build_parser = functools.cache(gwasl.cli.build_parser)
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
+    _one_parser_per_process()
     if children_folder(session.config) is not None:
         return  # a worker of an xdist run: the controller started them (below)
     _start_children(session.config, [(item.path.name, item.name) for item in session.items])
