@@ -20,8 +20,12 @@ run: $(STAMP)
 play: $(STAMP)
 	@$(BIN)/gwasl play $(SCENARIO)
 
+# the suite on TEST_WORKERS processes (pytest-xdist), each test file whole on one of them (its
+# module fixtures built once), files that share played games together (tests/conftest.py); the mypy gate and the benchmarks' smoke runs are started once, by
+# the controller (tests/conftest.py)
+TEST_WORKERS ?= 2
 test: $(STAMP)
-	PYTHONDONTWRITEBYTECODE= QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q
+	PYTHONDONTWRITEBYTECODE= QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile
 # test: bytecode is written even where the environment says not to (PYTHONDONTWRITEBYTECODE):
 # each child process of the suite (a command run as a real process, the benchmarks, the wheel's
 # checks) then reuses gwasl compiled once, and a second run reuses pytest's rewritten tests

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from testsupport import BENCH_RUN, bench_scripts, start_quick_benchmarks
+from testsupport import BENCH_RUN, bench_scripts, child_result, child_started, children_folder, start_quick_benchmarks
 
 
 def test_the_benchmarks_make_bench_runs():
@@ -28,13 +28,18 @@ def test_the_benchmarks_make_bench_runs():
 @pytest.fixture(scope="module")
 def quick_runs(pytestconfig: pytest.Config, tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], str]:
     """What each benchmark printed with ``--quick`` (the child conftest.py started when the suite
-    was collected; started here if it was not), and the child's own output (for a crash)."""
-    started = pytestconfig.stash.get(BENCH_RUN, None)
-    if started is None:
-        out = tmp_path_factory.mktemp("bench") / "runs.json"
-        started = pytestconfig.stash[BENCH_RUN] = (start_quick_benchmarks(out), out)
-    child, out = started
-    r = child.result(timeout=1200)
+    was collected, by the controller of an xdist run; started here if it was not), and the child's
+    own output (for a crash)."""
+    folder = children_folder(pytestconfig)
+    if folder is not None and child_started(folder / "bench"):
+        r, out = child_result(folder / "bench", timeout=1200), folder / "bench" / "runs.json"
+    else:
+        started = pytestconfig.stash.get(BENCH_RUN, None)
+        if started is None:
+            out = tmp_path_factory.mktemp("bench") / "runs.json"
+            started = pytestconfig.stash[BENCH_RUN] = (start_quick_benchmarks(out), out)
+        child, out = started
+        r = child.result(timeout=1200)
     runs = json.loads(out.read_text(encoding="utf-8")) if out.exists() else {}
     return runs, f"child exit {r.returncode}\n{r.stdout}{r.stderr}"
 

@@ -15,14 +15,26 @@ that a warm cache still reports a new module's errors and a changed module's.
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
 
-from testsupport import MYPY_CACHE, MYPY_RUN, ROOT, Background, mypy_command
+from testsupport import (
+    MYPY_CACHE,
+    MYPY_RUN,
+    ROOT,
+    SHARED_GAMES,
+    Background,
+    child_result,
+    child_started,
+    children_folder,
+    mypy_command,
+)
 
 BIN = Path(sys.executable).parent
 
@@ -56,7 +68,10 @@ def test_ruff_gate_catches_a_planted_defect(tmp_path: Path) -> None:
 @pytest.fixture(scope="session")
 def mypy_gate(pytestconfig: pytest.Config) -> subprocess.CompletedProcess[str]:
     """The gate's run of mypy over gwasl: the one conftest.py started when the suite was collected
-    (started here if it was not), waited for."""
+    (by the controller of an xdist run; started here if it was not), waited for."""
+    folder = children_folder(pytestconfig)
+    if folder is not None and child_started(folder / "mypy"):
+        return child_result(folder / "mypy")
     run = pytestconfig.stash.get(MYPY_RUN, None)
     if run is None:
         run = pytestconfig.stash[MYPY_RUN] = Background(mypy_command("-p", "gwasl"), cwd=ROOT)
@@ -124,3 +139,16 @@ def test_make_test_runs_the_slow_tests_too() -> None:
         assert "-m " not in text and "not slow" not in text and "slow" not in text, text
     marked = [p for p in (ROOT / "tests").rglob("test_*.py") if "pytest.mark.slow" in p.read_text(encoding="utf-8")]
     assert len(marked) >= 4
+
+
+def test_make_test_runs_the_suite_on_both_cores() -> None:
+    """``make test`` runs pytest-xdist's workers, each test file whole on one of them (module fixtures
+    and a file's shared games built once; tests/conftest.py makes each file a group), and the test
+    extras install it."""
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    recipe = makefile.split("\ntest:", 1)[1].split("\n\n", 1)[0]
+    assert "-n $(TEST_WORKERS)" in recipe and "--dist loadfile" in recipe, recipe
+    assert re.search(r"^TEST_WORKERS \?= 2$", makefile, re.M)
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]["test"]
+    assert any(req.startswith("pytest-xdist") for req in extras), extras
+    assert all((ROOT / file).is_file() for file in SHARED_GAMES), SHARED_GAMES  # a moved file leaves its group

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import ast
 import importlib
+import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -106,34 +110,87 @@ def resolve(module: str, name: str):
 
 
 class Background:
-    """A command started at once in a process of its own, its output kept in files (a full pipe
-    would stall it); :meth:`result` waits for it.  Lets a slow child (the mypy gate, the benchmarks'
-    smoke runs) run while the rest of the suite runs, on the machine's other core."""
+    """A command started at once in a process of its own, its output kept in files of ``folder``
+    (a full pipe would stall it): ``argv.json``, ``stdout``, ``stderr``, and ``rc`` written last,
+    when it has ended; :meth:`result` waits for it.  Lets a slow child (the mypy gate, the
+    benchmarks' smoke runs) run while the rest of the suite runs, on the machine's other core.
+    Because its result is files, another process can wait for it too (:func:`child_result`):
+    under pytest-xdist the controller starts the child and the worker that runs its test reads it."""
 
-    def __init__(self, argv: list[str], cwd: Path, env: dict[str, str] | None = None) -> None:
+    def __init__(self, argv: list[str], cwd: Path, env: dict[str, str] | None = None, folder: Path | None = None) -> None:
         self.argv = argv
-        self._out = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115 (closed by result or stop)
-        self._err = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115
-        self._proc = subprocess.Popen(argv, cwd=cwd, env=env, stdout=self._out, stderr=self._err, text=True)
-        self._done: subprocess.CompletedProcess[str] | None = None
+        self._own_folder = folder is None
+        self.folder = Path(tempfile.mkdtemp(prefix="gwasl-child-")) if folder is None else folder
+        self.folder.mkdir(parents=True, exist_ok=True)
+        (self.folder / "argv.json").write_text(json.dumps(argv), encoding="utf-8")
+        with open(self.folder / "stdout", "w", encoding="utf-8") as out, open(self.folder / "stderr", "w", encoding="utf-8") as err:
+            self._proc = subprocess.Popen(argv, cwd=cwd, env=env, stdout=out, stderr=err, text=True)
+        # the exit status is written by a thread that waits for the child, so that a process
+        # that did not start it can tell it has ended
+        self._recorder = threading.Thread(target=self._record, name="gwasl-child-" + Path(argv[0]).name, daemon=True)
+        self._recorder.start()
+
+    def _record(self) -> None:
+        code = self._proc.wait()
+        try:
+            part = self.folder / "rc.part"
+            part.write_text(str(code), encoding="utf-8")
+            os.replace(part, self.folder / "rc")
+        except OSError:  # the folder removed by stop(): nobody waits any more
+            pass
 
     def result(self, timeout: float = 900) -> subprocess.CompletedProcess[str]:
-        if self._done is None:
-            code = self._proc.wait(timeout)
-            self._out.seek(0)
-            self._err.seek(0)
-            self._done = subprocess.CompletedProcess(self.argv, code, self._out.read(), self._err.read())
-            self._out.close()
-            self._err.close()
-        return self._done
+        self._proc.wait(timeout)
+        self._recorder.join()
+        return child_result(self.folder, timeout)
 
     def stop(self) -> None:
-        """End it if it still runs (a session stopped early by -x or ^C)."""
-        if self._done is None and self._proc.poll() is None:
+        """End it if it still runs (a session stopped early by -x or ^C); its files go with it
+        when the folder was its own."""
+        if self._proc.poll() is None:
             self._proc.kill()
-            self._proc.wait()
-        self._out.close()
-        self._err.close()
+        self._proc.wait()
+        self._recorder.join()
+        if self._own_folder:
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def child_started(folder: Path) -> bool:
+    """Whether a :class:`Background` child was started with its files in ``folder``."""
+    return (folder / "argv.json").exists()
+
+
+def child_result(folder: Path, timeout: float = 900) -> subprocess.CompletedProcess[str]:
+    """What the :class:`Background` child of ``folder`` did, once it has ended (waited for, from
+    any process, at most ``timeout`` seconds)."""
+    deadline = time.monotonic() + timeout
+    while not (folder / "rc").exists():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"the child of {folder} did not end within {timeout} s")
+        time.sleep(0.1)
+    def read(name: str) -> str:
+        return (folder / name).read_text(encoding="utf-8")
+    return subprocess.CompletedProcess(json.loads(read("argv.json")), int(read("rc")), read("stdout"), read("stderr"))
+
+
+#: where the controller of an xdist run (pytest -n) keeps the background children's files; the
+#: workers find the folder in their ``workerinput`` (tests/conftest.py)
+CHILDREN = "gwasl_children"
+
+
+#: test files that read the same games, played once per process (tests/games/aslgw/playout.py's
+#: caches), and the name of their group: under pytest-xdist one worker runs a group's files
+#: (tests/conftest.py), so that each game is played once in the run
+SHARED_GAMES = {
+    "tests/games/aslgw/test_bundled_victory.py": "aslgw-random-games",
+    "tests/games/aslgw/test_playthrough.py": "aslgw-random-games",
+}
+
+
+def children_folder(config: pytest.Config) -> Path | None:
+    """The folder of the children the controller started, in a worker of an xdist run; else None."""
+    folder = getattr(config, "workerinput", {}).get(CHILDREN)
+    return Path(folder) if folder else None
 
 
 #: mypy's cache in the checkout, where a plain ``mypy`` run by hand keeps it: warm after the first
@@ -183,13 +240,14 @@ def bench_scripts() -> list[str]:
     return sorted(p.stem for p in (ROOT / "benchmarks").glob("*.py") if BENCH_MAIN.search(p.read_text(encoding="utf-8")))
 
 
-def start_quick_benchmarks(out: Path) -> Background:
+def start_quick_benchmarks(out: Path, folder: Path | None = None) -> Background:
     """Every benchmark's ``--quick`` run, one after the other in one child process (one start-up,
-    one import of gwasl), what each printed written to ``out`` (JSON: name -> code, stdout, stderr)."""
+    one import of gwasl), what each printed written to ``out`` (JSON: name -> code, stdout, stderr);
+    the child's own files in ``folder`` (:class:`Background`)."""
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
     # ui last: the only one that makes a QApplication, which then lives until the child ends
     names = sorted(bench_scripts(), key=lambda n: (n == "ui", n))
-    return Background([sys.executable, "-c", _RUN_EACH_BENCHMARK, str(out), *names], cwd=ROOT, env=env)
+    return Background([sys.executable, "-c", _RUN_EACH_BENCHMARK, str(out), *names], cwd=ROOT, env=env, folder=folder)
 
 
 #: where conftest.py keeps the benchmarks' smoke run and its output file, started with the suite

@@ -74,8 +74,8 @@ def _act(capsys: pytest.CaptureFixture[str], g: str, action: str) -> None:
 
 
 def _finished(capsys: pytest.CaptureFixture[str], g: str, winner: str) -> dict[str, Any]:
-    """``show`` of the finished game: over, the winner, and a result that explains itself; the
-    log's ``victory`` entry; ``replay --check`` identical."""
+    """``show`` of the finished game (returned): over, the winner, and a result that explains
+    itself; the log's ``victory`` entry; ``replay --check`` identical."""
     rc, show, err = run(capsys, "game", "show", g, "--json")
     assert rc == 0 and show["over"] is True, err
     r = show["result"]
@@ -95,7 +95,7 @@ def _finished(capsys: pytest.CaptureFixture[str], g: str, winner: str) -> dict[s
     assert [e for e in log["events"] if e["kind"] == "victory"]
     rc, rep, _ = run(capsys, "game", "replay", g, "--check", "--json")
     assert rc == 0 and rep["identical"] is True and rep["first_difference"] is None
-    return r
+    return show
 
 
 _SOURCES: dict[str, str] = {}
@@ -124,7 +124,7 @@ def test_won_through_the_command_line(tmp_path, capsys, name):
     _SOURCES[g] = name
     todo = iter(ids)
     assert act_in_file(g, lambda legal: next(todo, None)) == len(ids)
-    r = _finished(capsys, g, attacker)
+    r = _finished(capsys, g, attacker)["result"]
     assert r["why"].startswith(f"{attacker} has met its victory conditions: ") and ": not met" not in r["why"]
     rc, log, _ = run(capsys, "game", "log", g, "--json")
     assert rc == 0
@@ -134,7 +134,9 @@ def test_won_through_the_command_line(tmp_path, capsys, name):
 @pytest.mark.parametrize("name", sorted(CARDS))
 def test_lost_through_the_command_line(tmp_path, capsys, name):
     """The attacker does nothing but end its phases: the defender wins by avoidance (A26.3)
-    and the result says which of the attacker's conditions was not met."""
+    and the result says which of the attacker's conditions was not met; ``show`` gives the
+    Control declared at the end (A26.15).  (The Saint-Julien game, seed 1, was also played by
+    tests/commands/test_victory_cli.py: its assertions are here, the game played once.)"""
     g = _new(tmp_path, capsys, name, 1)
     _SOURCES[g] = name
 
@@ -144,8 +146,10 @@ def test_lost_through_the_command_line(tmp_path, capsys, name):
         return next(a.id for a in legal if a.shown.kind in ("end_phase", "end_window"))
 
     act_in_file(g, end_of_phase)
-    r = _finished(capsys, g, _defender(name))
+    show = _finished(capsys, g, _defender(name))
+    r = show["result"]
     assert "(A26.3)" in r["why"] and ": not met" in r["why"]
+    assert show["control"]["hexes"]  # all Control declared at the end (A26.15)
 
 
 @pytest.mark.parametrize("name", ["saint-quentin-1918.json"])
