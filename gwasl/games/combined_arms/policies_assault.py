@@ -60,6 +60,9 @@ LAST_TURN = 20
 #: armour moves only into hexes where the chance of being broken this enemy phase is below this
 ARMOUR_RISK = 0.05
 
+#: one company at a time, as the raid (True), or every company on its own counter (False)
+ONE_COMPANY = False
+
 _MMGS = tuple(i for i in range(len(UNIT_IDS)) if UNIT_KIND[i] == MMG)
 _ARMOUR = tuple(i for i in range(len(UNIT_IDS)) if UNIT_KIND[i] == ARMOUR)
 _RULES = "CA Victory"
@@ -238,7 +241,7 @@ def _move(s: State) -> Decision:
         if why:
             return Decision(EndGame(), f"assault ends the game: {why}")
     inf, arm, _by = threat_map(s)
-    objs = _objectives(s, inf)
+    objs = T.objectives(s, inf) if ONE_COMPANY else _objectives(s, inf)
     d = T._mmg_move(s, list(objs.values()) or [c.hex for c in s.enemy] or [B.ROAD[-1]])
     if d is not None:
         return d
@@ -258,6 +261,8 @@ def _move(s: State) -> Decision:
 
 # -- the fire phase ------------------------------------------------------------------------------------------
 def _fire(s: State) -> Decision:
+    if ONE_COMPANY:
+        return T._fire(s)
     inf = threat_map(s)[0]
     objs = _objectives(s, inf)
     if s.group:

@@ -6,7 +6,7 @@ A policy reads only its seat: the board as the submarine's commander sees it
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from gwasl.engine.dice import GameDice
@@ -20,7 +20,7 @@ from gwasl.games.on_patrol.tables import tables
 from gwasl.model.errors import GwaslError
 from gwasl.model.hexgrid import Hex
 
-__all__ = ["POLICIES", "pick", "random_policy", "sensible_policy", "shot_odds"]
+__all__ = ["POLICIES", "pick", "random_policy", "sensible_policy", "shot_odds", "straight_course_policy"]
 
 
 class TooManyChoicesError(GwaslError):
@@ -213,6 +213,45 @@ def _threat(st: PatrolState, sub: Sub) -> int:
 
 
 def sensible_policy(seat: Seat[Any], dice: GameDice) -> Decision:
+    """The default submarine policy (:func:`_sensible`), firing by :func:`_good_shot`."""
+    return _sensible(seat, _good_shot)
+
+
+def straight_course_policy(seat: Seat[Any], dice: GameDice) -> Decision:
+    """``sensible`` as it was before issue 27 item 12, for paired figures: it fires only where a
+    torpedo would meet a ship that held its course and speed (:func:`_straight_shot`)."""
+    return _sensible(seat, _straight_shot)
+
+
+def _straight_shot(st: PatrolState, sub: Sub, mine: Sequence[Record]) -> Decision | None:
+    best = None
+    for a in mine:
+        if isinstance(a, R.Launch) and len(sub.fired) < 3:
+            hit = _hits(st, a, sub)
+            if hit is not None and (hit.kind != "escort" or not st.has_convoy):
+                score = hit.vp
+                if best is None or score > best[0]:
+                    best = (score, a, hit)
+    if best is not None:
+        return Decision(best[1], f"a torpedo now would meet {best[2].id if best[2] else '?'}")
+    return None
+
+
+def _good_shot(st: PatrolState, sub: Sub, mine: Sequence[Record]) -> Decision | None:
+    """Fire where the chance of meeting a ship and the VP expected are good (:data:`FIRE_AT`,
+    :data:`FIRE_VALUE`), up to :data:`SPREAD` torpedoes a phase (104.1.5, 104.3.1, 108.2.2)."""
+    if len(sub.fired) >= SPREAD:
+        return None
+    shot = _shot(st, sub, mine)
+    if shot is None or shot[1] < FIRE_AT or shot[2] < FIRE_VALUE:
+        return None
+    a, p, add, target = shot
+    return Decision(a, f"fire: {p:.0%} to meet a ship, most often {target}, {add:.1f} VP expected "
+                       f"over the convoy's moves on the Fleet Movement Table (104.3.1, 108.2.2)",
+                    {"hit_chance": round(p, 3), "vp_expected": round(add, 2), "target": target})
+
+
+def _sensible(seat: Seat[Any], shoot: Callable[[PatrolState, Sub, Sequence[Record]], Decision | None]) -> Decision:
     """Fire at a ship a torpedo would meet (highest VP first); by day stay at 75 feet, at
     night at 25 feet away from the escorts; once detected go deep and
     open the range (emergency speed only with an escort within three hexes); reload every
@@ -236,14 +275,10 @@ def sensible_policy(seat: Seat[Any], dice: GameDice) -> Decision:
         m = st.marker(sub.id)
         threat = _threat(st, sub)
         hunted = m is not None and m.kind in ("sub", "escort", "torpedo") and threat <= 12
-        # 1: torpedoes with a good chance of meeting a ship of value (104.3.1, 108.2.2)
-        if len(sub.fired) < SPREAD:
-            shot = _shot(st, sub, mine)
-            if shot is not None and shot[1] >= FIRE_AT and shot[2] >= FIRE_VALUE:
-                a, p, add, target = shot
-                return Decision(a, f"fire: {p:.0%} to meet a ship, most often {target}, adding {add:.1f} VP expected "
-                                   f"over the convoy's moves on the Fleet Movement Table (104.3.1, 108.2.2)",
-                                {"hit_chance": round(p, 3), "vp_expected": round(add, 2), "target": target})
+        # 1: torpedoes
+        d = shoot(st, sub, mine)
+        if d is not None:
+            return d
         # 2: depth
         if not sub.dived:
             if hunted:
