@@ -81,9 +81,9 @@ def _hits(st: PatrolState, launch: R.Launch, sub: Sub) -> Ship | None:
 
 
 #: a torpedo is fired when the chance that it meets a ship is at least this (:func:`shot_odds`)
-FIRE_AT = 0.25
+FIRE_AT = 0.4
 #: ...and the VP it is expected to take (chance times the VP of the ship it meets) at least this
-FIRE_VALUE = 1.0
+FIRE_VALUE = 0.5
 #: torpedoes a boat fires in one phase 8 at most (a spread: each further one must add its own chance)
 SPREAD = 3
 #: turns of the convoy's Fleet Movement Table weighed exactly; later turns hold the course
