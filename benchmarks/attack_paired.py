@@ -12,8 +12,8 @@ Wins with Wilson 95% intervals; the paired difference (new minus old, board by b
 its normal 95% interval; the boards won by one policy only.  Every figure depends on the
 seeds only: ``--jobs 1`` and ``--jobs 2`` print the same (tests/games/test_attack_paired.py).
 
-Run: python -m benchmarks.attack_paired combined-arms [GAMES] [SEED] [--jobs J]
-     python -m benchmarks.attack_paired on-patrol [GAMES] [--jobs J]
+Run: python -m benchmarks.attack_paired combined-arms [GAMES] [SEED] [--jobs J] [--log FILE]
+     python -m benchmarks.attack_paired on-patrol [GAMES] [--jobs J] [--log FILE]
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ def paired(old: Sequence[float], new: Sequence[float]) -> tuple[float, float, fl
 
 
 # -- Combined Arms ---------------------------------------------------------------------------------------
-def _ca_chunk(seeds: list[int]) -> list[tuple[int, bool, bool, float, float, bool]]:
+def _ca_chunk(seeds: list[int], log: str = "") -> list[tuple[int, bool, bool, float, float, bool]]:
     from gwasl.games import game_for
     from gwasl.games.combined_arms import rules as R
     from gwasl.games.combined_arms.policies import POLICIES
@@ -60,12 +60,26 @@ def _ca_chunk(seeds: list[int]) -> list[tuple[int, bool, bool, float, float, boo
         a = play_out(game, POLICIES["raid"], seed)
         b = play_out(game, assault_policy, seed) if light else a
         out.append((seed, a.won, b.won, a.score, b.score, light))
+        _log(log, out[-1])
     return out
 
 
-def combined_arms(games: int, seed: int = 0, jobs: int = 1) -> dict[str, Any]:
+def _log(path: str, row: Any) -> None:
+    """One finished game's row, appended to ``path`` ('' none): a long batch on a busy machine
+    leaves its figures so far (``--log FILE``)."""
+    if path:
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(repr(row) + "\n")
+
+
+def combined_arms(games: int, seed: int = 0, jobs: int = 1, log: str = "") -> dict[str, Any]:
     """The paired figures of ``assault`` against ``raid`` on seeds ``seed .. seed+games-1``."""
-    rows = _run(_ca_chunk, list(range(seed, seed + games)), jobs)
+    rows = _run(lambda seeds: _ca_chunk(seeds, log), list(range(seed, seed + games)), jobs, log=log)
+    return ca_figures(rows, games, seed)
+
+
+def ca_figures(rows: list[tuple[int, bool, bool, float, float, bool]], games: int, seed: int) -> dict[str, Any]:
+    """The figures of :func:`combined_arms` from its rows (one a seed)."""
     old = [float(r[1]) for r in rows]
     new = [float(r[2]) for r in rows]
     light = [r for r in rows if r[5]]
@@ -109,41 +123,51 @@ def patrol(name: str, policy: Policy, seed: int) -> tuple[bool, float, int, bool
     raise GameError(f"{name} seed {seed}: no end")
 
 
-def _op_chunk(args: tuple[str, list[int]]) -> list[tuple[int, tuple[Any, ...], tuple[Any, ...]]]:
+def _op_chunk(args: tuple[str, list[int], str]) -> list[tuple[int, tuple[Any, ...], tuple[Any, ...]]]:
     from gwasl.games.on_patrol.policies import sensible_policy, straight_course_policy
 
-    name, seeds = args
-    return [(s, patrol(name, straight_course_policy, s), patrol(name, sensible_policy, s)) for s in seeds]
+    name, seeds, log = args
+    out = []
+    for s in seeds:
+        out.append((s, patrol(name, straight_course_policy, s), patrol(name, sensible_policy, s)))
+        _log(log, (name, *out[-1]))
+    return out
 
 
-def on_patrol(games: int, jobs: int = 1, names: Sequence[str] | None = None) -> list[dict[str, Any]]:
+def on_patrol(games: int, jobs: int = 1, names: Sequence[str] | None = None, log: str = "") -> list[dict[str, Any]]:
     """Per bundled patrol: the paired figures of ``sensible`` against its previous version."""
     from gwasl.games.on_patrol.scenario import BUNDLED
 
     out = []
     for name in names or BUNDLED:
-        rows = _run(lambda seeds, name=name: _op_chunk((name, seeds)), list(range(games)), jobs, name)
-        old = [float(r[1][0]) for r in rows]
-        new = [float(r[2][0]) for r in rows]
-        out.append({
-            "patrol": name, "games": games,
-            "old_wins": int(sum(old)), "new_wins": int(sum(new)),
-            "old_ci": wilson(int(sum(old)), games), "new_ci": wilson(int(sum(new)), games),
-            "win_difference": paired(old, new),
-            "sunk_difference": paired([r[1][2] for r in rows], [r[2][2] for r in rows]),
-            "old_sunk": sum(r[1][2] for r in rows) / games, "new_sunk": sum(r[2][2] for r in rows) / games,
-            "old_survived": sum(1 for r in rows if r[1][3]), "new_survived": sum(1 for r in rows if r[2][3]),
-            "old_contact": sum(1 for r in rows if r[1][4]), "new_contact": sum(1 for r in rows if r[2][4]),
-        })
+        rows = _run(lambda seeds, name=name: _op_chunk((name, seeds, log)), list(range(games)), jobs, name, log)
+        out.append(op_figures(name, rows, games))
     return out
 
 
+def op_figures(name: str, rows: list[tuple[int, tuple[Any, ...], tuple[Any, ...]]], games: int) -> dict[str, Any]:
+    """The figures of one patrol of :func:`on_patrol` from its rows (one a seed)."""
+    old = [float(r[1][0]) for r in rows]
+    new = [float(r[2][0]) for r in rows]
+    return {
+        "patrol": name, "games": games,
+        "old_wins": int(sum(old)), "new_wins": int(sum(new)),
+        "old_ci": wilson(int(sum(old)), games), "new_ci": wilson(int(sum(new)), games),
+        "win_difference": paired(old, new),
+        "sunk_difference": paired([r[1][2] for r in rows], [r[2][2] for r in rows]),
+        "old_sunk": sum(r[1][2] for r in rows) / games, "new_sunk": sum(r[2][2] for r in rows) / games,
+        "old_survived": sum(1 for r in rows if r[1][3]), "new_survived": sum(1 for r in rows if r[2][3]),
+        "old_contact": sum(1 for r in rows if r[1][4]), "new_contact": sum(1 for r in rows if r[2][4]),
+    }
+
+
 # -- running ---------------------------------------------------------------------------------------------------------
-def _op_named(args: tuple[str, list[int]]) -> list[tuple[int, tuple[Any, ...], tuple[Any, ...]]]:
-    return _op_chunk(args)
+def _ca_logged(args: tuple[list[int], str]) -> list[tuple[int, bool, bool, float, float, bool]]:
+    return _ca_chunk(*args)
 
 
-def _run(fn: Callable[[list[int]], list[Any]], seeds: list[int], jobs: int, name: str | None = None) -> list[Any]:
+def _run(fn: Callable[[list[int]], list[Any]], seeds: list[int], jobs: int, name: str | None = None,
+         log: str = "") -> list[Any]:
     """``fn`` over the seeds, in chunks over ``jobs`` processes, the rows in seed order."""
     if jobs <= 1:
         return fn(seeds)
@@ -151,9 +175,9 @@ def _run(fn: Callable[[list[int]], list[Any]], seeds: list[int], jobs: int, name
     chunks = [seeds[i : i + size] for i in range(0, len(seeds), size)]
     with ProcessPoolExecutor(jobs) as pool:
         if name is None:
-            parts = list(pool.map(_ca_chunk, chunks))
+            parts = list(pool.map(_ca_logged, [(c, log) for c in chunks]))
         else:
-            parts = list(pool.map(_op_named, [(name, c) for c in chunks]))
+            parts = list(pool.map(_op_chunk, [(name, c, log) for c in chunks]))
     return sorted((r for p in parts for r in p), key=lambda r: r[0])
 
 
@@ -162,17 +186,21 @@ def _pct(x: float) -> str:
 
 
 def main(argv: list[str]) -> None:
-    jobs = 1
+    jobs, log = 1, ""
     if "--jobs" in argv:
         i = argv.index("--jobs")
         jobs = int(argv[i + 1])
+        argv = argv[:i] + argv[i + 2:]
+    if "--log" in argv:
+        i = argv.index("--log")
+        log = argv[i + 1]
         argv = argv[:i] + argv[i + 2:]
     what = argv[0] if argv else "combined-arms"
     t0 = time.perf_counter()
     if what == "combined-arms":
         games = int(argv[1]) if len(argv) > 1 else 2000
         seed = int(argv[2]) if len(argv) > 2 else 0
-        r = combined_arms(games, seed, jobs)
+        r = combined_arms(games, seed, jobs, log)
         d, s = r["win_difference"], r["score_difference"]
         print(f"Combined Arms, seeds {seed}-{seed + games - 1} ({r['light_boards']} light boards):")
         print(f"  raid    {r['raid_wins']} wins, {r['raid_wins'] / games:.1%} ({r['raid_ci'][0]:.1%} - {r['raid_ci'][1]:.1%})")
@@ -185,7 +213,7 @@ def main(argv: list[str]) -> None:
               f"assault {r['light_assault_wins']} wins, mean score {r['light_assault_mean']:.2f}")
     else:
         games = int(argv[1]) if len(argv) > 1 else 300
-        for r in on_patrol(games, jobs):
+        for r in on_patrol(games, jobs, log=log):
             d, s = r["win_difference"], r["sunk_difference"]
             print(f"{r['patrol']}: {games} patrols; old {r['old_wins']} wins {r['old_wins'] / games:.1%} "
                   f"({r['old_ci'][0]:.1%} - {r['old_ci'][1]:.1%}), new {r['new_wins']} wins {r['new_wins'] / games:.1%} "

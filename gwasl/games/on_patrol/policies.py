@@ -86,8 +86,11 @@ FIRE_AT = 0.4
 FIRE_VALUE = 0.5
 #: torpedoes a boat fires in one phase 8 at most (a spread: each further one must add its own chance)
 SPREAD = 3
+#: turns of a torpedo's run weighed at all: further on, the convoy's course is too uncertain to aim at
+MAX_TURNS = 4
 #: turns of the convoy's Fleet Movement Table weighed exactly; later turns hold the course
-LOOK_TURNS = 3
+#: (a torpedo of 5-8 hexes a turn meets a ship in sight within 2 turns)
+LOOK_TURNS = 2
 
 
 def _track(start: Hex, heading: int, speed: int, rng: int, run: int = 0) -> list[tuple[int, Hex, int]]:
@@ -156,7 +159,7 @@ def shot_odds(st: PatrolState, tracks: Sequence[list[tuple[int, Hex, int]]]) -> 
     if not tracks or not st.has_convoy:
         return [1.0], [[""] for _ in tracks]
     arming = tables().c("torpedo_arming")
-    turns = min(max((tr[-1][0] for tr in tracks if tr), default=0), 6)
+    turns = min(max((tr[-1][0] for tr in tracks if tr), default=0), MAX_TURNS)
     futures = _futures(st, turns) if turns else [(1.0, [])]
     maps = [[{h: sid for sid, hx in turn.items() for h in hx} for turn in seq] for _p, seq in futures]
     hits: list[list[str]] = []
