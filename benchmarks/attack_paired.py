@@ -18,6 +18,7 @@ Run: python -m benchmarks.attack_paired combined-arms [GAMES] [SEED] [--jobs J] 
 
 from __future__ import annotations
 
+import functools
 import math
 import sys
 import time
@@ -140,9 +141,13 @@ def on_patrol(games: int, jobs: int = 1, names: Sequence[str] | None = None, log
 
     out = []
     for name in names or BUNDLED:
-        rows = _run(lambda seeds, name=name: _op_chunk((name, seeds, log)), list(range(games)), jobs, name, log)
+        rows = _run(functools.partial(_op_seeds, name, log), list(range(games)), jobs, name, log)
         out.append(op_figures(name, rows, games))
     return out
+
+
+def _op_seeds(name: str, log: str, seeds: list[int]) -> list[tuple[int, tuple[Any, ...], tuple[Any, ...]]]:
+    return _op_chunk((name, seeds, log))
 
 
 def op_figures(name: str, rows: list[tuple[int, tuple[Any, ...], tuple[Any, ...]]], games: int) -> dict[str, Any]:

@@ -26,14 +26,12 @@ from typing import Any
 from gwasl.engine.dice import GameDice
 from gwasl.engine.game import Decision, Seat
 from gwasl.games.combined_arms import board as B
-from gwasl.games.combined_arms import outlook as O
 from gwasl.games.combined_arms import rules as R
 from gwasl.games.combined_arms import tactics as T
 from gwasl.games.combined_arms.planner import break_choice, roll_order, threat_map
 from gwasl.games.combined_arms.records import CallMortar, Commit, EndGame, EndPhase, Exploit, Move, Resolve
 from gwasl.games.combined_arms.state import (
     ARMOUR,
-    BROKEN,
     COMPANIES,
     EXPLOITED,
     FIRE,
@@ -172,7 +170,7 @@ def _exploit_move(s: State, objs: dict[str, int]) -> Decision | None:
         if u.where >= 0 and togo == 99:
             togo = loose[u.where]
         late = u.where >= 0 and s.turn + togo >= LAST_TURN
-        free = UNIT_KIND[i] == ARMOUR or co not in objs and (not s.enemy or _exploit_counts(s))
+        free = UNIT_KIND[i] == ARMOUR or (co not in objs and (not s.enemy or _exploit_counts(s)))
         if not (free or late):
             continue
         if R.exploit_allowed(s, i) and (_exploit_counts(s) or late or not s.enemy):
@@ -291,9 +289,8 @@ def _fire(s: State) -> Decision:
     # every company's adjacent platoons assault their objective, and any other counter they
     # stand next to (a spent or revealed one: breaking it scores 2 more, CA Victory)
     for co in COMPANIES:
-        for t in sorted({objs[co]} if co in objs else set(), key=lambda x: x) or []:
-            if s.engaged >> t & 1:
-                continue
+        t = objs.get(co, -1)
+        if t >= 0 and not s.engaged >> t & 1:
             group = [i for i in T.assault_group(s, t) if UNIT_COMPANY[i] == co]
             if group:
                 return Decision(Commit(UNIT_IDS[group[0]], B.label(t), None),
@@ -323,9 +320,8 @@ def _fire(s: State) -> Decision:
 
 
 def _pin(s: State, u: int, h: int) -> float:
-    """The chance that platoon ``u`` pins ``h`` (a modified 2+, CA Fire Attacks), armour facing it."""
-    if UNIT_KIND[u] != ARMOUR:
-        return R.chances(sum(x.value for x in R.own_fire_mods(s, u, h)), R.PIN_NEED) / 6
+    """The chance that platoon ``u`` pins ``h`` (a modified 2+, CA Fire Attacks); armour turns
+    to face it as it fires (CA Fire Attacks: fresh armour may change facing in your fire phase)."""
     return R.chances(sum(x.value for x in R.own_fire_mods(s, u, h)), R.PIN_NEED) / 6
 
 
@@ -358,5 +354,3 @@ def assault_policy(seat: Seat[Any], dice: GameDice) -> Decision:
     acts = seat.legal()
     return Decision(acts[0], "the only choice")
 
-
-_ = (BROKEN, O)
