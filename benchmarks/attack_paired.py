@@ -14,10 +14,12 @@ seeds only: ``--jobs 1`` and ``--jobs 2`` print the same (tests/games/test_attac
 
 Run: python -m benchmarks.attack_paired combined-arms [GAMES] [SEED] [--jobs J] [--log FILE]
      python -m benchmarks.attack_paired on-patrol [GAMES] [--jobs J] [--log FILE]
+     (``--summary FILE``: the figures of a --log's rows so far, over the seeds done without a gap)
 """
 
 from __future__ import annotations
 
+import ast
 import functools
 import math
 import sys
@@ -200,12 +202,22 @@ def main(argv: list[str]) -> None:
         i = argv.index("--log")
         log = argv[i + 1]
         argv = argv[:i] + argv[i + 2:]
+    summary = ""
+    if "--summary" in argv:
+        i = argv.index("--summary")
+        summary = argv[i + 1]
+        argv = argv[:i] + argv[i + 2:]
     what = argv[0] if argv else "combined-arms"
     t0 = time.perf_counter()
     if what == "combined-arms":
         games = int(argv[1]) if len(argv) > 1 else 2000
         seed = int(argv[2]) if len(argv) > 2 else 0
-        r = combined_arms(games, seed, jobs, log)
+        if summary:  # the rows of a --log so far: the seeds done without a gap from ``seed``
+            done = {r[0]: r for r in (ast.literal_eval(x) for x in Path(summary).read_text().splitlines())}
+            games = next(k for k in range(games + 1) if k == games or seed + k not in done)
+            r = ca_figures([done[seed + k] for k in range(games)], games, seed)
+        else:
+            r = combined_arms(games, seed, jobs, log)
         d, s = r["win_difference"], r["score_difference"]
         print(f"Combined Arms, seeds {seed}-{seed + games - 1} ({r['light_boards']} light boards):")
         print(f"  raid    {r['raid_wins']} wins, {r['raid_wins'] / games:.1%} ({r['raid_ci'][0]:.1%} - {r['raid_ci'][1]:.1%})")
@@ -218,7 +230,19 @@ def main(argv: list[str]) -> None:
               f"assault {r['light_assault_wins']} wins, mean score {r['light_assault_mean']:.2f}")
     else:
         games = int(argv[1]) if len(argv) > 1 else 300
-        for r in on_patrol(games, jobs, log=log):
+        if summary:
+            logged: dict[str, dict[int, Any]] = {}
+            for x in Path(summary).read_text().splitlines():
+                row = ast.literal_eval(x)
+                logged.setdefault(row[0], {})[row[1]] = row[1:]
+            results = []
+            for name, rows in logged.items():
+                n = next(k for k in range(games + 1) if k == games or k not in rows)
+                results.append(op_figures(name, [rows[k] for k in range(n)], n))
+        else:
+            results = on_patrol(games, jobs, log=log)
+        for r in results:
+            games = r["games"]
             d, s = r["win_difference"], r["sunk_difference"]
             print(f"{r['patrol']}: {games} patrols; old {r['old_wins']} wins {r['old_wins'] / games:.1%} "
                   f"({r['old_ci'][0]:.1%} - {r['old_ci'][1]:.1%}), new {r['new_wins']} wins {r['new_wins'] / games:.1%} "
