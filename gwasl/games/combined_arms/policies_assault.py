@@ -75,7 +75,8 @@ def light_board(s: State) -> bool:
 
 # -- companies and objectives ---------------------------------------------------------------------
 def sweep_companies(s: State) -> list[str]:
-    """Every company with a rifle platoon left, those on the board first."""
+    """Every company with a rifle platoon left, those on the board first (CA Fire Attacks:
+    each company assaults its own counter, rifle platoons of different companies never the same)."""
     keyed = []
     for k, co in enumerate(COMPANIES):
         m = T._members(s, co)
@@ -339,7 +340,8 @@ _RAID = T.raid_policy
 
 def assault_policy(seat: Seat[Any], dice: GameDice) -> Decision:
     """The raid (:mod:`.tactics`) on a board of more than :data:`LIGHT` counters; on a light
-    one every company sweeps and the battalion exploits (module docstring)."""
+    one every company sweeps and the battalion exploits (CA Victory: 4 an enemy platoon
+    broken, 2 an exploiting platoon; module docstring)."""
     s: State = seat.view()
     if not light_board(s):
         return _RAID(seat, dice)

@@ -222,7 +222,8 @@ def sensible_policy(seat: Seat[Any], dice: GameDice) -> Decision:
 
 def straight_course_policy(seat: Seat[Any], dice: GameDice) -> Decision:
     """``sensible`` as it was before issue 27 item 12, for paired figures: it fires only where a
-    torpedo would meet a ship that held its course and speed (:func:`_straight_shot`)."""
+    torpedo would meet a ship that held its course and speed (:func:`_straight_shot`), at
+    escorts too where there is no convoy (104.1.5: at vessels in sight and range)."""
     return _sensible(seat, _straight_shot)
 
 
