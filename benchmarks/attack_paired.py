@@ -14,7 +14,8 @@ seeds only: ``--jobs 1`` and ``--jobs 2`` print the same (tests/games/test_attac
 
 Run: python -m benchmarks.attack_paired combined-arms [GAMES] [SEED] [--jobs J] [--log FILE]
      python -m benchmarks.attack_paired on-patrol [GAMES] [--jobs J] [--log FILE]
-     (``--summary FILE``: the figures of a --log's rows so far, over the seeds done without a gap)
+     (``--summary FILE``: the figures of a --log's rows so far, over the seeds done without a gap;
+     ``--quick``: 2 boards and 2 patrols, the smoke run of tests/test_benchmarks.py)
 """
 
 from __future__ import annotations
@@ -202,6 +203,15 @@ def main(argv: list[str]) -> None:
         i = argv.index("--log")
         log = argv[i + 1]
         argv = argv[:i] + argv[i + 2:]
+    if "--quick" in argv:  # the smoke run of tests/test_benchmarks.py: a light and a heavy board, 2 patrols
+        t0 = time.perf_counter()
+        r = combined_arms(2, 2)
+        print(f"Combined Arms seeds 2-3: raid {r['raid_wins']} wins, assault {r['assault_wins']} wins, "
+              f"paired {_pct(r['win_difference'][0])} points")
+        for o in on_patrol(2, names=["hunter-group"]):
+            print(f"{o['patrol']}: 2 patrols, old {o['old_wins']} wins, new {o['new_wins']} wins, contact {o['new_contact']}")
+        print(f"({time.perf_counter() - t0:.1f} s wall, jobs=1)")
+        return
     summary = ""
     if "--summary" in argv:
         i = argv.index("--summary")
