@@ -6,20 +6,21 @@ A policy reads only its seat: the board as the submarine's commander sees it
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from gwasl.engine.dice import GameDice
 from gwasl.engine.game import Decision, Policy, Seat
 from gwasl.engine.record import Record
 from gwasl.games.on_patrol import records as R
-from gwasl.games.on_patrol.geometry import DIRS
+from gwasl.games.on_patrol.geometry import DIRS, Pose
+from gwasl.games.on_patrol.movement import execute_fleet, fleet_order
 from gwasl.games.on_patrol.state import PatrolState, Ship, Sub
 from gwasl.games.on_patrol.tables import tables
 from gwasl.model.errors import GwaslError
 from gwasl.model.hexgrid import Hex
 
-__all__ = ["POLICIES", "pick", "random_policy", "sensible_policy"]
+__all__ = ["POLICIES", "pick", "random_policy", "sensible_policy", "shot_odds", "straight_course_policy"]
 
 
 class TooManyChoicesError(GwaslError):
@@ -79,12 +80,182 @@ def _hits(st: PatrolState, launch: R.Launch, sub: Sub) -> Ship | None:
     return None
 
 
+#: a torpedo is fired when the chance that it meets a ship is at least this (:func:`shot_odds`)
+FIRE_AT = 0.4
+#: ...and the VP it is expected to take (chance times the VP of the ship it meets) at least this
+FIRE_VALUE = 0.5
+#: torpedoes a boat fires in one phase 8 at most (a spread: each further one must add its own chance)
+SPREAD = 3
+#: turns of a torpedo's run weighed at all: further on, the convoy's course is too uncertain to aim at
+MAX_TURNS = 4
+#: turns of the convoy's Fleet Movement Table weighed exactly; later turns hold the course
+#: (a torpedo of 5-8 hexes a turn meets a ship in sight within 2 turns)
+LOOK_TURNS = 2
+
+
+def _track(start: Hex, heading: int, speed: int, rng: int, run: int = 0) -> list[tuple[int, Hex, int]]:
+    """The hexes a torpedo from ``start`` runs through: (turn from next, hex, run so far), in
+    order (102.3: it moves in phase 3 of each following turn, ``speed`` hexes a turn)."""
+    d = DIRS[heading]
+    out = []
+    h = start
+    for j in range(1, rng - run + 1):
+        h = Hex(h.q + d.q, h.r + d.r)
+        out.append(((j - 1) // speed + 1, h, run + j))
+    return out
+
+
+def _launch_start(sub: Sub, launch: R.Launch) -> tuple[Hex, int]:
+    if launch.tube < sub.bow_tubes:
+        return sub.pose.ahead, (sub.pose.heading + launch.gyro) % 6
+    back = (sub.pose.heading + 3) % 6
+    return sub.pose.stern + DIRS[back], (back + launch.gyro) % 6
+
+
+def _futures(st: PatrolState, turns: int) -> list[tuple[float, list[dict[str, tuple[Hex, Hex]]]]]:
+    """Where each merchant and capital ship may stand after each of the next ``turns`` turns,
+    with its chance: the convoy moves by the Fleet Movement Table, one die a turn for all
+    (104.3.1), whatever the torpedoes (108.2.2); capital ships in emergency take the emergency
+    row (104.4.2).  Ships not under way stay.  Turns past :data:`LOOK_TURNS` hold the course."""
+    t = tables()
+    codes = t.fleet_movement[st.convoy][2] if st.convoy in t.fleet_movement else ("0",) * 6
+    ecodes = t.fleet_movement["emergency"][2]
+    movers = [s for s in st.ships if s.kind != "escort" and s.afloat]
+    out: list[tuple[float, list[dict[str, tuple[Hex, Hex]]]]] = []
+
+    def go(k: int, poses: dict[str, Pose], p: float, seq: list[dict[str, tuple[Hex, Hex]]]) -> None:
+        if k == turns:
+            out.append((p, seq))
+            return
+        faces = range(6) if k < LOOK_TURNS else (2,)  # the third face reads straight on
+        seen: dict[tuple[str, str], int] = {}
+        for f in faces:
+            key = (codes[f], ecodes[f])
+            seen[key] = seen.get(key, 0) + 1
+        for (code, ecode), n in seen.items():
+            nxt: dict[str, Pose] = {}
+            for s in movers:
+                pose = poses[s.id]
+                if s.status != "afloat" or not s.moving:
+                    nxt[s.id] = pose
+                    continue
+                em = st.capital_speed > 0 and s.kind == "capital"
+                order = fleet_order(ecode if em else code)
+                hexes = min(st.capital_speed, s.max_speed) if em else (order.hexes or 0)
+                path, _h = execute_fleet(pose, order, hexes, (), lambda _x: False)
+                nxt[s.id] = path[-1] if path else pose
+            go(k + 1, nxt, p * n / len(faces), [*seq, {i: q.hexes() for i, q in nxt.items()}])
+
+    go(0, {s.id: s.pose for s in movers}, 1.0, [])
+    return out
+
+
+def shot_odds(st: PatrolState, tracks: Sequence[list[tuple[int, Hex, int]]]) -> tuple[list[float], list[list[str]]]:
+    """The chance of each of the convoy's futures over the Fleet Movement Table (104.3.1; 108.2.2:
+    the convoy ignores torpedoes), and for each torpedo track the ship it meets in each future
+    ('' none).  Only merchants and capital ships count: escorts keep clear of a torpedo's path
+    (108.2.1).  A torpedo meets the first ship whose hexes it runs through after that ship's
+    move in the same turn, once armed (gwasl's stand-in torpedo movement, docs/on-patrol.md)."""
+    if not tracks or not st.has_convoy:
+        return [1.0], [[""] for _ in tracks]
+    arming = tables().c("torpedo_arming")
+    turns = min(max((tr[-1][0] for tr in tracks if tr), default=0), MAX_TURNS)
+    futures = _futures(st, turns) if turns else [(1.0, [])]
+    maps = [[{h: sid for sid, hx in turn.items() for h in hx} for turn in seq] for _p, seq in futures]
+    hits: list[list[str]] = []
+    for tr in tracks:
+        row = []
+        for m in maps:
+            hit = ""
+            for k, h, run in tr:
+                if k > len(m):
+                    break
+                if run >= arming and h in m[k - 1]:
+                    hit = m[k - 1][h]
+                    break
+            row.append(hit)
+        hits.append(row)
+    return [p for p, _s in futures], hits
+
+
+def _shot(st: PatrolState, sub: Sub, mine: Sequence[Record]) -> tuple[R.Launch, float, float, str] | None:
+    """The launch of most expected VP (its chance of meeting each ship times the ship's VP),
+    with its chance of a hit, that VP, and the ship it most often meets (104.1.5: only the
+    launches the seat offers, at vessels in sight and range)."""
+    t = tables()
+    launches = [a for a in mine if isinstance(a, R.Launch)]
+    if not launches:
+        return None
+    tracks: list[list[tuple[int, Hex, int]]] = []
+    for a in launches:
+        start, g = _launch_start(sub, a)
+        tp = t.torpedoes[sub.tubes[a.tube]]
+        tracks.append(_track(start, g, tp.speed, tp.range))
+    probs, hits = shot_odds(st, tracks)
+    vp = {s.id: s.vp for s in st.ships}
+    best: tuple[R.Launch, float, float, str] | None = None
+    for j, a in enumerate(launches):
+        row = hits[j]
+        p = sum(probs[f] for f, h in enumerate(row) if h)
+        # each torpedo counts on its own: a second one on the same ship adds its damage
+        # (two hits sink what one leaves dead in the water), so a spread is not discounted
+        add = sum(probs[f] * vp[h] for f, h in enumerate(row) if h)
+        ships: dict[str, float] = {}
+        for f, h in enumerate(row):
+            if h:
+                ships[h] = ships.get(h, 0.0) + probs[f]
+        target = max(ships, key=lambda k: ships[k]) if ships else ""
+        if best is None or add > best[2]:
+            best = (a, p, add, target)
+    return best
+
+
 def _threat(st: PatrolState, sub: Sub) -> int:
     esc = [s.pose.bow.distance(sub.pose.bow) for s in st.ships if s.kind == "escort" and s.afloat]
     return min(esc) if esc else 99
 
 
 def sensible_policy(seat: Seat[Any], dice: GameDice) -> Decision:
+    """The default submarine policy (:func:`_sensible`), firing by :func:`_good_shot`."""
+    return _sensible(seat, _good_shot)
+
+
+def straight_course_policy(seat: Seat[Any], dice: GameDice) -> Decision:
+    """``sensible`` as it was before issue 27 item 12, for paired figures: it fires only where a
+    torpedo would meet a ship that held its course and speed (:func:`_straight_shot`), at
+    escorts too where there is no convoy (104.1.5: at vessels in sight and range)."""
+    return _sensible(seat, _straight_shot)
+
+
+def _straight_shot(st: PatrolState, sub: Sub, mine: Sequence[Record]) -> Decision | None:
+    best = None
+    for a in mine:
+        if isinstance(a, R.Launch) and len(sub.fired) < 3:
+            hit = _hits(st, a, sub)
+            if hit is not None and (hit.kind != "escort" or not st.has_convoy):
+                score = hit.vp
+                if best is None or score > best[0]:
+                    best = (score, a, hit)
+    if best is not None:
+        return Decision(best[1], f"a torpedo now would meet {best[2].id if best[2] else '?'}")
+    return None
+
+
+def _good_shot(st: PatrolState, sub: Sub, mine: Sequence[Record]) -> Decision | None:
+    """Fire where the chance of meeting a ship and the VP expected are good (:data:`FIRE_AT`,
+    :data:`FIRE_VALUE`), up to :data:`SPREAD` torpedoes a phase (104.1.5, 104.3.1, 108.2.2)."""
+    if len(sub.fired) >= SPREAD:
+        return None
+    shot = _shot(st, sub, mine)
+    if shot is None or shot[1] < FIRE_AT or shot[2] < FIRE_VALUE:
+        return None
+    a, p, add, target = shot
+    return Decision(a, f"fire: {p:.0%} to meet a ship, most often {target}, {add:.1f} VP expected "
+                       f"over the convoy's moves on the Fleet Movement Table (104.3.1, 108.2.2)",
+                    {"hit_chance": round(p, 3), "vp_expected": round(add, 2), "target": target})
+
+
+def _sensible(seat: Seat[Any], shoot: Callable[[PatrolState, Sub, Sequence[Record]], Decision | None]) -> Decision:
     """Fire at a ship a torpedo would meet (highest VP first); by day stay at 75 feet, at
     night at 25 feet away from the escorts; once detected go deep and
     open the range (emergency speed only with an escort within three hexes); reload every
@@ -108,17 +279,10 @@ def sensible_policy(seat: Seat[Any], dice: GameDice) -> Decision:
         m = st.marker(sub.id)
         threat = _threat(st, sub)
         hunted = m is not None and m.kind in ("sub", "escort", "torpedo") and threat <= 12
-        # 1: torpedoes that would meet a ship
-        best = None
-        for a in mine:
-            if isinstance(a, R.Launch) and len(sub.fired) < 3:
-                hit = _hits(st, a, sub)
-                if hit is not None and (hit.kind != "escort" or not st.has_convoy):
-                    score = hit.vp
-                    if best is None or score > best[0]:
-                        best = (score, a, hit)
-        if best is not None:
-            return Decision(best[1], f"a torpedo now would meet {best[2].id if best[2] else '?'}")
+        # 1: torpedoes
+        d = shoot(st, sub, mine)
+        if d is not None:
+            return d
         # 2: depth
         if not sub.dived:
             if hunted:
