@@ -23,7 +23,7 @@ from gwasl.engine.dice import GameDice
 from gwasl.engine.game import Decision, Outcome, Seat, Viewer
 from gwasl.engine.record import Record
 from gwasl.games.aslgw.actions import movement as mv
-from gwasl.games.aslgw.knowledge import env, private_dice, secret_roll, side_knowledge
+from gwasl.games.aslgw.knowledge import env, private_dice, seat_knowledge, secret_roll, side_knowledge
 from gwasl.games.aslgw.records import (
     Attempt,
     EndWindow,
@@ -284,7 +284,8 @@ def apply_minefield(state: AslgwState, owner: str, mid: str, other: str | None,
 class SideKnowledge:
     """What a side's policy reads (``Game.policy_view``): the turn, the phase, a pending
     minefield choice, and the fog layer as that side knows it
-    (:func:`~gwasl.games.aslgw.knowledge.side_knowledge`), nothing else of the state."""
+    (:func:`~gwasl.games.aslgw.knowledge.seat_knowledge`: a pure function of that side's view,
+    enemy "?" as where and how many only), nothing else of the state."""
 
     side: str
     turn: int
@@ -303,7 +304,7 @@ def own_ledger(state: AslgwState, side: str) -> tuple[ShiftRecord, ...]:
 
 
 def side_view(state: AslgwState, side: str) -> SideKnowledge:
-    return SideKnowledge(side, state.turn, state.phase, state.minefield, side_knowledge(state.fog, side),
+    return SideKnowledge(side, state.turn, state.phase, state.minefield, seat_knowledge(state.fog, side),
                          state.clock, own_ledger(state, side))
 
 
