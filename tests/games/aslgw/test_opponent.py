@@ -177,3 +177,59 @@ def test_random_side_draws_uniformly_from_the_dice() -> None:
     """The random reference picks an index below n from logged dice."""
     seen = {opp._pick(GameDice(7, i), 40) for i in range(400)}
     assert seen <= set(range(40)) and len(seen) > 30
+
+
+def _command_kept(state: Any, action: Any) -> list[str]:
+    """The squads a leader's move or exit leaves out of the command they had (ASLGW 1.3.1)."""
+    from gwasl.games.aslgw.records import Exit, Move
+    from gwasl.model.hexgrid import Hex
+    from gwasl.model.scenario import UnitKind
+    from gwasl.rules.command import command_radius
+
+    if not isinstance(action, (Move, Exit)):
+        return []
+    sc = state.scenario
+    movers = set(action.pieces)
+    leaders = [u for u in sc.units if u.id in movers and u.kind is UnitKind.LEADER]
+    if not leaders:
+        return []
+    side = leaders[0].side
+    others = [u for u in sc.units if u.side == side and u.kind is UnitKind.LEADER and not u.broken and u.id not in movers]
+    to = Hex.from_label(action.to) if isinstance(action, Move) else None
+    left = []
+    for q in sc.units:
+        if q.side != side or q.kind not in (UnitKind.SQUAD, UnitKind.HALF_SQUAD) or q.broken or q.id in movers:
+            continue
+        def near(h: Any, ld: Any, q: Any = q) -> bool:
+            return q.hex.distance(h) <= command_radius(sc, ld)
+        had = any(near(ld.hex, ld) for ld in [*leaders, *others])
+        keeps = any(near(ld.hex, ld) for ld in others) or (to is not None and any(near(to, ld) for ld in leaders))
+        if had and not keeps:
+            left.append(f"{action} leaves {q.id} at {q.hex.label} out of command")
+    return left
+
+
+@pytest.mark.parametrize("seed", [1, 4])
+def test_a_leader_does_not_run_ahead_of_the_squads_he_commands(seed: int) -> None:
+    """ASLGW 1.3.1-1.3.2, 1.4.13-1.4.14: a squad out of its leader's command radius must pass
+    an NTC (+1 when isolated) to move at all.  In Saint-Julien the opponent's leader used to
+    run to the east edge alone and exit, leaving his squads behind him to fail their NTCs
+    and lose the game (seed 1: 3 exit VP of the 4 needed).  It now moves and exits with
+    (or after) the squads he commands: no move or exit of a leader leaves one of them out
+    of his command."""
+    doc = source(SCENARIOS / "saint-julien-1915.json")
+    dice = GameDice(seed)
+    state = GAME.begun(GAME.setup(doc, GameOptions()), dice)
+    moves = 0
+    for _ in range(5000):
+        st = GAME.status(state)
+        if st.over:
+            break
+        seat = Seat(GAME, state, GAME.viewer(state, st.side))
+        d = (opp.opponent if st.side == "german" else opp.random_side)(seat, dice)
+        if st.side == "german":
+            assert _command_kept(state, d.action) == [], d.why
+            moves += type(d.action).__name__ in ("Move", "Exit")
+        for ev in GAME.apply(state, d.action, dice):
+            state = GAME.reduce(state, ev)
+    assert moves >= 10
