@@ -271,6 +271,7 @@ class _Look:
     theirs: list[Unit]
     piles: list[Hex]
     hidden: frozenset[str]  # its own units the enemy cannot see (concealed, HIP...: A12, O'Leary)
+    moving: frozenset[str] = frozenset()  # its units that have begun moving this phase (A4.1)
 
     @property
     def turns_left(self) -> int:
@@ -339,7 +340,8 @@ def _look(seat: Seat[Any]) -> _Look:
     piles = [s.hex for s in v.fog.stacks if s.side == enemy]
     mine = _units(sc, side)
     hidden = frozenset(u.id for u in mine if v.fog.status_of(u.id) is not FogStatus.NONE)
-    return _Look(side, enemy, sc, plan, v.turn, v.phase, mine, _units(sc, enemy), piles, hidden)
+    return _Look(side, enemy, sc, plan, v.turn, v.phase, mine, _units(sc, enemy), piles, hidden,
+                 getattr(v, "moving", frozenset()))
 
 
 # ---------------------------------------------------------------------------
@@ -571,12 +573,25 @@ def _best_exit(look: _Look, exits: Sequence[Exit]) -> tuple[Record, float, str] 
     return a, 100.0 + best[1], f"exits {', '.join(a.pieces)} for exit VP (A26.23): {look.plan.why}"
 
 
+def _continues(look: _Look, a: Record) -> bool:
+    """A move of the unit or stack under way that still brings it closer to its goals (A4.1)."""
+    if not isinstance(a, Move) or a.mode == "advance" or not look.moving & set(a.pieces):
+        return False
+    us = _pieces_units(look, a.pieces)
+    if not us or any(u.broken for u in us) or _leaves_objective(look, us, us[0].hex):
+        return False
+    to = Hex.from_label(a.to)
+    command = _command_cost(look, us, us[0].hex, to)
+    return command is not None and _move_score(look, us, us[0].hex, to, a.mode) - command > 0
+
+
 def _best_move(look: _Look, legal: Sequence[Record]) -> tuple[Record, float, str] | None:
     if look.plan.exits:
         got = _best_exit(look, [a for a in legal if isinstance(a, Exit)])
         if got is not None:
             return got
     best: tuple[Record, float, str] | None = None
+    going_on = bool(look.moving) and any(_continues(look, a) for a in legal)
     for a in legal:
         if isinstance(a, Exit):
             continue
@@ -591,6 +606,8 @@ def _best_move(look: _Look, legal: Sequence[Record]) -> tuple[Record, float, str
             command = _command_cost(look, us, frm, to)
             if command is None:
                 continue  # a leader does not run ahead of the squads he commands
+            if going_on and a.mode != "advance" and not look.moving & set(a.pieces):
+                continue  # A4.1: another unit's move would end the one under way, which still gains
             if a.mode == "advance":
                 score = _advance_score(look, us, frm, to) - command
             else:

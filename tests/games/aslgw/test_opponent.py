@@ -233,3 +233,59 @@ def test_a_leader_does_not_run_ahead_of_the_squads_he_commands(seed: int) -> Non
         for ev in GAME.apply(state, d.action, dice):
             state = GAME.reduce(state, ev)
     assert moves >= 10
+
+
+def _in_command_after(state: Any, move: Any) -> bool:
+    """Every squad of ``move`` ends it within a Good Order leader's command radius (ASLGW 1.3.1)."""
+    from gwasl.model.hexgrid import Hex
+    from gwasl.model.scenario import UnitKind
+    from gwasl.rules.command import command_radius
+
+    sc = state.scenario
+    to = Hex.from_label(move.to)
+    movers = set(move.pieces)
+    side = sc.unit(move.pieces[0]).side
+    leaders = [(ld, to if ld.id in movers else ld.hex) for ld in sc.units
+               if ld.side == side and ld.kind is UnitKind.LEADER and not ld.broken]
+    return all(any(to.distance(h) <= command_radius(sc, ld) for ld, h in leaders)
+               for q in sc.units if q.id in movers and q.kind in (UnitKind.SQUAD, UnitKind.HALF_SQUAD))
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_moving_stack_finishes_its_move_before_another_begins(seed: int) -> None:
+    """A4.1: a unit or stack finishes its move before another begins; moving another ends
+    it.  The opponent used to move one squad a hex and then start the next (Saint-Julien,
+    seed 1: R-2 one hex to B3, then R-4), so its squads crawled a hex per MPh toward an
+    edge nine hexes away.  Now, while the stack under way can still get closer to its
+    goal without leaving his squads out of command (ASLGW 1.3.2), no other unit starts."""
+    from gwasl.games.aslgw.records import Move
+    from gwasl.model.hexgrid import Hex
+
+    doc = source(SCENARIOS / "saint-julien-1915.json")
+    dice = GameDice(seed)
+    state = GAME.begun(GAME.setup(doc, GameOptions()), dice)
+    last: Any = None  # the German move under way
+    checked = 0
+    for _ in range(5000):
+        st = GAME.status(state)
+        if st.over:
+            break
+        seat = Seat(GAME, state, GAME.viewer(state, st.side))
+        d = (opp.opponent if st.side == "german" else opp.passive)(seat, dice)
+        a = d.action
+        if st.side == "german" and isinstance(a, Move) and a.mode == "normal":
+            if last is not None and not set(last.pieces) & set(a.pieces):
+                sc = state.scenario
+                at = {u.id: u.hex for u in sc.units}
+                here = at[last.pieces[0]]
+                on = [b for b in seat.legal() if isinstance(b, Move) and b.pieces == last.pieces and b.mode == "normal"
+                      and Hex.from_label(b.to).column > here.column  # toward the east edge
+                      and not _command_kept(state, b) and _in_command_after(state, b)]
+                assert not on, f"{a} began while {last.pieces} could go on east: {on[:2]}"
+                checked += 1
+            last = a
+        elif st.side == "german" and not isinstance(a, Move):
+            last = None
+        for ev in GAME.apply(state, a, dice):
+            state = GAME.reduce(state, ev)
+    assert checked >= 1

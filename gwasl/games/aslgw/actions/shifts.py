@@ -294,6 +294,9 @@ class SideKnowledge:
     fog: FogState
     clock: Clock
     ledger: tuple[ShiftRecord, ...]  # the side's own shift DRs: their count seeds the policy's ties
+    #: its own units that have begun moving this phase and are not done (A4.1: a unit or
+    #: stack finishes its move before another begins; moving another ends it)
+    moving: frozenset[str] = frozenset()
 
 
 def own_ledger(state: AslgwState, side: str) -> tuple[ShiftRecord, ...]:
@@ -304,8 +307,16 @@ def own_ledger(state: AslgwState, side: str) -> tuple[ShiftRecord, ...]:
 
 
 def side_view(state: AslgwState, side: str) -> SideKnowledge:
+    moving = frozenset(uid for uid, up in state.play.items() if up.moved and not up.done and unit_side(state, uid) == side)
     return SideKnowledge(side, state.turn, state.phase, state.minefield, seat_knowledge(state.fog, side),
-                         state.clock, own_ledger(state, side))
+                         state.clock, own_ledger(state, side), moving)
+
+
+def unit_side(state: AslgwState, uid: str) -> str | None:
+    try:
+        return state.scenario.unit(uid).side
+    except KeyError:
+        return None
 
 
 def minefield_decision(view: SideKnowledge, seed: int) -> tuple[MinefieldChoice, str, dict[str, object]]:
