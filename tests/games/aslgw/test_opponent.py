@@ -219,7 +219,8 @@ def test_a_leader_does_not_run_ahead_of_the_squads_he_commands(seed: int) -> Non
     of his command."""
     doc = source(SCENARIOS / "saint-julien-1915.json")
     dice = GameDice(seed)
-    state = GAME.begun(GAME.setup(doc, GameOptions()), dice)
+    both = frozenset({"german", "british"})  # each side decides for its own units, as in batch play
+    state = GAME.begun(GAME.setup(doc, GameOptions(both, False, {"opponent": sorted(both)})), dice)
     moves = 0
     for _ in range(5000):
         st = GAME.status(state)
@@ -263,7 +264,8 @@ def test_a_moving_stack_finishes_its_move_before_another_begins(seed: int) -> No
 
     doc = source(SCENARIOS / "saint-julien-1915.json")
     dice = GameDice(seed)
-    state = GAME.begun(GAME.setup(doc, GameOptions()), dice)
+    both = frozenset({"german", "british"})  # each side decides for its own units, as in batch play
+    state = GAME.begun(GAME.setup(doc, GameOptions(both, False, {"opponent": sorted(both)})), dice)
     last: Any = None  # the German move under way
     checked = 0
     for _ in range(5000):
