@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from gwasl.engine.dice import GameDice
@@ -272,6 +272,7 @@ class _Look:
     piles: list[Hex]
     hidden: frozenset[str]  # its own units the enemy cannot see (concealed, HIP...: A12, O'Leary)
     moving: frozenset[str] = frozenset()  # its units that have begun moving this phase (A4.1)
+    radii: dict[str, int] = field(default_factory=dict)  # its leaders' command radii (ASLGW 1.3.1), as asked
 
     @property
     def turns_left(self) -> int:
@@ -518,10 +519,14 @@ OUT_OF_COMMAND = 2.5
 
 
 def _radius(look: _Look, leader: Unit) -> int:
-    try:
-        return command_radius(look.sc, leader)
-    except CommandError:
-        return 0
+    got = look.radii.get(leader.id)
+    if got is None:
+        try:
+            got = command_radius(look.sc, leader)
+        except CommandError:
+            got = 0
+        look.radii[leader.id] = got
+    return got
 
 
 def _leaders(look: _Look) -> list[Unit]:
