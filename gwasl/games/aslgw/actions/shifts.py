@@ -307,12 +307,12 @@ def own_ledger(state: AslgwState, side: str) -> tuple[ShiftRecord, ...]:
 
 
 def side_view(state: AslgwState, side: str) -> SideKnowledge:
-    moving = frozenset(uid for uid, up in state.play.items() if up.moved and not up.done and unit_side(state, uid) == side)
+    moving = frozenset(uid for uid, up in state.play.items() if up.moved and not up.done and _unit_side(state, uid) == side)
     return SideKnowledge(side, state.turn, state.phase, state.minefield, seat_knowledge(state.fog, side),
                          state.clock, own_ledger(state, side), moving)
 
 
-def unit_side(state: AslgwState, uid: str) -> str | None:
+def _unit_side(state: AslgwState, uid: str) -> str | None:
     try:
         return state.scenario.unit(uid).side
     except KeyError:
