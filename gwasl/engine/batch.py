@@ -55,6 +55,9 @@ class BatchResult:
     by_side: Mapping[str, int] = field(default_factory=dict)
     #: each count summed over the games (``Game.batch_counts``)
     counts: Mapping[str, int] = field(default_factory=dict)
+    #: the winner of each game by seed (``None``: a draw), when sides are played by policies:
+    #: two batches on the same seeds are then compared seed by seed (paired)
+    winners: Mapping[int, str | None] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"games": self.games, "wins": self.wins, "win_rate": self.win_rate,
@@ -62,6 +65,8 @@ class BatchResult:
         if self.by_side:
             out["by_side"] = {k: {"wins": v, "rate": v / self.games if self.games else 0.0,
                                   "ci95": list(wilson(v, self.games))} for k, v in self.by_side.items()}
+        if self.winners:
+            out["winners"] = {str(k): v for k, v in self.winners.items()}
         if self.counts:
             out["counts"] = dict(self.counts)
             out["per_game"] = {k: v / self.games if self.games else 0.0 for k, v in self.counts.items()}
@@ -168,4 +173,5 @@ def batch(game: Game[Any], games: int, seed: int = 0, policy: str | None = None,
             counts[k] = counts.get(k, 0) + v
     return BatchResult(n, wins, wins / n if n else 0.0, wilson(wins, n),
                        sum(r.score for r in results) / n if n else 0.0, n / elapsed if elapsed > 0 else float("inf"),
-                       by_side, dict(sorted(counts.items())))
+                       by_side, dict(sorted(counts.items())),
+                       {r.seed: r.winner for r in results} if side_names else {})

@@ -63,6 +63,10 @@ def test_batch_of_great_war_games_counts_each_sides_wins_the_same_for_any_jobs()
     two = batch(game, 4, 0, "passive", 2, options, src, sides, counting=True)
     assert one.by_side == two.by_side and one.counts == two.counts
     assert sum(one.by_side.values()) == 4 and "self_breaks" in one.counts
+    # each game's winner by seed, for a paired before/after on the same seeds (docs/opponent.md)
+    assert one.winners == two.winners and sorted(one.winners) == [0, 1, 2, 3]
+    assert [sum(w == k for w in one.winners.values()) for k in ("french", "german")] == [one.by_side["french"], one.by_side["german"]]
+    assert one.to_json()["winners"] == {str(k): v for k, v in one.winners.items()}
 
 
 def test_batch_without_side_policies_plays_both_sides_by_the_policy(capsys):

@@ -45,11 +45,12 @@ from gwasl.rules.fog.env import FogEnv, SeesFn, sees_from_index
 from gwasl.rules.fog.knowledge import known_state
 from gwasl.rules.fog.state import ConcealStack, FogState, FogStatus
 from gwasl.rules.fog.status import lose_concealment, reveal_hip
+from gwasl.rules.fog.view import view
 from gwasl.rules.movement import map_key
 from gwasl.rules.weapons import sw_holder
 
 __all__ = ["REDUCERS", "env", "is_hidden", "known_enemy_ranges", "known_scenario", "pile_key", "piles", "piles_of_enemies",
-           "private_dice", "secret_roll", "side_knowledge", "with_piles"]
+           "private_dice", "seat_knowledge", "secret_roll", "side_knowledge", "with_piles"]
 
 _CACHE_LIMIT = 16
 _LOS: dict[str, SeesFn] = {}
@@ -154,6 +155,43 @@ def side_knowledge(fog: FogState, side: str) -> FogState:
 
     (O'Leary 2.5: the shift DRM of an enemy unit's LOS is judged on what the side knows.)"""
     return known_state(fog, side)
+
+
+def seat_knowledge(fog: FogState, side: str) -> FogState:
+    """The fog layer a side's seat hands its policy (issue 25 item 3, CONTRACTS 5): a pure
+    function of that side's view.  Its own layer in full; of the enemy, the units its view
+    shows and each "?" pile it sees as a notional squad ``?N`` under one stack ``?N`` of as
+    many counters as it shows (O'Leary 2.1-2.2: where, and how many, never what) -- no
+    enemy stack ids or contents, no enemy HIP units or dummy HIP counters (3.1), hidden
+    fortifications (4), minefields it does not know (4.6; a known one's strength unknown
+    until revealed, read as 0 here), set-up aims (6, 7), MF spent or ids issued of pieces
+    it cannot see.  :func:`side_knowledge` (the same scenario, every stack kept) stays what
+    the shift DRM is planned on."""
+    v = view(fog, side)
+    units = [u for u in fog.scenario.units if u.side == side]
+    units += [u for u in v.units if u.side != side]
+    stacks = [s for s in fog.stacks if s.side == side]
+    for i, c in enumerate(v.concealed_stacks):
+        if c.side != side:  # the same notional squads as known_state's, by the same numbering
+            units.append(Unit(f"?{i}", c.side, UnitKind.SQUAD, c.hex, position=c.position))
+            stacks.append(ConcealStack(f"?{i}", c.side, c.hex, c.position, (f"?{i}",), c.counters, False, c.cloaked))
+    known = {u.id for u in units} | {s.id for s in stacks}
+    others = frozenset(s for s in fog.scenario.sides if s != side)
+    sc = fog.scenario.with_units(units)
+    sc = replace(sc, dummies=tuple(d for d in sc.dummies if d.side == side))  # the set-up's dummies (O'Leary 2.1, 3.1)
+    return replace(
+        fog, scenario=sc,
+        status=MappingProxyType({k: st for k, st in fog.status.items() if k in known}),
+        stacks=tuple(stacks),
+        dummy_hip=tuple(d for d in fog.dummy_hip if d.side == side),
+        fortifications=tuple(f for f in fog.fortifications if f.side == side),
+        minefields=tuple(m if m.side == side or m.revealed else replace(m, id=f"?{m.hex.label}", ap=0, at=0, dummy=False)
+                         for m in fog.minefields if m.side == side or m.known or m.revealed),
+        bore_sight=tuple(b for b in fog.bore_sight if b.side == side),
+        pre_registration=tuple(p for p in fog.pre_registration if p.side == side),
+        ti=fog.ti & known, moved=fog.moved & known,
+        spent=MappingProxyType({k: x for k, x in fog.spent.items() if k in known}),
+        issued=MappingProxyType({k: n for k, n in fog.issued.items() if k.split(":", 1)[0] not in others}))
 
 
 def infantry(units: Iterable[Unit]) -> list[Unit]:

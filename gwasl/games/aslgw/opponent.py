@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from gwasl.engine.dice import GameDice
@@ -76,6 +76,7 @@ from gwasl.model.hexgrid import Hex
 from gwasl.model.phases import Phase
 from gwasl.model.scenario import FortificationKind, Scenario, Unit, UnitKind
 from gwasl.rules.card import CardError, ScenarioCard, scenario_card
+from gwasl.rules.command import CommandError, command_radius
 from gwasl.rules.fog.state import FogStatus
 from gwasl.rules.morale import unit_morale
 from gwasl.rules.turn_record import TurnRecordError, turn_record
@@ -270,6 +271,8 @@ class _Look:
     theirs: list[Unit]
     piles: list[Hex]
     hidden: frozenset[str]  # its own units the enemy cannot see (concealed, HIP...: A12, O'Leary)
+    moving: frozenset[str] = frozenset()  # its units that have begun moving this phase (A4.1)
+    radii: dict[str, int] = field(default_factory=dict)  # its leaders' command radii (ASLGW 1.3.1), as asked
 
     @property
     def turns_left(self) -> int:
@@ -338,7 +341,8 @@ def _look(seat: Seat[Any]) -> _Look:
     piles = [s.hex for s in v.fog.stacks if s.side == enemy]
     mine = _units(sc, side)
     hidden = frozenset(u.id for u in mine if v.fog.status_of(u.id) is not FogStatus.NONE)
-    return _Look(side, enemy, sc, plan, v.turn, v.phase, mine, _units(sc, enemy), piles, hidden)
+    return _Look(side, enemy, sc, plan, v.turn, v.phase, mine, _units(sc, enemy), piles, hidden,
+                 getattr(v, "moving", frozenset()))
 
 
 # ---------------------------------------------------------------------------
@@ -509,12 +513,92 @@ def _leaves_objective(look: _Look, us: Sequence[Unit], frm: Hex) -> bool:
     return not any(u.hex == frm and u.id not in ids and not u.broken and u.kind is not UnitKind.LEADER for u in look.mine)
 
 
+#: what a squad's move that takes it out of its leader's command costs in a move's score
+#: (gwasl's weight: the NTC it then needs to move at all, ASLGW 1.3.2, 1.4.13)
+OUT_OF_COMMAND = 2.5
+
+
+def _radius(look: _Look, leader: Unit) -> int:
+    got = look.radii.get(leader.id)
+    if got is None:
+        try:
+            got = command_radius(look.sc, leader)
+        except CommandError:
+            got = 0
+        look.radii[leader.id] = got
+    return got
+
+
+def _leaders(look: _Look) -> list[Unit]:
+    return [u for u in look.mine if u.kind is UnitKind.LEADER and not u.broken]
+
+
+def _commanded(look: _Look, squad: Unit, at: Hex, leaders: Iterable[tuple[Unit, Hex]]) -> bool:
+    return any(at.distance(h) <= _radius(look, ld) for ld, h in leaders)
+
+
+def _command_cost(look: _Look, us: Sequence[Unit], frm: Hex, to: Hex | None) -> float | None:
+    """What a move does to command (ASLGW 1.3.1-1.3.2, 1.4.13-1.4.14: a squad out of its
+    leader's command radius must pass an NTC to move): ``None`` when a leader would leave
+    behind Good Order squads it commands now (they would stall, each on its NTC, while
+    the leader runs on alone); otherwise the cost of the squads it takes out of command.
+    ``to`` None: off the map (an exit, A26.23)."""
+    ids = {u.id for u in us}
+    moving_leaders = [u for u in us if u.kind is UnitKind.LEADER]
+    staying = [(ld, ld.hex) for ld in _leaders(look) if ld.id not in ids]
+    after = staying + ([(ld, to) for ld in moving_leaders] if to is not None else [])
+    before = [(ld, ld.hex) for ld in _leaders(look)]
+    squads = [u for u in look.mine if u.kind in _SQUADS and not u.broken]
+    if moving_leaders:
+        for q in squads:
+            if q.id not in ids and _commanded(look, q, q.hex, before) and not _commanded(look, q, q.hex, after):
+                return None
+    cost = 0.0
+    for q in us:
+        if to is not None and q.kind in _SQUADS and _commanded(look, q, frm, before) and not _commanded(look, q, to, after):
+            cost += OUT_OF_COMMAND
+    return cost
+
+
+def _best_exit(look: _Look, exits: Sequence[Exit]) -> tuple[Record, float, str] | None:
+    """The exit worth most (A26.23: squads 2 VP, others 1): the most pieces at once; a
+    leader exits only with (or after) the squads he commands, who would otherwise stall
+    on their NTC (ASLGW 1.3.2)."""
+    best: tuple[Exit, float] | None = None
+    for a in exits:
+        us = _pieces_units(look, a.pieces)
+        if us and _command_cost(look, us, us[0].hex, None) is None:
+            continue
+        worth = sum(1.0 if u.kind is UnitKind.SQUAD else 0.5 for u in us)
+        if best is None or worth > best[1]:
+            best = (a, worth)
+    if best is None:
+        return None
+    a = best[0]
+    return a, 100.0 + best[1], f"exits {', '.join(a.pieces)} for exit VP (A26.23): {look.plan.why}"
+
+
+def _continues(look: _Look, a: Record) -> bool:
+    """A move of the unit or stack under way that still brings it closer to its goals (A4.1)."""
+    if not isinstance(a, Move) or a.mode == "advance" or not look.moving & set(a.pieces):
+        return False
+    us = _pieces_units(look, a.pieces)
+    if not us or any(u.broken for u in us) or _leaves_objective(look, us, us[0].hex):
+        return False
+    to = Hex.from_label(a.to)
+    command = _command_cost(look, us, us[0].hex, to)
+    return command is not None and _move_score(look, us, us[0].hex, to, a.mode) - command > 0
+
+
 def _best_move(look: _Look, legal: Sequence[Record]) -> tuple[Record, float, str] | None:
+    if look.plan.exits:
+        got = _best_exit(look, [a for a in legal if isinstance(a, Exit)])
+        if got is not None:
+            return got
     best: tuple[Record, float, str] | None = None
+    going_on = bool(look.moving) and any(_continues(look, a) for a in legal)
     for a in legal:
         if isinstance(a, Exit):
-            if look.plan.exits:
-                return a, 100.0, f"exits {', '.join(a.pieces)} for exit VP (A26.23): {look.plan.why}"
             continue
         if isinstance(a, Move):
             us = _pieces_units(look, a.pieces)
@@ -524,10 +608,15 @@ def _best_move(look: _Look, legal: Sequence[Record]) -> tuple[Record, float, str
             if any(u.broken for u in us) or _leaves_objective(look, us, frm):
                 continue
             to = Hex.from_label(a.to)
+            command = _command_cost(look, us, frm, to)
+            if command is None:
+                continue  # a leader does not run ahead of the squads he commands
+            if going_on and a.mode != "advance" and not look.moving & set(a.pieces):
+                continue  # A4.1: another unit's move would end the one under way, which still gains
             if a.mode == "advance":
-                score = _advance_score(look, us, frm, to)
+                score = _advance_score(look, us, frm, to) - command
             else:
-                score = _move_score(look, us, frm, to, a.mode)
+                score = _move_score(look, us, frm, to, a.mode) - command
                 if a.mode == "assault":
                     # Assault Movement ends the move (A4.61): only into a hex next to the enemy, with time left
                     score = score + 0.5 if look.near_enemy(to) and look.turns_left >= 1 else -1.0

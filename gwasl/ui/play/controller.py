@@ -250,6 +250,11 @@ class GameController(QObject):
         entries = self.session.act(action, PLAYER, automata=not paced)
         return self.session.shown(entries, self.viewer)
 
+    @property
+    def against_gwasl(self) -> bool:
+        """Whether gwasl plays a side of this game entirely (``--opponent``, issue 25)."""
+        return bool(self.session.options.extra.get("opponent"))
+
     def gwasl_to_act(self) -> bool:
         """Whether gwasl's side is to act (its next action waits for :meth:`auto_step`)."""
         return self._cursor is None and self.session.automaton_to_act()
@@ -302,6 +307,18 @@ class GameController(QObject):
                 break
             shown += self.act(legal[0].action)
         return shown
+
+    def continue_step(self) -> list[dict[str, Any]] | None:
+        """One step of :meth:`continue_to_decision` for a window that keeps answering: the
+        player's only action when it is to end a phase or window (gwasl's answers then wait
+        for :meth:`think`), or ``None`` at a choice of the player's, the result, the history
+        or gwasl's turn."""
+        if self._cursor is not None or self.session.status().over or self.gwasl_to_act():
+            return None
+        legal = self.legal()
+        if not legal or any(la.shown.kind not in self.PASSING for la in legal):
+            return None
+        return self.act(legal[0].action, paced=True)
 
     def undo(self) -> tuple[bool, str | None]:
         ok, reason = self.session.undo()

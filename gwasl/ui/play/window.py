@@ -346,6 +346,8 @@ class PlayerWindow(QMainWindow):
         # issue 25: how fast gwasl's answers come -- all at once, one per press of Space, or one
         # every PACE_MS; the window waits between them, so it stays responsive
         self.pace = "instant"
+        self._continuing = False  # Continue to my next decision is under way
+        self._continue_left = 0
         self.pace_actions: dict[str, QAction] = {}
         for key, text in (("instant", "gwasl plays &instantly"), ("step", "gwasl plays one action per &Space"),
                           ("normal", "gwasl plays at a &normal pace")):
@@ -456,6 +458,8 @@ class PlayerWindow(QMainWindow):
     def close_game(self) -> None:
         if self.controller is not None:
             self.controller.changed.disconnect(self._refresh)
+            self.controller.answered.disconnect(self._answered)
+            self._continuing = False
             self.controller.close()
             self.controller = None
             self._placeholder = QLabel("File > New game… or File > Open game… to play.")
@@ -492,13 +496,15 @@ class PlayerWindow(QMainWindow):
         if not self.controller.live:
             self.tell("History", "You are looking at an earlier position; press Live to play on.")
             return False
-        if self.controller.gwasl_to_act() or self.controller.thinking:
+        if self.gwasl_busy():
             self.tell("gwasl is playing", "gwasl's side is still answering: wait, or press Space for its next action.")
             return False
         if self.controller.is_final(action) and not self.confirm_final(action):
             return False
         try:
-            shown = self.controller.act(action, paced=self.pace != "instant")
+            # against gwasl its answers are thought out in another thread at every pace (issue 25
+            # item 6); the quick replies of a side whose secrets gwasl only keeps come with the action
+            shown = self.controller.act(action, paced=self.pace != "instant" or self.controller.against_gwasl)
         except IllegalAction as e:
             self.tell("Not allowed", str(e))
             return False
@@ -522,12 +528,22 @@ class PlayerWindow(QMainWindow):
             a.setChecked(k == pace)
         self._pace_next()
 
+    def gwasl_busy(self) -> bool:
+        """Whether gwasl's side is answering (or Continue to my next decision is under way):
+        the player's own actions wait meanwhile."""
+        c = self.controller
+        return c is not None and (c.gwasl_to_act() or c.thinking or self._continuing)
+
     def _pace_next(self) -> None:
-        """After the player's action: gwasl's next answer now, after PACE_MS, or on Space."""
+        """After the player's action: gwasl's next answer now, after PACE_MS, or on Space.
+        Every answer is thought out in another thread (:meth:`GameController.think`) and
+        played on this one when it is ready, so the window answers while gwasl thinks."""
         c = self.controller
         if c is None or not c.gwasl_to_act():
+            if self._continuing:
+                self._continue_step()
             return
-        if self.pace == "instant":
+        if self.pace == "instant" or self._continuing:
             self.gwasl_next(all_of_it=True)
         elif self.pace == "normal":
             QTimer.singleShot(self.PACE_MS, self.gwasl_next)
@@ -536,23 +552,13 @@ class PlayerWindow(QMainWindow):
 
     def gwasl_next(self, all_of_it: bool = False) -> None:
         """One action of gwasl's side, decided in another thread and shown as it comes
-        (``all_of_it``: every one at once, here)."""
+        (``all_of_it``, the instant pace: :meth:`_answered` asks for the next one as soon as
+        this one is in, until the player is to act)."""
         c = self.controller
         if c is None or not c.gwasl_to_act():
             return
-        if not all_of_it:
-            if c.think():
-                self.statusBar().showMessage("gwasl is thinking…", 8000)
-            return
-        try:
-            shown: list[dict[str, Any]] = []
-            while c.gwasl_to_act():
-                shown = c.auto_step() or shown
-        except (GameError, GameFileError) as e:
-            self.tell("The game could not go on", str(e))
-            return
-        if shown:
-            self.statusBar().showMessage(shown[-1]["text"], 8000)
+        if c.think():
+            self.statusBar().showMessage("gwasl is thinking…", 8000)
 
     def _answered(self, shown: Any) -> None:
         """gwasl's decision from the thinking thread is in the game: show it, light it up, go on."""
@@ -560,6 +566,7 @@ class PlayerWindow(QMainWindow):
         if c is None:
             return
         if isinstance(shown, Exception):
+            self._continuing = False
             self.tell("The game could not go on", str(shown))
             return
         if shown:
@@ -630,18 +637,46 @@ class PlayerWindow(QMainWindow):
                     return
         self.tell("End phase", "There is no phase to end now.")
 
+    #: actions Continue to my next decision takes at most in one go (a game that does not advance)
+    CONTINUE_LIMIT = 400
+
     def continue_to_decision(self) -> None:
         """Game > Continue to my next decision: the phases where you have nothing to decide
-        pass (against gwasl, its answers come with them); it stops at your next choice."""
-        if self.controller is None or not self.controller.live:
+        pass (against gwasl, its answers come with them, thought out in another thread as at
+        the instant pace); it stops at your next choice.  It goes one step per turn of the
+        event loop, so the window keeps answering (issue 25 item 6)."""
+        if self.controller is None or not self.controller.live or self._continuing:
             return
+        self._continuing = True
+        self._continue_left = self.CONTINUE_LIMIT
+        self._continue_step()
+
+    def _continue_step(self) -> None:
+        """One step of Continue to my next decision: gwasl's answer (in its thread), or the
+        player's one passing action, or the stop at a choice."""
+        c = self.controller
+        if c is None or not self._continuing:
+            self._continuing = False
+            return
+        if c.thinking:
+            return  # its answer comes back through _answered
+        if c.gwasl_to_act():
+            self.gwasl_next(all_of_it=True)
+            return
+        self._continue_left -= 1
         try:
-            shown = self.controller.continue_to_decision()
+            shown = c.continue_step() if self._continue_left > 0 else None
         except (GameError, GameFileError) as e:
+            self._continuing = False
             self.tell("The game could not go on", str(e))
+            return
+        if shown is None:  # a choice of the player's, the result, or the history: it stops here
+            self._continuing = False
+            self.statusBar().showMessage("Your decision.", 4000)
             return
         if shown:
             self.statusBar().showMessage(shown[-1]["text"], 8000)
+        QTimer.singleShot(0, self._continue_step)
 
     def suggest(self) -> None:
         """Game > Suggest a move: the game's own best policy's choice, selected in the Actions

@@ -177,3 +177,117 @@ def test_random_side_draws_uniformly_from_the_dice() -> None:
     """The random reference picks an index below n from logged dice."""
     seen = {opp._pick(GameDice(7, i), 40) for i in range(400)}
     assert seen <= set(range(40)) and len(seen) > 30
+
+
+def _command_kept(state: Any, action: Any) -> list[str]:
+    """The squads a leader's move or exit leaves out of the command they had (ASLGW 1.3.1)."""
+    from gwasl.games.aslgw.records import Exit, Move
+    from gwasl.model.hexgrid import Hex
+    from gwasl.model.scenario import UnitKind
+    from gwasl.rules.command import command_radius
+
+    if not isinstance(action, (Move, Exit)):
+        return []
+    sc = state.scenario
+    movers = set(action.pieces)
+    leaders = [u for u in sc.units if u.id in movers and u.kind is UnitKind.LEADER]
+    if not leaders:
+        return []
+    side = leaders[0].side
+    others = [u for u in sc.units if u.side == side and u.kind is UnitKind.LEADER and not u.broken and u.id not in movers]
+    to = Hex.from_label(action.to) if isinstance(action, Move) else None
+    left = []
+    for q in sc.units:
+        if q.side != side or q.kind not in (UnitKind.SQUAD, UnitKind.HALF_SQUAD) or q.broken or q.id in movers:
+            continue
+        def near(h: Any, ld: Any, q: Any = q) -> bool:
+            return q.hex.distance(h) <= command_radius(sc, ld)
+        had = any(near(ld.hex, ld) for ld in [*leaders, *others])
+        keeps = any(near(ld.hex, ld) for ld in others) or (to is not None and any(near(to, ld) for ld in leaders))
+        if had and not keeps:
+            left.append(f"{action} leaves {q.id} at {q.hex.label} out of command")
+    return left
+
+
+@pytest.mark.parametrize("seed", [1, 4])
+def test_a_leader_does_not_run_ahead_of_the_squads_he_commands(seed: int) -> None:
+    """ASLGW 1.3.1-1.3.2, 1.4.13-1.4.14: a squad out of its leader's command radius must pass
+    an NTC (+1 when isolated) to move at all.  In Saint-Julien the opponent's leader used to
+    run to the east edge alone and exit, leaving his squads behind him to fail their NTCs
+    and lose the game (seed 1: 3 exit VP of the 4 needed).  It now moves and exits with
+    (or after) the squads he commands: no move or exit of a leader leaves one of them out
+    of his command."""
+    doc = source(SCENARIOS / "saint-julien-1915.json")
+    dice = GameDice(seed)
+    both = frozenset({"german", "british"})  # each side decides for its own units, as in batch play
+    state = GAME.begun(GAME.setup(doc, GameOptions(both, False, {"opponent": sorted(both)})), dice)
+    moves = 0
+    for _ in range(5000):
+        st = GAME.status(state)
+        if st.over:
+            break
+        seat = Seat(GAME, state, GAME.viewer(state, st.side))
+        d = (opp.opponent if st.side == "german" else opp.random_side)(seat, dice)
+        if st.side == "german":
+            assert _command_kept(state, d.action) == [], d.why
+            moves += type(d.action).__name__ in ("Move", "Exit")
+        for ev in GAME.apply(state, d.action, dice):
+            state = GAME.reduce(state, ev)
+    assert moves >= 10
+
+
+def _in_command_after(state: Any, move: Any) -> bool:
+    """Every squad of ``move`` ends it within a Good Order leader's command radius (ASLGW 1.3.1)."""
+    from gwasl.model.hexgrid import Hex
+    from gwasl.model.scenario import UnitKind
+    from gwasl.rules.command import command_radius
+
+    sc = state.scenario
+    to = Hex.from_label(move.to)
+    movers = set(move.pieces)
+    side = sc.unit(move.pieces[0]).side
+    leaders = [(ld, to if ld.id in movers else ld.hex) for ld in sc.units
+               if ld.side == side and ld.kind is UnitKind.LEADER and not ld.broken]
+    return all(any(to.distance(h) <= command_radius(sc, ld) for ld, h in leaders)
+               for q in sc.units if q.id in movers and q.kind in (UnitKind.SQUAD, UnitKind.HALF_SQUAD))
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_moving_stack_finishes_its_move_before_another_begins(seed: int) -> None:
+    """A4.1: a unit or stack finishes its move before another begins; moving another ends
+    it.  The opponent used to move one squad a hex and then start the next (Saint-Julien,
+    seed 1: R-2 one hex to B3, then R-4), so its squads crawled a hex per MPh toward an
+    edge nine hexes away.  Now, while the stack under way can still get closer to its
+    goal without leaving his squads out of command (ASLGW 1.3.2), no other unit starts."""
+    from gwasl.games.aslgw.records import Move
+    from gwasl.model.hexgrid import Hex
+
+    doc = source(SCENARIOS / "saint-julien-1915.json")
+    dice = GameDice(seed)
+    both = frozenset({"german", "british"})  # each side decides for its own units, as in batch play
+    state = GAME.begun(GAME.setup(doc, GameOptions(both, False, {"opponent": sorted(both)})), dice)
+    last: Any = None  # the German move under way
+    checked = 0
+    for _ in range(5000):
+        st = GAME.status(state)
+        if st.over:
+            break
+        seat = Seat(GAME, state, GAME.viewer(state, st.side))
+        d = (opp.opponent if st.side == "german" else opp.passive)(seat, dice)
+        a = d.action
+        if st.side == "german" and isinstance(a, Move) and a.mode == "normal":
+            if last is not None and not set(last.pieces) & set(a.pieces):
+                sc = state.scenario
+                at = {u.id: u.hex for u in sc.units}
+                here = at[last.pieces[0]]
+                on = [b for b in seat.legal() if isinstance(b, Move) and b.pieces == last.pieces and b.mode == "normal"
+                      and Hex.from_label(b.to).column > here.column  # toward the east edge
+                      and not _command_kept(state, b) and _in_command_after(state, b)]
+                assert not on, f"{a} began while {last.pieces} could go on east: {on[:2]}"
+                checked += 1
+            last = a
+        elif st.side == "german" and not isinstance(a, Move):
+            last = None
+        for ev in GAME.apply(state, a, dice):
+            state = GAME.reduce(state, ev)
+    assert checked >= 1

@@ -51,16 +51,14 @@ def _trace(src: dict[str, Any], opponent: str, seed: int) -> Iterator[tuple[Any,
             state = GAME.reduce(state, ev)
 
 
-def _read(view: Any) -> tuple[Any, ...]:
-    """What the opponent reads of its seat's view: the scenario as its side knows it (the
-    enemy's hidden units left out, a notional squad under each "?"), its own "?" stacks,
-    and of the enemy's only where they stand and how many counters (O'Leary 2.1).  The
-    view's fog layer also carries the enemy stacks' ids and contents (the shift policy's
-    SideKnowledge): the opponent never reads them, and their twins differ there."""
-    fog = view.fog
-    enemy = sorted((s.hex.label, s.position.value, s.height) for s in fog.stacks if s.side != view.side)
-    own = tuple(s for s in fog.stacks if s.side == view.side)
-    return view.side, view.turn, view.phase, view.minefield, fog.scenario.units, own, tuple(enemy), view.clock, view.ledger
+def _read(view: Any) -> Any:
+    """The seat's view itself, whole (issue 25 item 3): the side's knowledge its policy is
+    handed (``SideKnowledge``: the scenario as its side knows it, the enemy's hidden units
+    left out and a notional squad under each "?", its own fog layer, of the enemy's "?" only
+    where they stand and how many counters, O'Leary 2.1).  Compared field by field, so
+    twins must agree on every enemy stack id, content, status, dummy HIP and minefield it
+    carries: none of them may depend on the enemy's hidden facts."""
+    return view
 
 
 def _pairs() -> list[tuple[str, str, str, dict[str, Any], dict[str, Any]]]:

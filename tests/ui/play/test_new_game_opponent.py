@@ -53,6 +53,7 @@ def test_continue_to_my_next_decision_stops_at_a_choice(qtbot, window, tmp_path)
     for _ in range(8):
         before = len(c.session.entries)
         window.continue_to_decision()
+        qtbot.waitUntil(lambda: not window.gwasl_busy(), timeout=60000)  # gwasl answers in its own thread
         st = c.session.status()
         if st.over:
             break
@@ -64,6 +65,7 @@ def test_continue_to_my_next_decision_stops_at_a_choice(qtbot, window, tmp_path)
             window.end_phase()
         else:
             window.request(c.legal()[0].action)
+        qtbot.waitUntil(lambda: not window.gwasl_busy(), timeout=60000)
         assert len(c.session.entries) > before
 
 
@@ -85,6 +87,7 @@ def test_gwasls_answers_come_one_at_a_time_when_paced(qtbot, window, tmp_path):
     # the French end phases until gwasl's German has something to answer
     for _ in range(40):
         window.continue_to_decision()
+        qtbot.waitUntil(lambda: not c.thinking and not window._continuing, timeout=60000)
         n = len(c.session.entries)
         assert window.request(next(la.action for la in c.legal() if la.shown.kind in ("end_phase", "pass"))
                               if any(la.shown.kind in ("end_phase", "pass") for la in c.legal()) else c.legal()[0].action)
@@ -102,5 +105,6 @@ def test_gwasls_answers_come_one_at_a_time_when_paced(qtbot, window, tmp_path):
     qtbot.waitUntil(lambda: len(c.session.entries) == n + 2, timeout=20000)  # one action of gwasl's
     qtbot.waitUntil(lambda: not c.thinking, timeout=20000)
     assert lit == [dict(c.session.entries[-1].action)]
-    window.set_pace("instant")  # the rest at once
+    window.set_pace("instant")  # the rest at once (each thought out in gwasl's thread)
+    qtbot.waitUntil(lambda: not window.gwasl_busy(), timeout=60000)
     assert not c.gwasl_to_act() and c.session.status().side in ("french", None)

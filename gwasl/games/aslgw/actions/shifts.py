@@ -23,7 +23,7 @@ from gwasl.engine.dice import GameDice
 from gwasl.engine.game import Decision, Outcome, Seat, Viewer
 from gwasl.engine.record import Record
 from gwasl.games.aslgw.actions import movement as mv
-from gwasl.games.aslgw.knowledge import env, private_dice, secret_roll, side_knowledge
+from gwasl.games.aslgw.knowledge import env, private_dice, seat_knowledge, secret_roll, side_knowledge
 from gwasl.games.aslgw.records import (
     Attempt,
     EndWindow,
@@ -289,7 +289,8 @@ def apply_minefield(state: AslgwState, owner: str, mid: str, other: str | None,
 class SideKnowledge:
     """What a side's policy reads (``Game.policy_view``): the turn, the phase, a pending
     minefield choice, and the fog layer as that side knows it
-    (:func:`~gwasl.games.aslgw.knowledge.side_knowledge`), nothing else of the state."""
+    (:func:`~gwasl.games.aslgw.knowledge.seat_knowledge`: a pure function of that side's view,
+    enemy "?" as where and how many only), nothing else of the state."""
 
     side: str
     turn: int
@@ -298,6 +299,9 @@ class SideKnowledge:
     fog: FogState
     clock: Clock
     ledger: tuple[ShiftRecord, ...]  # the side's own shift DRs: their count seeds the policy's ties
+    #: its own units that have begun moving this phase and are not done (A4.1: a unit or
+    #: stack finishes its move before another begins; moving another ends it)
+    moving: frozenset[str] = frozenset()
 
 
 def own_ledger(state: AslgwState, side: str) -> tuple[ShiftRecord, ...]:
@@ -308,8 +312,16 @@ def own_ledger(state: AslgwState, side: str) -> tuple[ShiftRecord, ...]:
 
 
 def side_view(state: AslgwState, side: str) -> SideKnowledge:
-    return SideKnowledge(side, state.turn, state.phase, state.minefield, side_knowledge(state.fog, side),
-                         state.clock, own_ledger(state, side))
+    moving = frozenset(uid for uid, up in state.play.items() if up.moved and not up.done and _unit_side(state, uid) == side)
+    return SideKnowledge(side, state.turn, state.phase, state.minefield, seat_knowledge(state.fog, side),
+                         state.clock, own_ledger(state, side), moving)
+
+
+def _unit_side(state: AslgwState, uid: str) -> str | None:
+    try:
+        return state.scenario.unit(uid).side
+    except KeyError:
+        return None
 
 
 def minefield_decision(view: SideKnowledge, seed: int) -> tuple[MinefieldChoice, str, dict[str, object]]:
