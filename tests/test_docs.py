@@ -265,8 +265,6 @@ NOT_YET_CITED: frozenset[str] = frozenset({
     'gwasl/games/combined_arms/enemy.py:armour_choices',
     'gwasl/games/combined_arms/enemy.py:best_payoff',
     'gwasl/games/combined_arms/enemy.py:activation_decision',
-    'gwasl/games/combined_arms/odds.py:roll_chances',
-    'gwasl/games/combined_arms/odds.py:attack_odds',
     'gwasl/games/combined_arms/planner.py:by_phase',
     'gwasl/games/combined_arms/planner.py:threat_map',
     'gwasl/games/combined_arms/policies.py:choices',
