@@ -131,34 +131,51 @@ def attack_odds(game: Resolver, committed: State) -> list[Outcome]:
     return [Outcome(k, float(v)) for k, v in sorted(merged.items(), key=lambda kv: (-kv[1], kv[0]))]
 
 
-def _reveal_key(s: State) -> tuple[int, int, int, int]:
-    """What the final reveals still to come and the score read of the counters already
-    revealed: the reveal counts (the -1 of CA Enemy Decisions) and the real platoons and
-    real ATGs in play (CA Victory's score).  States equal on it and on the counters not yet
-    revealed lead to the same chances and scores, so they are merged."""
-    return (s.real_platoons_revealed, s.real_atgs_revealed, sum(1 for c in s.enemy if c.real),
-            sum(1 for c in s.enemy if c.atg == 2))
+#: where a final reveal step starts: the reveal counts (capped where CA Enemy Decisions' -1
+#: switches on), and the real platoons and real ATGs the reveals so far added
+_Key = tuple[int, int, int, int]
 
 
 def end_game_scores(game: Resolver, s: State, last_turn: int) -> dict[int, Fraction]:
     """The exact chance of each final score of ending the game now, after ``last_turn``
     (CA Victory: "Reveal any enemy counters still unrevealed, and then score ..."): every
     die of :meth:`~.game.CombinedArmsGame.final_reveal_step`, counter by counter in the
-    order the game's end reveals them, then :func:`.rules.score`."""
-    dist: dict[tuple[int, int, int, int], tuple[State, Fraction]] = {_reveal_key(s): (s, Fraction(1))}
+    order the game's end reveals them, then :func:`.rules.score`.
+
+    A counter's reveal rolls read the counter and, of the rest of the state, only the
+    reveal counts (CA Enemy Decisions' -1 once 2 real ATGs or 3 real platoons are
+    revealed, which a platoon found real can switch on for its ATGs' roll); the score reads
+    the real platoons and ATGs in play.  So each step is run once per pair of reveal counts
+    (capped where the -1 switches on; on ``s`` with those counts), and the paths are merged
+    on what the step changes of them."""
+    cp, ca = R.PENALTY_PLATOONS, R.PENALTY_ATGS
+
+    def real(st: State) -> tuple[int, int]:
+        return sum(1 for c in st.enemy if c.real), sum(1 for c in st.enemy if c.atg == 2)
+
+    dist: dict[_Key, Fraction] = {(min(s.real_platoons_revealed, cp), min(s.real_atgs_revealed, ca), 0, 0): Fraction(1)}
     for c in s.enemy:
         if c.real and c.atg != 1:
             continue  # nothing to reveal: the step rolls no die
-        nxt: dict[tuple[int, int, int, int], tuple[State, Fraction]] = {}
-        for st, p in dist.values():
-            for after, q in die_outcomes(partial(game.final_reveal_step, st, c)).items():
-                k = _reveal_key(after)
-                prev = nxt.get(k)
-                nxt[k] = (after if prev is None else prev[0], p * q + (prev[1] if prev else 0))
+        steps: dict[tuple[int, int], dict[tuple[int, int, int, int], Fraction]] = {}
+        nxt: dict[_Key, Fraction] = {}
+        for (rp, ra, more_p, more_a), p in dist.items():
+            if (rp, ra) not in steps:
+                base = s._replace(real_platoons_revealed=rp, real_atgs_revealed=ra)
+                bp, ba = real(base)
+                moves: dict[tuple[int, int, int, int], Fraction] = {}
+                for after, q in die_outcomes(partial(game.final_reveal_step, base, c)).items():
+                    ap, aa = real(after)
+                    d = (after.real_platoons_revealed - rp, after.real_atgs_revealed - ra, ap - bp, aa - ba)
+                    moves[d] = moves.get(d, Fraction(0)) + q
+                steps[rp, ra] = moves
+            for (dp, da, dmp, dma), q in steps[rp, ra].items():
+                k = (min(rp + dp, cp), min(ra + da, ca), more_p + dmp, more_a + dma)
+                nxt[k] = nxt.get(k, Fraction(0)) + p * q
         dist = nxt
     out: dict[int, Fraction] = {}
-    for st, p in dist.values():
-        t = R.score(st, last_turn)["total"]
+    for (_rp, _ra, more_p, more_a), p in dist.items():
+        t = R.score(s, last_turn, more_p, more_a)["total"]
         out[t] = out.get(t, Fraction(0)) + p
     return out
 
