@@ -26,7 +26,7 @@ from typing import Any
 from gwasl.model.errors import GwaslError
 from gwasl.model.hexgrid import Hex
 from gwasl.model.phases import Phase
-from gwasl.model.scenario import FortificationKind, Position, Scenario, Unit
+from gwasl.model.scenario import FortificationKind, Position, Scenario, Unit, UnitKind
 from gwasl.rules.dice import Modifier, Roll
 from gwasl.rules.fog.drm import ShiftFacts, shift_modifiers
 from gwasl.rules.fog.env import FogEnv, size_class_of
@@ -358,6 +358,8 @@ def _consistency(state: FogState, env: FogEnv, side: str, going: list[tuple[list
             continue
         group = tuple(u.id for u in takers)
         for u in takers:
+            if u.kind is UnitKind.SUPPORT_WEAPON:
+                continue  # no MF of its own: its possessor's MF are judged (ASLGW 1.3)
             # the one MF allowance of movement (ASLGW 1.3: 6 in formation with its leader), env.mf_allowance
             allowed = max(env.mf_allowance(state.scenario, u, group), env.mf_allowance(placed, placed.unit(u.id), group))
             if spent > allowed:
