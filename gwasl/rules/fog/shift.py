@@ -26,7 +26,7 @@ from typing import Any
 from gwasl.model.errors import GwaslError
 from gwasl.model.hexgrid import Hex
 from gwasl.model.phases import Phase
-from gwasl.model.scenario import FortificationKind, Position, Scenario, Unit, UnitKind
+from gwasl.model.scenario import FortificationKind, Position, Scenario, Unit
 from gwasl.rules.dice import Modifier, Roll
 from gwasl.rules.fog.drm import ShiftFacts, shift_modifiers
 from gwasl.rules.fog.env import FogEnv, size_class_of
@@ -40,6 +40,7 @@ from gwasl.rules.fog.state import (
     fog_extension,
 )
 from gwasl.rules.fog.table import FogTable
+from gwasl.rules.organisation import NoMfError
 
 __all__ = [
     "Done",
@@ -358,10 +359,11 @@ def _consistency(state: FogState, env: FogEnv, side: str, going: list[tuple[list
             continue
         group = tuple(u.id for u in takers)
         for u in takers:
-            if u.kind is UnitKind.SUPPORT_WEAPON:
-                continue  # no MF of its own: its possessor's MF are judged (ASLGW 1.3)
             # the one MF allowance of movement (ASLGW 1.3: 6 in formation with its leader), env.mf_allowance
-            allowed = max(env.mf_allowance(state.scenario, u, group), env.mf_allowance(placed, placed.unit(u.id), group))
+            try:
+                allowed = max(env.mf_allowance(state.scenario, u, group), env.mf_allowance(placed, placed.unit(u.id), group))
+            except NoMfError:
+                continue  # a carried weapon has no MF of its own: its possessor's are judged (ASLGW 1.3)
             if spent > allowed:
                 return (f"the stack at {where} has already spent {spent:g} MF, more than {u.id}'s "
                         f"{allowed:g} (O'Leary 2.4)")
