@@ -26,7 +26,7 @@ from functools import lru_cache
 from typing import Any
 
 from gwasl.model.errors import GwaslError
-from gwasl.model.scenario import Scenario
+from gwasl.model.scenario import Scenario, UnitKind
 from gwasl.model.terrain import TableError, load_resource
 from gwasl.rules.combat_table import combat_table
 from gwasl.rules.dice import Dice, Modifier, Roll
@@ -51,6 +51,8 @@ __all__ = [
     "residual_fp",
     "resolve_fire",
     "sustained_fire",
+    "SustainedFireError",
+    "SMC_KINDS",
 ]
 
 
@@ -231,16 +233,33 @@ def fire_part(part_id: str, kind: str, base_fp: int | Fraction, *, range_hexes: 
     return FirePart(part_id, kind, Fraction(base_fp), tuple(factors), rof, breakdown, x)
 
 
-def sustained_fire(breakdown: int | None) -> tuple[None, int | None]:
+class SustainedFireError(FireError):
+    """A9.3: a unit that may not fire a MG as Sustained Fire (no SMC may)."""
+
+
+#: the kinds of unit that are SMC (A1.12): a leader or a hero
+SMC_KINDS = frozenset({UnitKind.LEADER, UnitKind.HERO})
+
+
+def sustained_fire(breakdown: int | None, possessor: UnitKind | str) -> tuple[None, int | None]:
     """A9.3 Sustained Fire: a MG firing a second time in a phase (Subsequent First Fire,
     FPF, Final Fire after First Fire) fires at half FP (the mode's own factor), keeps no
     RoF and breaks down on an original DR at least its B# lowered by
     ``sustained_fire_breakdown_drop`` (infantry_combat.json): an MG08 (B# 11) breaks on
-    an original 9 or 10.  Returns the RoF and B# it fires with.
+    an original 9 or 10.  Returns the RoF and B# it fires with.  A9.3 also says no SMC
+    may use Sustained Fire: a leader or hero firing a MG (``possessor``) is refused with
+    :class:`SustainedFireError` (ASLGW changes nothing of it).
 
-    >>> sustained_fire(11), sustained_fire(None)
+    >>> sustained_fire(11, "crew"), sustained_fire(None, "squad")
     ((None, 9), (None, None))
+    >>> sustained_fire(11, "leader")
+    Traceback (most recent call last):
+    ...
+    gwasl.rules.fire.SustainedFireError: a leader may not fire a MG as Sustained Fire: no SMC may use Sustained Fire (A9.3)
     """
+    kind = UnitKind(possessor)
+    if kind in SMC_KINDS:
+        raise SustainedFireError(f"a {kind.value} may not fire a MG as Sustained Fire: no SMC may use Sustained Fire (A9.3)")
     if breakdown is None:
         return None, None
     return None, breakdown - combat_table().sustained_fire_breakdown_drop

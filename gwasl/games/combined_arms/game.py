@@ -616,11 +616,37 @@ class CombinedArmsGame(Game[State]):
         s = b.state
         if not s.group:
             raise IllegalAction("no platoon has been committed", R.R_FIRE)
-        t = s.group_target
-        all_adjacent = all(B.distance(s.units[u].where, t) == 1 for u, _ in s.group)
+        t, all_adjacent = s.group_target, committed_adjacent(s)
         for u, _f in s.group:
             self._own_roll(b, u, t, all_adjacent)
         b.emit(AttackDone(B.label(t)))
+
+    # -- the resolver's steps, one at a time (the odds weigh every die of each: odds.py) -----
+    def committed(self, state: State, action: Commit) -> State:
+        """The state after committing ``action`` (CA Fire Attacks), as :meth:`apply` commits it."""
+        b = _Stepper(self, state, GameDice(0))
+        self._commit(b, action)
+        return b.state
+
+    @staticmethod
+    def committed_adjacent(state: State) -> bool:
+        """:func:`committed_adjacent`: only an attack of adjacent platoons breaks (CA Fire Attacks)."""
+        return committed_adjacent(state)
+
+    def fire_step(self, state: State, u: int, all_adjacent: bool, dice: GameDice) -> State:
+        """The state after committed platoon ``u``'s roll against the committed hex, with
+        ``dice``: the step :meth:`_resolve` takes for each firer (CA Fire Attacks;
+        ``all_adjacent``: :func:`committed_adjacent` of the attack as resolution began)."""
+        b = _Stepper(self, state, dice)
+        self._own_roll(b, u, state.group_target, all_adjacent)
+        return b.state
+
+    def final_reveal_step(self, state: State, c: Counter, dice: GameDice) -> State:
+        """The state after the final reveal of counter ``c`` with ``dice``: the step
+        :meth:`_game_over` takes for each enemy counter (CA Victory)."""
+        b = _Stepper(self, state, dice)
+        self._final_reveal(b, c)
+        return b.state
 
     def _own_roll(self, b: _Builder, u: int, t: int, all_adjacent: bool) -> None:
         s = b.state
@@ -929,13 +955,7 @@ class CombinedArmsGame(Game[State]):
     def _game_over(self, b: _Builder, last_turn: int, why: str) -> None:
         """Reveal every enemy counter still unrevealed, in activation order, then score (CA Victory)."""
         for c in list(b.state.enemy):
-            cc: Counter | None = c
-            if not c.real:
-                if not self._reveal_platoon(b, c):
-                    continue
-                cc = b.state.counter_at(c.hex)
-            if cc is not None and cc.atg == 1:
-                self._reveal_atgs(b, cc)
+            self._final_reveal(b, c)
         parts = R.score(b.state, last_turn)
         total = parts["total"]
         won = total >= R.WIN_SCORE
@@ -948,6 +968,16 @@ class CombinedArmsGame(Game[State]):
             "easier": b.state.easier,
         }
         b.emit(GameOver(MappingProxyType(result)))
+
+    def _final_reveal(self, b: _Builder, c: Counter) -> None:
+        """Reveal counter ``c`` if it is still unrevealed, the platoon then its ATGs (CA Victory)."""
+        cc: Counter | None = c
+        if not c.real:
+            if not self._reveal_platoon(b, c):
+                return
+            cc = b.state.counter_at(c.hex)
+        if cc is not None and cc.atg == 1:
+            self._reveal_atgs(b, cc)
 
     @staticmethod
     def _need_phase(s: State, phase: str, what: str) -> None:
@@ -985,13 +1015,14 @@ class CombinedArmsGame(Game[State]):
         from gwasl.games.combined_arms.odds import attack_odds, end_game_odds
 
         if isinstance(action, EndGame):
-            return end_game_odds(state, state.turn - 1)
+            return end_game_odds(self, state, state.turn - 1)
         if isinstance(action, Commit):
-            u = _unit(action.unit)
-            t = _hex(action.target)
-            return attack_odds(state, t, [*(g for g, _ in state.group), u])
+            try:
+                return attack_odds(self, self.committed(state, action))
+            except IllegalAction:
+                return []
         if isinstance(action, Resolve) and state.group:
-            return attack_odds(state, state.group_target, [g for g, _ in state.group])
+            return attack_odds(self, state)
         return []
 
     # -- sides played by gwasl, and batch play -----------------------------------------------
@@ -1039,6 +1070,13 @@ class CombinedArmsGame(Game[State]):
         from gwasl.games.combined_arms.views import action_shown
 
         return action_shown(state, action)
+
+
+def committed_adjacent(s: State) -> bool:
+    """Whether every committed platoon is adjacent to the committed hex: only then does a
+    4+ break (CA Fire Attacks)."""
+    t = s.group_target
+    return all(B.distance(s.units[u].where, t) == 1 for u, _ in s.group)
 
 
 def _side_to_act(state: State) -> str:

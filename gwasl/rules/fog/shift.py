@@ -40,6 +40,7 @@ from gwasl.rules.fog.state import (
     fog_extension,
 )
 from gwasl.rules.fog.table import FogTable
+from gwasl.rules.organisation import NoMfError
 
 __all__ = [
     "Done",
@@ -349,13 +350,20 @@ def _consistency(state: FogState, env: FogEnv, side: str, going: list[tuple[list
             why = env.concealment_loss(state.scenario, u, h, pos, los)
             if why:
                 return f"{why}; the shift would cost its concealment at once (O'Leary 2.4)"
+    # "had the shift taken place at the start of the game": a taker is judged where it stands
+    # and where the shift puts it, the better of the two (ASLGW 1.3's formation MF are where a
+    # unit is; gwasl keeps no record of where each MF of a history was spent)
+    placed = state.with_units_moved({u.id: (h, pos) for units, h, pos in going for u in units}).scenario
     for spent, takers, where in histories:
         if spent <= 0:
             continue
         group = tuple(u.id for u in takers)
         for u in takers:
             # the one MF allowance of movement (ASLGW 1.3: 6 in formation with its leader), env.mf_allowance
-            allowed = env.mf_allowance(state.scenario, u, group)
+            try:
+                allowed = max(env.mf_allowance(state.scenario, u, group), env.mf_allowance(placed, placed.unit(u.id), group))
+            except NoMfError:
+                continue  # a carried weapon has no MF of its own: its possessor's are judged (ASLGW 1.3)
             if spent > allowed:
                 return (f"the stack at {where} has already spent {spent:g} MF, more than {u.id}'s "
                         f"{allowed:g} (O'Leary 2.4)")

@@ -132,6 +132,35 @@ def test_an_original_10_breaks_an_mg08_under_sustained_fire_a9_3():
     assert em.state.combat.mark("GMG").malfunctioned
 
 
+def _leader_lmg_first_fired(kind="leader"):
+    """The German leader (or hero) GL in B5 holds the MG08/15 and First Fires it at the
+    French who moved to C3 in the woods: the state after it, the LMG marked First Fire."""
+    smc = leader("GL", "B5", rating="8-0") if kind == "leader" else {"id": "GL", "side": "german", "kind": "hero", "hex": "B5"}
+    d = doc([squad("F", "C2", "french"), leader("FL", "C2", "french"), smc, weapon("LMG", "B5", "MG08/15", held_by="GL"),
+             squad("GG", "H9")], game={"first_moves": "french"}, hexes={"C3": {"terrain": "woods"}}, date="1916-06-01")
+    s = session(d)
+    to_phase(s, "MPh")
+    s.act(Move(("F", "FL"), "C3", "ground"))
+    first = next(a for a in fires(s) if a.mode == "first" and a.firers == ("LMG",))
+    em = emitter(s, [5, 4])
+    fr.resolve(em, first)
+    assert em.state.combat.mark("LMG").fire == "first"
+    return em.state
+
+
+@pytest.mark.parametrize("kind", ["leader", "hero"])
+def test_no_smc_may_use_sustained_fire_a9_3(kind):
+    """A9.3: "no SMC may use Sustained Fire": a leader or hero who First Fired his LMG is
+    offered no Subsequent First Fire with it (a crew's MG is: the test above), and a fire
+    naming it is refused with the rule in words."""
+    st = _leader_lmg_first_fired(kind)
+    assert not [a for a in fr.fire_options(st, ALL) if isinstance(a, Fire) and "LMG" in a.firers]
+    sff = Fire(("LMG",), "C3", "ground", "subsequent")
+    with pytest.raises(IllegalAction, match=r"LMG is held by GL: a .* may not fire a MG as Sustained Fire: no SMC may use "
+                                            r"Sustained Fire \(A9\.3\)"):
+        GAME.apply(st, sff, ScriptedGameDice([1, 6]))
+
+
 # ---------------------------------------------------------------------------
 # Item 4: A8.2 Residual FP after area fire at a "?"
 

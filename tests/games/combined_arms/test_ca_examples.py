@@ -19,6 +19,16 @@ from gwasl.games.combined_arms.state import UNIT_IDS, Counter
 U = UNIT_IDS.index
 
 
+def _odds(s, target, firers):
+    """The odds of ``firers`` committed in turn against ``target`` and resolved (the game's own
+    commits, then :func:`attack_odds`: every die of the resolver weighed)."""
+    for u in firers:
+        facings = R.fire_facings(s, u, target)
+        facing = s.units[u].facing if s.units[u].facing in facings else facings[0]
+        s = GAME.committed(s, Commit(UNIT_IDS[u], B.label(target), None if facing < 0 else facing))
+    return attack_odds(GAME, s)
+
+
 def _p(outcomes, *labels) -> Fraction:
     return Fraction(sum(o.p for o in outcomes if any(lb in o.result for lb in labels))).limit_denominator(1000)
 
@@ -152,11 +162,11 @@ def test_sample_turn_4_covering_fire_94_67_78_percent():
     enemy = [Counter(WOOD, False, 0, False, True)]
     units = {"M2": (hx(0, -2), True, -1), "A3": (hx(2, -2), True, 5)}
     s = position({WOOD: "woods"}, units, enemy, phase="fire")
-    assert _p(attack_odds(s, WOOD, [U("M2"), U("A3")]), "pinned") == Fraction(17, 18)
+    assert _p(_odds(s, WOOD, [U("M2"), U("A3")]), "pinned") == Fraction(17, 18)
     s = position({WOOD: "woods"}, {**units, "E1": (hx(-1, 1), True, -1), "E2": (hx(-1, 1), True, -1),
                                    "E3": (hx(-3, 0), True, -1)}, enemy, phase="fire")
-    assert _p(attack_odds(s, WOOD, [U("M2"), U("A3")]), "pinned") == Fraction(2, 3)
-    assert _p(attack_odds(s, WOOD, [U("M2"), U("A3"), U("E3")]), "pinned") == Fraction(7, 9)
+    assert _p(_odds(s, WOOD, [U("M2"), U("A3")]), "pinned") == Fraction(2, 3)
+    assert _p(_odds(s, WOOD, [U("M2"), U("A3"), U("E3")]), "pinned") == Fraction(7, 9)
 
 
 @pytest.mark.parametrize(("faces", "atg"), [((5, 3), 2), ((5, 2), 0)])
@@ -194,8 +204,8 @@ def test_sample_turn_5_doubling_the_assault_33_to_56_percent():
     one adjacent rifle platoon is 33%; with two, independent rolls give 1 - (2/3)^2 = 56%."""
     s = position({WOOD: "woods"}, {"E1": (hx(0, -1), True, -1), "E2": (hx(1, -1), True, -1)},
                  [Counter(WOOD, True, 2, False, False)], phase="fire")
-    assert _p(attack_odds(s, WOOD, [U("E1")]), "platoon broken") == Fraction(1, 3)
-    assert _p(attack_odds(s, WOOD, [U("E1"), U("E2")]), "platoon broken") == Fraction(5, 9)
+    assert _p(_odds(s, WOOD, [U("E1")]), "platoon broken") == Fraction(1, 3)
+    assert _p(_odds(s, WOOD, [U("E1"), U("E2")]), "platoon broken") == Fraction(5, 9)
     s, _ = act(s, Commit("E1", B.label(WOOD)))
     s, _ = act(s, Commit("E2", B.label(WOOD)))
     s, ev = act(s, Resolve(), [2, 6])

@@ -63,7 +63,7 @@ def test_ending_a_combined_arms_game_asks_first_with_the_exact_score_and_stands_
 
     c = window.controller
     state = c.session.state
-    expected = end_game_odds(state, state.turn - 1)
+    expected = end_game_odds(c.session.game, state, state.turn - 1)
     mean = c.view()["end_now"]["mean"]
     asked = answer_final_question(qtbot, "No")
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)

@@ -73,6 +73,7 @@ from gwasl.rules.fire import (
     FireAttack,
     FireError,
     FirePart,
+    SustainedFireError,
     fire_distribution,
     fire_leadership,
     fire_part,
@@ -218,8 +219,11 @@ def _specs(state: AslgwState, sc: Scenario, side: str) -> list[_Spec]:
             out.append(_Spec(w.id, "ft", wp.fp, wp.range, wp.long_range if wp.long_range is not None else wp.range,
                              holder, m.name, m.factor, m.limit or None, x=wp.x))
         elif m.sustained:
-            # A9.3: half FP (the mode's factor), no RoF, its B# lowered
-            rof, bd = sustained_fire(wp.breakdown)
+            # A9.3: half FP (the mode's factor), no RoF, its B# lowered; never fired by a SMC
+            try:
+                rof, bd = sustained_fire(wp.breakdown, holder.kind)
+            except SustainedFireError:
+                continue
             why = f"{m.factor[0]}: Sustained Fire, no RoF{f', B# {bd}' if bd is not None else ''} (A9.3)" if m.factor else None
             out.append(_Spec(w.id, "mg", wp.fp, wp.range, None, holder, m.name,
                              (why, m.factor[1]) if m.factor and why else m.factor, m.limit or None, rof, bd))
@@ -1205,6 +1209,11 @@ def why_not_firing(state: AslgwState, u: Unit, side: str, mode: str) -> str:
     if u.kind is UnitKind.LEADER:
         return f"{u.id} is a leader: he has no FP of his own and directs the fire of units stacked with him (A7.53, ASLGW 1.3)"
     m = _mode(state, u.id, state.combat.mark(holder.id).moved)
+    if m is not None and m.sustained and m.name == mode and u.kind is UnitKind.SUPPORT_WEAPON:
+        try:
+            sustained_fire(None, holder.kind)
+        except SustainedFireError as e:
+            return f"{u.id} is held by {holder.id}: {e}"
     if m is None:
         mark = state.combat.mark(u.id).fire
         return f"{u.id} has fired all it may this phase ({'marked ' + mark + ' fire; ' if mark else ''}A8.1-A8.4, A7.25)"

@@ -191,7 +191,8 @@ def _begin_phase(state: AslgwState, e: PhaseBegan) -> AslgwState:
             nu = replace(nu, ntc_passed=False, cx=nu.cx and owner != e.phasing)
         if nu != UnitPlay():
             play[k] = nu
-    fog = replace(player_turn_began(fog) if new_turn else fog, spent=ro({}))
+    # O'Leary 2.4: the MF a stack spent "at a previous point in the game" is its history: kept
+    fog = player_turn_began(fog) if new_turn else fog
     st = replace(state, fog=fog, turn=e.turn, phasing=e.phasing, phase=phase, started=True, windows=e.windows,
                  acted=False, play=ro(play), impulse=None, platoons=frozenset(), platoons_done=frozenset(), piles=ro({}))
     if phase is Phase.MPh:
