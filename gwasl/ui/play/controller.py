@@ -37,6 +37,8 @@ class GameController(QObject):
     thought = Signal(object)
     #: gwasl's decision is committed (what the player is shown of it), or ``[]`` when the game moved on
     answered = Signal(object)
+    #: a suggestion worked out in the advising thread: (the state it read, the hint, ``None`` or an error)
+    advised = Signal(object)
 
     def __init__(self, game_file: GameFile, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -65,6 +67,8 @@ class GameController(QObject):
         self._warmer.timeout.connect(self._warm_step)
         self._warmer.start()
         self.thinking = False  # gwasl's side is deciding in another thread
+        self.advising = False  # a suggestion is being worked out in another thread
+        self._workers: list[threading.Thread] = []  # the threads thinking or advising
         self.thought.connect(self._commit_thought)
 
     # -- the session's news ------------------------------------------------------
@@ -88,6 +92,8 @@ class GameController(QObject):
 
     def close(self) -> None:
         self._warmer.stop()
+        for t in self._workers:
+            t.join(timeout=10)  # an answer is for this game: let it finish before the file goes
         self.session.remove_listener(self._on_entries)
         self.file.close()
 
@@ -243,6 +249,32 @@ class GameController(QObject):
             return None
         return self.session.suggest()
 
+    def advise(self) -> bool:
+        """Work out :meth:`suggest` in another thread (the Combined Arms advisor's rollouts take
+        up to seconds), so the window keeps answering meanwhile: ``advised`` brings back the
+        state it was asked at and the hint.  The hint reads only the session's immutable
+        state; it is for that state alone (the window drops it if the game moved on).  False
+        while browsing the history or already advising."""
+        if self._cursor is not None or self.advising:
+            return False
+        self.advising = True
+        state = self.session.state
+
+        def work() -> None:
+            try:
+                out: Any = self.session.suggest()
+            except Exception as e:  # the UI thread shows it (an unknown policy, a game error...)
+                out = e
+            self.advised.emit((state, out))  # queued to the UI thread
+
+        self._workers = [t for t in self._workers if t.is_alive()]
+        self._workers.append(threading.Thread(target=work, name="gwasl-advises", daemon=True))
+        self._workers[-1].start()
+        return True
+
+    def advice_done(self) -> None:
+        self.advising = False
+
     # -- acting ---------------------------------------------------------------------------
     def act(self, action: Record, paced: bool = False) -> list[dict[str, Any]]:
         """Apply ``action`` as the player (IllegalAction says why not); returns what it showed.
@@ -274,7 +306,9 @@ class GameController(QObject):
                 out = e
             self.thought.emit(out)  # queued to the UI thread
 
-        threading.Thread(target=work, name="gwasl-thinks", daemon=True).start()
+        self._workers = [t for t in self._workers if t.is_alive()]
+        self._workers.append(threading.Thread(target=work, name="gwasl-thinks", daemon=True))
+        self._workers[-1].start()
         return True
 
     def _commit_thought(self, out: Any) -> None:

@@ -423,6 +423,7 @@ class PlayerWindow(QMainWindow):
         self.controller = controller
         controller.changed.connect(self._refresh)
         controller.answered.connect(self._answered)
+        controller.advised.connect(self._advised)
         self.board = board_for(controller.file.ruleset, self)
         self.board.set_source(controller.file.meta.get("source"))
         if hasattr(self.board, "odds"):  # a board that shows an action's exact odds before it is committed
@@ -459,6 +460,7 @@ class PlayerWindow(QMainWindow):
         if self.controller is not None:
             self.controller.changed.disconnect(self._refresh)
             self.controller.answered.disconnect(self._answered)
+            self.controller.advised.disconnect(self._advised)
             self._continuing = False
             self.controller.close()
             self.controller = None
@@ -680,11 +682,33 @@ class PlayerWindow(QMainWindow):
 
     def suggest(self) -> None:
         """Game > Suggest a move: the game's own best policy's choice, selected in the Actions
-        list, and its reason, under the list (a Great War scenario: gwasl's opponent, issue 25).
-        Nothing is played."""
+        list, and its reason, under the list (a Great War scenario: gwasl's opponent, issue 25;
+        Combined Arms: the advisor's plans ranked, issue 27).  Worked out in another thread, so
+        the window answers meanwhile (:meth:`_advised` shows it).  Nothing is played."""
         if self.controller is None:
             return
-        hint = self.controller.suggest()
+        if self.controller.advising:
+            return  # its answer comes back through _advised
+        if not self.controller.advise():
+            self._advised((None, None))
+            return
+        self.suggest_label.setText("Suggest a move: gwasl is weighing its plans…")  # not a message: the answer is
+        self.suggest_label.show()
+        self.plans_label.hide()
+
+    def _advised(self, got: Any) -> None:
+        """The suggestion from the advising thread: shown if the game is still where it was asked."""
+        state, hint = got
+        c = self.controller
+        if c is None:
+            return
+        c.advice_done()
+        if state is not None and (state is not c.session.state or not c.live):
+            self.suggest_label.hide()  # asked of a position the game has left: it would mislead
+            return
+        if isinstance(hint, Exception):
+            self.note("Suggest a move", f"gwasl could not suggest a move: {hint}")
+            return
         if hint is None:
             self.note("Suggest a move", "gwasl has no suggestion here: this game has no policy of its own, "
                                         "it is not your turn, the side to act keeps its secrets from you, "

@@ -132,6 +132,7 @@ def test_suggest_a_move_selects_the_policys_choice_and_says_why(qtbot, window, t
     before = window.controller.history_length
     window.activateWindow()
     qtbot.keyClick(window.board.view, Qt.Key.Key_H, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: not window.controller.advising, timeout=30000)  # worked out in another thread
     (title, text), = window.messages
     name, decision = gf.session.suggest()
     la = window.actions_list.currentItem().data(Qt.ItemDataRole.UserRole)
@@ -141,6 +142,7 @@ def test_suggest_a_move_selects_the_policys_choice_and_says_why(qtbot, window, t
     window.messages.clear()
     start(window, tmp_path, "bois-des-caures-1916.json", file="gw.game")
     window.suggest_action.trigger()
+    qtbot.waitUntil(lambda: not window.controller.advising, timeout=30000)
     assert window.messages and window.messages[0][1].startswith("gwasl's opponent policy would: ")
     window.messages.clear()
     window.end_phase()

@@ -379,6 +379,7 @@ def test_a_suggestion_shows_under_the_list_and_goes_with_its_position(qtbot, win
     told = []
     window.tell = lambda title, text: told.append(title)  # a modal box would come through here
     window.suggest_action.trigger()
+    qtbot.waitUntil(lambda: not window.controller.advising, timeout=30000)  # worked out in another thread
     assert told == [] and window.suggest_label.isVisible()
     name, decision = gf.session.suggest()
     assert window.suggest_label.text().startswith(f"Suggest a move: gwasl's {name} policy would:")
