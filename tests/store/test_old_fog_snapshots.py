@@ -24,7 +24,38 @@ from gwasl.store.gamefile import open_game
 OLD = Path(__file__).parent / "data" / "aslgw-fog-ledger-6d8ee87.game"
 
 
-def test_an_old_snapshot_with_the_ledger_in_the_fog_layer_opens_and_replays_identical(tmp_path):
+def _mf_history_cleared_at_each_phase(monkeypatch) -> None:
+    """The rules the file was made under on this point: until O'Leary 2.4's game-long MF history
+    (docs/rules-notes.md), a stack's spent MF were forgotten at every new phase."""
+    from dataclasses import replace
+
+    from gwasl.games.aslgw.actions import turn
+    from gwasl.games.aslgw.state import ro
+
+    today = turn._begin_phase
+
+    def forgetting(state, e):  # type: ignore[no-untyped-def]
+        st = today(replace(state, fog=replace(state.fog, spent=ro({}))), e)
+        return replace(st, fog=replace(st.fog, spent=ro({})))
+
+    monkeypatch.setattr(turn, "_begin_phase", forgetting)
+
+
+def test_today_s_game_long_mf_history_replays_the_old_file_differently_as_older(tmp_path):
+    """O'Leary 2.4 ("at a previous point in the game"): today a stack's MF history lasts the
+    game, so the old file's first snapshot (after entry 92) no longer equals the replay: the
+    file is reported older, made under other rules, never altered."""
+    p = tmp_path / "old.game"
+    shutil.copyfile(OLD, p)
+    with open_game(p) as g:
+        report = g.session.replay_check()
+        assert not report.identical and report.entry == 92 and "snapshot" in report.detail, report
+        assert g.check().verdict == "older"
+
+
+def test_an_old_snapshot_with_the_ledger_in_the_fog_layer_opens_and_replays_identical(tmp_path, monkeypatch):
+    """Under the rules it was made with (the MF history forgotten at each phase)."""
+    _mf_history_cleared_at_each_phase(monkeypatch)
     p = tmp_path / "old.game"
     shutil.copyfile(OLD, p)  # opening never writes, but the fixture stays untouched whatever happens
     with open_game(p) as g:
