@@ -170,7 +170,7 @@ _SERVER = textwrap.dedent(
     import gwasl.ui.render  # Qt's modules load once here; each child makes its own QApplication
     from gwasl.games import game_for
     game_for("aslgw")  # the Great War ruleset a scenario file starts a game of
-    import gwasl.store.gamefile  # SQLAlchemy: loaded once
+    import gwasl.store.gamefile  # the game store (sqlite3) and what it reads: loaded once
     _parser = cli.build_parser()  # argparse with every command: built once, not per child
     cli.build_parser = lambda: _parser
 
