@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QPlainTextEdit,
     QPushButton,
+    QSizePolicy,
     QSlider,
     QToolBar,
     QToolTip,
@@ -262,6 +263,8 @@ class PlayerWindow(QMainWindow):
         self.plans_label.setStyleSheet("QLabel#plans { background: #f4f8ee; border: 1px solid #9bbf7a; padding: 3px; }")
         self.plans_label.hide()
         lay.addWidget(self.plans_label)
+        for label in (self.suggest_label, self.plans_label):  # never squeezed below their wrapped text
+            label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         self.actions_dock = self._dock("Actions", box, Qt.DockWidgetArea.RightDockWidgetArea, "actions")
 
         self.log_list = LogView()

@@ -24,6 +24,9 @@ def test_the_plans_show_under_the_suggestion_and_go_with_the_position(qtbot, win
     text = window.plans_label.text()
     assert ranked and all(f"{c.plan}: {c.chance_text()} - {c.why}" in text for c in ranked)
     assert "rollouts" in text
+    qtbot.waitUntil(lambda: window.plans_label.height() > 0)
+    for label in (window.suggest_label, window.plans_label):  # read whole, never clipped by the dock
+        assert label.height() >= label.heightForWidth(label.width()), (label.objectName(), label.height())
     window.end_phase()
     assert not window.plans_label.isVisible()
 
