@@ -318,6 +318,7 @@ class AslgwBoard(Board):
         super().__init__(parent)
         self.scene = MapScene()
         self.view = _PlayView(self.scene, self)
+        self.view.setMinimumWidth(320)  # a narrow window or wide docks squeeze the docks, not the map
         self.tool = _PlayTool(self)
         self.view.set_tool(self.tool)
         self.targets = self.scene.highlight  # where the pressed stack may go

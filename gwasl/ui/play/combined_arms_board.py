@@ -209,6 +209,8 @@ class CombinedArmsBoard(Board):
     #: label sizes in scene pixels: the board is fitted at about 1.2 scene pixels to the screen's at
     #: the default window, so each reads at least MIN_PX high there (measured in tests/ui/play)
     COUNTER_PX, HEX_LABEL_PX, LABEL_PX = 13, 11, 12
+    #: the narrowest the map may be drawn (a saved dock layout once left it 70 px wide)
+    MAP_MIN_PX = 320
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -218,6 +220,8 @@ class CombinedArmsBoard(Board):
         self.view.setBackgroundBrush(QBrush(QColor(245, 245, 240)))
         self.view.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
         self._fitted = True  # the whole board in view, on open and on every resize, until the user zooms
+        # the map keeps room to be read: a narrow window or wide docks squeeze the docks, not the map
+        self.view.setMinimumWidth(self.MAP_MIN_PX)
         self.tracks = _Tracks()
         self.status = QLabel()
         self.status.setWordWrap(True)
