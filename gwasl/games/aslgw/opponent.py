@@ -278,8 +278,15 @@ class _Look:
     def turns_left(self) -> int:
         return max(0, self.plan.turns - self.turn)
 
-    def held(self) -> set[Hex]:
-        return {u.hex for u in self.mine if not u.broken and u.kind is not UnitKind.LEADER}
+    #: what one decision works out more than once (held hexes, goals, the threat to a hex): a
+    #: look is read, never changed, within its decision, so each is computed once
+    memo: dict[Any, Any] = field(default_factory=dict)
+
+    def held(self) -> frozenset[Hex]:
+        got = self.memo.get("held")
+        if got is None:
+            got = self.memo["held"] = frozenset(u.hex for u in self.mine if not u.broken and u.kind is not UnitKind.LEADER)
+        return got
 
     def enemy_at(self) -> set[Hex]:
         return {u.hex for u in self.theirs} | set(self.piles)
@@ -287,10 +294,17 @@ class _Look:
     def goals(self) -> frozenset[Hex]:
         """Where its units should go: for an attacker the objectives it does not hold (or the
         exit edge); for a defender the objectives not held by it."""
+        got = self.memo.get("goals")
+        if got is None:
+            got = self.memo["goals"] = self._goals()
+        return got
+
+    def _goals(self) -> frozenset[Hex]:
         p = self.plan
         if p.exits and not p.targets:
             return p.exits
-        open_ = frozenset(h for h in p.targets if h not in self.held())
+        held = self.held()
+        open_ = frozenset(h for h in p.targets if h not in held)
         if p.attack:
             have = len(p.targets) - len(open_)
             # one objective more than the card needs, while there is time: one may be lost
@@ -307,11 +321,14 @@ class _Look:
         p = self.plan
         if not (p.attack and p.exits and p.targets):
             return self.goals()
-        squads = sorted((u for u in self.mine if u.kind in _SQUADS and not u.broken), key=lambda u: u.id)
-        takers = {u.id for u in squads[: 2 * max(1, p.need)]}
+        takers = self.memo.get("takers")
+        if takers is None:
+            squads = sorted((u for u in self.mine if u.kind in _SQUADS and not u.broken), key=lambda u: u.id)
+            takers = self.memo["takers"] = frozenset(u.id for u in squads[: 2 * max(1, p.need)])
         lead = next((u for u in units if u.kind is not UnitKind.LEADER), units[0] if units else None)
         if lead is None or lead.kind is UnitKind.LEADER or lead.id in takers:
-            open_ = frozenset(h for h in p.targets if h not in self.held())
+            held = self.held()
+            open_ = frozenset(h for h in p.targets if h not in held)
             return open_ or frozenset()
         return p.exits
 
@@ -321,6 +338,13 @@ class _Look:
     def threat(self, h: Hex) -> float:
         """Known enemy fire that could reach ``h``: FP of Good Order enemy units within 6
         hexes, closer counting more (no LOS traced: a cheap, cautious guess)."""
+        key = ("threat", h)
+        got = self.memo.get(key)
+        if got is None:
+            got = self.memo[key] = self._threat(h)
+        return got
+
+    def _threat(self, h: Hex) -> float:
         t = 0.0
         for u in self.theirs:
             if u.broken:
@@ -530,7 +554,10 @@ def _radius(look: _Look, leader: Unit) -> int:
 
 
 def _leaders(look: _Look) -> list[Unit]:
-    return [u for u in look.mine if u.kind is UnitKind.LEADER and not u.broken]
+    got = look.memo.get("leaders")
+    if got is None:
+        got = look.memo["leaders"] = [u for u in look.mine if u.kind is UnitKind.LEADER and not u.broken]
+    return got
 
 
 def _commanded(look: _Look, squad: Unit, at: Hex, leaders: Iterable[tuple[Unit, Hex]]) -> bool:
@@ -548,7 +575,9 @@ def _command_cost(look: _Look, us: Sequence[Unit], frm: Hex, to: Hex | None) -> 
     staying = [(ld, ld.hex) for ld in _leaders(look) if ld.id not in ids]
     after = staying + ([(ld, to) for ld in moving_leaders] if to is not None else [])
     before = [(ld, ld.hex) for ld in _leaders(look)]
-    squads = [u for u in look.mine if u.kind in _SQUADS and not u.broken]
+    squads = look.memo.get("squads")
+    if squads is None:
+        squads = look.memo["squads"] = [u for u in look.mine if u.kind in _SQUADS and not u.broken]
     if moving_leaders:
         for q in squads:
             if q.id not in ids and _commanded(look, q, q.hex, before) and not _commanded(look, q, q.hex, after):
