@@ -35,6 +35,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from gwasl.engine.dice import GameDice
@@ -131,7 +132,7 @@ def _turns(sc: Scenario) -> int:
 
 
 def _condition_hexes(sc: Scenario, c: ControlCondition) -> tuple[frozenset[Hex], int]:
-    hexes = {Hex.from_label(h) for h in c.hexes}
+    hexes = {_hex(h) for h in c.hexes}
     hexes |= {loc.hex for loc in c.locations}
     for b in c.buildings:
         hexes |= {h for h in _building_hexes(sc, b)}
@@ -240,6 +241,10 @@ def _fp(sc: Scenario, u: Unit) -> float:
         except UnitsError:
             return 2.0
     return 1.0 if u.kind is UnitKind.CREW else 0.0
+
+
+#: a hex by its label, parsed once (the opponent reads the same few labels in every action)
+_hex = lru_cache(maxsize=1024)(Hex.from_label)
 
 
 def _dist(h: Hex, targets: Iterable[Hex]) -> int:
@@ -415,7 +420,7 @@ class _Shot:
 
 
 def _target_worth(look: _Look, act: Fire) -> tuple[float, str]:
-    at = Hex.from_label(act.at)
+    at = _hex(act.at)
     here = [u for u in look.theirs if u.hex == at and u.position.value == act.at_in]
     worth = 0.0
     for u in here:
@@ -479,7 +484,7 @@ def _screened(look: _Look, fires: Sequence[Fire]) -> list[Fire]:
     where = {u.id: u.hex for u in look.mine}
 
     def guess(a: Fire) -> float:
-        at = Hex.from_label(a.at)
+        at = _hex(a.at)
         worth, _ = _target_worth(look, a)
         power = sum(fp.get(i, 1.5) for i in a.firers)
         near = min((where[i].distance(at) for i in a.firers if i in where), default=3)
@@ -574,13 +579,16 @@ def _command_cost(look: _Look, us: Sequence[Unit], frm: Hex, to: Hex | None) -> 
     moving_leaders = [u for u in us if u.kind is UnitKind.LEADER]
     staying = [(ld, ld.hex) for ld in _leaders(look) if ld.id not in ids]
     after = staying + ([(ld, to) for ld in moving_leaders] if to is not None else [])
-    before = [(ld, ld.hex) for ld in _leaders(look)]
-    squads = look.memo.get("squads")
-    if squads is None:
-        squads = look.memo["squads"] = [u for u in look.mine if u.kind in _SQUADS and not u.broken]
+    before = look.memo.get("before")
+    if before is None:
+        before = look.memo["before"] = [(ld, ld.hex) for ld in _leaders(look)]
     if moving_leaders:
-        for q in squads:
-            if q.id not in ids and _commanded(look, q, q.hex, before) and not _commanded(look, q, q.hex, after):
+        commanded = look.memo.get("commanded")  # its Good Order squads in command now, in order
+        if commanded is None:
+            commanded = look.memo["commanded"] = [
+                q for q in look.mine if q.kind in _SQUADS and not q.broken and _commanded(look, q, q.hex, before)]
+        for q in commanded:
+            if q.id not in ids and not _commanded(look, q, q.hex, after):
                 return None
     cost = 0.0
     for q in us:
@@ -614,7 +622,7 @@ def _continues(look: _Look, a: Record) -> bool:
     us = _pieces_units(look, a.pieces)
     if not us or any(u.broken for u in us) or _leaves_objective(look, us, us[0].hex):
         return False
-    to = Hex.from_label(a.to)
+    to = _hex(a.to)
     command = _command_cost(look, us, us[0].hex, to)
     return command is not None and _move_score(look, us, us[0].hex, to, a.mode) - command > 0
 
@@ -636,7 +644,7 @@ def _best_move(look: _Look, legal: Sequence[Record]) -> tuple[Record, float, str
                 continue  # a dummy stack: moved by the shift policy's layer, not here
             if any(u.broken for u in us) or _leaves_objective(look, us, frm):
                 continue
-            to = Hex.from_label(a.to)
+            to = _hex(a.to)
             command = _command_cost(look, us, frm, to)
             if command is None:
                 continue  # a leader does not run ahead of the squads he commands
@@ -668,7 +676,7 @@ def _best_move(look: _Look, legal: Sequence[Record]) -> tuple[Record, float, str
             us = _pieces_units(look, (a.unit,))
             if not us or us[0].broken or _leaves_objective(look, us, us[0].hex):
                 continue
-            frm, to = us[0].hex, Hex.from_label(a.to)
+            frm, to = us[0].hex, _hex(a.to)
             score = _move_score(look, us, frm, to, "normal")
             if score > 0 and (best is None or score > best[1]):
                 best = (a, score, f"platoon {a.platoon}: {a.unit} moves to {a.to} in its impulse (ASLGW 1.4.1), toward "
@@ -708,7 +716,7 @@ def _goal_words(look: _Look, goals: frozenset[Hex] | None = None) -> str:
 
 
 def _rout_score(look: _Look, a: Rout) -> float:
-    to = Hex.from_label(a.to)
+    to = _hex(a.to)
     near = min((u.hex.distance(to) for u in look.theirs if not u.broken), default=9)
     return near * 2 + _cover(look.sc, to) - (0.5 if a.low_crawl else 0.0)
 
@@ -861,7 +869,7 @@ def _charge(look: _Look, legal: Sequence[Record]) -> Decision | None:
     steps = [a for a in legal if isinstance(a, ChargeStep)]
     if steps:
         target = look.enemy_at() or set(look.goals())
-        best = min(steps, key=lambda a: _dist(Hex.from_label(a.to), target) if target else 0)
+        best = min(steps, key=lambda a: _dist(_hex(a.to), target) if target else 0)
         return _decision(best, f"{look.side}: the Bayonet Charge goes on to {best.to}, at the enemy (ASLGW 1.5, A25.231)")
     decl = [a for a in legal if isinstance(a, BayonetCharge)]
     if not decl or not look.plan.attack or look.turns_left > 1:
