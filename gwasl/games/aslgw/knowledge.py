@@ -148,13 +148,31 @@ def known_enemy_ranges(fog: FogState, side: str, h: Hex, position: Position, exc
     return tuple(sorted(out))
 
 
+#: the last few knowledges worked out, by fog layer (identity) and side: one fog layer lives
+#: through many states (a phase, a pass, a roll that changes nothing hidden) and each of
+#: them asks again.  One tuple, replaced whole, so a thread reading it (the window thinking
+#: for gwasl) never sees it half changed; the layers are immutable.
+_KNOWN: list[tuple[tuple[FogState, str, str, FogState], ...]] = [()]
+_KNOWN_LIMIT = 8
+
+
+def _known(kind: str, fog: FogState, side: str, work: Callable[[FogState, str], FogState]) -> FogState:
+    cached = _KNOWN[0]
+    for f, k, s, got in cached:
+        if f is fog and k == kind and s == side:
+            return got
+    got = work(fog, side)
+    _KNOWN[0] = ((fog, kind, side, got), *cached[: _KNOWN_LIMIT - 1])
+    return got
+
+
 def side_knowledge(fog: FogState, side: str) -> FogState:
     """The fog layer as ``side`` knows it (own layer in full, the enemy as it sees it,
     a notional squad under each enemy "?"): what its policy decides from, and the
     state its shift DRM is judged on (docs/rules-notes.md).
 
     (O'Leary 2.5: the shift DRM of an enemy unit's LOS is judged on what the side knows.)"""
-    return known_state(fog, side)
+    return _known("side", fog, side, known_state)
 
 
 def seat_knowledge(fog: FogState, side: str) -> FogState:
@@ -167,6 +185,10 @@ def seat_knowledge(fog: FogState, side: str) -> FogState:
     until revealed, read as 0 here), set-up aims (6, 7), MF spent or ids issued of pieces
     it cannot see.  :func:`side_knowledge` (the same scenario, every stack kept) stays what
     the shift DRM is planned on."""
+    return _known("seat", fog, side, _seat_knowledge)
+
+
+def _seat_knowledge(fog: FogState, side: str) -> FogState:
     v = view(fog, side)
     units = [u for u in fog.scenario.units if u.side == side]
     units += [u for u in v.units if u.side != side]

@@ -35,6 +35,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from gwasl.engine.dice import GameDice
@@ -131,7 +132,7 @@ def _turns(sc: Scenario) -> int:
 
 
 def _condition_hexes(sc: Scenario, c: ControlCondition) -> tuple[frozenset[Hex], int]:
-    hexes = {Hex.from_label(h) for h in c.hexes}
+    hexes = {_hex(h) for h in c.hexes}
     hexes |= {loc.hex for loc in c.locations}
     for b in c.buildings:
         hexes |= {h for h in _building_hexes(sc, b)}
@@ -242,6 +243,10 @@ def _fp(sc: Scenario, u: Unit) -> float:
     return 1.0 if u.kind is UnitKind.CREW else 0.0
 
 
+#: a hex by its label, parsed once (the opponent reads the same few labels in every action)
+_hex = lru_cache(maxsize=1024)(Hex.from_label)
+
+
 def _dist(h: Hex, targets: Iterable[Hex]) -> int:
     return min((h.distance(t) for t in targets), default=0)
 
@@ -278,8 +283,15 @@ class _Look:
     def turns_left(self) -> int:
         return max(0, self.plan.turns - self.turn)
 
-    def held(self) -> set[Hex]:
-        return {u.hex for u in self.mine if not u.broken and u.kind is not UnitKind.LEADER}
+    #: what one decision works out more than once (held hexes, goals, the threat to a hex): a
+    #: look is read, never changed, within its decision, so each is computed once
+    memo: dict[Any, Any] = field(default_factory=dict)
+
+    def held(self) -> frozenset[Hex]:
+        got = self.memo.get("held")
+        if got is None:
+            got = self.memo["held"] = frozenset(u.hex for u in self.mine if not u.broken and u.kind is not UnitKind.LEADER)
+        return got
 
     def enemy_at(self) -> set[Hex]:
         return {u.hex for u in self.theirs} | set(self.piles)
@@ -287,10 +299,17 @@ class _Look:
     def goals(self) -> frozenset[Hex]:
         """Where its units should go: for an attacker the objectives it does not hold (or the
         exit edge); for a defender the objectives not held by it."""
+        got = self.memo.get("goals")
+        if got is None:
+            got = self.memo["goals"] = self._goals()
+        return got
+
+    def _goals(self) -> frozenset[Hex]:
         p = self.plan
         if p.exits and not p.targets:
             return p.exits
-        open_ = frozenset(h for h in p.targets if h not in self.held())
+        held = self.held()
+        open_ = frozenset(h for h in p.targets if h not in held)
         if p.attack:
             have = len(p.targets) - len(open_)
             # one objective more than the card needs, while there is time: one may be lost
@@ -307,11 +326,14 @@ class _Look:
         p = self.plan
         if not (p.attack and p.exits and p.targets):
             return self.goals()
-        squads = sorted((u for u in self.mine if u.kind in _SQUADS and not u.broken), key=lambda u: u.id)
-        takers = {u.id for u in squads[: 2 * max(1, p.need)]}
+        takers = self.memo.get("takers")
+        if takers is None:
+            squads = sorted((u for u in self.mine if u.kind in _SQUADS and not u.broken), key=lambda u: u.id)
+            takers = self.memo["takers"] = frozenset(u.id for u in squads[: 2 * max(1, p.need)])
         lead = next((u for u in units if u.kind is not UnitKind.LEADER), units[0] if units else None)
         if lead is None or lead.kind is UnitKind.LEADER or lead.id in takers:
-            open_ = frozenset(h for h in p.targets if h not in self.held())
+            held = self.held()
+            open_ = frozenset(h for h in p.targets if h not in held)
             return open_ or frozenset()
         return p.exits
 
@@ -321,6 +343,13 @@ class _Look:
     def threat(self, h: Hex) -> float:
         """Known enemy fire that could reach ``h``: FP of Good Order enemy units within 6
         hexes, closer counting more (no LOS traced: a cheap, cautious guess)."""
+        key = ("threat", h)
+        got = self.memo.get(key)
+        if got is None:
+            got = self.memo[key] = self._threat(h)
+        return got
+
+    def _threat(self, h: Hex) -> float:
         t = 0.0
         for u in self.theirs:
             if u.broken:
@@ -391,7 +420,7 @@ class _Shot:
 
 
 def _target_worth(look: _Look, act: Fire) -> tuple[float, str]:
-    at = Hex.from_label(act.at)
+    at = _hex(act.at)
     here = [u for u in look.theirs if u.hex == at and u.position.value == act.at_in]
     worth = 0.0
     for u in here:
@@ -455,7 +484,7 @@ def _screened(look: _Look, fires: Sequence[Fire]) -> list[Fire]:
     where = {u.id: u.hex for u in look.mine}
 
     def guess(a: Fire) -> float:
-        at = Hex.from_label(a.at)
+        at = _hex(a.at)
         worth, _ = _target_worth(look, a)
         power = sum(fp.get(i, 1.5) for i in a.firers)
         near = min((where[i].distance(at) for i in a.firers if i in where), default=3)
@@ -530,7 +559,10 @@ def _radius(look: _Look, leader: Unit) -> int:
 
 
 def _leaders(look: _Look) -> list[Unit]:
-    return [u for u in look.mine if u.kind is UnitKind.LEADER and not u.broken]
+    got = look.memo.get("leaders")
+    if got is None:
+        got = look.memo["leaders"] = [u for u in look.mine if u.kind is UnitKind.LEADER and not u.broken]
+    return got
 
 
 def _commanded(look: _Look, squad: Unit, at: Hex, leaders: Iterable[tuple[Unit, Hex]]) -> bool:
@@ -547,11 +579,16 @@ def _command_cost(look: _Look, us: Sequence[Unit], frm: Hex, to: Hex | None) -> 
     moving_leaders = [u for u in us if u.kind is UnitKind.LEADER]
     staying = [(ld, ld.hex) for ld in _leaders(look) if ld.id not in ids]
     after = staying + ([(ld, to) for ld in moving_leaders] if to is not None else [])
-    before = [(ld, ld.hex) for ld in _leaders(look)]
-    squads = [u for u in look.mine if u.kind in _SQUADS and not u.broken]
+    before = look.memo.get("before")
+    if before is None:
+        before = look.memo["before"] = [(ld, ld.hex) for ld in _leaders(look)]
     if moving_leaders:
-        for q in squads:
-            if q.id not in ids and _commanded(look, q, q.hex, before) and not _commanded(look, q, q.hex, after):
+        commanded = look.memo.get("commanded")  # its Good Order squads in command now, in order
+        if commanded is None:
+            commanded = look.memo["commanded"] = [
+                q for q in look.mine if q.kind in _SQUADS and not q.broken and _commanded(look, q, q.hex, before)]
+        for q in commanded:
+            if q.id not in ids and not _commanded(look, q, q.hex, after):
                 return None
     cost = 0.0
     for q in us:
@@ -585,7 +622,7 @@ def _continues(look: _Look, a: Record) -> bool:
     us = _pieces_units(look, a.pieces)
     if not us or any(u.broken for u in us) or _leaves_objective(look, us, us[0].hex):
         return False
-    to = Hex.from_label(a.to)
+    to = _hex(a.to)
     command = _command_cost(look, us, us[0].hex, to)
     return command is not None and _move_score(look, us, us[0].hex, to, a.mode) - command > 0
 
@@ -607,7 +644,7 @@ def _best_move(look: _Look, legal: Sequence[Record]) -> tuple[Record, float, str
                 continue  # a dummy stack: moved by the shift policy's layer, not here
             if any(u.broken for u in us) or _leaves_objective(look, us, frm):
                 continue
-            to = Hex.from_label(a.to)
+            to = _hex(a.to)
             command = _command_cost(look, us, frm, to)
             if command is None:
                 continue  # a leader does not run ahead of the squads he commands
@@ -639,7 +676,7 @@ def _best_move(look: _Look, legal: Sequence[Record]) -> tuple[Record, float, str
             us = _pieces_units(look, (a.unit,))
             if not us or us[0].broken or _leaves_objective(look, us, us[0].hex):
                 continue
-            frm, to = us[0].hex, Hex.from_label(a.to)
+            frm, to = us[0].hex, _hex(a.to)
             score = _move_score(look, us, frm, to, "normal")
             if score > 0 and (best is None or score > best[1]):
                 best = (a, score, f"platoon {a.platoon}: {a.unit} moves to {a.to} in its impulse (ASLGW 1.4.1), toward "
@@ -679,7 +716,7 @@ def _goal_words(look: _Look, goals: frozenset[Hex] | None = None) -> str:
 
 
 def _rout_score(look: _Look, a: Rout) -> float:
-    to = Hex.from_label(a.to)
+    to = _hex(a.to)
     near = min((u.hex.distance(to) for u in look.theirs if not u.broken), default=9)
     return near * 2 + _cover(look.sc, to) - (0.5 if a.low_crawl else 0.0)
 
@@ -832,7 +869,7 @@ def _charge(look: _Look, legal: Sequence[Record]) -> Decision | None:
     steps = [a for a in legal if isinstance(a, ChargeStep)]
     if steps:
         target = look.enemy_at() or set(look.goals())
-        best = min(steps, key=lambda a: _dist(Hex.from_label(a.to), target) if target else 0)
+        best = min(steps, key=lambda a: _dist(_hex(a.to), target) if target else 0)
         return _decision(best, f"{look.side}: the Bayonet Charge goes on to {best.to}, at the enemy (ASLGW 1.5, A25.231)")
     decl = [a for a in legal if isinstance(a, BayonetCharge)]
     if not decl or not look.plan.attack or look.turns_left > 1:
