@@ -284,6 +284,11 @@ def _summary(v: dict[str, Any]) -> list[str]:
 # ---------------------------------------------------------------------------
 # Log lines
 # ---------------------------------------------------------------------------
+def _counters(n: int, noun: str = "counter") -> str:
+    """``n`` counters in words: "1 counter", "2 counters"."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def _names(units: tuple[str, ...], counters: int, *, full: bool, dummies: tuple[str, ...] = ()) -> str:
     parts = list(units)
     if full and dummies:
@@ -346,24 +351,26 @@ def event_view(event: Record, viewer: Viewer) -> Shown | None:
         if not full and not event.shown and not event.counters:
             return None
         who = _names(event.units if full else event.shown, 0 if full else event.counters, full=full, dummies=event.dummies)
-        return Shown("stopped", f"{event.side}: {who} at {_where(event.at, event.at_in)} do(es) not enter "
+        one = len(event.units if full else event.shown) + (len(event.dummies) if full else 0) + (0 if full else bool(event.counters)) == 1
+        return Shown("stopped", f"{event.side}: {who} at {_where(event.at, event.at_in)} {'does' if one else 'do'} not enter "
                                 f"{_where(event.to, event.to_in)}: {event.why}")
     if isinstance(event, DoubleTimed):
         full = viewer.sees_secrets_of(event.side)
         who = _names(event.units if full else event.shown, 0 if full else event.counters, full=full)
         return Shown("double_time", f"{event.side}: {who} at {event.at} Double Time: +2 MF, CX (A4.5)")
     if isinstance(event, ConcealmentLost):
-        return Shown("concealment_lost", f"{event.side}: {', '.join(event.units)} at {event.at} lose concealment: {event.why}",
+        verb = "loses" if len(event.units) == 1 else "lose"
+        return Shown("concealment_lost", f"{event.side}: {', '.join(event.units)} at {event.at} {verb} concealment: {event.why}",
                      {"units": list(event.units), "at": event.at})
     if isinstance(event, DummyRemoved):
-        return Shown("dummy_removed", f"{event.side}: the \"?\" of {event.counters} counter(s) at "
+        return Shown("dummy_removed", f"{event.side}: the \"?\" of {_counters(event.counters)} at "
                                       f"{_where(event.at, event.at_in)} was a dummy, removed: {event.why}")
     if isinstance(event, HipRevealed):
         parts = []
         if event.units:
             parts.append(", ".join(event.units))
         if event.dummies:
-            parts.append(f"{event.dummies} dummy HIP counter(s), removed")
+            parts.append(f"{_counters(event.dummies, 'dummy HIP counter')}, removed")
         if event.fortifications:
             parts.append(", ".join(event.fortifications))
         return Shown("hip_revealed", f"{event.side}: hidden at {event.at} and now revealed: {'; '.join(parts)} ({event.why})")
@@ -614,11 +621,12 @@ def _combat_event_view(event: Record, viewer: Viewer) -> Shown | None:
         return Shown("melee", f"{event.at}{' (dugout)' if event.area == 'dugout' else ''} "
                               f"{'is locked in Melee (A11.15)' if event.locked else 'is no longer in Melee'}")
     if isinstance(event, Withdrew):
-        return Shown("withdrew", f"{event.side}: {', '.join(event.units)} withdraw from the Melee in {event.at} to "
+        verb = "withdraws" if len(event.units) == 1 else "withdraw"
+        return Shown("withdrew", f"{event.side}: {', '.join(event.units)} {verb} from the Melee in {event.at} to "
                                  f"{_where(event.to, event.to_in)} (A11.2)")
     if isinstance(event, ConcealmentGained):
         return Shown("concealment_gained", f"{event.side}: {', '.join(event.units)} at {_where(event.at, event.at_in)} "
-                                           "gain concealment (A12.12)", {"units": list(event.units), "at": event.at})
+                                           f"{'gains' if len(event.units) == 1 else 'gain'} concealment (A12.12)", {"units": list(event.units), "at": event.at})
     if isinstance(event, GasReleased):
         last = f", until the end of turn {event.until_turn}" if event.until_turn else ""
         return Shown("gas", f"{event.side} releases gas ({', '.join(event.agents)}) over {', '.join(event.hexes)}{last} (ASLGW 1.9)",
