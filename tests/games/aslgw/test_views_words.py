@@ -1,0 +1,40 @@
+"""The Great War log reads as English: a verb agrees with how many units it names."""
+
+from __future__ import annotations
+
+from gwasl.engine.game import Viewer
+from gwasl.games.aslgw.records import ConcealmentGained, ConcealmentLost, DummyRemoved, Stopped
+from gwasl.games.aslgw.views import event_view
+
+ALL = Viewer("omniscient", frozenset({"french", "german"}))
+FRENCH = Viewer("french", frozenset({"french"}))
+
+
+def _text(event: object, viewer: Viewer = ALL) -> str:
+    shown = event_view(event, viewer)  # type: ignore[arg-type]
+    assert shown is not None
+    return shown.text
+
+
+def test_one_unit_that_fails_its_ntc_does_not_enter_two_do_not() -> None:
+    """ASLGW 1.4.13: a unit that fails its NTC to move stays; the line names it in the singular."""
+    one = Stopped(side="french", units=("F-1",), dummies=(), shown=("F-1",), counters=0, at="C2", at_in="ground",
+                  to="D2", to_in="ground", why="failed its NTC to move (ASLGW 1.3.2, 1.4.13)")
+    assert "F-1 at C2 does not enter D2" in _text(one)
+    two = Stopped(side="french", units=("F-1", "F-2"), dummies=(), shown=("F-1", "F-2"), counters=0, at="C2",
+                  at_in="ground", to="D2", to_in="ground", why="failed")
+    assert "F-1, F-2 at C2 do not enter D2" in _text(two)
+
+
+def test_concealment_lines_agree_with_their_units() -> None:
+    """A12.12 and A12.141: "G-2 loses concealment", "G-1, G-3 gain concealment"."""
+    lost = ConcealmentLost(side="german", units=("G-2",), at="G3", why="it fires (A12.141)")
+    assert "G-2 at G3 loses concealment" in _text(lost)
+    gained = ConcealmentGained(side="german", units=("G-1", "G-3"), at="H1", at_in="ground")
+    assert "G-1, G-3 at H1 gain concealment" in _text(gained)
+
+
+def test_a_dummy_of_one_counter_is_one_counter() -> None:
+    """A12.152: a dummy "?" hit by fire is removed; its size in words."""
+    removed = DummyRemoved(side="german", stacks=("d1",), counters=1, at="F4", at_in="ground", why="a dummy hit by fire is removed (A12.152)")
+    assert 'the "?" of 1 counter at F4' in _text(removed, FRENCH)
