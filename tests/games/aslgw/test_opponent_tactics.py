@@ -136,7 +136,7 @@ def test_a_multi_location_fire_group_of_the_units_that_stay_a7_5() -> None:
     for _ in range(6):
         d = opp.opponent(Seat(GAME, state, GAME.viewer(state, "french")), dice)
         seen.append(d.why)
-        if isinstance(d.action, Fire) or isinstance(d.action, EndPhase):
+        if isinstance(d.action, (Fire, EndPhase)):
             fired = d.action
             break
         assert isinstance(d.action, FireGroupAdd), d
