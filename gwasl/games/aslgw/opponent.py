@@ -519,7 +519,8 @@ def _fire_words(look: _Look, s: _Shot) -> str:
     mode, rule = _MODE_WORDS.get(s.action.mode, (s.action.mode, "A7"))
     _, names = _target_worth(look, s.action)
     risk = f"; risk {s.harm:.2f} ({'; '.join(s.notes)})" if s.notes else ""
-    group = f" as one fire group from {s.group}" if s.group else ""
+    where = sorted({u.hex for u in look.mine if u.id in s.action.firers}, key=lambda h: (h.column, h.row))
+    group = f" as one fire group from {', '.join(h.label for h in where)} (A7.5)" if len(where) > 1 else ""
     return (f"{look.side} {mode}: {'+'.join(s.action.firers)} at {names} in {s.action.at}{group} -- "
             f"{s.chance:.0%} chance of a morale check or worse, expected effect {s.effect:.2f} squads{risk} ({rule})")
 
