@@ -341,7 +341,8 @@ class _Look:
     def goals_for(self, units: Sequence[Unit]) -> frozenset[Hex]:
         """Where these units should go.  A side that must both exit and Control (A26.1 with
         A26.23) sends two squads (and its leaders) per objective to take it, and the rest
-        to the exit edge."""
+        to the exit edge; once the objectives are held, the takers not holding one go for
+        the edge too (the last holder stays: :func:`_leaves_objective`)."""
         p = self.plan
         if not (p.attack and p.exits and p.targets):
             return self.goals()
@@ -353,7 +354,7 @@ class _Look:
         if lead is None or lead.kind is UnitKind.LEADER or lead.id in takers:
             held = self.held()
             open_ = frozenset(h for h in p.targets if h not in held)
-            return self.focus(open_, p.need - (len(p.targets) - len(open_))) if open_ else frozenset()
+            return self.focus(open_, p.need - (len(p.targets) - len(open_))) if open_ else p.exits
         return p.exits
 
     def near_enemy(self, h: Hex) -> bool:
