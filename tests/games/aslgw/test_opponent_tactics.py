@@ -159,3 +159,18 @@ def test_a_move_ends_where_it_can_fire_at_the_objective_a7_25() -> None:
     look.memo["fire_positions"] = frozenset()
     blind = opp._move_score(look, us, H("C1"), H("D1"), "normal")
     assert aimed == blind + opp.FIRE_POSITION
+
+
+def test_once_the_objective_is_held_the_other_takers_go_for_the_exit_a26_23() -> None:
+    """A26.1 with A26.23 (Saint-Quentin: exit 4 VP and Control the post): two squads go for
+    the objective, the rest for the edge.  Once F-1 holds it, F-2 (the other taker) goes
+    for the exit edge -- the old goals left it nowhere to go, so it stood idle while the
+    exit VP were short -- and F-1, the last holder, stays (A26.1)."""
+    state, _ = _begun(_doc({"F-1": "C2", "F-2": "B2", "F-3": "A3"}, {"G-3": "J6"}), Phase.MPh)
+    look = _look_at(state, "french")
+    edge = frozenset(H(f"J{r}") for r in range(1, 7))
+    look.plan = opp.Plan("french", True, frozenset({H("C2")}), 1, edge, 4, "test: exit and Control")
+    look.memo.clear()
+    f1, f2 = (next(u for u in look.mine if u.id == i) for i in ("F-1", "F-2"))
+    assert look.goals_for([f2]) == edge
+    assert opp._leaves_objective(look, [f1], f1.hex) and opp._stays(look, f1)
