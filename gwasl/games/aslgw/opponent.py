@@ -25,6 +25,13 @@ concealment given up (A12.141); it never takes a shot whose harm outweighs the
 effect, and the decision says so.  Every decision is one log line in a
 player's words: what, why (objective, odds, risk), and the rule.
 
+What it reads off the map -- the threat to a hex by the rules' LOS and range (A6, A7.21,
+A7.22), the hexes it can fire at an objective from, the objectives it concentrates on
+(A26.1) -- is :mod:`gwasl.games.aslgw.opponent_tactics`.  It plays a player turn as a plan:
+Prep Fire only by the units that stay (A3.3), fire groups across ADJACENT Locations built
+one firer at a time where they beat separate shots (A7.5), moves toward hexes it can fire
+from, then Advancing Fire (issue 25, part D).
+
 Also here: the *passive* side (ends every phase, passes every duty) and the
 *random* side (a uniformly chosen legal action, tie-breaks from the game's dice),
 the references batch play measures the opponent against (docs/opponent.md).
