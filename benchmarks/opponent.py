@@ -13,7 +13,11 @@ turn of each side in the seeds given; never asserted in tests.
 The target (issue 25): on the largest bundled scenario a whole opponent player turn
 takes at most 1 s at the median and never more than 3 s.
 
-Run: python -m benchmarks.opponent [--quick] [--seeds N] [--scenario NAME]
+The largest scenario has no card, so the plan a card gives (the objectives it concentrates
+on, the hexes it can fire at them from, issue 25 part D) is not exercised there:
+``--carded`` times every carded bundled scenario too, one after the other.
+
+Run: python -m benchmarks.opponent [--quick] [--seeds N] [--scenario NAME] [--carded]
 """
 
 from __future__ import annotations
@@ -71,9 +75,19 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="a small scenario, one seed (the test suite's smoke run)")
     ap.add_argument("--seeds", type=int, default=4, help="games per policy (default 4)")
     ap.add_argument("--scenario", default=None, help=f"a bundled scenario file name (default {LARGEST})")
+    ap.add_argument("--carded", action="store_true", help="also every carded bundled scenario (issue 25 part D)")
     args = ap.parse_args()
     name = args.scenario or ("rossignol-1914.json" if args.quick else LARGEST)
     seeds = range(1 if args.quick else args.seeds)
+    for n in [name, *(CARDED if args.carded else ())]:
+        _measure(n, seeds)
+
+
+#: the bundled scenarios with a card (victory conditions to plan from)
+CARDED = ("rossignol-1914.json", "ovillers-1916.json", "saint-julien-1915.json", "saint-quentin-1918.json")
+
+
+def _measure(name: str, seeds: range) -> None:
     game = AslgwGame()
     src = json.loads(bundled_scenario(name).read_text(encoding="utf-8"))
     figures = {}

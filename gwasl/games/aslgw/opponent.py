@@ -25,6 +25,13 @@ concealment given up (A12.141); it never takes a shot whose harm outweighs the
 effect, and the decision says so.  Every decision is one log line in a
 player's words: what, why (objective, odds, risk), and the rule.
 
+What it reads off the map -- the threat to a hex by the rules' LOS and range (A6, A7.21,
+A7.22), the hexes it can fire at an objective from, the objectives it concentrates on
+(A26.1) -- is :mod:`gwasl.games.aslgw.opponent_tactics`.  It plays a player turn as a plan:
+Prep Fire only by the units that stay (A3.3), fire groups across ADJACENT Locations built
+one firer at a time where they beat separate shots (A7.5), moves toward hexes it can fire
+from, then Advancing Fire (issue 25, part D).
+
 Also here: the *passive* side (ends every phase, passes every duty) and the
 *random* side (a uniformly chosen legal action, tie-breaks from the game's dice),
 the references batch play measures the opponent against (docs/opponent.md).
@@ -39,8 +46,9 @@ from functools import lru_cache
 from typing import Any
 
 from gwasl.engine.dice import GameDice
-from gwasl.engine.game import Decision, Outcome, Policy, Seat
+from gwasl.engine.game import Decision, GameError, Outcome, Policy, Seat
 from gwasl.engine.record import Record
+from gwasl.games.aslgw import opponent_tactics as tx
 from gwasl.games.aslgw.actions import shifts as sh
 from gwasl.games.aslgw.records import (
     BayonetCharge,
@@ -55,6 +63,8 @@ from gwasl.games.aslgw.records import (
     EndWindow,
     Exit,
     Fire,
+    FireGroupAdd,
+    FireGroupDrop,
     FireResolved,
     ImpulseStep,
     MinefieldChoice,
@@ -75,7 +85,7 @@ from gwasl.games.aslgw.records import (
 from gwasl.games.aslgw.seats import FIRST_FIRE, RALLY
 from gwasl.model.hexgrid import Hex
 from gwasl.model.phases import Phase
-from gwasl.model.scenario import FortificationKind, Scenario, Unit, UnitKind
+from gwasl.model.scenario import FortificationKind, Position, Scenario, Unit, UnitKind
 from gwasl.rules.card import CardError, ScenarioCard, scenario_card
 from gwasl.rules.command import CommandError, command_radius
 from gwasl.rules.fog.state import FogStatus
@@ -278,6 +288,8 @@ class _Look:
     hidden: frozenset[str]  # its own units the enemy cannot see (concealed, HIP...: A12, O'Leary)
     moving: frozenset[str] = frozenset()  # its units that have begun moving this phase (A4.1)
     radii: dict[str, int] = field(default_factory=dict)  # its leaders' command radii (ASLGW 1.3.1), as asked
+    #: the enemy's "?" piles as the side sees them: where, in which position, how many counters (A12.1)
+    pile_counts: tuple[tuple[Hex, Position, int], ...] = ()
 
     @property
     def turns_left(self) -> int:
@@ -316,13 +328,28 @@ class _Look:
             spare = 1 if self.turns_left >= 1 and len(p.targets) > p.need else 0
             if have >= p.need + spare and not p.exits:
                 return frozenset()
-            return (open_ or p.targets) | (p.exits if have >= p.need else frozenset())
+            aim = self.focus(open_, p.need + spare - have) if open_ else p.targets
+            return aim | (p.exits if have >= p.need else frozenset())
         return open_
+
+    def focus(self, open_: frozenset[Hex], need: int) -> frozenset[Hex]:
+        """A26.1: the open objectives the card needs most, the ones its units concentrate on
+        (:func:`~gwasl.games.aslgw.opponent_tactics.focus`): the nearest to its Good Order
+        squads on average, the least guarded by known enemy fire."""
+        key = ("focus", open_, need)
+        got = self.memo.get(key)
+        if got is None:
+            squads = [u for u in self.mine if u.kind in _SQUADS and not u.broken] or self.mine
+            cost = {h: sum(u.hex.distance(h) for u in squads) / max(1, len(squads)) + 0.5 * self.threat(h)
+                    for h in open_}
+            got = self.memo[key] = tx.focus(open_, need, cost)
+        return got
 
     def goals_for(self, units: Sequence[Unit]) -> frozenset[Hex]:
         """Where these units should go.  A side that must both exit and Control (A26.1 with
         A26.23) sends two squads (and its leaders) per objective to take it, and the rest
-        to the exit edge."""
+        to the exit edge; once the objectives are held, the takers not holding one go for
+        the edge too (the last holder stays: :func:`_leaves_objective`)."""
         p = self.plan
         if not (p.attack and p.exits and p.targets):
             return self.goals()
@@ -334,31 +361,39 @@ class _Look:
         if lead is None or lead.kind is UnitKind.LEADER or lead.id in takers:
             held = self.held()
             open_ = frozenset(h for h in p.targets if h not in held)
-            return open_ or frozenset()
+            return self.focus(open_, p.need - (len(p.targets) - len(open_))) if open_ else p.exits
         return p.exits
 
     def near_enemy(self, h: Hex) -> bool:
         return any(e.distance(h) <= 1 for e in self.enemy_at())
 
     def threat(self, h: Hex) -> float:
-        """Known enemy fire that could reach ``h``: FP of Good Order enemy units within 6
-        hexes, closer counting more (no LOS traced: a cheap, cautious guess)."""
+        """The known enemy firepower that can fire at ``h`` (issue 25 D.1,
+        :func:`~gwasl.games.aslgw.opponent_tactics.threat`): traced with the rules' LOS from
+        the enemy units the side sees and its "?" piles by their counters (A12.1), by range
+        (A7.21, A7.22), through hindrances and the hex's TEM; worked out once per decision."""
         key = ("threat", h)
         got = self.memo.get(key)
         if got is None:
-            got = self.memo[key] = self._threat(h)
+            got = self.memo[key] = tx.threat(self.sc, h, self.shooters())
         return got
 
-    def _threat(self, h: Hex) -> float:
-        t = 0.0
-        for u in self.theirs:
-            if u.broken:
-                continue
-            d = u.hex.distance(h)
-            if d <= 6:
-                t += _fp(self.sc, u) / (1 + d)
-        t += sum(1.0 / (1 + p.distance(h)) for p in self.piles if p.distance(h) <= 6)  # a "?" may be a dummy
-        return t
+    def shooters(self) -> list[tx.Shooter]:
+        got = self.memo.get("shooters")
+        if got is None:
+            got = self.memo["shooters"] = tx.shooters(self.sc, self.theirs, self.pile_counts)
+        return got
+
+    def fire_positions(self) -> frozenset[Hex]:
+        """Hexes from which its units could fire at an enemy-held objective (A7.2), around
+        its own units (two hexes): where its movers should end a move."""
+        got = self.memo.get("fire_positions")
+        if got is None:
+            held = self.enemy_at() & set(self.plan.targets)
+            m = self.sc.map
+            near = {h for u in self.mine for h in u.hex.within(2) if m.contains(h)} if held else set()
+            got = self.memo["fire_positions"] = tx.fire_positions(self.sc, held, near)
+        return got
 
 
 def _look(seat: Seat[Any]) -> _Look:
@@ -370,8 +405,9 @@ def _look(seat: Seat[Any]) -> _Look:
     piles = [s.hex for s in v.fog.stacks if s.side == enemy]
     mine = _units(sc, side)
     hidden = frozenset(u.id for u in mine if v.fog.status_of(u.id) is not FogStatus.NONE)
+    counts = tuple((s.hex, s.position, s.height) for s in v.fog.stacks if s.side == enemy)
     return _Look(side, enemy, sc, plan, v.turn, v.phase, mine, _units(sc, enemy), piles, hidden,
-                 getattr(v, "moving", frozenset()))
+                 getattr(v, "moving", frozenset()), pile_counts=counts)
 
 
 # ---------------------------------------------------------------------------
@@ -408,18 +444,19 @@ def _malfunction(outcomes: Sequence[Outcome]) -> float:
 
 @dataclass(frozen=True, slots=True)
 class _Shot:
-    action: Fire
+    action: Fire | FireGroupAdd | FireGroupDrop
     effect: float
     harm: float
     chance: float  # at least a 1MC-grade result
     notes: tuple[str, ...]
+    group: str = ""  # a multi-Location fire group (A7.5): its Locations and why it beats separate shots
 
     @property
     def net(self) -> float:
         return self.effect - self.harm
 
 
-def _target_worth(look: _Look, act: Fire) -> tuple[float, str]:
+def _target_worth(look: _Look, act: Fire | FireGroupAdd) -> tuple[float, str]:
     at = _hex(act.at)
     here = [u for u in look.theirs if u.hex == at and u.position.value == act.at_in]
     worth = 0.0
@@ -449,13 +486,13 @@ def _shot(look: _Look, act: Fire, outcomes: Sequence[Outcome]) -> _Shot:
             at_stake = _WORTH.get(u.kind, 0.5) * (1.5 if u.hex in look.plan.targets else 1.0)
             harm += p * at_stake
             notes.append(f"{u.id} breaks on its NMC {p:.0%} (A8.31)")
-    if act.mode == "prep" and look.plan.attack and look.goals():
-        # A3.3: a unit that Prep Fires may not move this player turn
+    if act.mode == "prep" and look.plan.attack:
+        # A3.3: a unit that Prep Fires may not move this player turn: the plan of the player
+        # turn fires with the units that stay, and keeps those that must move unfired
         for u in firers:
-            if u.kind in _SQUADS and _dist(u.hex, look.goals()) > 0:
-                cost = 0.15 + (0.25 if look.turns_left <= 1 else 0.0)
-                harm += cost
-                notes.append(f"{u.id} could not move after it (A3.3)")
+            if u.kind in _SQUADS and not _stays(look, u):
+                harm += MUST_MOVE
+                notes.append(f"{u.id} must move toward {_goal_words(look, look.goals_for([u]))} (A3.3)")
     mal = _malfunction(outcomes)
     if mal:
         harm += 0.3 * mal
@@ -463,11 +500,36 @@ def _shot(look: _Look, act: Fire, outcomes: Sequence[Outcome]) -> _Shot:
     return _Shot(act, effect, harm, chance, tuple(notes))
 
 
+#: what a Prep Fire costs for each firer that must move this player turn (A3.3): more than
+#: any shot is worth, so the plan keeps its movers unfired (gwasl's weight)
+MUST_MOVE = 1.0
+
+
+def _stays(look: _Look, u: Unit) -> bool:
+    """Whether ``u`` stays where it is this player turn, so may Prep Fire (A3.2-A3.3: a unit that
+    Prep Fires may not move): it has nowhere to go, is already at its goal, is the last to hold
+    an objective (A26.1), or is ADJACENT to an enemy-held goal it will advance into after the
+    fire (A4.7, A11).  The others must move, and are kept unfired."""
+    goals = look.goals_for([u])
+    if not goals or u.hex in goals or _leaves_objective(look, [u], u.hex):
+        return True
+    held = look.enemy_at()
+    return any(g.distance(u.hex) <= 1 and g in held for g in goals)
+
+
 def _fire_words(look: _Look, s: _Shot) -> str:
+    if isinstance(s.action, FireGroupDrop):
+        return f"{look.side} gives up the fire group it was forming: {s.group} (A7.5)"
+    if isinstance(s.action, FireGroupAdd):
+        mode, rule = _MODE_WORDS.get(s.action.mode, (s.action.mode, "A7"))
+        return (f"{look.side} forms a fire group for its {mode} at {s.action.at}, one firer at a time "
+                f"({'+'.join(s.action.firers)} so far): {s.group} (A7.5)")
     mode, rule = _MODE_WORDS.get(s.action.mode, (s.action.mode, "A7"))
     _, names = _target_worth(look, s.action)
     risk = f"; risk {s.harm:.2f} ({'; '.join(s.notes)})" if s.notes else ""
-    return (f"{look.side} {mode}: {'+'.join(s.action.firers)} at {names} in {s.action.at} -- "
+    where = sorted({u.hex for u in look.mine if u.id in s.action.firers}, key=lambda h: (h.column, h.row))
+    group = f" as one fire group from {', '.join(h.label for h in where)} (A7.5)" if len(where) > 1 else ""
+    return (f"{look.side} {mode}: {'+'.join(s.action.firers)} at {names} in {s.action.at}{group} -- "
             f"{s.chance:.0%} chance of a morale check or worse, expected effect {s.effect:.2f} squads{risk} ({rule})")
 
 
@@ -494,20 +556,120 @@ def _screened(look: _Look, fires: Sequence[Fire]) -> list[Fire]:
     return ranked[:FIRE_CANDIDATES]
 
 
-def _choose_fire(seat: Seat[Any], look: _Look, fires: Sequence[Fire]) -> tuple[_Shot | None, list[str], _Shot | None]:
+def _choose_fire(seat: Seat[Any], look: _Look, fires: Sequence[Record]) -> tuple[_Shot | None, list[str], _Shot | None]:
     """The best shot whose net effect clears :data:`FIRE_MARGIN`, the lines weighed, and the
-    best shot turned down because its harm outweighs its effect."""
+    best shot turned down because its harm outweighs its effect.  ``fires`` may hold the
+    steps of a fire group formed one firer at a time (A7.5: ``FireGroupAdd``, ``FireGroupDrop``):
+    the opponent starts one across ADJACENT Locations when the combined shot beats the
+    separate ones (:func:`_group_plan`) and, while one is being formed, adds the firers it
+    planned and then fires it (or drops it when it no longer promises enough)."""
+    whole = [a for a in fires if isinstance(a, Fire)]
+    adds = [a for a in fires if isinstance(a, FireGroupAdd)]
+    drop = next((a for a in fires if isinstance(a, FireGroupDrop)), None)
+    if drop is not None:
+        return _forming(seat, look, whole, adds, drop), [], None
     best: _Shot | None = None
     refused: _Shot | None = None
     lines: list[str] = []
-    for a in _screened(look, fires):
+    for a in _screened(look, whole):
         s = _shot(look, a, seat.odds(a))
         lines.append(f"{'+'.join(a.firers)} -> {a.at} ({a.mode}): effect {s.effect:.2f}, risk {s.harm:.2f}")
         if s.net >= FIRE_MARGIN and (best is None or s.net > best.net):
             best = s
         elif s.effect >= FIRE_MARGIN and s.harm >= s.effect and (refused is None or s.effect > refused.effect):
             refused = s
+    if adds:
+        group = _group_plan(seat, look, whole, adds, best)
+        if group is not None:
+            lines.append(f"fire group {'+'.join(group[1].firers)} -> {group[1].at}: {group[0].group}")
+            best = group[0]
     return best, lines, refused
+
+
+def _part_owner(look: _Look, part: str) -> Unit | None:
+    """The unit a fire's part belongs to: the unit itself (its inherent FP) or the holder of a
+    support weapon (ASLGW 1.6.2)."""
+    for u in look.mine:
+        if u.id == part:
+            return u
+    from gwasl.rules.weapons import sw_holder
+
+    try:
+        return sw_holder(look.sc, look.sc.unit(part))
+    except KeyError:
+        return None
+
+
+def _wanted(look: _Look, part: str, mode: str) -> bool:
+    """Whether the plan of the player turn lets ``part`` fire in ``mode``: in Prep Fire only the
+    units that stay (:func:`_stays`, A3.3)."""
+    if mode != "prep" or not look.plan.attack:
+        return True
+    u = _part_owner(look, part)
+    return u is None or u.kind not in _SQUADS or _stays(look, u)
+
+
+def _group_plan(seat: Seat[Any], look: _Look, whole: Sequence[Fire], adds: Sequence[FireGroupAdd],
+                best: _Shot | None) -> tuple[_Shot, Fire] | None:
+    """A7.5: a fire group of the firers the plan lets fire, across ADJACENT Locations, that the
+    legal list offers only one firer at a time: formed when its expected effect (its FP on one
+    IFT column) beats the separate shots of its Locations and the best shot offered whole.
+    The first step (a ``FireGroupAdd`` of one firer) and the group's fire."""
+    leaders = {u.id for u in look.mine if u.kind is UnitKind.LEADER}
+    keys = list(dict.fromkeys((a.at, a.at_in, a.mode) for a in adds))
+    out: tuple[_Shot, Fire] | None = None
+    for at, at_in, mode in keys[:2]:
+        offered = [f for f in whole if (f.at, f.at_in, f.mode) == (at, at_in, mode)]
+        parts = {i for f in offered for i in f.firers if i not in leaders}
+        wanted = sorted(i for i in parts if _wanted(look, i, mode))
+        owners = {i: _part_owner(look, i) for i in wanted}
+        hexes = sorted({o.hex for o in owners.values() if o is not None}, key=lambda h: (h.column, h.row))
+        if len(hexes) < 2 or any(set(wanted) == {i for i in f.firers if i not in leaders} for f in offered):
+            continue  # one Location, or offered whole: nothing to form
+        lead = sorted({i for f in offered for i in f.firers if i in leaders
+                       and any(u.id == i and u.hex in hexes for u in look.mine)})
+        hypo = Fire(tuple(sorted({*wanted, *lead})), at, at_in, mode)
+        try:
+            combined = _shot(look, hypo, seat.odds(hypo))
+        except GameError:
+            continue  # not a fire group the rules allow (A7.5): the separate shots stand
+        separate = 0.0
+        at_hex = {i: o.hex for i, o in owners.items() if o is not None}
+        for h in hexes:
+            here = [f for f in offered if all(i in hypo.firers and (i in leaders or at_hex.get(i) == h) for i in f.firers)]
+            nets = [_shot(look, f, seat.odds(f)).net for f in here[:2]]
+            separate += max([0.0, *nets])
+        floor = max(separate, best.net if best is not None else 0.0, FIRE_MARGIN)
+        if combined.net <= floor or (out is not None and combined.net <= out[0].net):
+            continue
+        start = next((a for a in adds if (a.at, a.at_in, a.mode) == (at, at_in, mode) and len(a.firers) == 1
+                      and a.firers[0] in wanted), None)
+        if start is None:
+            continue
+        where = ", ".join(h.label for h in hexes)
+        why = (f"{'+'.join(hypo.firers)} from {where}: combined expected effect {combined.net:.2f} beats the separate "
+               f"shots ({separate:.2f}; their FP adds on one IFT column)")
+        out = (_Shot(start, combined.effect, combined.harm, combined.chance, combined.notes, why), hypo)
+    return out
+
+
+def _forming(seat: Seat[Any], look: _Look, whole: Sequence[Fire], adds: Sequence[FireGroupAdd],
+             drop: FireGroupDrop) -> _Shot:
+    """A fire group being formed (A7.5): add the next firer the plan lets fire, then fire the
+    group if its shot still clears :data:`FIRE_MARGIN`, else drop it (nothing has fired)."""
+    group = whole[0] if whole else None
+    if group is None:
+        return _Shot(drop, 0.0, 0.0, 0.0, (), "its target is gone")
+    have = set(group.firers)
+    for a in adds:
+        new = [i for i in a.firers if i not in have]
+        if new and all(_wanted(look, i, a.mode) for i in new):
+            return _Shot(a, 0.0, 0.0, 0.0, (), f"adds {'+'.join(new)}, ADJACENT to the group")
+    s = _shot(look, group, seat.odds(group))
+    if s.net >= FIRE_MARGIN:
+        return s
+    return _Shot(drop, s.effect, s.harm, s.chance, s.notes,
+                 f"its shot promises {s.net:.2f} squads net, too little ({FIRE_MARGIN})")
 
 
 # ---------------------------------------------------------------------------
@@ -530,7 +692,14 @@ def _move_score(look: _Look, units: Sequence[Unit], frm: Hex, to: Hex, mode: str
     hurry = 1.0 + (2.0 if look.turns_left <= 1 else 0.0)
     danger = look.threat(to) * (0.15 if mode == "assault" else 0.25)
     cover = 0.4 * _cover(look.sc, to)
-    return gain * 3.0 * hurry + cover - danger + 0.1 * n
+    # the plan of a player turn: end a move where it can fire next at an enemy-held objective
+    # (A7.25 Advancing Fire, then next turn's Prep Fire), not in the open out of its sight
+    aim = FIRE_POSITION if look.plan.attack and to in look.fire_positions() else 0.0
+    return gain * 3.0 * hurry + cover - danger + 0.1 * n + aim
+
+
+#: what a move ending where the unit can fire at an enemy-held objective adds to its score (gwasl's weight)
+FIRE_POSITION = 1.0
 
 
 def _leaves_objective(look: _Look, us: Sequence[Unit], frm: Hex) -> bool:
@@ -783,7 +952,7 @@ def _opponent(seat: Seat[Any], dice: GameDice) -> Decision:
     gas = next((a for a in legal if isinstance(a, ReleaseGas)), None)
     if gas is not None:
         return _decision(gas, f"{side} releases its gas attack {gas.index + 1} as soon as it may (ASLGW 1.9)")
-    fires = [a for a in legal if isinstance(a, Fire)]
+    fires = [a for a in legal if isinstance(a, (Fire, FireGroupAdd, FireGroupDrop))]
     if fires:
         best, lines, refused = _choose_fire(seat, look, fires)
         if best is not None:
@@ -841,14 +1010,14 @@ def _odds_words(outcomes: Sequence[Outcome]) -> str:
 
 
 def _hold_words(look: _Look, refused: _Shot | None) -> str:
-    if refused is not None:
+    if refused is not None and not isinstance(refused.action, FireGroupDrop):
         mode, rule = _MODE_WORDS.get(refused.action.mode, (refused.action.mode, "A7"))
         return (f"{look.side} holds its {mode}: the expected harm to its own units ({refused.harm:.2f}: "
                 f"{'; '.join(refused.notes)}) outweighs the expected effect ({refused.effect:.2f}) ({rule})")
     return f"{look.side} holds its fire: no shot at the units that just moved is worth it (A8.1)"
 
 
-def _end_words(look: _Look, fires: Sequence[Fire], refused: _Shot | None) -> str:
+def _end_words(look: _Look, fires: Sequence[Record], refused: _Shot | None) -> str:
     ph = look.phase.value
     if refused is not None:
         return _hold_words(look, refused) + f"; it ends the {ph}"
