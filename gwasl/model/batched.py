@@ -5,14 +5,16 @@ Python's ``@dataclass(frozen=True)`` compiles six small methods per class, one
 of a second at import, before any command had asked anything.  A
 :class:`FrozenBatch` makes the same classes with the same methods: its
 :meth:`~FrozenBatch.dataclass` lets the standard decorator build the class
-without ``__init__``, ``__repr__``, ``__eq__`` and ``__hash__`` (it still adds
-the frozen ``__setattr__``/``__delattr__``, the fields and everything else), and
-:meth:`~FrozenBatch.finish` then compiles those four methods of every class of
-the batch at once, from the very text the standard decorator writes (Python
-3.11's ``dataclasses``): equality, hashing, ``repr`` and the constructor's
-signature are the standard ones.  A class the batch cannot make alike (a field
-with a factory, ``init``, ``repr``, ``compare`` or ``hash`` set, ``kw_only``,
-``InitVar``, ``__post_init__``) is an error when it is declared.
+(``slots`` too) without ``__init__``, ``__repr__``, ``__eq__``, ``__hash__`` and
+the ``order`` comparisons (it still adds the frozen ``__setattr__``/``__delattr__``,
+the fields and everything else), and :meth:`~FrozenBatch.finish` then compiles
+those methods of every class of the batch at once, from the very text the
+standard decorator writes (Python 3.11's ``dataclasses``; defaults, factories and
+``__post_init__`` included), and caches the compiled code beside the module's
+bytecode: equality, hashing, ordering, ``repr`` and the constructor's signature
+are the standard ones.  A class the batch cannot make alike (a field with
+``init``, ``repr``, ``compare`` or ``hash`` set, ``kw_only``, an ``InitVar``)
+is an error when it is declared.
 
 Use it in a module as ``dataclass`` (type checkers see the standard decorator)::
 
@@ -53,62 +55,77 @@ __all__ = ["FrozenBatch"]
 
 T = TypeVar("T", bound=type)
 
+#: The standard decorator's marker of a field made by its ``default_factory`` (what the
+#: constructor's signature shows as ``<factory>``); None where a Python has none.
+_FACTORY: Any = getattr(dataclasses, "_HAS_DEFAULT_FACTORY", None)
+_ORDER = ("__lt__", "__le__", "__gt__", "__ge__")
+
 
 class FrozenBatch:
     """Frozen dataclasses whose generated methods are compiled together by :meth:`finish`."""
 
     def __init__(self) -> None:
-        self._pending: list[tuple[type, bool]] = []
+        self._pending: list[tuple[type, bool, bool]] = []
         self.finished = False
 
-    def dataclass(self, cls: T | None = None, /, *, frozen: bool = True) -> Any:
-        """``@dataclass(frozen=True)`` for this batch (only frozen classes)."""
+    def dataclass(self, cls: T | None = None, /, *, frozen: bool = True, slots: bool = False, order: bool = False) -> Any:
+        """``@dataclass(frozen=True, slots=..., order=...)`` for this batch (only frozen classes)."""
         if not frozen:
             raise TypeError("a FrozenBatch makes frozen dataclasses only")
 
         def wrap(c: T) -> T:
-            return self._add(c)
+            return self._add(c, slots, order)
 
         return wrap if cls is None else wrap(cls)
 
-    def _add(self, cls: T) -> T:
+    def _add(self, cls: T, slots: bool, order: bool) -> T:
         if self.finished:
             raise TypeError(f"{cls.__name__}: this batch is finished; declare it before finish()")
-        if "__post_init__" in vars(cls) or any(hasattr(b, "__post_init__") for b in cls.__mro__[1:]):
-            raise TypeError(f"{cls.__name__}: __post_init__ is not supported by a FrozenBatch")
-        for name in ("__init__", "__repr__", "__eq__", "__hash__"):
+        own = ("__init__", "__repr__", "__eq__", "__hash__") + (_ORDER if order else ())
+        for name in own:
             if name in vars(cls):
                 raise TypeError(f"{cls.__name__} defines {name}: use the standard dataclass")
         no_doc = cls.__doc__ is None  # the standard decorator writes its signature there
-        out = cast(T, dataclasses.dataclass(frozen=True, init=False, repr=False, eq=False)(cls))
+        out = cast(T, dataclasses.dataclass(frozen=True, slots=slots, init=False, repr=False, eq=False)(cls))
         for f in dataclasses.fields(out):
-            plain = (f.default_factory is dataclasses.MISSING and f.init and f.repr and f.compare
-                     and f.hash is None and not f.kw_only)
+            plain = (f.init and f.repr and f.compare and f.hash is None and not f.kw_only
+                     and (f.default_factory is dataclasses.MISSING or _FACTORY is not None))
             if not plain:
-                raise TypeError(f"{cls.__name__}.{f.name}: only plain fields (a default value at most) in a FrozenBatch")
-        self._pending.append((out, no_doc))
+                raise TypeError(f"{cls.__name__}.{f.name}: only plain fields (a default or a default_factory) in a FrozenBatch")
+        initvar = getattr(dataclasses, "_FIELD_INITVAR", None)
+        if any(getattr(f, "_field_type", None) is initvar for f in vars(out)["__dataclass_fields__"].values()):
+            raise TypeError(f"{cls.__name__}: InitVar fields are not supported by a FrozenBatch")
+        self._pending.append((out, no_doc, order))
         return out
 
     def finish(self) -> None:
-        """Compile ``__init__``, ``__repr__``, ``__eq__`` and ``__hash__`` of every class declared so far."""
+        """Compile ``__init__``, ``__repr__``, ``__eq__``, ``__hash__`` (and the ``order`` comparisons)
+        of every class declared so far."""
         classes, self._pending = self._pending, []
         self.finished = True
         if not classes:
             return
         src: list[str] = []
-        values: dict[str, Any] = {"__dataclass_builtins_object__": object}
-        for n, (cls, _) in enumerate(classes):
+        values: dict[str, Any] = {"__dataclass_builtins_object__": object, "_HAS_DEFAULT_FACTORY": _FACTORY}
+        for n, (cls, _, order) in enumerate(classes):
             fields = dataclasses.fields(cls)
             params = []
             body = []
             for f in fields:
                 values[f"_t{n}_{f.name}"] = f.type
-                if f.default is dataclasses.MISSING:
+                value = f.name
+                if f.default_factory is not dataclasses.MISSING:
+                    values[f"_d{n}_{f.name}"] = f.default_factory
+                    params.append(f"{f.name}:_t{n}_{f.name}=_HAS_DEFAULT_FACTORY")
+                    value = f"_d{n}_{f.name}() if {f.name} is _HAS_DEFAULT_FACTORY else {f.name}"
+                elif f.default is dataclasses.MISSING:
                     params.append(f"{f.name}:_t{n}_{f.name}")
                 else:
                     values[f"_d{n}_{f.name}"] = f.default
                     params.append(f"{f.name}:_t{n}_{f.name}=_d{n}_{f.name}")
-                body.append(f"  __dataclass_builtins_object__.__setattr__(self,{f.name!r},{f.name})")
+                body.append(f"  __dataclass_builtins_object__.__setattr__(self,{f.name!r},{value})")
+            if hasattr(cls, "__post_init__"):
+                body.append("  self.__post_init__()")
             mine = "(" + "".join(f"self.{f.name}," for f in fields) + ")"
             theirs = "(" + "".join(f"other.{f.name}," for f in fields) + ")"
             shown = ", ".join(f"{f.name}={{self.{f.name}!r}}" for f in fields)
@@ -117,21 +134,27 @@ class FrozenBatch:
                 *(body or ["  pass"]),
                 f"def _repr{n}(self):",
                 f"  return self.__class__.__qualname__ + f\"({shown})\"",
-                f"def _eq{n}(self, other):",
-                "  if other.__class__ is self.__class__:",
-                f"   return {mine}=={theirs}",
-                "  return NotImplemented",
                 f"def _hash{n}(self):",
                 f"  return hash({mine})",
             ]
+            compare = (("_eq", "=="),) + ((("_lt", "<"), ("_le", "<="), ("_gt", ">"), ("_ge", ">=")) if order else ())
+            for name, op in compare:
+                src += [
+                    f"def {name}{n}(self, other):",
+                    "  if other.__class__ is self.__class__:",
+                    f"   return {mine}{op}{theirs}",
+                    "  return NotImplemented",
+                ]
         values["_return_type"] = None
         namespace: dict[str, Any] = {}
         exec(_compiled("\n".join(src), classes[0][0].__module__), dict(values), namespace)
-        for n, (cls, no_doc) in enumerate(classes):
+        for n, (cls, no_doc, order) in enumerate(classes):
             _put(cls, "__init__", namespace[f"_init{n}"])
             _put(cls, "__repr__", reprlib.recursive_repr()(namespace[f"_repr{n}"]))
             _put(cls, "__eq__", namespace[f"_eq{n}"])
             _put(cls, "__hash__", namespace[f"_hash{n}"])
+            for name in _ORDER if order else ():
+                _put(cls, name, namespace[f"_{name.strip('_')}{n}"])
             if no_doc:
                 cls.__doc__ = cls.__name__ + str(inspect.signature(cls)).replace(" -> None", "")
 

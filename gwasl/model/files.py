@@ -36,7 +36,6 @@ import errno
 import hashlib
 import os
 import re
-import secrets
 import stat
 import time
 from collections.abc import Callable
@@ -534,7 +533,7 @@ class atomic_target:
         folder = real.parent if str(real.parent) else Path(".")
         remove_stale_temporaries(real, self.suffix)
         while True:
-            tmp = folder / f".{real.name}.{os.getpid()}.{secrets.token_hex(4)}{self.suffix}"
+            tmp = folder / f".{real.name}.{os.getpid()}.{os.urandom(4).hex()}{self.suffix}"  # secrets.token_hex(4), without importing secrets
             try:
                 # 0o666: the kernel applies the umask (and default ACLs) as for any new file.
                 fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)

@@ -91,6 +91,9 @@ def test_game_commands_open_the_file_without_an_orm(games, ruleset, sub):
     assert "numpy" not in _top(mods)
     if ruleset != "aslgw":  # a solitaire game loads no Great War rules
         assert not {m for m in mods if m.startswith("gwasl.games.aslgw")}
+    else:  # gwasl's opponent: only for a game where it plays a side, batch play and suggestions
+        assert "gwasl.games.aslgw.opponent" not in mods
+        assert "gwasl.model.batched" in mods  # the records, their methods compiled together
 
 
 def _registered_help(name: str) -> str | None:

@@ -35,7 +35,25 @@ def _shapes(deco):
     class Child(Plain):
         extra: int = 3
 
-    return Plain, Empty, Nested, Child
+    @deco(frozen=True, slots=True, order=True)
+    class Sorted:
+        q: int
+        r: int
+
+    @deco(frozen=True, slots=True)
+    class Factory:
+        name: str
+        extra: dict = dataclasses.field(default_factory=dict)
+
+    @deco(frozen=True)
+    class Checked:
+        n: int
+
+        def __post_init__(self) -> None:
+            if self.n < 0:
+                raise ValueError(f"n must be >= 0, not {self.n}")
+
+    return Plain, Empty, Nested, Child, Sorted, Factory, Checked
 
 
 def test_a_batch_makes_the_standard_classes():
@@ -51,7 +69,14 @@ def test_a_batch_makes_the_standard_classes():
         assert [f.name for f in dataclasses.fields(s)] == [f.name for f in dataclasses.fields(o)]
         assert o.__init__.__qualname__.endswith(".__init__") and o.__eq__.__qualname__.endswith(".__eq__")
     SP = std[0]
-    P, E, N, C = ours
+    P, E, N, C, H, F, K = ours
+    assert H(1, 2) < H(1, 3) <= H(2, 0) and H(2, 0) > H(1, 9) >= H(1, 9) and sorted([H(2, 1), H(0, 5)]) == [H(0, 5), H(2, 1)]
+    assert H.__lt__(H(1, 2), 3) is NotImplemented and not hasattr(H(1, 2), "__dict__") and H.__slots__ == ("q", "r")
+    f1, f2 = F("a"), F("a")
+    assert f1 == f2 and f1.extra == {} and f1.extra is not f2.extra and F("a", {"x": 1}).extra == {"x": 1}
+    with pytest.raises(ValueError, match="n must be"):
+        K(-1)
+    assert K(2).n == 2
     a, b = P("8a", (1, 2)), P("8a", (1, 2))
     assert a == b and hash(a) == hash(b) == hash(("8a", (1, 2), None)) and a != P("8b")
     assert a != SP("8a", (1, 2))  # another class: never equal, as the standard's
@@ -71,15 +96,15 @@ def test_a_batch_refuses_what_it_cannot_make_alike():
     batch = FrozenBatch()
     with pytest.raises(TypeError, match="only plain fields"):
         @batch.dataclass(frozen=True)
-        class Factory:
-            xs: list[int] = dataclasses.field(default_factory=list)
-    with pytest.raises(TypeError, match="__post_init__"):
-        @batch.dataclass(frozen=True)
-        class Post:
+        class Hidden:
+            xs: list[int] = dataclasses.field(default_factory=list, repr=False)
+    with pytest.raises(TypeError, match="defines __lt__"):
+        @batch.dataclass(frozen=True, order=True)
+        class Own:
             x: int
 
-            def __post_init__(self) -> None:
-                pass
+            def __lt__(self, other: object) -> bool:
+                return False
     with pytest.raises(TypeError, match="frozen"):
         batch.dataclass(frozen=False)
     batch.finish()
@@ -90,16 +115,21 @@ def test_a_batch_refuses_what_it_cannot_make_alike():
 
 
 def _standard_twin(cls: type) -> type:
-    """``cls`` declared again with the standard decorator (same fields, defaults and bases)."""
-    ns = {"__annotations__": dict(cls.__annotations__), "__qualname__": cls.__qualname__, "__module__": cls.__module__,
-          "__doc__": cls.__doc__}
-    for f in dataclasses.fields(cls):
-        if f.name in cls.__annotations__ and f.default is not dataclasses.MISSING:
-            ns[f.name] = f.default
+    """``cls`` declared again with the standard decorator (same fields, defaults, factories and bases)."""
+    ns: dict = {"__annotations__": dict(cls.__annotations__), "__qualname__": cls.__qualname__, "__module__": cls.__module__,
+                "__doc__": cls.__doc__}
+    own = {f.name: f for f in dataclasses.fields(cls) if f.name in cls.__annotations__}
+    for name, f in own.items():
+        if f.default_factory is not dataclasses.MISSING:
+            ns[name] = dataclasses.field(default_factory=f.default_factory)
+        elif f.default is not dataclasses.MISSING:
+            ns[name] = f.default
     for k, v in vars(cls).items():
-        if k in cls.__annotations__ and k not in ns:
+        if k in cls.__annotations__ and k not in ns and k not in own:
             ns[k] = v  # ClassVars (kind, version)
-    return dataclasses.dataclass(frozen=True)(type(cls.__name__, cls.__bases__, ns))
+    slots = "__slots__" in vars(cls)
+    order = "__lt__" in vars(cls)
+    return dataclasses.dataclass(frozen=True, slots=slots, order=order)(type(cls.__name__, cls.__bases__, ns))
 
 
 KINDS = {**records.ACTIONS.kinds(), **{k: c for k, c in records.EVENTS.kinds().items() if c.__module__ == records.__name__}}
@@ -151,3 +181,18 @@ def test_the_compiled_methods_are_cached_beside_the_bytecode(tmp_path, monkeypat
     monkeypatch.setattr(sys, "dont_write_bytecode", True)
     batched._compiled("def f():\n  return 4\n", "fake_records")
     assert not cache.exists()
+
+
+@pytest.mark.parametrize("name", ["LeaderRating", "HexData", "Fortification", "MapData", "Side", "Unit", "Formation", "Dummy",
+                                  "Scenario"])
+def test_every_scenario_class_is_its_standard_dataclass(name):
+    from gwasl.model import scenario
+
+    cls = getattr(scenario, name)
+    twin = _standard_twin(cls)
+    assert str(inspect.signature(cls)) == str(inspect.signature(twin))
+    assert cls.__doc__ == twin.__doc__ and cls.__slots__ == twin.__slots__
+    assert [(f.name, f.type, f.default, f.default_factory) for f in dataclasses.fields(cls)] == [
+        (f.name, f.type, f.default, f.default_factory) for f in dataclasses.fields(twin)]
+    for method in ("__init__", "__repr__", "__eq__", "__hash__", "__setattr__", "__delattr__", "__getstate__"):
+        assert method in vars(cls), method
