@@ -35,11 +35,11 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from gwasl.model.batched import FrozenBatch
 from gwasl.model.errors import GwaslError
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import FortificationKind, Position, Scenario, Unit, UnitKind
@@ -89,6 +89,15 @@ _NEVER = -(1 << 12)  # a "top" no line is ever below: no obstacle (small: int32 
 class LosError(GwaslError):
     """A LOS question that cannot be asked: a hex off the map, a position
     (``in``) the hex does not offer (e.g. ``deep_trench`` without a deep trench)."""
+
+
+# Frozen dataclasses whose generated methods are compiled together and cached
+# (FrozenBatch: what every command pays at start-up, issue 23 item 8).
+_BATCH = FrozenBatch()
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    dataclass = _BATCH.dataclass
 
 
 @dataclass(frozen=True, slots=True)
@@ -1024,3 +1033,6 @@ def check_outlines(s: Scenario) -> Iterator[Finding]:
         if table[t].obstacle_height is None:
             yield Finding(path, f"hex {h}: outline on {t.value} has no effect; only obstacle terrain (woods, buildings, rubble) "
                           "has a blocking outline", "CONTRACTS 3", "warning")
+
+
+_BATCH.finish()  # every dataclass above gets its __init__, __repr__, __eq__ and __hash__

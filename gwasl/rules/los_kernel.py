@@ -23,10 +23,10 @@ from __future__ import annotations
 import math
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, TypeAlias
 
+from gwasl.model.batched import FrozenBatch
 from gwasl.rules.lazy_numpy import LazyNumpy
 
 if TYPE_CHECKING:
@@ -55,6 +55,15 @@ __all__ = [
 SLABS: tuple[tuple[int, int, int], ...] = ((1, 1, 2), (0, 1, 1), (1, -1, 2))
 # Axial step to the hex across side k (the side on n_k . (p - c) = +w_k).
 SIDE_NEIGHBOUR: tuple[tuple[int, int], ...] = ((1, 0), (0, 1), (1, -1))
+
+
+# Frozen dataclasses whose generated methods are compiled together and cached
+# (FrozenBatch: what every command pays at start-up, issue 23 item 8).
+_BATCH = FrozenBatch()
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    dataclass = _BATCH.dataclass
 
 
 @dataclass(frozen=True)
@@ -598,3 +607,6 @@ def offset_template_numpy(dq: int, dr: int) -> OffsetTemplate:
     )
     pairs = tuple(zip(*(a.tolist() for a in (t.p1q, t.p1r, t.pk, t.u0n, t.u0d, t.u1n, t.u1d))))
     return entries, pairs
+
+
+_BATCH.finish()  # every dataclass above gets its __init__, __repr__, __eq__ and __hash__

@@ -183,16 +183,34 @@ def test_the_compiled_methods_are_cached_beside_the_bytecode(tmp_path, monkeypat
     assert not cache.exists()
 
 
-@pytest.mark.parametrize("name", ["LeaderRating", "HexData", "Fortification", "MapData", "Side", "Unit", "Formation", "Dummy",
-                                  "Scenario"])
-def test_every_scenario_class_is_its_standard_dataclass(name):
-    from gwasl.model import scenario
+BATCHED = [("gwasl.model.scenario", n) for n in ("LeaderRating", "HexData", "Fortification", "MapData", "Side", "Unit",
+                                                 "Formation", "Dummy", "Scenario")] + [
+    ("gwasl.model.hexgrid", "Hex"), ("gwasl.model.terrain", "TerrainInfo"), ("gwasl.model.terrain", "FortificationInfo"),
+    ("gwasl.model.files", "FileIdentity"), ("gwasl.model.files", "FileContent"), ("gwasl.model.scenario_io", "Finding"),
+    ("gwasl.model.scenario_io", "Saved"), ("gwasl.rules.los", "LosCounter"), ("gwasl.rules.los", "HindranceHex"),
+    ("gwasl.rules.los", "LosResult"), ("gwasl.rules.los_kernel", "Templates"), ("gwasl.rules.los_kernel", "MapTemplates"),
+    ("gwasl.rules.los_geometry", "Outline")]
 
-    cls = getattr(scenario, name)
+
+@pytest.mark.parametrize(("module", "name"), BATCHED, ids=lambda x: x.rsplit(".", 1)[-1])
+def test_every_batched_class_is_its_standard_dataclass(module, name):
+    import importlib
+
+    cls = getattr(importlib.import_module(module), name)
     twin = _standard_twin(cls)
     assert str(inspect.signature(cls)) == str(inspect.signature(twin))
-    assert cls.__doc__ == twin.__doc__ and cls.__slots__ == twin.__slots__
+    assert cls.__doc__ == twin.__doc__ and vars(cls).get("__slots__") == vars(twin).get("__slots__")
     assert [(f.name, f.type, f.default, f.default_factory) for f in dataclasses.fields(cls)] == [
         (f.name, f.type, f.default, f.default_factory) for f in dataclasses.fields(twin)]
-    for method in ("__init__", "__repr__", "__eq__", "__hash__", "__setattr__", "__delattr__", "__getstate__"):
+    for method in ("__init__", "__repr__", "__eq__", "__hash__", "__setattr__", "__delattr__"):
         assert method in vars(cls), method
+    assert ("__lt__" in vars(cls)) == ("__lt__" in vars(twin))
+
+
+def test_hexes_sort_hash_and_compare_as_before():
+    from gwasl.model.hexgrid import Hex
+
+    hexes = [Hex(q, r) for q in range(-3, 4) for r in range(-3, 4)]
+    assert sorted(hexes, reverse=True) == sorted(hexes, key=lambda h: (h.q, h.r), reverse=True)
+    assert {h: h for h in hexes}[Hex(1, -2)] == Hex(1, -2) and hash(Hex(1, -2)) == hash((1, -2))
+    assert repr(Hex(1, -2)) == "Hex(q=1, r=-2)" and (Hex(0, 1) <= Hex(0, 1)) and not (Hex(0, 1) < Hex(0, 1))
