@@ -6,8 +6,9 @@ of a second at import, before any command had asked anything.  A
 :class:`FrozenBatch` makes the same classes with the same methods: its
 :meth:`~FrozenBatch.dataclass` lets the standard decorator build the class
 (``slots`` too) without ``__init__``, ``__repr__``, ``__eq__``, ``__hash__`` and
-the ``order`` comparisons (it still adds the frozen ``__setattr__``/``__delattr__``,
-the fields and everything else), and :meth:`~FrozenBatch.finish` then compiles
+the ``order`` comparisons (it still adds the fields and everything else; its frozen
+``__setattr__``/``__delattr__`` are made as closures of the same code instead of being
+compiled per class, on the Pythons whose decorator writes them as that text), and :meth:`~FrozenBatch.finish` then compiles
 those methods of every class of the batch at once, from the very text the
 standard decorator writes (Python 3.11's ``dataclasses``; defaults, factories and
 ``__post_init__`` included), and caches the compiled code beside the module's
@@ -59,6 +60,29 @@ T = TypeVar("T", bound=type)
 #: constructor's signature shows as ``<factory>``); None where a Python has none.
 _FACTORY: Any = getattr(dataclasses, "_HAS_DEFAULT_FACTORY", None)
 _ORDER = ("__lt__", "__le__", "__gt__", "__ge__")
+#: The standard decorator's maker of a frozen class's ``__setattr__`` and ``__delattr__``
+#: (Python 3.11 and 3.12 write them as text and compile each; :func:`_frozen_attributes`
+#: makes the very same two methods without compiling); empty where it differs.
+_FROZEN_HOOK = "_frozen_get_del_attr" if sys.version_info[:2] in ((3, 11), (3, 12)) else ""
+
+
+def _frozen_attributes(cls: type, fields: list[dataclasses.Field[Any]], globals: Any) -> tuple[Callable[..., None], Callable[..., None]]:
+    """``dataclasses._frozen_get_del_attr``'s two methods, as closures over the same names."""
+    names = tuple(f.name for f in fields)
+    frozen_error = dataclasses.FrozenInstanceError
+    owner: Any = cls  # (typed Any: the checks below narrow ``cls`` itself)
+
+    def __setattr__(self: Any, name: str, value: Any) -> None:
+        if type(self) is owner or name in names:
+            raise frozen_error(f"cannot assign to field {name!r}")
+        super(owner, self).__setattr__(name, value)
+
+    def __delattr__(self: Any, name: str) -> None:
+        if type(self) is owner or name in names:
+            raise frozen_error(f"cannot delete field {name!r}")
+        super(owner, self).__delattr__(name)
+
+    return __setattr__, __delattr__
 
 
 class FrozenBatch:
@@ -86,7 +110,16 @@ class FrozenBatch:
             if name in vars(cls):
                 raise TypeError(f"{cls.__name__} defines {name}: use the standard dataclass")
         no_doc = cls.__doc__ is None  # the standard decorator writes its signature there
-        out = cast(T, dataclasses.dataclass(frozen=True, slots=slots, init=False, repr=False, eq=False)(cls))
+        standard = dataclasses.dataclass(frozen=True, slots=slots, init=False, repr=False, eq=False)
+        if _FROZEN_HOOK:  # its frozen __setattr__/__delattr__ as closures: the same code, not compiled per class
+            saved = getattr(dataclasses, _FROZEN_HOOK)
+            setattr(dataclasses, _FROZEN_HOOK, _frozen_attributes)
+            try:
+                out = cast(T, standard(cls))
+            finally:
+                setattr(dataclasses, _FROZEN_HOOK, saved)
+        else:
+            out = cast(T, standard(cls))
         for f in dataclasses.fields(out):
             plain = (f.init and f.repr and f.compare and f.hash is None and not f.kw_only
                      and (f.default_factory is dataclasses.MISSING or _FACTORY is not None))

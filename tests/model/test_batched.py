@@ -214,3 +214,24 @@ def test_hexes_sort_hash_and_compare_as_before():
     assert sorted(hexes, reverse=True) == sorted(hexes, key=lambda h: (h.q, h.r), reverse=True)
     assert {h: h for h in hexes}[Hex(1, -2)] == Hex(1, -2) and hash(Hex(1, -2)) == hash((1, -2))
     assert repr(Hex(1, -2)) == "Hex(q=1, r=-2)" and (Hex(0, 1) <= Hex(0, 1)) and not (Hex(0, 1) < Hex(0, 1))
+
+
+def test_frozen_fields_refuse_assignment_and_deletion_with_the_standard_words():
+    batch = FrozenBatch()
+    ours = _shapes(batch.dataclass)
+    batch.finish()
+    std = _shapes(dataclasses.dataclass)
+    for make in (lambda P: P("8a"), ):
+        for P in (ours[0], std[0]):
+            p = make(P)
+            with pytest.raises(dataclasses.FrozenInstanceError, match="cannot assign to field 'unit'"):
+                p.unit = "x"
+            with pytest.raises(dataclasses.FrozenInstanceError, match="cannot delete field 'to'"):
+                del p.to
+            with pytest.raises(dataclasses.FrozenInstanceError, match="cannot assign to field 'other'"):
+                p.other = 1  # not a field: refused on the class itself, as the standard's
+    child = ours[3]("x")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        child.extra = 4
+    assert ours[0].__setattr__.__qualname__.endswith("Plain.__setattr__")
+    assert ours[0].__delattr__.__qualname__ == std[0].__delattr__.__qualname__
