@@ -61,6 +61,7 @@ def test_los_loads_no_sql_qt_or_game():
     assert "gwasl.rules.los" in mods  # it traced the LOS
     # one query traces its line in plain Python: no numpy (issue 23 item 8)
     assert not _top(mods) & {"sqlalchemy", "sqlmodel", "pydantic", "sqlite3", "PySide6", "numpy", "shapely"}
+    assert not mods & {"importlib.resources", "zipfile", "secrets", "tempfile"}
     assert not {m for m in mods if m.startswith(("gwasl.store", "gwasl.games", "gwasl.engine", "gwasl.ui"))}
     assert not {m for m in mods if m.startswith("gwasl.commands.")} - {"gwasl.commands.common", "gwasl.commands.los"}
 
@@ -93,6 +94,10 @@ def test_game_commands_open_the_file_without_an_orm(games, ruleset, sub):
         assert not {m for m in mods if m.startswith("gwasl.games.aslgw")}
     else:  # gwasl's opponent: only for a game where it plays a side, batch play and suggestions
         assert "gwasl.games.aslgw.opponent" not in mods
+        # the rules tables are read through the package's loader, temporaries named without
+        # secrets, tempfile only for a new game's file (Combined Arms' own tables still use
+        # importlib.resources)
+        assert not mods & {"importlib.resources", "zipfile", "secrets", "tempfile"}
         assert "gwasl.model.batched" in mods  # the records, their methods compiled together
 
 
