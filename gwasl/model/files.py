@@ -36,14 +36,16 @@ import errno
 import hashlib
 import os
 import re
-import secrets
 import stat
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass as standard_dataclass
+from dataclasses import field
 from pathlib import Path
 from types import TracebackType
+from typing import TYPE_CHECKING
 
+from gwasl.model.batched import FrozenBatch
 from gwasl.model.errors import GwaslError
 
 __all__ = [
@@ -80,6 +82,15 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 #: on a shared folder) only once they are this old, so a save in progress
 #: elsewhere is never disturbed.
 STALE_AFTER_S = 3600.0
+
+
+# Frozen dataclasses whose generated methods are compiled together and cached
+# (FrozenBatch: what every command pays at start-up, issue 23 item 8).
+_BATCH = FrozenBatch()
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    dataclass = _BATCH.dataclass
 
 
 @dataclass(frozen=True, slots=True)
@@ -476,7 +487,7 @@ def _new_file_mode() -> int:
     return -1  # unknown: keep what os.open(..., 0o666) gave, which the umask already shaped
 
 
-@dataclass
+@standard_dataclass
 class atomic_target:
     """A temporary path beside ``target`` that replaces it on a normal exit, checks first.
 
@@ -534,7 +545,7 @@ class atomic_target:
         folder = real.parent if str(real.parent) else Path(".")
         remove_stale_temporaries(real, self.suffix)
         while True:
-            tmp = folder / f".{real.name}.{os.getpid()}.{secrets.token_hex(4)}{self.suffix}"
+            tmp = folder / f".{real.name}.{os.getpid()}.{os.urandom(4).hex()}{self.suffix}"  # secrets.token_hex(4), without importing secrets
             try:
                 # 0o666: the kernel applies the umask (and default ACLs) as for any new file.
                 fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
@@ -601,3 +612,6 @@ class atomic_target:
         # a write by someone else right after ours must not count as ours.
         self.identity = file_identity(tmp)
         os.replace(tmp, real)
+
+
+_BATCH.finish()  # every dataclass above gets its __init__, __repr__, __eq__ and __hash__

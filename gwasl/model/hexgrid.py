@@ -32,11 +32,12 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass as standard_dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
+from gwasl.model.batched import FrozenBatch
 from gwasl.model.errors import GwaslError
 
 __all__ = [
@@ -106,6 +107,15 @@ _DIRECTIONS: tuple[tuple[int, int], ...] = (
 
 class RingRadiusError(GwaslError):
     """A ring of negative radius."""
+
+
+# Frozen dataclasses whose generated methods are compiled together and cached
+# (FrozenBatch: what every command pays at start-up, issue 23 item 8).
+_BATCH = FrozenBatch()
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    dataclass = _BATCH.dataclass
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -243,6 +253,8 @@ class Hex:
         x, y = self.lattice_centre
         return tuple((x + cx, y + cy) for cx, cy in _LATTICE_CORNERS)
 
+
+_BATCH.finish()  # every dataclass above gets its __init__, __repr__, __eq__ and __hash__
 
 # Corners of a hex around its centre in the integer frame, ordered by angle
 # 0, 60, ..., 300 degrees with y pointing "up" in the frame's own orientation.
@@ -506,7 +518,7 @@ class Point(NamedTuple):
 _SQRT3 = math.sqrt(3.0)
 
 
-@dataclass(frozen=True, slots=True)
+@standard_dataclass(frozen=True, slots=True)
 class Layout:
     """The one mapping from hexes to pixels, shared by the Qt scene and Shapely.
 

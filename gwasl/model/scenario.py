@@ -17,13 +17,22 @@ from __future__ import annotations
 import datetime as _dt
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from gwasl.model.batched import FrozenBatch
 from gwasl.model.errors import GwaslError
 from gwasl.model.hexgrid import Hex
+
+# The standard frozen dataclasses, their methods compiled together at the end of the
+# module (FrozenBatch: what every command that reads a scenario pays at start-up).
+_BATCH = FrozenBatch()
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    dataclass = _BATCH.dataclass
 
 FORMAT_ID = "gwasl-scenario/1"
 
@@ -386,3 +395,6 @@ class Scenario:
 
     def with_map(self, map_data: MapData) -> Scenario:
         return replace(self, map=map_data)
+
+
+_BATCH.finish()  # every dataclass above gets its __init__, __repr__, __eq__ and __hash__

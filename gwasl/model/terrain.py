@@ -15,16 +15,18 @@ naming the entry and field.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import lru_cache
-from importlib.resources import files
-from importlib.resources.abc import Traversable
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from gwasl.model.batched import FrozenBatch
 from gwasl.model.errors import GwaslError
 from gwasl.model.scenario import FortificationKind, Position, Terrain
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
 
 __all__ = [
     "RESOURCES",
@@ -36,9 +38,21 @@ __all__ = [
     "load_resource",
 ]
 
-# The tables are package data (gwasl/resources/), read through importlib.resources
-# so an installed wheel finds them wherever it is run from.
-RESOURCES: Traversable = files("gwasl.resources")
+# The tables are package data (gwasl/resources/), read through the package's own loader
+# (what importlib.resources and pkgutil.get_data read through) so an installed wheel
+# finds them wherever it is run from.  ``RESOURCES``, the folder as importlib.resources
+# sees it, is made when first asked for: importlib.resources and the zip readers it
+# imports cost every command 15-20 ms at start-up (issue 23 item 8).
+RESOURCES: Traversable
+
+
+def __getattr__(name: str) -> Any:
+    if name == "RESOURCES":
+        from importlib.resources import files
+
+        value = globals()["RESOURCES"] = files("gwasl.resources")
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class TableError(GwaslError):
@@ -47,13 +61,34 @@ class TableError(GwaslError):
 
 def load_resource(name: str) -> Any:
     """Decode ``gwasl/resources/<name>``; :class:`TableError` if missing or not JSON."""
-    path = RESOURCES / name
+    held = globals().get("RESOURCES")  # asked for (or pointed elsewhere): read through it
+    path: Any
+    if held is not None:
+        path = held / name
+    else:
+        import gwasl.resources as package
+
+        path = os.path.join(os.path.dirname(package.__file__ or ""), name)
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        if held is not None:
+            text = path.read_text(encoding="utf-8")
+        else:
+            loader: Any = package.__spec__.loader
+            text = loader.get_data(path).decode("utf-8")
+        return json.loads(text)
     except FileNotFoundError:
         raise TableError(f"rules table {path} is missing") from None
     except (OSError, ValueError) as e:
         raise TableError(f"rules table {path} cannot be read: {e}") from None
+
+
+# Frozen dataclasses whose generated methods are compiled together and cached
+# (FrozenBatch: what every command pays at start-up, issue 23 item 8).
+_BATCH = FrozenBatch()
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    dataclass = _BATCH.dataclass
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,3 +264,6 @@ def fortification_table() -> Mapping[FortificationKind, FortificationInfo]:
     if missing:
         raise TableError(f"terrain.json: no fortification entry for {', '.join(missing)}")
     return MappingProxyType(out)
+
+
+_BATCH.finish()  # every dataclass above gets its __init__, __repr__, __eq__ and __hash__

@@ -35,11 +35,11 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from gwasl.model.batched import FrozenBatch
 from gwasl.model.errors import GwaslError
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import FortificationKind, Position, Scenario, Unit, UnitKind
@@ -89,6 +89,15 @@ _NEVER = -(1 << 12)  # a "top" no line is ever below: no obstacle (small: int32 
 class LosError(GwaslError):
     """A LOS question that cannot be asked: a hex off the map, a position
     (``in``) the hex does not offer (e.g. ``deep_trench`` without a deep trench)."""
+
+
+# Frozen dataclasses whose generated methods are compiled together and cached
+# (FrozenBatch: what every command pays at start-up, issue 23 item 8).
+_BATCH = FrozenBatch()
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    dataclass = _BATCH.dataclass
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,7 +244,8 @@ def _outline(value: Any, label: str) -> Outline:
 class LosIndex:
     """A map prepared for fast exact LOS queries (CONTRACTS 3).
 
-    Building one reads the terrain into flat arrays (milliseconds); the
+    Building one reads the terrain into flat lists (milliseconds; numpy arrays
+    of them are made when a bulk query first needs them); the
     geometry templates depend only on the map's size and are shared by every
     index of that size, so rebuilding after an edit is cheap.
 
@@ -257,29 +267,32 @@ class LosIndex:
         self.stride = R + 2
         n = (C + 2) * (R + 2)
         table = terrain_table()
-        top_full = np.full(n, _NEVER, dtype=np.int32)
+        # Plain lists (what single queries read); the numpy arrays that bulk queries
+        # read are made from them on first use, so one LOS query never imports numpy.
+        top_full = [_NEVER] * n
         # 1 where the whole-hex top is a terrain obstacle's (blocks a line at its
         # top, ASL A6.2), 0 where it is a hill's ground (blocks only below it).
-        at_top = np.zeros(n, dtype=np.int32)
-        top_out = np.full(n, _NEVER, dtype=np.int32)
-        out_id = np.full(n, -1, dtype=np.int32)
-        side_mask = np.zeros(n, dtype=np.int16)
-        hind = np.zeros(n, dtype=np.int16)
-        hind_top = np.full(n, _NEVER, dtype=np.int32)
-        ctr = np.zeros(n, dtype=np.int16)
-        level2 = np.zeros(n, dtype=np.int32)
+        at_top = [0] * n
+        top_out = [_NEVER] * n
+        out_id = [-1] * n
+        side_mask = [0] * n
+        hind = [0] * n
+        hind_top = [_NEVER] * n
+        ctr = [0] * n
+        level2 = [0] * n
         self.outlines: list[Outline] = []
         self._outline_hex: list[Hex] = []
         default = table[m.default_terrain]
         # Whole map at its default terrain, level 0 ...
-        on = np.zeros((C + 2, R + 2), dtype=bool)
-        on[1:-1, 1:-1] = True
-        on = on.reshape(-1)
-        top_full[on] = 0 if default.obstacle_height is None else _half(default.obstacle_height, "terrain table")
-        at_top[on] = 0 if default.obstacle_height is None else 1
-        if default.hindrance:
-            hind[on] = default.hindrance
-            hind_top[on] = 2 * HINDRANCE_HEIGHT
+        on = [(c + 1) * self.stride + r + 1 for c in range(C) for r in range(R)]
+        default_top = 0 if default.obstacle_height is None else _half(default.obstacle_height, "terrain table")
+        default_at_top = 0 if default.obstacle_height is None else 1
+        for i in on:
+            top_full[i] = default_top
+            at_top[i] = default_at_top
+            if default.hindrance:
+                hind[i] = default.hindrance
+                hind_top[i] = 2 * HINDRANCE_HEIGHT
         # ... then every hex the scenario describes.
         for h, d in m.hexes.items():
             if not m.contains(h):
@@ -325,39 +338,92 @@ class LosIndex:
             for c in cs:
                 ctr[i] += c.hindrance
                 if c.blocks:
-                    ct = int(level2[i]) + _half(c.height, f"counter {c.kind}")
+                    ct = level2[i] + _half(c.height, f"counter {c.kind}")
                     if ct >= top_full[i]:
                         top_full[i], at_top[i] = ct, 1
-        self.top_full, self.top_out, self.out_id, self.side_mask = top_full, top_out, out_id, side_mask
-        self.hind, self.hind_top, self.ctr, self.level2 = hind, hind_top, ctr, level2
-        self.at_top = at_top
+        self._l_top_full = top_full
+        self._l_top_out = top_out
+        self._l_out = out_id
+        self._l_mask = side_mask
+        self._l_hind = hind
+        self._l_hind_top = hind_top
         # Thresholds for level lines (both ends at one height h, an integer in
         # half levels): "h at or below T" is "h < T + 1".  Sloping lines use the
         # plain tops, strict: a sloping stretch of positive length is at or below
         # a top exactly when part of it is strictly below (docs/rules-notes.md).
-        self.top_full_lvl = top_full + at_top
-        self.top_out_lvl = top_out + 1
-        self.hind_top_lvl = hind_top + 1
+        self._l_top_full_lvl = [t + a for t, a in zip(top_full, at_top)]
+        self._l_top_out_lvl = [t + 1 for t in top_out]
+        self._l_hind_top_lvl = [t + 1 for t in hind_top]
+        self._l_at_top = at_top
+        self._l_ctr = ctr
+        self._l_level2 = level2
+        self._hexes_by_flat = _hexes_by_flat(C, R)
+
+    # The same map as numpy arrays, for bulk queries (made on first use).
+    @cached_property
+    def top_full(self) -> np.ndarray:
+        return np.array(self._l_top_full, dtype=np.int32)
+
+    @cached_property
+    def at_top(self) -> np.ndarray:
+        return np.array(self._l_at_top, dtype=np.int32)
+
+    @cached_property
+    def top_out(self) -> np.ndarray:
+        return np.array(self._l_top_out, dtype=np.int32)
+
+    @cached_property
+    def out_id(self) -> np.ndarray:
+        return np.array(self._l_out, dtype=np.int32)
+
+    @cached_property
+    def side_mask(self) -> np.ndarray:
+        return np.array(self._l_mask, dtype=np.int16)
+
+    @cached_property
+    def hind(self) -> np.ndarray:
+        return np.array(self._l_hind, dtype=np.int16)
+
+    @cached_property
+    def hind_top(self) -> np.ndarray:
+        return np.array(self._l_hind_top, dtype=np.int32)
+
+    @cached_property
+    def ctr(self) -> np.ndarray:
+        return np.array(self._l_ctr, dtype=np.int16)
+
+    @cached_property
+    def level2(self) -> np.ndarray:
+        return np.array(self._l_level2, dtype=np.int32)
+
+    @cached_property
+    def top_full_lvl(self) -> np.ndarray:
+        return np.array(self._l_top_full_lvl, dtype=np.int32)
+
+    @cached_property
+    def top_out_lvl(self) -> np.ndarray:
+        return np.array(self._l_top_out_lvl, dtype=np.int32)
+
+    @cached_property
+    def hind_top_lvl(self) -> np.ndarray:
+        return np.array(self._l_hind_top_lvl, dtype=np.int32)
+
+    @cached_property
+    def _hull(self) -> tuple[np.ndarray, np.ndarray]:
         k = max((len(o.hull) for o in self.outlines), default=1)
         hv = np.zeros((max(len(self.outlines), 1), k, 2), dtype=np.int64)
         for j, o in enumerate(self.outlines):
             pts = list(o.hull) + [o.hull[0]] * (k - len(o.hull))
             hv[j] = pts
-        self.hull_x, self.hull_y = hv[:, :, 0], hv[:, :, 1]
-        # Python lists for single queries (faster than numpy scalars).
-        self._l_top_full = top_full.tolist()
-        self._l_top_out = top_out.tolist()
-        self._l_out = out_id.tolist()
-        self._l_mask = side_mask.tolist()
-        self._l_hind = hind.tolist()
-        self._l_hind_top = hind_top.tolist()
-        self._l_top_full_lvl = self.top_full_lvl.tolist()
-        self._l_top_out_lvl = self.top_out_lvl.tolist()
-        self._l_hind_top_lvl = self.hind_top_lvl.tolist()
-        self._l_at_top = at_top.tolist()
-        self._l_ctr = ctr.tolist()
-        self._l_level2 = level2.tolist()
-        self._hexes_by_flat = _hexes_by_flat(C, R)
+        return hv[:, :, 0], hv[:, :, 1]
+
+    @property
+    def hull_x(self) -> np.ndarray:
+        return self._hull[0]
+
+    @property
+    def hull_y(self) -> np.ndarray:
+        return self._hull[1]
 
     def prepare(self) -> LosIndex:
         """Build the rest of the map-size templates now (about a second on 16 boards,
@@ -967,3 +1033,6 @@ def check_outlines(s: Scenario) -> Iterator[Finding]:
         if table[t].obstacle_height is None:
             yield Finding(path, f"hex {h}: outline on {t.value} has no effect; only obstacle terrain (woods, buildings, rubble) "
                           "has a blocking outline", "CONTRACTS 3", "warning")
+
+
+_BATCH.finish()  # every dataclass above gets its __init__, __repr__, __eq__ and __hash__

@@ -23,10 +23,10 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from gwasl.model.batched import FrozenBatch
 from gwasl.model.errors import GwaslError
 from gwasl.model.hexgrid import Hex, Layout, Point
 from gwasl.model.scenario_io import quote
@@ -163,6 +163,15 @@ def _snap(x: float, y: float) -> tuple[int, int]:
     if best is None:  # only possible for points already checked to be inside, so never
         raise OutlineError("vertex cannot be snapped inside the hex")
     return best[1], best[2]
+
+
+# Frozen dataclasses whose generated methods are compiled together and cached
+# (FrozenBatch: what every command pays at start-up, issue 23 item 8).
+_BATCH = FrozenBatch()
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    dataclass = _BATCH.dataclass
 
 
 @dataclass(frozen=True, slots=True)
@@ -394,3 +403,6 @@ def obstacle_polygons(scenario: Any, layout: Layout) -> dict[Hex, Any]:
         else:
             out[h] = Polygon(outline_pixels(layout, h, parse_outline(value, h.label)))
     return out
+
+
+_BATCH.finish()  # every dataclass above gets its __init__, __repr__, __eq__ and __hash__

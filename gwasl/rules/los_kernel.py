@@ -20,12 +20,13 @@ that a one-to-all query gathers contiguous slices (:class:`MapTemplates`).
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, TypeAlias
 
+from gwasl.model.batched import FrozenBatch
 from gwasl.rules.lazy_numpy import LazyNumpy
 
 if TYPE_CHECKING:
@@ -45,6 +46,7 @@ __all__ = [
     "keeps_map_templates",
     "MAX_MAP_OFFSETS",
     "offset_template",
+    "offset_template_numpy",
     "SLABS",
     "SIDE_NEIGHBOUR",
 ]
@@ -53,6 +55,15 @@ __all__ = [
 SLABS: tuple[tuple[int, int, int], ...] = ((1, 1, 2), (0, 1, 1), (1, -1, 2))
 # Axial step to the hex across side k (the side on n_k . (p - c) = +w_k).
 SIDE_NEIGHBOUR: tuple[tuple[int, int], ...] = ((1, 0), (0, 1), (1, -1))
+
+
+# Frozen dataclasses whose generated methods are compiled together and cached
+# (FrozenBatch: what every command pays at start-up, issue 23 item 8).
+_BATCH = FrozenBatch()
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    dataclass = _BATCH.dataclass
 
 
 @dataclass(frozen=True)
@@ -494,16 +505,108 @@ def map_templates(columns: int, rows: int, parity: int) -> LazyMapTemplates:
         return mt
 
 
+#: One offset's template as plain tuples: ``(entries, pairs)`` (see :func:`offset_template`).
+OffsetTemplate: TypeAlias = "tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]"
+
+
 @lru_cache(maxsize=65536)
-def offset_template(dq: int, dr: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+def offset_template(dq: int, dr: int) -> OffsetTemplate:
     """One offset's template as plain Python tuples (for single queries).
 
     Returns ``(entries, pairs)``: entries ``(hq, hr, hx, hy, n0, d0, n1, d1)``
     in order from the observer; pairs ``(p1q, p1r, k, u0n, u0d, u1n, u1d)``.
+
+    Computed in plain integers, one offset at a time, with the very steps of
+    :func:`build_templates` (the same candidates, tests and order), so that one
+    LOS query neither imports numpy nor pays for vectorising a single line
+    (issue 23 item 8); a test checks both give the same templates.
     """
+    return _scalar_template(dq, dr)
+
+
+def _scalar_bounds(a: int, b: int, w: int) -> tuple[int, int, int]:
+    """:func:`_slab_bounds` of one value."""
+    if b > 0:
+        return -w - a, w - a, b
+    if b < 0:
+        return a - w, a + w, -b
+    return (-1, 2, 1) if abs(a) < w else (2, -1, 1)
+
+
+def _smax(an: int, ad: int, bn: int, bd: int) -> tuple[int, int]:
+    return (bn, bd) if bn * ad > an * bd else (an, ad)
+
+
+def _smin(an: int, ad: int, bn: int, bd: int) -> tuple[int, int]:
+    return (bn, bd) if bn * ad < an * bd else (an, ad)
+
+
+def _scalar_candidates(dq: int, dr: int) -> list[tuple[int, int]]:
+    """:func:`_candidates` of one offset, in the same order (column, then row)."""
+    X, Y = 3 * dq, 2 * dr + dq
+    Xo, Yo = float(X), float(Y)
+    out: list[tuple[int, int]] = []
+    for q in range(min(0, dq), max(0, dq) + 1):
+        xa = max(3.0 * q - 2.0, min(0.0, Xo))
+        xb = min(3.0 * q + 2.0, max(0.0, Xo))
+        if Xo == 0:
+            ya, yb = 0.0, Yo
+        else:
+            ya, yb = xa * Yo / Xo, xb * Yo / Xo
+        ylo, yhi = min(ya, yb), max(ya, yb)
+        rlo = math.ceil((ylo - q - 1.0) / 2.0 - 1e-6)
+        rhi = math.floor((yhi - q + 1.0) / 2.0 + 1e-6)
+        out.extend((q, r) for r in range(rlo, rhi + 1))
+    return out
+
+
+def _scalar_template(dq: int, dr: int) -> OffsetTemplate:
+    """:func:`build_templates` of the one offset ``(dq, dr)``, in plain integers."""
+    X, Y = 3 * dq, 2 * dr + dq
+    S = max(2 * abs(Y), max(abs(X - Y), abs(X + Y)))
+    met: list[tuple[float, tuple[int, ...]]] = []
+    touch: list[tuple[int, int, list[tuple[int, int]]]] = []
+    for q, r in _scalar_candidates(dq, dr):
+        cx, cy = 3 * q, 2 * r + q
+        cr = X * cy - Y * cx
+        ab = [(-(nx * cx + ny * cy), nx * X + ny * Y) for nx, ny, _w in SLABS]
+        if abs(cr) == S:
+            touch.append((q, r, ab))
+        if not abs(cr) < S or (q == 0 and r == 0) or (q == dq and r == dr):
+            continue
+        if not all(min(a, a + b) < w and max(a, a + b) > -w for (a, b), (_, _, w) in zip(ab, SLABS)):
+            continue
+        bounds = [_scalar_bounds(a, b, w) for (a, b), (_, _, w) in zip(ab, SLABS)]
+        ln, ld = _smax(*_smax(bounds[0][0], bounds[0][2], bounds[1][0], bounds[1][2]), bounds[2][0], bounds[2][2])
+        un, ud = _smin(*_smin(bounds[0][1], bounds[0][2], bounds[1][1], bounds[1][2]), bounds[2][1], bounds[2][2])
+        met.append((ln / ld, (q, r, cx, cy, ln, ld, un, ud)))
+    met.sort(key=lambda x: x[0])  # stable, as numpy's lexsort: ties keep the candidates' order
+    # Hexside stretches, slab by slab in the candidates' order, as build_templates lists them.
+    pairs: list[tuple[float, tuple[int, ...]]] = []
+    for k, (_nx, _ny, w) in enumerate(SLABS):
+        j1, j2 = [i for i in range(3) if i != k]
+        for q, r, ab in touch:
+            a, b = ab[k]
+            if not (b == 0 and a == w):
+                continue
+            b1 = _scalar_bounds(ab[j1][0], ab[j1][1], SLABS[j1][2])
+            b2 = _scalar_bounds(ab[j2][0], ab[j2][1], SLABS[j2][2])
+            lo = _smax(*_smax(b1[0], b1[2], b2[0], b2[2]), 0, 1)
+            hi = _smin(*_smin(b1[1], b1[2], b2[1], b2[2]), 1, 1)
+            if lo[0] * hi[1] < hi[0] * lo[1]:
+                pairs.append((lo[0] / max(lo[1], 1), (q, r, k, lo[0], lo[1], hi[0], hi[1])))
+    pairs.sort(key=lambda x: x[0])
+    return tuple(e for _, e in met), tuple(p for _, p in pairs)
+
+
+def offset_template_numpy(dq: int, dr: int) -> OffsetTemplate:
+    """:func:`offset_template` through :func:`build_templates` (what the tests compare it with)."""
     t = build_templates([dq], [dr])
     entries = tuple(
         zip(*(a.tolist() for a in (t.hq, t.hr, t.hx, t.hy, t.n0, t.d0, t.n1, t.d1)))
     )
     pairs = tuple(zip(*(a.tolist() for a in (t.p1q, t.p1r, t.pk, t.u0n, t.u0d, t.u1n, t.u1d))))
     return entries, pairs
+
+
+_BATCH.finish()  # every dataclass above gets its __init__, __repr__, __eq__ and __hash__

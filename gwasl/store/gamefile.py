@@ -37,7 +37,6 @@ import math
 import os
 import sqlite3
 import stat
-import tempfile
 import urllib.parse
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -587,6 +586,8 @@ def create_game(path: str | os.PathLike[str], game: Game[Any], source: Mapping[s
         why = _folder_not_writable(folder, "the game cannot be written there")
         if why:
             raise GameFileError(f"{target}: cannot create the game: {why}")
+        import tempfile  # only a new game's file needs it (issue 23 item 8: not every command)
+
         fd, tmpname = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
         os.close(fd)
         tmp = Path(tmpname)

@@ -59,7 +59,9 @@ def test_los_loads_no_sql_qt_or_game():
     rc, mods = _loaded(["los", str(BOIS), "C3", "F6"])
     assert rc == 0
     assert "gwasl.rules.los" in mods  # it traced the LOS
-    assert not _top(mods) & {"sqlalchemy", "sqlmodel", "pydantic", "sqlite3", "PySide6"}
+    # one query traces its line in plain Python: no numpy (issue 23 item 8)
+    assert not _top(mods) & {"sqlalchemy", "sqlmodel", "pydantic", "sqlite3", "PySide6", "numpy", "shapely"}
+    assert not mods & {"importlib.resources", "zipfile", "secrets", "tempfile"}
     assert not {m for m in mods if m.startswith(("gwasl.store", "gwasl.games", "gwasl.engine", "gwasl.ui"))}
     assert not {m for m in mods if m.startswith("gwasl.commands.")} - {"gwasl.commands.common", "gwasl.commands.los"}
 
@@ -90,6 +92,13 @@ def test_game_commands_open_the_file_without_an_orm(games, ruleset, sub):
     assert "numpy" not in _top(mods)
     if ruleset != "aslgw":  # a solitaire game loads no Great War rules
         assert not {m for m in mods if m.startswith("gwasl.games.aslgw")}
+    else:  # gwasl's opponent: only for a game where it plays a side, batch play and suggestions
+        assert "gwasl.games.aslgw.opponent" not in mods
+        # the rules tables are read through the package's loader, temporaries named without
+        # secrets, tempfile only for a new game's file (Combined Arms' own tables still use
+        # importlib.resources)
+        assert not mods & {"importlib.resources", "zipfile", "secrets", "tempfile"}
+        assert "gwasl.model.batched" in mods  # the records, their methods compiled together
 
 
 def _registered_help(name: str) -> str | None:
@@ -120,7 +129,9 @@ def test_help_lists_what_every_module_registered_in_order(capsys):
     assert "--view VIEWER" in buf.getvalue()
 
 
-def test_the_los_rules_load_numpy_when_they_first_trace():
+def test_the_los_rules_load_numpy_for_bulk_queries_only():
+    """A few single LOS queries trace their lines in plain Python (issue 23 item 8): numpy
+    and the map's templates come with the first bulk query (one-to-all, many pairs)."""
     code = ("import sys\n"
             "from gwasl.model.scenario_io import load_scenario\n"
             "from gwasl.model.hexgrid import Hex\n"
@@ -130,10 +141,14 @@ def test_the_los_rules_load_numpy_when_they_first_trace():
             "ok = validate.validate_scenario(s).valid\n"
             "after_validate = 'numpy' in sys.modules\n"
             "r = los.los(s, Hex.from_label('C3'), Hex.from_label('F6'))\n"
+            "r2 = los.los(s, Hex.from_label('A1'), Hex.from_label('L8'))\n"
+            "after_los = 'numpy' in sys.modules\n"
+            "seen = los.visible_from(s, Hex.from_label('C3'))\n"
             "import numpy\n"
-            "print(before, ok, after_validate, 'numpy' in sys.modules, los.np is numpy, los_kernel.np is numpy, r.clear in (True, False))\n")
+            "print(before, ok, after_validate, after_los, los.np is numpy, los_kernel.np is numpy, r.clear in (True, False), "
+            "Hex.from_label('F6') in seen if r.clear else Hex.from_label('F6') not in seen)\n")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=ROOT)
-    assert r.stdout.split() == ["False", "True", "False", "True", "True", "True", "True"], r.stdout + r.stderr[-500:]
+    assert r.stdout.split() == ["False", "True", "False", "False", "True", "True", "True", "True"], r.stdout + r.stderr[-500:]
 
 
 def test_combined_arms_line_of_fire_tables_are_built_on_first_use():

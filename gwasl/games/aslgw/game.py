@@ -37,7 +37,6 @@ from gwasl.engine.game import (
     Viewer,
 )
 from gwasl.engine.record import Record
-from gwasl.games.aslgw import opponent as opp
 from gwasl.games.aslgw import seats, views
 from gwasl.games.aslgw import victory as vic
 from gwasl.games.aslgw.actions import dispatch, turn
@@ -177,16 +176,22 @@ class AslgwGame(Game[AslgwState]):
         if state.opponents:
             side = seats.acting(state)
             if side in state.opponents and state.minefield is None and not (state.windows and state.windows[0] == side):
+                from gwasl.games.aslgw import opponent as opp  # only a game gwasl plays a side of loads it
+
                 return opp.automated(side, state.opponents)
         return dispatch.automated(state)
 
     def batch_counts(self, events: Sequence[Record]) -> Mapping[str, int]:
         """What batch play counts per game: self-inflicted breaks (FPF's NMC, A8.31)."""
+        from gwasl.games.aslgw import opponent as opp  # batch play only
+
         return opp.self_breaks(events)
 
     def policies(self) -> Mapping[str, Policy]:
         """gwasl's opponent (the best), and the passive and random sides it is measured against
         (docs/opponent.md)."""
+        from gwasl.games.aslgw import opponent as opp  # batch play and suggestions only
+
         return opp.POLICIES
 
     def policy_view(self, state: AslgwState, viewer: Viewer) -> Any:
