@@ -44,13 +44,6 @@ RAID_FROM = 0.02
 #: the game is ended once ending now wins at least this often: gwasl's choice, tuned on
 #: seeds 1000-1299 (docs/combined-arms.md)
 END_AT = 0.5
-#: ...or once ending now wins at least this many times as often as ending after turn 1 would
-#: have (0: never): the plan's gains banked when they come
-AHEAD = 0.0
-#: the least chance that :data:`AHEAD` ends the game on
-AHEAD_FLOOR = 0.01
-#: whether a heavy board of little chance is swept too (else raided)
-SWEEP_HEAVY = False
 
 _OPENING: dict[tuple[tuple[str, ...], bool], float] = {}
 
@@ -74,7 +67,7 @@ def opening_chance(s: State) -> float:
 def sweeps(s: State) -> bool:
     """Whether the battalion sweeps this board (module docstring): a light board where ending
     after turn 1 would win less than :data:`RAID_FROM` of the time."""
-    return (SWEEP_HEAVY or light_board(s)) and opening_chance(s) < RAID_FROM
+    return light_board(s) and opening_chance(s) < RAID_FROM
 
 
 def commander_policy(seat: Seat[Any], dice: GameDice) -> Decision:
@@ -84,7 +77,7 @@ def commander_policy(seat: Seat[Any], dice: GameDice) -> Decision:
     s: State = seat.view()
     if s.phase == MOVE and s.turn >= 2 and not s.acted and not s.breaks and not s.rolls:
         p = O.win_chance(s, s.turn - 1)
-        if p >= END_AT or (AHEAD and p >= max(AHEAD * opening_chance(s), AHEAD_FLOOR)):
+        if p >= END_AT:
             return Decision(EndGame(), f"commander ends the game: ending now wins {p:.1%} of the time (CA Victory)")
     if sweeps(s):
         return assault_policy(seat, dice)
