@@ -5,12 +5,12 @@
 * ``cautious``: stays off the board and ends the game after turn 1, so the final
   reveals alone score.
 * ``planner``: the fighting heuristic of :mod:`.planner`.
-* ``assault``: the raid on a board of more than 13 counters; on a lighter one every company
-  assaults, the game goes on past a break and the battalion exploits (:mod:`.policies_assault`;
-  not better than the raid as measured, docs/combined-arms.md).
 * ``commander``: the raid or the sweep chosen per board from the exact chance of ending
   after turn 1, and the game ended once ending now wins often enough
   (:mod:`.policies_commander`; measured in docs/combined-arms.md).
+* ``assault``: the raid on a board of more than 13 counters; on a lighter one every company
+  assaults, the game goes on past a break and the battalion exploits (:mod:`.policies_assault`;
+  not better than the raid as measured, docs/combined-arms.md).
 * ``random``: a random legal action, drawn in two steps: first uniformly among
   the platoons that can act and the phase's other choices (end the phase, end
   the game, call the mortars, resolve the attack), then uniformly among that
@@ -176,6 +176,6 @@ def _raid() -> Policy:
 
 
 #: the batch policies, best first (measured on seeds 0-999: docs/combined-arms.md)
-POLICIES: dict[str, Policy] = {"raid": _raid(), "assault": _assault(), "cautious": cautious_policy, "planner": _planner(),
-                               "commander": _commander(), "random": random_policy}
+POLICIES: dict[str, Policy] = {"raid": _raid(), "commander": _commander(), "assault": _assault(), "cautious": cautious_policy,
+                               "planner": _planner(), "random": random_policy}
 

@@ -65,8 +65,9 @@ def opening_chance(s: State) -> float:
 
 
 def sweeps(s: State) -> bool:
-    """Whether the battalion sweeps this board (module docstring): a light board where ending
-    after turn 1 would win less than :data:`RAID_FROM` of the time."""
+    """Whether the battalion sweeps this board (module docstring): a light board (the counters
+    of CA The Units) where ending after turn 1 would win less than :data:`RAID_FROM` of the
+    time (CA Victory)."""
     return light_board(s) and opening_chance(s) < RAID_FROM
 
 
