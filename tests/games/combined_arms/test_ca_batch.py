@@ -56,7 +56,7 @@ def test_the_game_pickles_after_play():
     assert play_out(again, again.policies()["random"], 2) == play_out(GAME, GAME.policies()["random"], 2)
 
 
-@pytest.mark.parametrize("policy", ["random", "planner", "raid"])
+@pytest.mark.parametrize("policy", ["random", "planner", "raid", "commander"])
 def test_step_and_quiet_decisions_match_apply_and_reduce(policy):
     """Batch play's fast path (Game.begun and Game.step without events, quiet seats) reaches
     the same state after every action, drawing the same dice, as begin's and apply's events
