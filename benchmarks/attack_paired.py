@@ -1,10 +1,11 @@
 """Paired win rates of the attackers of issue 27 item 12, each against the previous best on
 the same seeds (docs/combined-arms.md, docs/on-patrol.md).
 
-* Combined Arms: ``assault`` against ``raid`` on seeds S..S+N-1.  On a board of more than
-  ``policies_assault.LIGHT`` counters ``assault`` takes the raid's every decision
-  (tests/games/combined_arms/test_ca_assault.py plays both there and finds the same game),
-  so the raid's game is counted for both there; on a light board both are played.
+* Combined Arms: a policy (``--policy``, default ``assault``; ``commander`` too) against
+  ``raid`` on seeds S..S+N-1.  On a board of more than ``policies_assault.LIGHT`` counters
+  ``assault`` takes the raid's every decision (tests/games/combined_arms/test_ca_assault.py
+  plays both there and finds the same game), so for ``assault`` the raid's game is counted
+  for both there; any other policy is played on every board.
 * On Patrol: ``sensible`` against ``straight_course_policy`` (``sensible`` before issue 27
   item 12) on seeds 0..N-1 of each bundled patrol, with the contact rate of each.
 
@@ -12,7 +13,7 @@ Wins with Wilson 95% intervals; the paired difference (new minus old, board by b
 its normal 95% interval; the boards won by one policy only.  Every figure depends on the
 seeds only: ``--jobs 1`` and ``--jobs 2`` print the same (tests/games/test_attack_paired.py).
 
-Run: python -m benchmarks.attack_paired combined-arms [GAMES] [SEED] [--jobs J] [--log FILE]
+Run: python -m benchmarks.attack_paired combined-arms [GAMES] [SEED] [--policy P] [--jobs J] [--log FILE]
      python -m benchmarks.attack_paired on-patrol [GAMES] [--jobs J] [--log FILE]
      (``--summary FILE``: the figures of a --log's rows so far, over the seeds done without a gap;
      ``--quick``: 2 boards and 2 patrols, the smoke run of tests/test_benchmarks.py)
@@ -50,11 +51,11 @@ def paired(old: Sequence[float], new: Sequence[float]) -> tuple[float, float, fl
 
 
 # -- Combined Arms ---------------------------------------------------------------------------------------
-def _ca_chunk(seeds: list[int], log: str = "") -> list[tuple[int, bool, bool, float, float, bool]]:
+def _ca_chunk(seeds: list[int], log: str = "", policy: str = "assault") -> list[tuple[int, bool, bool, float, float, bool]]:
     from gwasl.games import game_for
     from gwasl.games.combined_arms import rules as R
     from gwasl.games.combined_arms.policies import POLICIES
-    from gwasl.games.combined_arms.policies_assault import LIGHT, assault_policy
+    from gwasl.games.combined_arms.policies_assault import LIGHT
 
     game = game_for("combined-arms")
     out = []
@@ -62,7 +63,7 @@ def _ca_chunk(seeds: list[int], log: str = "") -> list[tuple[int, bool, bool, fl
         terrain = game.begun(game.setup(None, GameOptions()), GameDice(seed)).terrain
         light = len(R.counter_hexes(terrain)) <= LIGHT
         a = play_out(game, POLICIES["raid"], seed)
-        b = play_out(game, assault_policy, seed) if light else a
+        b = play_out(game, POLICIES[policy], seed) if light or policy != "assault" else a
         out.append((seed, a.won, b.won, a.score, b.score, light))
         _log(log, out[-1])
     return out
@@ -76,14 +77,16 @@ def _log(path: str, row: Any) -> None:
             f.write(repr(row) + "\n")
 
 
-def combined_arms(games: int, seed: int = 0, jobs: int = 1, log: str = "") -> dict[str, Any]:
-    """The paired figures of ``assault`` against ``raid`` on seeds ``seed .. seed+games-1``."""
-    rows = _run(lambda seeds: _ca_chunk(seeds, log), list(range(seed, seed + games)), jobs, log=log)
+def combined_arms(games: int, seed: int = 0, jobs: int = 1, log: str = "", policy: str = "assault") -> dict[str, Any]:
+    """The paired figures of ``policy`` against ``raid`` on seeds ``seed .. seed+games-1``."""
+    rows = _run(lambda seeds: _ca_chunk(seeds, log, policy), list(range(seed, seed + games)), jobs, log=log,
+                policy=policy)
     return ca_figures(rows, games, seed)
 
 
 def ca_figures(rows: list[tuple[int, bool, bool, float, float, bool]], games: int, seed: int) -> dict[str, Any]:
-    """The figures of :func:`combined_arms` from its rows (one a seed)."""
+    """The figures of :func:`combined_arms` from its rows (one a seed); the ``assault`` keys
+    hold the policy compared with the raid, whichever it is (``--policy``)."""
     old = [float(r[1]) for r in rows]
     new = [float(r[2]) for r in rows]
     light = [r for r in rows if r[5]]
@@ -170,12 +173,12 @@ def op_figures(name: str, rows: list[tuple[int, tuple[Any, ...], tuple[Any, ...]
 
 
 # -- running ---------------------------------------------------------------------------------------------------------
-def _ca_logged(args: tuple[list[int], str]) -> list[tuple[int, bool, bool, float, float, bool]]:
+def _ca_logged(args: tuple[list[int], str, str]) -> list[tuple[int, bool, bool, float, float, bool]]:
     return _ca_chunk(*args)
 
 
 def _run(fn: Callable[[list[int]], list[Any]], seeds: list[int], jobs: int, name: str | None = None,
-         log: str = "") -> list[Any]:
+         log: str = "", policy: str = "assault") -> list[Any]:
     """``fn`` over the seeds, in chunks over ``jobs`` processes, the rows in seed order."""
     if jobs <= 1:
         return fn(seeds)
@@ -183,7 +186,7 @@ def _run(fn: Callable[[list[int]], list[Any]], seeds: list[int], jobs: int, name
     chunks = [seeds[i : i + size] for i in range(0, len(seeds), size)]
     with ProcessPoolExecutor(jobs) as pool:
         if name is None:
-            parts = list(pool.map(_ca_logged, [(c, log) for c in chunks]))
+            parts = list(pool.map(_ca_logged, [(c, log, policy) for c in chunks]))
         else:
             parts = list(pool.map(_op_chunk, [(name, c, log) for c in chunks]))
     return sorted((r for p in parts for r in p), key=lambda r: r[0])
@@ -194,7 +197,11 @@ def _pct(x: float) -> str:
 
 
 def main(argv: list[str]) -> None:
-    jobs, log = 1, ""
+    jobs, log, policy = 1, "", "assault"
+    if "--policy" in argv:
+        i = argv.index("--policy")
+        policy = argv[i + 1]
+        argv = argv[:i] + argv[i + 2:]
     if "--jobs" in argv:
         i = argv.index("--jobs")
         jobs = int(argv[i + 1])
@@ -227,17 +234,17 @@ def main(argv: list[str]) -> None:
             games = next(k for k in range(games + 1) if k == games or seed + k not in done)
             r = ca_figures([done[seed + k] for k in range(games)], games, seed)
         else:
-            r = combined_arms(games, seed, jobs, log)
+            r = combined_arms(games, seed, jobs, log, policy)
         d, s = r["win_difference"], r["score_difference"]
         print(f"Combined Arms, seeds {seed}-{seed + games - 1} ({r['light_boards']} light boards):")
         print(f"  raid    {r['raid_wins']} wins, {r['raid_wins'] / games:.1%} ({r['raid_ci'][0]:.1%} - {r['raid_ci'][1]:.1%})")
-        print(f"  assault {r['assault_wins']} wins, {r['assault_wins'] / games:.1%} "
+        print(f"  {policy} {r['assault_wins']} wins, {r['assault_wins'] / games:.1%} "
               f"({r['assault_ci'][0]:.1%} - {r['assault_ci'][1]:.1%})")
         print(f"  paired win difference {_pct(d[0])} points ({_pct(d[1])} to {_pct(d[2])}); won by raid only "
-              f"{r['only_raid']}, by assault only {r['only_assault']}")
+              f"{r['only_raid']}, by {policy} only {r['only_assault']}")
         print(f"  paired score difference {s[0]:+.2f} ({s[1]:+.2f} to {s[2]:+.2f})")
         print(f"  light boards: raid {r['light_raid_wins']} wins, mean score {r['light_raid_mean']:.2f}; "
-              f"assault {r['light_assault_wins']} wins, mean score {r['light_assault_mean']:.2f}")
+              f"{policy} {r['light_assault_wins']} wins, mean score {r['light_assault_mean']:.2f}")
     else:
         games = int(argv[1]) if len(argv) > 1 else 300
         if summary:

@@ -13,6 +13,13 @@ def test_combined_arms_paired_figures_are_the_same_on_one_process_and_two():
     assert one == two and one["light_boards"] == 1
 
 
+def test_the_commander_paired_figures_are_the_same_on_one_process_and_two():
+    """``--policy commander`` is played on every board (seeds 2-3, a light and a heavy one)."""
+    one = AP.combined_arms(2, 2, jobs=1, policy="commander")
+    two = AP.combined_arms(2, 2, jobs=2, policy="commander")
+    assert one == two and one["games"] == 2
+
+
 def test_on_patrol_paired_figures_are_the_same_on_one_process_and_two():
     one = AP.on_patrol(2, jobs=1, names=["hunter-group"])
     two = AP.on_patrol(2, jobs=2, names=["hunter-group"])

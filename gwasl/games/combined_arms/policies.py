@@ -5,6 +5,9 @@
 * ``cautious``: stays off the board and ends the game after turn 1, so the final
   reveals alone score.
 * ``planner``: the fighting heuristic of :mod:`.planner`.
+* ``commander``: the raid or the sweep chosen per board from the exact chance of ending
+  after turn 1, and the game ended once ending now wins often enough
+  (:mod:`.policies_commander`; measured in docs/combined-arms.md).
 * ``assault``: the raid on a board of more than 13 counters; on a lighter one every company
   assaults, the game goes on past a break and the battalion exploits (:mod:`.policies_assault`;
   not better than the raid as measured, docs/combined-arms.md).
@@ -160,6 +163,12 @@ def _assault() -> Policy:
     return assault_policy
 
 
+def _commander() -> Policy:
+    from gwasl.games.combined_arms.policies_commander import commander_policy
+
+    return commander_policy
+
+
 def _raid() -> Policy:
     from gwasl.games.combined_arms.tactics import raid_policy
 
@@ -167,6 +176,6 @@ def _raid() -> Policy:
 
 
 #: the batch policies, best first (measured on seeds 0-999: docs/combined-arms.md)
-POLICIES: dict[str, Policy] = {"raid": _raid(), "assault": _assault(), "cautious": cautious_policy, "planner": _planner(),
-                               "random": random_policy}
+POLICIES: dict[str, Policy] = {"raid": _raid(), "commander": _commander(), "assault": _assault(), "cautious": cautious_policy,
+                               "planner": _planner(), "random": random_policy}
 

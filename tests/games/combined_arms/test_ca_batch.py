@@ -14,7 +14,7 @@ GAME = game_for("combined-arms")
 
 def test_policies_best_first():
     """CONTRACTS 6: the default policy is the best one measured (docs/combined-arms.md)."""
-    assert list(GAME.policies()) == ["raid", "assault", "cautious", "planner", "random"]
+    assert list(GAME.policies()) == ["raid", "commander", "assault", "cautious", "planner", "random"]
 
 
 @pytest.mark.slow
@@ -56,7 +56,7 @@ def test_the_game_pickles_after_play():
     assert play_out(again, again.policies()["random"], 2) == play_out(GAME, GAME.policies()["random"], 2)
 
 
-@pytest.mark.parametrize("policy", ["random", "planner", "raid"])
+@pytest.mark.parametrize("policy", ["random", "planner", "raid", "commander"])
 def test_step_and_quiet_decisions_match_apply_and_reduce(policy):
     """Batch play's fast path (Game.begun and Game.step without events, quiet seats) reaches
     the same state after every action, drawing the same dice, as begin's and apply's events
