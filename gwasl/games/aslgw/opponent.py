@@ -41,9 +41,9 @@ from typing import Any
 from gwasl.engine.dice import GameDice
 from gwasl.engine.game import Decision, Outcome, Policy, Seat
 from gwasl.engine.record import Record
+from gwasl.games.aslgw import opponent_choices as oc
 from gwasl.games.aslgw.actions import shifts as sh
 from gwasl.games.aslgw.records import (
-    BayonetCharge,
     ChargeStep,
     CloseCombat,
     Detach,
@@ -716,9 +716,9 @@ def _goal_words(look: _Look, goals: frozenset[Hex] | None = None) -> str:
 
 
 def _rout_score(look: _Look, a: Rout) -> float:
-    to = _hex(a.to)
-    near = min((u.hex.distance(to) for u in look.theirs if not u.broken), default=9)
-    return near * 2 + _cover(look.sc, to) - (0.5 if a.low_crawl else 0.0)
+    """A10.5: a required rout goes as far from the enemy as it may, into cover
+    (:func:`gwasl.games.aslgw.opponent_choices.rout_score`)."""
+    return oc.rout_score(look, a)
 
 
 # ---------------------------------------------------------------------------
@@ -773,10 +773,13 @@ def _opponent(seat: Seat[Any], dice: GameDice) -> Decision:
         if isinstance(a, Repair):
             return _decision(a, f"{side} tries to repair {a.weapon} (A9.72)")
     routs = [a for a in legal if isinstance(a, Rout)]
-    if routs and (end is None or any(_must(look, a) for a in routs)):
-        best = max(routs, key=lambda a: _rout_score(look, a))
-        return _decision(best, f"{side} routs {best.unit} to {best.to}{' by Low Crawl' if best.low_crawl else ''}: "
-                               f"as far from the enemy as it may, into cover (A10.5)", public=_shown(look, (best.unit,)))
+    if routs:
+        rout = oc.rout_choice(seat, look, routs, end)
+        if rout is not None:
+            return rout
+    withdraw = oc.withdraw_choice(seat, look, legal)
+    if withdraw is not None:
+        return withdraw
     for a in legal:
         if isinstance(a, CloseCombat):
             return _decision(a, f"{side} resolves the close combat in {a.at} (A11)" + _odds_words(seat.odds(a)))
@@ -796,6 +799,9 @@ def _opponent(seat: Seat[Any], dice: GameDice) -> Decision:
         return _decision(passes[0], f"{side} has no fire at the units that just moved (A8.1)", public=False)
     if passes and passes[0].duty == RALLY:
         return _decision(passes[0], f"{side} has no more rally or repair attempts to make (A10.6)", public=False)
+    gas_off = oc.gas_choice(seat, look, legal)
+    if gas_off is not None:
+        return gas_off
     charge = _charge(look, legal)
     if charge is not None:
         return charge
@@ -822,10 +828,6 @@ def _opponent(seat: Seat[Any], dice: GameDice) -> Decision:
     # whatever the rules leave (a charge's step, a pile's order): the first legal action
     rest = [a for a in legal if not isinstance(a, (Detach, DoubleTime, Withdraw, RemoveGasMask, MovePile))] or legal
     return _decision(rest[0], f"{side} does what the rules require now (A3)")
-
-
-def _must(look: _Look, a: Rout) -> bool:
-    return True
 
 
 def _shown(look: _Look, ids: Iterable[str]) -> bool:
@@ -864,32 +866,14 @@ def _end_words(look: _Look, fires: Sequence[Fire], refused: _Shot | None) -> str
 
 def _charge(look: _Look, legal: Sequence[Record]) -> Decision | None:
     """The Bayonet Charge (ASLGW 1.5): a charge under way takes the step nearest the enemy;
-    one is declared when the attacker is two hexes or less from an enemy-held objective
-    in the last turns (the Human Wave moves fast but breaks easily, A25.23)."""
+    one is declared when its price says so: the close combat odds at the end, the moves under
+    fire, the objective's worth and the clock (A25.23; :func:`opponent_choices.charge_choice`)."""
     steps = [a for a in legal if isinstance(a, ChargeStep)]
     if steps:
         target = look.enemy_at() or set(look.goals())
         best = min(steps, key=lambda a: _dist(_hex(a.to), target) if target else 0)
         return _decision(best, f"{look.side}: the Bayonet Charge goes on to {best.to}, at the enemy (ASLGW 1.5, A25.231)")
-    decl = [a for a in legal if isinstance(a, BayonetCharge)]
-    if not decl or not look.plan.attack or look.turns_left > 1:
-        return None
-    held = look.enemy_at() & set(look.plan.targets)
-    if not held:
-        return None
-    best_d = None
-    for a in decl:
-        us = _pieces_units(look, a.units)
-        if not us:
-            continue
-        d = min(_dist(u.hex, held) for u in us)
-        if d <= 2 and (best_d is None or d < best_d[1]):
-            best_d = (a, d)
-    if best_d is None:
-        return None
-    a = best_d[0]
-    return _decision(a, f"{look.side} declares a Bayonet Charge with {', '.join(a.units)}: the objective is "
-                        f"{best_d[1]} hex(es) away and time is short ({look.turns_left} turn(s) left; ASLGW 1.5)")
+    return oc.charge_choice(look, legal)
 
 
 # ---------------------------------------------------------------------------

@@ -120,7 +120,8 @@ def acting(state: AslgwState) -> str | None:
 
 def legal(state: AslgwState, viewer: Viewer) -> list[Record]:
     """The legal actions: in a duty, that side's own choices of the duty and a pass (none
-    for a rout: a broken unit that must rout, routs); otherwise the acting side's list
+    for a rout: a broken unit that must rout, routs, and only those: no voluntary rout for
+    the side not phasing); otherwise the acting side's list
     without the choices that belong to the other side's units. (A8.1, A10.5, A10.6: each side decides for its own units.)"""
     base = dispatch.legal(state, viewer)
     if not state.opponents:
@@ -134,7 +135,9 @@ def legal(state: AslgwState, viewer: Viewer) -> list[Record]:
         return [*(a for a in base if isinstance(a, Fire)), Pass(side, FIRST_FIRE)]
     if what == RALLY:
         return [*(a for a in base if isinstance(a, (Rally, Repair)) and owner(state, a) == side), Pass(side, RALLY)]
-    return [a for a in base if isinstance(a, Rout) and owner(state, a) == side]
+    # only the units that must rout: the side not phasing has no voluntary rout (A10.5; docs/rules-notes.md)
+    must = set(rt.pending(state))
+    return [a for a in base if isinstance(a, Rout) and owner(state, a) == side and a.unit in must]
 
 
 def why_not(state: AslgwState, action: Record, viewer: Viewer) -> str | None:
