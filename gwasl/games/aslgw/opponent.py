@@ -718,7 +718,11 @@ def _goal_words(look: _Look, goals: frozenset[Hex] | None = None) -> str:
 def _rout_score(look: _Look, a: Rout) -> float:
     """A10.5: a required rout goes as far from the enemy as it may, into cover
     (:func:`gwasl.games.aslgw.opponent_choices.rout_score`)."""
-    return oc.rout_score(look, a)
+    return oc.rout_score(look, _KIT, a)
+
+
+#: what the choices of :mod:`opponent_choices` (routs, withdrawal, gas, the charge) read of a position
+_KIT = oc.Kit(_cover, _fp, morale, _WORTH)
 
 
 # ---------------------------------------------------------------------------
@@ -774,10 +778,10 @@ def _opponent(seat: Seat[Any], dice: GameDice) -> Decision:
             return _decision(a, f"{side} tries to repair {a.weapon} (A9.72)")
     routs = [a for a in legal if isinstance(a, Rout)]
     if routs:
-        rout = oc.rout_choice(seat, look, routs, end)
+        rout = oc.rout_choice(seat, look, _KIT, routs, end)
         if rout is not None:
             return rout
-    withdraw = oc.withdraw_choice(seat, look, legal)
+    withdraw = oc.withdraw_choice(seat, look, _KIT, legal)
     if withdraw is not None:
         return withdraw
     for a in legal:
@@ -873,7 +877,7 @@ def _charge(look: _Look, legal: Sequence[Record]) -> Decision | None:
         target = look.enemy_at() or set(look.goals())
         best = min(steps, key=lambda a: _dist(_hex(a.to), target) if target else 0)
         return _decision(best, f"{look.side}: the Bayonet Charge goes on to {best.to}, at the enemy (ASLGW 1.5, A25.231)")
-    return oc.charge_choice(look, legal)
+    return oc.charge_choice(look, _KIT, legal)
 
 
 # ---------------------------------------------------------------------------

@@ -23,28 +23,60 @@ choices").
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from functools import lru_cache
+from typing import Any
 
 from gwasl.engine.game import Decision, Outcome, Seat
 from gwasl.engine.record import Record
 from gwasl.games.aslgw import effects as fx
-from gwasl.games.aslgw import opponent as _o
 from gwasl.games.aslgw.knowledge import env
 from gwasl.games.aslgw.records import BayonetCharge, CloseCombat, EndPhase, RemoveGasMask, Rout, Withdraw
 from gwasl.model.hexgrid import Hex
-from gwasl.model.scenario import Unit, UnitKind
+from gwasl.model.scenario import Scenario, Unit, UnitKind
 from gwasl.rules.close_combat import CCAttack, CCKind, cc_pair_distribution
 from gwasl.rules.fog.state import FogStatus
 from gwasl.rules.ift import IftResult, ift_distribution
 from gwasl.rules.rout import Threat, must_rout
 from gwasl.rules.sniper import gas_releases
 
-if TYPE_CHECKING:
-    from gwasl.games.aslgw.opponent import _Look
+__all__ = ["Kit", "charge_choice", "gas_choice", "must", "rout_choice", "rout_score", "withdraw_choice"]
 
-__all__ = ["charge_choice", "gas_choice", "must", "rout_choice", "withdraw_choice"]
+
+@dataclass(frozen=True, slots=True)
+class Kit:
+    """What the opponent's reading of a position lends these choices (gwasl/games/aslgw/opponent.py,
+    one implementation each): a hex's cover, a unit's FP and Good Order morale, what a unit
+    is worth to its side.  ``look`` is the opponent's reading of the seat (``_Look``)."""
+
+    cover: Callable[[Scenario, Hex], int]
+    fp: Callable[[Scenario, Unit], float]
+    morale: Callable[[Scenario, Unit], int]
+    worth: Mapping[UnitKind, float]
+
+
+_SQUADS = (UnitKind.SQUAD, UnitKind.HALF_SQUAD)
+_hex = lru_cache(maxsize=1024)(Hex.from_label)
+
+
+def _dist(h: Hex, targets: Iterable[Hex]) -> int:
+    return min((h.distance(t) for t in targets), default=0)
+
+
+def _decision(action: Record, why: str, details: Mapping[str, Any] | None = None, public: bool = True) -> Decision:
+    return Decision(action, why, dict(details or {}), public)
+
+
+def _shown(look: Any, ids: Iterable[str]) -> bool:
+    """Whether the units a decision names are all in the enemy's sight (its why may then be public)."""
+    return not any(i in look.hidden for i in ids)
+
+
+def _pieces_units(look: Any, pieces: Sequence[str]) -> list[Unit]:
+    ids = set(pieces)
+    return [u for u in look.mine if u.id in ids]
 
 
 # ---------------------------------------------------------------------------
@@ -58,13 +90,13 @@ RALLY_LEADER = 1.5
 REACH = 3
 
 
-def _known_enemies(seat: Seat[Any], look: _Look) -> list[Unit]:
+def _known_enemies(seat: Seat[Any], look: Any) -> list[Unit]:
     """The enemy units the side knows (not "?" piles, not hidden: A10.5 reads Known units)."""
     fog = seat.view().fog
     return [u for u in look.theirs if fog.status_of(u.id) is FogStatus.NONE]
 
 
-def must(seat: Seat[Any], look: _Look, uid: str) -> str | None:
+def must(seat: Seat[Any], look: Any, uid: str) -> str | None:
     """Why the side's broken unit ``uid`` must rout this RtPh (A10.5, A10.51), from the Known
     enemy units its seat shows -- the same rule the RtPh applies (:func:`gwasl.rules.rout.must_rout`)."""
     u = next((x for x in look.mine if x.id == uid), None)
@@ -82,18 +114,18 @@ def must(seat: Seat[Any], look: _Look, uid: str) -> str | None:
     return must_rout(look.sc, u, threats, lambda a, b, ai, bi: sees(a, b, ai, bi), [(e.hex, e.position) for e in known])
 
 
-def _exposure(look: _Look, h: Hex) -> float:
+def _exposure(look: Any, kit: Kit, h: Hex) -> float:
     """Known enemy fire on ``h`` softened by its cover, plus the Good Order enemies within reach."""
     near = sum(1 for e in look.theirs if not e.broken and e.hex.distance(h) <= REACH)
-    return look.threat(h) / (1 + _o._cover(look.sc, h)) + 0.8 * near
+    return float(look.threat(h)) / (1 + kit.cover(look.sc, h)) + 0.8 * near
 
 
-def _rally_here(look: _Look, u: Unit, h: Hex) -> bool:
+def _rally_here(look: Any, u: Unit, h: Hex) -> bool:
     return any(ld.hex == h and ld.id != u.id and not ld.broken and ld.kind is UnitKind.LEADER for ld in look.mine)
 
 
-def _place_value(look: _Look, u: Unit, h: Hex) -> float:
-    return -_exposure(look, h) + 0.5 * _o._cover(look.sc, h) + (RALLY_LEADER if _rally_here(look, u, h) else 0.0)
+def _place_value(look: Any, kit: Kit, u: Unit, h: Hex) -> float:
+    return -_exposure(look, kit, h) + 0.5 * kit.cover(look.sc, h) + (RALLY_LEADER if _rally_here(look, u, h) else 0.0)
 
 
 def _loss(outcomes: Sequence[Outcome], worth: float) -> float:
@@ -102,14 +134,14 @@ def _loss(outcomes: Sequence[Outcome], worth: float) -> float:
     return p * worth
 
 
-def rout_score(look: _Look, a: Rout) -> float:
+def rout_score(look: Any, kit: Kit, a: Rout) -> float:
     """A required rout (A10.5): as far from the enemy as it may, into cover."""
-    to = _o._hex(a.to)
+    to = _hex(a.to)
     near = min((u.hex.distance(to) for u in look.theirs if not u.broken), default=9)
-    return near * 2 + _o._cover(look.sc, to) - (0.5 if a.low_crawl else 0.0)
+    return near * 2 + kit.cover(look.sc, to) - (0.5 if a.low_crawl else 0.0)
 
 
-def rout_choice(seat: Seat[Any], look: _Look, routs: Sequence[Rout], end: EndPhase | None) -> Decision | None:
+def rout_choice(seat: Seat[Any], look: Any, kit: Kit, routs: Sequence[Rout], end: EndPhase | None) -> Decision | None:
     """The side's routs (A10.5): each unit that must rout goes first, as far from the enemy as
     it may and into cover; then, in its own RtPh (``end`` offered), a unit that need not rout
     routs only when staying is worse; otherwise the side ends the RtPh with its reasons."""
@@ -121,36 +153,36 @@ def rout_choice(seat: Seat[Any], look: _Look, routs: Sequence[Rout], end: EndPha
     required = {a.unit: why for a in routs if (why := must(seat, look, a.unit)) is not None}
     forced = [a for a in routs if a.unit in required]
     if forced or end is None:
-        best = max(forced or routs, key=lambda a: rout_score(look, a))
+        best = max(forced or routs, key=lambda a: rout_score(look, kit, a))
         why = required.get(best.unit, "it must rout (A10.5)")
-        return _o._decision(best, f"{side} routs {best.unit} to {best.to}{' by Low Crawl' if best.low_crawl else ''}: {why}; "
-                                  f"as far from the enemy as it may, into cover (A10.5)", public=_o._shown(look, (best.unit,)))
+        return _decision(best, f"{side} routs {best.unit} to {best.to}{' by Low Crawl' if best.low_crawl else ''}: {why}; "
+                                  f"as far from the enemy as it may, into cover (A10.5)", public=_shown(look, (best.unit,)))
     stays: list[str] = []
     best_go: tuple[float, Rout, str] | None = None
     for uid in sorted({a.unit for a in routs}):
         u = ours[uid]
-        stay = _place_value(look, u, u.hex)
-        worth = _o._WORTH.get(u.kind, 0.5)
+        stay = _place_value(look, kit, u, u.hex)
+        worth = kit.worth.get(u.kind, 0.5)
         for a in (x for x in routs if x.unit == uid):
-            to = _o._hex(a.to)
+            to = _hex(a.to)
             loss = _loss(seat.odds(a), worth) if not a.low_crawl else 0.0
-            go = _place_value(look, u, to) - 3.0 * loss
+            go = _place_value(look, kit, u, to) - 3.0 * loss
             gain = go - stay
             if gain > VOLUNTARY_MARGIN and (best_go is None or gain > best_go[0]):
-                best_go = (gain, a, f"staying at {u.hex.label} ({_place_words(look, u, u.hex)}) is worse than {a.to} "
-                                    f"({_place_words(look, u, to)}; interdiction costs {loss:.2f} squads)")
-        stays.append(f"{uid} at {u.hex.label} ({_place_words(look, u, u.hex)})")
+                best_go = (gain, a, f"staying at {u.hex.label} ({_place_words(look, kit, u, u.hex)}) is worse than {a.to} "
+                                    f"({_place_words(look, kit, u, to)}; interdiction costs {loss:.2f} squads)")
+        stays.append(f"{uid} at {u.hex.label} ({_place_words(look, kit, u, u.hex)})")
     if best_go is not None:
         a = best_go[1]
-        return _o._decision(a, f"{side} routs {a.unit} to {a.to} of its own will (A10.5): {best_go[2]}",
-                            public=_o._shown(look, (a.unit,)))
+        return _decision(a, f"{side} routs {a.unit} to {a.to} of its own will (A10.5): {best_go[2]}",
+                            public=_shown(look, (a.unit,)))
     assert end is not None
-    return _o._decision(end, f"{side} keeps its broken units where they are: {'; '.join(stays)} -- no rout is safer "
-                             f"(A10.5: none of them must rout); it ends the RtPh", public=_o._shown(look, ours))
+    return _decision(end, f"{side} keeps its broken units where they are: {'; '.join(stays)} -- no rout is safer "
+                             f"(A10.5: none of them must rout); it ends the RtPh", public=_shown(look, ours))
 
 
-def _place_words(look: _Look, u: Unit, h: Hex) -> str:
-    cover = {0: "no cover", 1: "cover", 2: "entrenched", 3: "deep cover"}[min(3, _o._cover(look.sc, h))]
+def _place_words(look: Any, kit: Kit, u: Unit, h: Hex) -> str:
+    cover = {0: "no cover", 1: "cover", 2: "entrenched", 3: "deep cover"}[min(3, kit.cover(look.sc, h))]
     near = sum(1 for e in look.theirs if not e.broken and e.hex.distance(h) <= REACH)
     bits = [cover, f"known enemy fire {look.threat(h):.1f}", f"{near} enemy within {REACH} hexes"]
     if _rally_here(look, u, h):
@@ -184,11 +216,11 @@ def _hits(outcomes: Sequence[Outcome], side: str) -> tuple[float, float]:
     return elim, red
 
 
-def _worth(units: Sequence[Unit]) -> float:
-    return sum(_o._WORTH.get(u.kind, 0.5) for u in units)
+def _worth(kit: Kit, units: Sequence[Unit]) -> float:
+    return sum(kit.worth.get(u.kind, 0.5) for u in units)
 
 
-def withdraw_choice(seat: Seat[Any], look: _Look, legal: Sequence[Record]) -> Decision | None:
+def withdraw_choice(seat: Seat[Any], look: Any, kit: Kit, legal: Sequence[Record]) -> Decision | None:
     """A11.2: its Good Order units in a Melee withdraw when the Melee's close combat is lost
     on the odds (its units' expected loss above the enemy's) and the withdrawal's own attack
     costs less than staying; to the safest ADJACENT Location offered."""
@@ -212,12 +244,12 @@ def withdraw_choice(seat: Seat[Any], look: _Look, legal: Sequence[Record]) -> De
         # to be the one eliminated in the end, from one CC's odds
         both = sum(o.p for o in odds if o.result.count("eliminated") == 2)
         ends = max(1e-9, me + te - both)
-        lose = _worth(mine) * (me / ends + 0.5 * mr)
-        win = _worth(theirs) * (te / ends + 0.5 * tr)
+        lose = _worth(kit, mine) * (me / ends + 0.5 * mr)
+        win = _worth(kit, theirs) * (te / ends + 0.5 * tr)
         # the Location's worth to the plan: an objective it holds there, or units the plan needs
         # elsewhere (an attacker's goals, with turns left) that the Melee keeps locked (A11.15)
-        stake = HOLD_OBJECTIVE if _o._hex(at) in look.plan.targets else 0.0
-        locked = LOCKED * _worth(mine) if (look.plan.attack and not stake and look.turns_left >= 1
+        stake = HOLD_OBJECTIVE if _hex(at) in look.plan.targets else 0.0
+        locked = LOCKED * _worth(kit, mine) if (look.plan.attack and not stake and look.turns_left >= 1
                                            and look.goals_for(mine)) else 0.0
         stay = win - lose + stake - locked
         if lose <= win:
@@ -225,22 +257,22 @@ def withdraw_choice(seat: Seat[Any], look: _Look, legal: Sequence[Record]) -> De
         best: tuple[float, Withdraw, float] | None = None
         for w in options:
             we, wr = _hits(seat.odds(w), look.side)
-            cost = _worth(mine) * (we + 0.5 * wr)
-            to = _o._hex(w.to)
+            cost = _worth(kit, mine) * (we + 0.5 * wr)
+            to = _hex(w.to)
             goals = look.goals_for(mine)
-            toward = (_o._dist(_o._hex(at), goals) - _o._dist(to, goals)) if goals else 0
-            leave = -cost + 0.1 * _o._cover(look.sc, to) - 0.02 * look.threat(to) + 0.05 * toward
+            toward = (_dist(_hex(at), goals) - _dist(to, goals)) if goals else 0
+            leave = -cost + 0.1 * kit.cover(look.sc, to) - 0.02 * look.threat(to) + 0.05 * toward
             if best is None or leave > best[0]:
                 best = (leave, w, cost)
         assert best is not None
         if best[0] > stay + WITHDRAW_MARGIN:
             w = best[1]
-            return _o._decision(w, f"{look.side} withdraws {', '.join(w.units)} from the Melee in {at} to {w.to} (A11.2): "
+            return _decision(w, f"{look.side} withdraws {', '.join(w.units)} from the Melee in {at} to {w.to} (A11.2): "
                                    f"the close combat is lost on the odds (each CC: its units eliminated {me:.0%}, reduced "
                                    f"{mr:.0%}; the enemy's {te:.0%}, {tr:.0%}; fought out, it loses {lose:.2f} squads "
                                    f"against {win:.2f}{f', and keeps them from its goals ({locked:.2f})' if locked else ''}); leaving costs "
                                    f"{best[2]:.2f} (the enemy's attack at the withdrawal DRM)", {"odds": [f"{o.result} {o.p:.3f}" for o in odds]},
-                                public=_o._shown(look, w.units))
+                                public=_shown(look, w.units))
     return None
 
 
@@ -251,12 +283,12 @@ def withdraw_choice(seat: Seat[Any], look: _Look, legal: Sequence[Record]) -> De
 GAS_REACH = 2
 
 
-def _gas_near(seat: Seat[Any], look: _Look, h: Hex) -> str | None:
+def _gas_near(seat: Seat[Any], look: Any, h: Hex) -> str | None:
     """Where gas is or may come near ``h``: a cloud (ASLGW 1.9.2: units in it check again
     each RPh) or a release the card still gives a side (1.9.14: the NTC to put protection on)."""
     v = seat.view()
     for g in getattr(v, "gas", ()):
-        if any(_o._hex(x).distance(h) <= GAS_REACH for x in g.hexes):
+        if any(_hex(x).distance(h) <= GAS_REACH for x in g.hexes):
             return f"the {g.side} gas cloud over {', '.join(g.hexes)}"
     released: frozenset[tuple[str, int]] = getattr(v, "gas_released", frozenset())
     for side in look.sc.sides:
@@ -266,7 +298,7 @@ def _gas_near(seat: Seat[Any], look: _Look, h: Hex) -> str | None:
     return None
 
 
-def gas_choice(seat: Seat[Any], look: _Look, legal: Sequence[Record]) -> Decision | None:
+def gas_choice(seat: Seat[Any], look: Any, legal: Sequence[Record]) -> Decision | None:
     """ASLGW 1.9.15-1.9.16: gas protection worn makes a squad CX; it is taken off (1 MF in the
     MPh) where no gas is and none may come; it stays on where gas is or may come."""
     ours = {u.id: u for u in look.mine}
@@ -275,9 +307,9 @@ def gas_choice(seat: Seat[Any], look: _Look, legal: Sequence[Record]) -> Decisio
             continue
         u = ours[a.unit]
         if _gas_near(seat, look, u.hex) is None:
-            return _o._decision(a, f"{look.side} takes {u.id}'s gas protection off (1 MF; its CX goes at the end of the MPh): "
+            return _decision(a, f"{look.side} takes {u.id}'s gas protection off (1 MF; its CX goes at the end of the MPh): "
                                    f"no gas within {GAS_REACH} hexes of {u.hex.label} and none to come (ASLGW 1.9.15-1.9.16)",
-                                public=_o._shown(look, (u.id,)))
+                                public=_shown(look, (u.id,)))
     return None
 
 
@@ -319,22 +351,22 @@ def _fail_of(r: IftResult, morale: int) -> Fraction:
     return Fraction(0)
 
 
-def _charge_figures(look: _Look, us: Sequence[Unit], target: Hex) -> dict[str, float]:
+def _charge_figures(look: Any, kit: Kit, us: Sequence[Unit], target: Hex) -> dict[str, float]:
     """The expected result of charging ``target`` (ASLGW 1.5 with A25.23, A11.11)."""
     steps = max(1, min(u.hex.distance(target) for u in us))
     defenders = [u for u in look.theirs if u.hex == target]
     piles = sum(1 for p in look.piles if p == target)
     # every unit there defends in CC (A11.11); only Good Order ones fire at the chargers
-    def_fp = sum(_o._fp(look.sc, u) for u in defenders) + 2.0 * piles  # a "?" may be a squad
-    fire_fp = sum(_o._fp(look.sc, u) for u in defenders if not u.broken) + 2.0 * piles
-    covering = sum(_o._fp(look.sc, u) for u in look.theirs if not u.broken and u.hex != target
+    def_fp = sum(kit.fp(look.sc, u) for u in defenders) + 2.0 * piles  # a "?" may be a squad
+    fire_fp = sum(kit.fp(look.sc, u) for u in defenders if not u.broken) + 2.0 * piles
+    covering = sum(kit.fp(look.sc, u) for u in look.theirs if not u.broken and u.hex != target
                    and 0 < u.hex.distance(target) <= 2)
-    squads = [u for u in us if u.kind in _o._SQUADS]
-    morale = min((_o.morale(look.sc, u) for u in squads), default=7) + 1  # BCh units: morale +1 (ASLGW 1.5)
+    squads = [u for u in us if u.kind in _SQUADS]
+    morale = min((kit.morale(look.sc, u) for u in squads), default=7) + 1  # BCh units: morale +1 (ASLGW 1.5)
     p_shot = _p_break(fire_fp + covering, morale)
     survive = (1 - p_shot) ** steps
-    att_fp = sum(_o._fp(look.sc, u) for u in squads) * survive + sum(1.0 for u in us if u.kind is UnitKind.LEADER)
-    lost_on_way = _worth(us) * (1 - survive)
+    att_fp = sum(kit.fp(look.sc, u) for u in squads) * survive + sum(1.0 for u in us if u.kind is UnitKind.LEADER)
+    lost_on_way = _worth(kit, us) * (1 - survive)
     if def_fp <= 0:
         p_take, p_kill, p_lost_cc = survive, 0.0, 0.0
     else:
@@ -346,15 +378,15 @@ def _charge_figures(look: _Look, us: Sequence[Unit], target: Hex) -> dict[str, f
         p_take = p_kill * (1 - p_lost_cc)
     left = min(2, look.turns_left)
     worth = OBJECTIVE_WORTH[left] if target in look.plan.targets else 0.0
-    def_worth = _worth(defenders) + 1.0 * piles
+    def_worth = _worth(kit, defenders) + 1.0 * piles
     gain = p_take * worth + p_kill * def_worth
-    harm = lost_on_way + p_lost_cc * _worth(us) * survive
+    harm = lost_on_way + p_lost_cc * _worth(kit, us) * survive
     return {"hexes": float(steps), "defence_fp": def_fp, "fire_fp": fire_fp, "covering_fp": covering, "break_per_shot": p_shot,
             "reach": survive, "take": p_take, "kill": p_kill, "lost_in_cc": p_lost_cc, "gain": gain, "harm": harm,
             "net": gain - harm, "objective": worth}
 
 
-def charge_choice(look: _Look, legal: Sequence[Record]) -> Decision | None:
+def charge_choice(look: Any, kit: Kit, legal: Sequence[Record]) -> Decision | None:
     """ASLGW 1.5 (A25.23): a Bayonet Charge is declared when its expected result beats not
     charging: the objective taken (its worth by the clock) and the defenders eliminated in
     the close combat at the end (CCT odds, A11.11), against the chargers lost to the
@@ -366,7 +398,7 @@ def charge_choice(look: _Look, legal: Sequence[Record]) -> Decision | None:
     enemy_at = look.enemy_at()
     best: tuple[float, BayonetCharge, Hex, dict[str, float]] | None = None
     for a in decl:
-        us = _o._pieces_units(look, a.units)
+        us = _pieces_units(look, a.units)
         if not us:
             continue
         for t in sorted(enemy_at, key=lambda h: (h.column, h.row)):
@@ -376,14 +408,14 @@ def charge_choice(look: _Look, legal: Sequence[Record]) -> Decision | None:
             # the charge goes toward the target: its direction brings the units closer
             if not any(u.hex.neighbour(a.direction).distance(t) < u.hex.distance(t) for u in us):
                 continue
-            f = _charge_figures(look, us, t)
+            f = _charge_figures(look, kit, us, t)
             if best is None or f["net"] > best[0]:
                 best = (f["net"], a, t, f)
     if best is None or best[0] < CHARGE_MARGIN:
         return None
     _net, a, t, f = best
     what = "objective" if f["objective"] else "enemy"
-    return _o._decision(a, f"{look.side} declares a Bayonet Charge with {', '.join(a.units)} at the {what} in {t.label}, "
+    return _decision(a, f"{look.side} declares a Bayonet Charge with {', '.join(a.units)} at the {what} in {t.label}, "
                            f"{int(f['hexes'])} hex(es) away (ASLGW 1.5, A25.23): each charger falls to a defender shot "
                            f"{f['break_per_shot']:.0%} (FP {f['fire_fp'] + f['covering_fp']:.0f}), {f['reach']:.0%} reach it; "
                            f"close combat eliminates the defenders {f['kill']:.0%}, takes it {f['take']:.0%}; expected gain "
