@@ -729,8 +729,15 @@ _KIT = oc.Kit(_cover, _fp, morale, _WORTH)
 # The opponent
 
 
-def _decision(action: Record, why: str, details: Mapping[str, Any] | None = None, public: bool = True) -> Decision:
-    return Decision(action, why, dict(details or {}), public)
+def _decision(action: Record, why: str, details: Mapping[str, Any] | None = None, public: bool = True,
+              about: Iterable[str] = ()) -> Decision:
+    """A decision; a private one names in ``about`` its units the enemy cannot see, so that its
+    why is shown to all once they are revealed (issue 25; gwasl/games/aslgw/seats.py)."""
+    out = dict(details or {})
+    hidden = sorted(set(about))
+    if not public and hidden:
+        out["about"] = hidden
+    return Decision(action, why, out, public)
 
 
 def _shift_turn(seat: Seat[Any], dice: GameDice, legal: Sequence[Record]) -> Decision | None:
@@ -773,7 +780,7 @@ def _opponent(seat: Seat[Any], dice: GameDice) -> Decision:
     for a in legal:
         if isinstance(a, Rally) and any(u.id == a.unit for u in look.mine):
             return _decision(a, f"{side} tries to rally {a.unit} (A10.6)" + _odds_words(seat.odds(a)),
-                             public=_shown(look, (a.unit,)))
+                             public=_shown(look, (a.unit,)), about=_hidden(look, (a.unit,)))
         if isinstance(a, Repair):
             return _decision(a, f"{side} tries to repair {a.weapon} (A9.72)")
     routs = [a for a in legal if isinstance(a, Rout)]
@@ -814,7 +821,7 @@ def _opponent(seat: Seat[Any], dice: GameDice) -> Decision:
         a, _score, why = move
         ids = a.pieces if isinstance(a, (Move, Exit)) else (a.unit,) if isinstance(a, ImpulseStep) else ()
         # why a hidden unit moves is the side's own business until it is seen (A12, O'Leary)
-        return _decision(a, f"{side}: {why}", public=_shown(look, ids))
+        return _decision(a, f"{side}: {why}", public=_shown(look, ids), about=_hidden(look, ids))
     imp = next((a for a in legal if isinstance(a, EndImpulse)), None)
     if imp is not None:
         return _decision(imp, f"{side} ends platoon {imp.platoon}'s impulse: its members have moved (ASLGW 1.4.1)")
@@ -837,6 +844,11 @@ def _opponent(seat: Seat[Any], dice: GameDice) -> Decision:
 def _shown(look: _Look, ids: Iterable[str]) -> bool:
     """Whether the units a decision names are all in the enemy's sight (its why may then be public)."""
     return not any(i in look.hidden for i in ids)
+
+
+def _hidden(look: _Look, ids: Iterable[str]) -> list[str]:
+    """The units a decision names that the enemy cannot see (A12, O'Leary 3.1)."""
+    return [i for i in ids if i in look.hidden]
 
 
 def _odds_words(outcomes: Sequence[Outcome]) -> str:

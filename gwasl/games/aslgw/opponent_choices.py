@@ -65,8 +65,17 @@ def _dist(h: Hex, targets: Iterable[Hex]) -> int:
     return min((h.distance(t) for t in targets), default=0)
 
 
-def _decision(action: Record, why: str, details: Mapping[str, Any] | None = None, public: bool = True) -> Decision:
-    return Decision(action, why, dict(details or {}), public)
+def _decision(action: Record, why: str, details: Mapping[str, Any] | None = None, public: bool = True,
+              about: Iterable[str] = ()) -> Decision:
+    """As the opponent's: a private decision names its hidden units (``about``) for their reveal."""
+    out = dict(details or {})
+    if not public and about:
+        out["about"] = sorted(set(about))
+    return Decision(action, why, out, public)
+
+
+def _hidden(look: Any, ids: Iterable[str]) -> list[str]:
+    return [i for i in ids if i in look.hidden]
 
 
 def _shown(look: Any, ids: Iterable[str]) -> bool:
@@ -156,7 +165,7 @@ def rout_choice(seat: Seat[Any], look: Any, kit: Kit, routs: Sequence[Rout], end
         best = max(forced or routs, key=lambda a: rout_score(look, kit, a))
         why = required.get(best.unit, "it must rout (A10.5)")
         return _decision(best, f"{side} routs {best.unit} to {best.to}{' by Low Crawl' if best.low_crawl else ''}: {why}; "
-                                  f"as far from the enemy as it may, into cover (A10.5)", public=_shown(look, (best.unit,)))
+                                  f"as far from the enemy as it may, into cover (A10.5)", public=_shown(look, (best.unit,)), about=_hidden(look, (best.unit,)))
     stays: list[str] = []
     best_go: tuple[float, Rout, str] | None = None
     for uid in sorted({a.unit for a in routs}):
@@ -175,10 +184,10 @@ def rout_choice(seat: Seat[Any], look: Any, kit: Kit, routs: Sequence[Rout], end
     if best_go is not None:
         a = best_go[1]
         return _decision(a, f"{side} routs {a.unit} to {a.to} of its own will (A10.5): {best_go[2]}",
-                            public=_shown(look, (a.unit,)))
+                            public=_shown(look, (a.unit,)), about=_hidden(look, (a.unit,)))
     assert end is not None
     return _decision(end, f"{side} keeps its broken units where they are: {'; '.join(stays)} -- no rout is safer "
-                             f"(A10.5: none of them must rout); it ends the RtPh", public=_shown(look, ours))
+                             f"(A10.5: none of them must rout); it ends the RtPh", public=_shown(look, ours), about=_hidden(look, ours))
 
 
 def _place_words(look: Any, kit: Kit, u: Unit, h: Hex) -> str:
@@ -272,7 +281,7 @@ def withdraw_choice(seat: Seat[Any], look: Any, kit: Kit, legal: Sequence[Record
                                    f"{mr:.0%}; the enemy's {te:.0%}, {tr:.0%}; fought out, it loses {lose:.2f} squads "
                                    f"against {win:.2f}{f', and keeps them from its goals ({locked:.2f})' if locked else ''}); leaving costs "
                                    f"{best[2]:.2f} (the enemy's attack at the withdrawal DRM)", {"odds": [f"{o.result} {o.p:.3f}" for o in odds]},
-                                public=_shown(look, w.units))
+                                public=_shown(look, w.units), about=_hidden(look, w.units))
     return None
 
 
@@ -309,7 +318,7 @@ def gas_choice(seat: Seat[Any], look: Any, legal: Sequence[Record]) -> Decision 
         if _gas_near(seat, look, u.hex) is None:
             return _decision(a, f"{look.side} takes {u.id}'s gas protection off (1 MF; its CX goes at the end of the MPh): "
                                    f"no gas within {GAS_REACH} hexes of {u.hex.label} and none to come (ASLGW 1.9.15-1.9.16)",
-                                public=_shown(look, (u.id,)))
+                                public=_shown(look, (u.id,)), about=_hidden(look, (u.id,)))
     return None
 
 

@@ -232,3 +232,35 @@ def test_a_bayonet_charge_worth_its_odds_is_declared_with_its_figures_aslgw_1_5(
     assert isinstance(d.action, BayonetCharge), d.why
     assert "D5" in d.why and "expected gain" in d.why and "ASLGW 1.5" in d.why
     assert d.details["charge"]["net"] >= 0.5
+
+
+# ---------------------------------------------------------------------------
+# Private reasons after a reveal (issue 25 item 4)
+
+
+def test_a_private_reason_is_shown_to_the_enemy_once_its_units_are_revealed_a12_oleary_2_1() -> None:
+    """Issue 25 item 4, A12 and O'Leary 2.1: why gwasl's side moved units the enemy could not
+    see is its own business while they are hidden, and everyone's once they are revealed.
+    The concealed German stack G+GL moves out of its woods (a private decision: the French
+    player's log does not hold it), is revealed in the open in French LOS, and the French
+    log then reads that first move's why.  (It stayed private for good.)  A HIP unit moves
+    only by shifting (O'Leary 3.2.2), so the hidden mover here is a concealed stack."""
+    d = doc([squad("G", "B2", hidden="concealed"), leader("GL", "B2", hidden="concealed"), squad("F", "H7", "french")],
+            hexes={"B2": {"terrain": "woods"}}, game={"turns": 3}, title="reason shown")
+    s = Session.new(GAME, d, 1, GameOptions(frozenset({"german"}), False, {"opponent": "german"}))
+    private: str | None = None
+    for _ in range(300):
+        if any(e["kind"] == "reason_shown" for e in s.log()):
+            break
+        if private is None and s.state.private_reasons:
+            private = s.state.private_reasons[0][2]
+            assert s.state.private_reasons[0][1] == ("G", "GL")
+            assert private not in " ".join(e["text"] for e in s.log())  # hidden: the French do not read it
+            assert any(private in e["text"] for e in s.log("german") if e["kind"] == "decision")
+        s.act(_decide(s, "french").action)
+    assert private is not None
+    assert all(s.state.fog.status_of(u).value == "none" for u in ("G", "GL"))  # revealed (A12.14)
+    shown = [e for e in s.log() if e["kind"] == "reason_shown"]
+    assert len(shown) == 1 and private in shown[0]["text"] and "revealed" in shown[0]["text"]
+    assert not any(e["kind"] == "reason_shown" for e in s.log("german"))  # the side read it when it decided
+    assert not s.state.private_reasons
