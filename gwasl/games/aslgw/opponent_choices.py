@@ -165,7 +165,8 @@ def rout_choice(seat: Seat[Any], look: Any, kit: Kit, routs: Sequence[Rout], end
         best = max(forced or routs, key=lambda a: rout_score(look, kit, a))
         why = required.get(best.unit, "it must rout (A10.5)")
         return _decision(best, f"{side} routs {best.unit} to {best.to}{' by Low Crawl' if best.low_crawl else ''}: {why}; "
-                                  f"as far from the enemy as it may, into cover (A10.5)", public=_shown(look, (best.unit,)), about=_hidden(look, (best.unit,)))
+                               f"as far from the enemy as it may, into cover (A10.5)",
+                         public=_shown(look, (best.unit,)), about=_hidden(look, (best.unit,)))
     stays: list[str] = []
     best_go: tuple[float, Rout, str] | None = None
     for uid in sorted({a.unit for a in routs}):
@@ -184,10 +185,12 @@ def rout_choice(seat: Seat[Any], look: Any, kit: Kit, routs: Sequence[Rout], end
     if best_go is not None:
         a = best_go[1]
         return _decision(a, f"{side} routs {a.unit} to {a.to} of its own will (A10.5): {best_go[2]}",
-                            public=_shown(look, (a.unit,)), about=_hidden(look, (a.unit,)))
+                         public=_shown(look, (a.unit,)), about=_hidden(look, (a.unit,)))
     assert end is not None
+    weighed = sorted({a.unit for a in routs})
     return _decision(end, f"{side} keeps its broken units where they are: {'; '.join(stays)} -- no rout is safer "
-                             f"(A10.5: none of them must rout); it ends the RtPh", public=_shown(look, ours), about=_hidden(look, ours))
+                          f"(A10.5: none of them must rout); it ends the RtPh",
+                     public=_shown(look, weighed), about=_hidden(look, weighed))
 
 
 def _place_words(look: Any, kit: Kit, u: Unit, h: Hex) -> str:
