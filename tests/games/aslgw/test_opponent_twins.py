@@ -126,5 +126,6 @@ def test_twin_games_get_the_same_opponent_decisions_until_its_view_differs() -> 
                 last = x[5]
     assert n_pairs >= 200, n_pairs
     # the test means something: the pairs compare several decisions each before a reveal
-    # (308 pairs: 4,665 decisions compared, 119 pairs diverged by a reveal within 20)
+    # (308 pairs: 4,669 decisions compared, 119 pairs diverged by a reveal within 20; 4,665 before
+    # the opponent's routs, withdrawal, gas protection and charge became choices)
     assert compared >= 5 * n_pairs, (compared, n_pairs, diverged)
