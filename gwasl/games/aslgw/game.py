@@ -48,6 +48,7 @@ from gwasl.games.aslgw.records import (
     NtcTaken,
     Pass,
     Passed,
+    ReasonShown,
     Resolved,
     ShiftResolved,
     ShiftWindow,
@@ -220,9 +221,9 @@ class AslgwGame(Game[AslgwState]):
         return seats.why_not(state, action, viewer) or dispatch.why_illegal(state, action, viewer)
 
     def apply(self, state: AslgwState, action: Record, dice: GameDice) -> list[Record]:
-        if isinstance(action, Pass):
-            return seats.apply_pass(state, action, dice)
-        return dispatch.apply(state, action, dice)
+        events = seats.apply_pass(state, action, dice) if isinstance(action, Pass) else dispatch.apply(state, action, dice)
+        # a side's private reasons about units now revealed are shown to all (issue 25)
+        return events + seats.reasons_shown(state, events, self.reduce) if state.private_reasons else events
 
     def reduce(self, state: AslgwState, event: Record) -> AslgwState:
         fn = seats.REDUCERS.get(type(event))
@@ -249,6 +250,8 @@ class AslgwGame(Game[AslgwState]):
             return self.decision_shown(event, viewer)
         if isinstance(event, Passed):
             return seats.passed_view(event, viewer)
+        if isinstance(event, ReasonShown):
+            return seats.reason_view(event, viewer)
         return views.event_view(event, viewer)
 
     def action_view(self, state: AslgwState, action: Record, viewer: Viewer) -> Shown:

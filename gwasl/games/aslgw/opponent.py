@@ -48,10 +48,10 @@ from typing import Any
 from gwasl.engine.dice import GameDice
 from gwasl.engine.game import Decision, GameError, Outcome, Policy, Seat
 from gwasl.engine.record import Record
+from gwasl.games.aslgw import opponent_choices as oc
 from gwasl.games.aslgw import opponent_tactics as tx
 from gwasl.games.aslgw.actions import shifts as sh
 from gwasl.games.aslgw.records import (
-    BayonetCharge,
     ChargeStep,
     CloseCombat,
     Detach,
@@ -885,17 +885,28 @@ def _goal_words(look: _Look, goals: frozenset[Hex] | None = None) -> str:
 
 
 def _rout_score(look: _Look, a: Rout) -> float:
-    to = _hex(a.to)
-    near = min((u.hex.distance(to) for u in look.theirs if not u.broken), default=9)
-    return near * 2 + _cover(look.sc, to) - (0.5 if a.low_crawl else 0.0)
+    """A10.5: a required rout goes as far from the enemy as it may, into cover
+    (:func:`gwasl.games.aslgw.opponent_choices.rout_score`)."""
+    return oc.rout_score(look, _KIT, a)
+
+
+#: what the choices of :mod:`opponent_choices` (routs, withdrawal, gas, the charge) read of a position
+_KIT = oc.Kit(_cover, _fp, morale, _WORTH)
 
 
 # ---------------------------------------------------------------------------
 # The opponent
 
 
-def _decision(action: Record, why: str, details: Mapping[str, Any] | None = None, public: bool = True) -> Decision:
-    return Decision(action, why, dict(details or {}), public)
+def _decision(action: Record, why: str, details: Mapping[str, Any] | None = None, public: bool = True,
+              about: Iterable[str] = ()) -> Decision:
+    """A decision; a private one names in ``about`` its units the enemy cannot see, so that its
+    why is shown to all once they are revealed (issue 25; gwasl/games/aslgw/seats.py)."""
+    out = dict(details or {})
+    hidden = sorted(set(about))
+    if not public and hidden:
+        out["about"] = hidden
+    return Decision(action, why, out, public)
 
 
 def _shift_turn(seat: Seat[Any], dice: GameDice, legal: Sequence[Record]) -> Decision | None:
@@ -938,14 +949,17 @@ def _opponent(seat: Seat[Any], dice: GameDice) -> Decision:
     for a in legal:
         if isinstance(a, Rally) and any(u.id == a.unit for u in look.mine):
             return _decision(a, f"{side} tries to rally {a.unit} (A10.6)" + _odds_words(seat.odds(a)),
-                             public=_shown(look, (a.unit,)))
+                             public=_shown(look, (a.unit,)), about=_hidden(look, (a.unit,)))
         if isinstance(a, Repair):
             return _decision(a, f"{side} tries to repair {a.weapon} (A9.72)")
     routs = [a for a in legal if isinstance(a, Rout)]
-    if routs and (end is None or any(_must(look, a) for a in routs)):
-        best = max(routs, key=lambda a: _rout_score(look, a))
-        return _decision(best, f"{side} routs {best.unit} to {best.to}{' by Low Crawl' if best.low_crawl else ''}: "
-                               f"as far from the enemy as it may, into cover (A10.5)", public=_shown(look, (best.unit,)))
+    if routs:
+        rout = oc.rout_choice(seat, look, _KIT, routs, end)
+        if rout is not None:
+            return rout
+    withdraw = oc.withdraw_choice(seat, look, _KIT, legal)
+    if withdraw is not None:
+        return withdraw
     for a in legal:
         if isinstance(a, CloseCombat):
             return _decision(a, f"{side} resolves the close combat in {a.at} (A11)" + _odds_words(seat.odds(a)))
@@ -965,6 +979,9 @@ def _opponent(seat: Seat[Any], dice: GameDice) -> Decision:
         return _decision(passes[0], f"{side} has no fire at the units that just moved (A8.1)", public=False)
     if passes and passes[0].duty == RALLY:
         return _decision(passes[0], f"{side} has no more rally or repair attempts to make (A10.6)", public=False)
+    gas_off = oc.gas_choice(seat, look, legal)
+    if gas_off is not None:
+        return gas_off
     charge = _charge(look, legal)
     if charge is not None:
         return charge
@@ -973,7 +990,7 @@ def _opponent(seat: Seat[Any], dice: GameDice) -> Decision:
         a, _score, why = move
         ids = a.pieces if isinstance(a, (Move, Exit)) else (a.unit,) if isinstance(a, ImpulseStep) else ()
         # why a hidden unit moves is the side's own business until it is seen (A12, O'Leary)
-        return _decision(a, f"{side}: {why}", public=_shown(look, ids))
+        return _decision(a, f"{side}: {why}", public=_shown(look, ids), about=_hidden(look, ids))
     imp = next((a for a in legal if isinstance(a, EndImpulse)), None)
     if imp is not None:
         return _decision(imp, f"{side} ends platoon {imp.platoon}'s impulse: its members have moved (ASLGW 1.4.1)")
@@ -993,13 +1010,14 @@ def _opponent(seat: Seat[Any], dice: GameDice) -> Decision:
     return _decision(rest[0], f"{side} does what the rules require now (A3)")
 
 
-def _must(look: _Look, a: Rout) -> bool:
-    return True
-
-
 def _shown(look: _Look, ids: Iterable[str]) -> bool:
     """Whether the units a decision names are all in the enemy's sight (its why may then be public)."""
     return not any(i in look.hidden for i in ids)
+
+
+def _hidden(look: _Look, ids: Iterable[str]) -> list[str]:
+    """The units a decision names that the enemy cannot see (A12, O'Leary 3.1)."""
+    return [i for i in ids if i in look.hidden]
 
 
 def _odds_words(outcomes: Sequence[Outcome]) -> str:
@@ -1020,7 +1038,12 @@ def _hold_words(look: _Look, refused: _Shot | None) -> str:
 def _end_words(look: _Look, fires: Sequence[Record], refused: _Shot | None) -> str:
     ph = look.phase.value
     if refused is not None:
-        return _hold_words(look, refused) + f"; it ends the {ph}"
+        words = _hold_words(look, refused)
+        # the phase's end is public: a held shot's reasons that name a unit the enemy cannot
+        # see stay the side's own (A12, O'Leary 3.1)
+        if not any(re.search(rf"(?<![\w-]){re.escape(i)}(?![\w-])", words) for i in look.hidden):
+            return words + f"; it ends the {ph}"
+        return f"{look.side} ends the {ph}: no shot promises enough ({len(fires)} weighed, A7)"
     if fires:
         return f"{look.side} ends the {ph}: no shot promises enough ({len(fires)} weighed, A7)"
     goals = look.goals()
@@ -1033,32 +1056,14 @@ def _end_words(look: _Look, fires: Sequence[Record], refused: _Shot | None) -> s
 
 def _charge(look: _Look, legal: Sequence[Record]) -> Decision | None:
     """The Bayonet Charge (ASLGW 1.5): a charge under way takes the step nearest the enemy;
-    one is declared when the attacker is two hexes or less from an enemy-held objective
-    in the last turns (the Human Wave moves fast but breaks easily, A25.23)."""
+    one is declared when its price says so: the close combat odds at the end, the moves under
+    fire, the objective's worth and the clock (A25.23; :func:`opponent_choices.charge_choice`)."""
     steps = [a for a in legal if isinstance(a, ChargeStep)]
     if steps:
         target = look.enemy_at() or set(look.goals())
         best = min(steps, key=lambda a: _dist(_hex(a.to), target) if target else 0)
         return _decision(best, f"{look.side}: the Bayonet Charge goes on to {best.to}, at the enemy (ASLGW 1.5, A25.231)")
-    decl = [a for a in legal if isinstance(a, BayonetCharge)]
-    if not decl or not look.plan.attack or look.turns_left > 1:
-        return None
-    held = look.enemy_at() & set(look.plan.targets)
-    if not held:
-        return None
-    best_d = None
-    for a in decl:
-        us = _pieces_units(look, a.units)
-        if not us:
-            continue
-        d = min(_dist(u.hex, held) for u in us)
-        if d <= 2 and (best_d is None or d < best_d[1]):
-            best_d = (a, d)
-    if best_d is None:
-        return None
-    a = best_d[0]
-    return _decision(a, f"{look.side} declares a Bayonet Charge with {', '.join(a.units)}: the objective is "
-                        f"{best_d[1]} hex(es) away and time is short ({look.turns_left} turn(s) left; ASLGW 1.5)")
+    return oc.charge_choice(look, _KIT, legal)
 
 
 # ---------------------------------------------------------------------------

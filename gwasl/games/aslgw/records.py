@@ -1102,6 +1102,18 @@ class Pass(Record):
 
 @EVENTS.register
 @dataclass(frozen=True)
+class ReasonShown(Record):
+    """Why ``side`` made a decision about ``units`` the enemy could not see, shown to every
+    side once they are all revealed (issue 25): the ``why`` its log gave its own side."""
+
+    kind: ClassVar[str] = "reason_shown"
+    side: str
+    units: tuple[str, ...]
+    why: str
+
+
+@EVENTS.register
+@dataclass(frozen=True)
 class Passed(Record):
     """What a :class:`Pass` gives up: ``units`` that may not rally (or weapons not be
     repaired) this RPh, or the movers' fire window closed (A8.1)."""

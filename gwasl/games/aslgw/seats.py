@@ -19,18 +19,20 @@ duty go by.  Without a side played by gwasl nothing here changes anything.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 from gwasl.engine.dice import GameDice
+from gwasl.engine.events import Decided
 from gwasl.engine.game import Shown, Viewer
 from gwasl.engine.record import Record
 from gwasl.games.aslgw.actions import dispatch, turn
 from gwasl.games.aslgw.actions import fire as fr
 from gwasl.games.aslgw.actions import rally as ry
 from gwasl.games.aslgw.actions import rout as rt
-from gwasl.games.aslgw.records import Fire, Pass, Passed, Rally, Repair, Rout, Withdraw
+from gwasl.games.aslgw.knowledge import is_hidden
+from gwasl.games.aslgw.records import Fire, Pass, Passed, Rally, ReasonShown, Repair, Rout, Withdraw
 from gwasl.games.aslgw.state import AslgwState
 from gwasl.model.phases import Phase
 from gwasl.model.scenario import UnitKind
@@ -120,7 +122,8 @@ def acting(state: AslgwState) -> str | None:
 
 def legal(state: AslgwState, viewer: Viewer) -> list[Record]:
     """The legal actions: in a duty, that side's own choices of the duty and a pass (none
-    for a rout: a broken unit that must rout, routs); otherwise the acting side's list
+    for a rout: a broken unit that must rout, routs, and only those: no voluntary rout for
+    the side not phasing); otherwise the acting side's list
     without the choices that belong to the other side's units. (A8.1, A10.5, A10.6: each side decides for its own units.)"""
     base = dispatch.legal(state, viewer)
     if not state.opponents:
@@ -134,7 +137,9 @@ def legal(state: AslgwState, viewer: Viewer) -> list[Record]:
         return [*(a for a in base if isinstance(a, Fire)), Pass(side, FIRST_FIRE)]
     if what == RALLY:
         return [*(a for a in base if isinstance(a, (Rally, Repair)) and owner(state, a) == side), Pass(side, RALLY)]
-    return [a for a in base if isinstance(a, Rout) and owner(state, a) == side]
+    # only the units that must rout: the side not phasing has no voluntary rout (A10.5; docs/rules-notes.md)
+    must = set(rt.pending(state))
+    return [a for a in base if isinstance(a, Rout) and owner(state, a) == side and a.unit in must]
 
 
 def why_not(state: AslgwState, action: Record, viewer: Viewer) -> str | None:
@@ -168,8 +173,45 @@ def _passed(state: AslgwState, ev: Passed) -> AslgwState:
     return state
 
 
+def _decided(state: AslgwState, ev: Decided) -> AslgwState:
+    """A private decision about units the enemy cannot see (its details name them, ``about``)
+    waits for their reveal (issue 25 item 4: private only until revealed)."""
+    about = ev.details.get("about") if ev.private_to is not None and not ev.public else None
+    if not about:
+        return state
+    return replace(state, private_reasons=(*state.private_reasons, (ev.side, tuple(about), ev.why)))
+
+
+def _reason_shown(state: AslgwState, ev: ReasonShown) -> AslgwState:
+    left = tuple(r for r in state.private_reasons if r != (ev.side, ev.units, ev.why))
+    return replace(state, private_reasons=left)
+
+
+def reasons_shown(state: AslgwState, events: Sequence[Record], reduce: Callable[[AslgwState, Record], AslgwState]) -> list[Record]:
+    """The private reasons whose units are all revealed, before or by ``events`` (an action's
+    events on ``state``): each a :class:`ReasonShown` every side reads.  A unit no longer on
+    the map counts as revealed (its fate is public)."""
+    if not state.private_reasons:
+        return []
+    after = state
+    if any(getattr(ev, "reveals", False) for ev in events):
+        for ev in events:
+            after = reduce(after, ev)
+    return [ReasonShown(side, ids, why) for side, ids, why in state.private_reasons
+            if not any(is_hidden(after.fog, i) for i in ids)]
+
+
+def reason_view(ev: ReasonShown, viewer: Viewer) -> Shown | None:
+    """Every side but the decider's own (which read it when it was made) reads the why now."""
+    if viewer.sees_secrets_of(ev.side):
+        return None
+    return Shown("reason_shown", f"{ev.side}: {ev.why} (its reason, kept until {', '.join(ev.units)} "
+                                 f"{'was' if len(ev.units) == 1 else 'were'} revealed)", {"side": ev.side, "units": list(ev.units)})
+
+
 #: the state after each event of the seats
-REDUCERS: Mapping[type[Record], Callable[[AslgwState, Any], AslgwState]] = {Passed: _passed}
+REDUCERS: Mapping[type[Record], Callable[[AslgwState, Any], AslgwState]] = {Passed: _passed, Decided: _decided,
+                                                                             ReasonShown: _reason_shown}
 
 
 def pass_view(action: Pass) -> Shown:

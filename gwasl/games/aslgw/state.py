@@ -299,6 +299,9 @@ class AslgwState:
     # sides gwasl plays (``--opponent``, batch play): each side then decides for its own units
     # only, and its choices in the other side's phases come first (gwasl/games/aslgw/seats.py)
     opponents: frozenset[str] = frozenset()
+    # the private decisions of a side about its units the enemy could not see, as (side, units,
+    # why), until those units are revealed and the why shown to all (seats.REDUCERS, ReasonShown)
+    private_reasons: tuple[tuple[str, tuple[str, ...], str], ...] = ()
 
     @property
     def scenario(self) -> Scenario:

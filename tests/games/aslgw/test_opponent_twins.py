@@ -126,6 +126,6 @@ def test_twin_games_get_the_same_opponent_decisions_until_its_view_differs() -> 
                 last = x[5]
     assert n_pairs >= 200, n_pairs
     # the test means something: the pairs compare several decisions each before a reveal
-    # (308 pairs: 4,614 decisions compared, 130 pairs diverged by a reveal within 20; 4,665 and 119
-    # before the opponent planned its player turn, issue 25 part D)
+    # (308 pairs: 4,614 decisions compared, 130 pairs diverged by a reveal within 20, with issue 25's
+    # parts C and D; 4,665 and 119 before them)
     assert compared >= 5 * n_pairs, (compared, n_pairs, diverged)

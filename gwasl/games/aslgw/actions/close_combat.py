@@ -63,7 +63,8 @@ from gwasl.rules.grenades import has_hand_grenades
 from gwasl.rules.movement import steps_from
 from gwasl.rules.units import nationality_traits
 
-__all__ = ["REDUCERS", "areas", "odds", "options", "pending", "resolve_cc", "resolve_withdraw", "start_of_ccph", "why_illegal"]
+__all__ = ["REDUCERS", "areas", "odds", "options", "pending", "resolve_cc", "resolve_withdraw", "start_of_ccph", "why_illegal",
+           "withdraw_odds"]
 
 
 def area_of(u: Unit) -> Area:
@@ -377,6 +378,29 @@ def resolve_withdraw(em: fx.Emitter, act: Withdraw) -> None:
     if not [u for u in _in(em.state, a) if u.side == u0.side]:
         em.emit(MeleeChanged(act.at, a[1], False))
         em.emit(CloseCombatResolved(act.at, a[1], (f"{u0.side} withdrew: no close combat left",)))
+
+
+def withdraw_odds(state: AslgwState, act: Withdraw, viewer: Viewer) -> list[Outcome]:
+    """A11.2: the exact chance of each outcome of the enemy's attack on the withdrawing units
+    (at the withdrawal DRM, all 36 DR), as :func:`resolve_withdraw` rolls it; none when the
+    withdrawal is not offered or nothing attacks."""
+    if act not in _withdrawals(state):
+        return []
+    u0 = state.scenario.unit(act.units[0])
+    a = area_of(u0)
+    units = _in(state, a)
+    if any(is_hidden(state.fog, u.id) and not viewer.sees_secrets_of(u.side) for u in units):
+        return [Outcome("resolved by gwasl from what you cannot see", 1.0)]
+    mine = [u for u in units if u.id in act.units]
+    theirs = [u for u in units if u.side != u0.side]
+    att = _attack(state, a, theirs, mine, [Modifier("against units withdrawing from Melee (A11.2)", combat_table().withdrawal_drm)])
+    if att is None:
+        return []
+    out: dict[str, Fraction] = {}
+    for (o1, _o2), p in cc_pair_distribution(att, None).items():
+        key = f"{u0.side} units: {o1.replace('_', ' ')}"
+        out[key] = out.get(key, Fraction(0)) + p
+    return [Outcome(k, float(v)) for k, v in sorted(out.items(), key=lambda kv: -kv[1])]
 
 
 def why_illegal(state: AslgwState, act: CloseCombat | Withdraw) -> str | None:

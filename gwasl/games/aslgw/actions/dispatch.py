@@ -287,12 +287,8 @@ def reduce(state: AslgwState, event: Record) -> AslgwState:
 # Odds and policies
 
 
-def _no_dice(state: AslgwState, action: Record, viewer: Viewer) -> list[Outcome]:
-    return []
-
-
 _ODDS: Mapping[type[Record], Callable[[AslgwState, Any, Viewer], list[Outcome]]] = _merged((
-    {Fire: fr.fire_odds, Rally: ry.odds, Repair: ry.odds, Rout: rt.odds, CloseCombat: ml.odds, Withdraw: _no_dice},
+    {Fire: fr.fire_odds, Rally: ry.odds, Repair: ry.odds, Rout: rt.odds, CloseCombat: ml.odds, Withdraw: ml.withdraw_odds},
     sh.ODDS, mv.ODDS))
 
 

@@ -37,7 +37,7 @@ from gwasl.games.aslgw.records import (
     ShiftWindow,
     WindowEnded,
 )
-from gwasl.games.aslgw.state import AslgwState, ro
+from gwasl.games.aslgw.state import AslgwState, GasCloud, ro
 from gwasl.model.hexgrid import Hex, HexLabelError
 from gwasl.model.phases import Phase
 from gwasl.rules.dice import ScriptedDice
@@ -302,6 +302,9 @@ class SideKnowledge:
     #: its own units that have begun moving this phase and are not done (A4.1: a unit or
     #: stack finishes its move before another begins; moving another ends it)
     moving: frozenset[str] = frozenset()
+    #: the gas clouds on the map and the releases made (ASLGW 1.9): public, as the map shows them
+    gas: tuple[GasCloud, ...] = ()
+    gas_released: frozenset[tuple[str, int]] = frozenset()
 
 
 def own_ledger(state: AslgwState, side: str) -> tuple[ShiftRecord, ...]:
@@ -314,7 +317,7 @@ def own_ledger(state: AslgwState, side: str) -> tuple[ShiftRecord, ...]:
 def side_view(state: AslgwState, side: str) -> SideKnowledge:
     moving = frozenset(uid for uid, up in state.play.items() if up.moved and not up.done and _unit_side(state, uid) == side)
     return SideKnowledge(side, state.turn, state.phase, state.minefield, seat_knowledge(state.fog, side),
-                         state.clock, own_ledger(state, side), moving)
+                         state.clock, own_ledger(state, side), moving, state.combat.gas, state.combat.released)
 
 
 def _unit_side(state: AslgwState, uid: str) -> str | None:
