@@ -190,7 +190,8 @@ def _reason_shown(state: AslgwState, ev: ReasonShown) -> AslgwState:
 def reasons_shown(state: AslgwState, events: Sequence[Record], reduce: Callable[[AslgwState, Record], AslgwState]) -> list[Record]:
     """The private reasons whose units are all revealed, before or by ``events`` (an action's
     events on ``state``): each a :class:`ReasonShown` every side reads.  A unit no longer on
-    the map counts as revealed (its fate is public)."""
+    the map counts as revealed (its fate is public).  A12.15, O'Leary 3.4: once a hidden
+    unit is revealed what it is and where it went are known, so the reasons kept for it are too."""
     if not state.private_reasons:
         return []
     after = state
@@ -202,7 +203,8 @@ def reasons_shown(state: AslgwState, events: Sequence[Record], reduce: Callable[
 
 
 def reason_view(ev: ReasonShown, viewer: Viewer) -> Shown | None:
-    """Every side but the decider's own (which read it when it was made) reads the why now."""
+    """Every side but the decider's own (which read it when it was made) reads the why now
+    (A12.15, O'Leary 3.4: the units it names are revealed)."""
     if viewer.sees_secrets_of(ev.side):
         return None
     return Shown("reason_shown", f"{ev.side}: {ev.why} (its reason, kept until {', '.join(ev.units)} "
