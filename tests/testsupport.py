@@ -193,24 +193,29 @@ SHARED_GAMES = {
 #: figure only makes the split less even, never a test fail.
 FILE_SECONDS = {
     "tests/games/aslgw/test_twins_every_channel.py": 116,
-    "tests/games/aslgw/test_opponent_twins.py": 53,
-    "tests/commands/test_hostile_game_fuzz.py": 31,
+    "tests/games/aslgw/test_opponent_twins.py": 38,
     "tests/model/test_scenario_io.py": 30,
     "tests/commands/test_hostile_files.py": 29,
     "tests/games/aslgw/test_playthrough.py": 29,
-    "tests/store/test_gamefile.py": 25,  # its kill -9 tests wait for children: more wall than CPU
-    "tests/rules/fog/test_fog_view_invariance.py": 19,
+    "tests/store/test_gamefile.py": 25,  # 13 CPU-s, but its kill -9 tests wait on their children: 25 s wall
+    "tests/rules/fog/test_fog_view_invariance.py": 22,
+    "tests/commands/test_hostile_game_fuzz.py": 20,
+    "tests/games/test_odds_conformance.py": 18,
+    "tests/ui/play/test_secret_twins.py": 16,
     "tests/games/aslgw/test_bundled_cli.py": 16,
     "tests/model/test_hexgrid.py": 15,
     "tests/games/aslgw/test_bundled_victory.py": 15,
-    "tests/games/aslgw/test_metamorphic.py": 10,
-    "tests/games/test_odds_conformance.py": 9,
+    "tests/games/aslgw/test_fight_playthrough.py": 13,
+    "tests/games/aslgw/test_metamorphic.py": 12,
+    "tests/games/aslgw/test_metamorphic_combat.py": 8,
     "tests/rules/test_los_properties.py": 8,
     "tests/test_doctests.py": 7,
     "tests/games/on_patrol/test_patrols.py": 6,
+    "tests/store/test_kills.py": 6,
     "tests/rules/test_los_huge_map.py": 6,
     "tests/ui/play/test_wargamers_table.py": 5,
     "tests/test_layering.py": 5,
+    "tests/test_wheel.py": 5,
 }
 SECONDS_PER_TEST = 0.05
 #: the files whose tests wait for a background child (the mypy gate, the benchmarks' smoke runs):
