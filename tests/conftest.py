@@ -23,6 +23,7 @@ from testsupport import (
     Background,
     children_folder,
     mypy_command,
+    scheduled_first,
     start_quick_benchmarks,
 )
 
@@ -94,15 +95,29 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config: pytest.Config, log):  # log: xdist's Producer; returns its scheduler
     """With ``--dist loadfile`` (make test): each test file run whole by one worker (its module
-    fixtures built once), and the files of testsupport.SHARED_GAMES by the same one."""
+    fixtures built once), and the files of testsupport.SHARED_GAMES by the same one; the longest
+    files first, those that wait for a background child last (testsupport.scheduled_first)."""
     if config.getoption("dist") != "loadfile":
         return None
     from xdist.scheduler import LoadFileScheduling
 
     class GroupedFiles(LoadFileScheduling):
+        _ordered = False
+
         def _split_scope(self, nodeid: str) -> str:
             file = nodeid.split("::", 1)[0]
             return SHARED_GAMES.get(file, file)
+
+        def _assign_work_unit(self, node) -> None:  # node: xdist's WorkerController
+            # The whole queue is known at the first assignment: longest first (xdist's own order,
+            # most tests first, started a one-test file of a minute last, and one worker ran it
+            # alone at the end), so that the two workers end together.
+            if not self._ordered:
+                self._ordered = True
+                order = list(self.workqueue.items())
+                self.workqueue.clear()
+                self.workqueue.update(scheduled_first(order))
+            super()._assign_work_unit(node)
 
     return GroupedFiles(config, log)
 

@@ -25,15 +25,18 @@ from pathlib import Path
 import pytest
 
 from testsupport import (
+    FILE_SECONDS,
     MYPY_CACHE,
     MYPY_RUN,
     ROOT,
     SHARED_GAMES,
+    WAIT_FOR_CHILDREN,
     Background,
     child_result,
     child_started,
     children_folder,
     mypy_command,
+    scheduled_first,
 )
 
 BIN = Path(sys.executable).parent
@@ -152,3 +155,21 @@ def test_make_test_runs_the_suite_on_both_cores() -> None:
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]["test"]
     assert any(req.startswith("pytest-xdist") for req in extras), extras
     assert all((ROOT / file).is_file() for file in SHARED_GAMES), SHARED_GAMES  # a moved file leaves its group
+
+
+def test_the_workers_start_the_longest_files_first() -> None:
+    """The scheduler of ``make test`` (tests/conftest.py) starts the longest files first and the
+    files that wait for a background child last, so that the two workers end together; each
+    measured file still exists (a moved file would fall back to its count of tests)."""
+    longest = max(FILE_SECONDS, key=FILE_SECONDS.__getitem__)
+    group = next(iter(SHARED_GAMES.values()))
+    units = [
+        ("tests/test_gates.py", {"g": False}),
+        ("tests/a_short_file.py", {str(i): False for i in range(3)}),
+        ("tests/many_quick_tests.py", {str(i): False for i in range(300)}),
+        (group, {str(i): False for i in range(5)}),
+        (longest, {"one": False}),
+    ]
+    order = [scope for scope, _ in scheduled_first(units)]
+    assert order == [longest, group, "tests/many_quick_tests.py", "tests/a_short_file.py", "tests/test_gates.py"], order
+    assert all((ROOT / file).is_file() for file in (*FILE_SECONDS, *WAIT_FOR_CHILDREN)), FILE_SECONDS

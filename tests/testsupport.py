@@ -187,6 +187,60 @@ SHARED_GAMES = {
 }
 
 
+#: CPU-seconds of the longest test files in a whole ``make test`` run (measured on the 2-core
+#: machine the suite is timed on, 2026-11-27, tests/conftest.py's scheduler): the scheduler starts
+#: the longest first; a file not named counts SECONDS_PER_TEST for each of its tests.  A stale
+#: figure only makes the split less even, never a test fail.
+FILE_SECONDS = {
+    "tests/games/aslgw/test_twins_every_channel.py": 116,
+    "tests/games/aslgw/test_opponent_twins.py": 38,
+    "tests/model/test_scenario_io.py": 30,
+    "tests/commands/test_hostile_files.py": 29,
+    "tests/games/aslgw/test_playthrough.py": 29,
+    "tests/store/test_gamefile.py": 25,  # 13 CPU-s, but its kill -9 tests wait on their children: 25 s wall
+    "tests/rules/fog/test_fog_view_invariance.py": 22,
+    "tests/commands/test_hostile_game_fuzz.py": 20,
+    "tests/games/test_odds_conformance.py": 18,
+    "tests/ui/play/test_secret_twins.py": 16,
+    "tests/games/aslgw/test_bundled_cli.py": 16,
+    "tests/model/test_hexgrid.py": 15,
+    "tests/games/aslgw/test_bundled_victory.py": 15,
+    "tests/games/aslgw/test_fight_playthrough.py": 13,
+    "tests/games/aslgw/test_metamorphic.py": 12,
+    "tests/games/aslgw/test_metamorphic_combat.py": 8,
+    "tests/rules/test_los_properties.py": 8,
+    "tests/test_doctests.py": 7,
+    "tests/games/on_patrol/test_patrols.py": 6,
+    "tests/store/test_kills.py": 6,
+    "tests/rules/test_los_huge_map.py": 6,
+    "tests/ui/play/test_wargamers_table.py": 5,
+    "tests/test_layering.py": 5,
+    "tests/test_wheel.py": 5,
+}
+SECONDS_PER_TEST = 0.05
+#: the files whose tests wait for a background child (the mypy gate, the benchmarks' smoke runs):
+#: scheduled last, when the child, started with the suite, has (nearly) ended
+WAIT_FOR_CHILDREN = ("tests/test_gates.py", "tests/test_benchmarks.py")
+
+
+def scheduled_first(units: list[tuple[str, dict[str, bool]]]) -> list[tuple[str, dict[str, bool]]]:
+    """The work units of an xdist run (scope -> its tests: a file, or a group of SHARED_GAMES)
+    in the order to start them: those that wait for a background child last, the rest longest
+    first (FILE_SECONDS), ties in the order given."""
+    groups: dict[str, list[str]] = {}
+    for file, group in SHARED_GAMES.items():
+        groups.setdefault(group, []).append(file)
+
+    def seconds(scope: str, tests: dict[str, bool]) -> float:
+        files = groups.get(scope, [scope])
+        known = [FILE_SECONDS[f] for f in files if f in FILE_SECONDS]
+        if len(known) == len(files):
+            return sum(known)
+        return sum(known) + SECONDS_PER_TEST * len(tests)
+
+    return sorted(units, key=lambda unit: (unit[0] in WAIT_FOR_CHILDREN, -seconds(*unit)))
+
+
 def children_folder(config: pytest.Config) -> Path | None:
     """The folder of the children the controller started, in a worker of an xdist run; else None."""
     folder = getattr(config, "workerinput", {}).get(CHILDREN)

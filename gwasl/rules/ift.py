@@ -20,6 +20,7 @@ CCOdds(column='3-2', kill_number=6, hth_kill_number=8)
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -175,11 +176,9 @@ def ift_column(fp: int | Fraction, shift: int = 0) -> int | None:
     (6, 36, None, 2)
     """
     cols = fire_tables().columns
-    idx = -1
-    for i, c in enumerate(cols):
-        if fp >= c:
-            idx = i
-    idx -= shift
+    # the columns are strictly ascending (checked at load): a binary search finds the largest
+    # not above ``fp`` (odds read every column 36 times a menu entry)
+    idx = bisect_right(cols, fp) - 1 - shift
     return cols[idx] if idx >= 0 else None
 
 
