@@ -17,6 +17,7 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from gwasl.engine import snapshot
+from gwasl.engine.advice import Advisor
 from gwasl.engine.dice import GameDice
 from gwasl.engine.events import Decided, Rolled
 from gwasl.engine.game import (
@@ -188,6 +189,13 @@ class AslgwGame(Game[AslgwState]):
         """gwasl's opponent (the best), and the passive and random sides it is measured against
         (docs/opponent.md)."""
         return opp.POLICIES
+
+    def advisor(self) -> Advisor:
+        """Suggest a move ranks a few plans for your side by rollouts from what your seat knows
+        (:mod:`.advisor`, issue 27 item 11)."""
+        from gwasl.games.aslgw.advisor import advise
+
+        return lambda seat, policies, dice: advise(self, seat, policies, dice)
 
     def policy_view(self, state: AslgwState, viewer: Viewer) -> Any:
         """A side's policy reads that side's knowledge (:class:`~gwasl.games.aslgw.actions.shifts.SideKnowledge`)."""
