@@ -86,7 +86,8 @@ def _typical_class(seen: AslgwState, enemy: str) -> UnitClass:
 
 def rollout_state(state: AslgwState, viewer: Viewer) -> AslgwState:
     """The state a rollout starts from: only what ``viewer`` (the person's seat) knows (module
-    docstring).  Two games that differ only in facts hidden from the viewer give equal states."""
+    docstring; O'Leary 2.1 and A12.1: a "?" is where and how many, never what).  Two games that
+    differ only in facts hidden from the viewer give equal states."""
     blind = [s for s in state.settings.order if not viewer.sees_secrets_of(s)]
     if not state.secret or not blind:
         return state
@@ -209,7 +210,7 @@ def _rollout(game: AslgwGame, s: AslgwState, side: str, dice: AdviceDice, horizo
 
 def advise(game: AslgwGame, seat: Seat[Any], policies: Mapping[str, Policy], dice: AdviceDice,
            rollouts: int = ROLLOUTS, horizon: int = HORIZON, budget: int = BUDGET) -> Decision:
-    """The plans for the seat's side ranked by the chance of the card's victory (module
+    """The plans for the seat's side ranked by the chance of the card's victory (A26; module
     docstring): the best plan's first action, why, and every candidate in ``details["candidates"]``."""
     side = seat.viewer.name
     base_policy = policies.get("opponent") or next(iter(policies.values()))

@@ -135,8 +135,8 @@ def _plans(seat: Seat[Any], sensible: Policy, dice: AdviceDice) -> list[_Plan]:
 
 def rollout(game: OnPatrolGame, s: PatrolState, plan: _Plan, sensible: Policy, dice: AdviceDice,
             horizon: int) -> tuple[float, float, int]:
-    """One rollout from ``s`` (after the plan's first action): its value, score and the
-    number of turns played (module docstring)."""
+    """One rollout from ``s`` (after the plan's first action), the escorts by Harmon's automaton
+    (On Patrol 104.2, 105, 106): its value, score and the number of turns played (module docstring)."""
     automated = game.automated(s)
     turn, phase = s.turn, s.phase
     for _ in range(_STEP_LIMIT):
@@ -159,7 +159,8 @@ def rollout(game: OnPatrolGame, s: PatrolState, plan: _Plan, sensible: Policy, d
 
 def advise(game: OnPatrolGame, seat: Seat[Any], policies: Mapping[str, Policy], dice: AdviceDice,
            rollouts: int = ROLLOUTS, horizon: int = HORIZON, budget: int = BUDGET) -> Decision:
-    """The commander's plans ranked by their chance of the patrol's victory (module docstring):
+    """The commander's plans ranked by their chance of the patrol's victory (On Patrol 104.1.2:
+    from the board as the commander sees it; module docstring):
     the best plan's first action, why, and every candidate in ``details["candidates"]``."""
     s: PatrolState = seat.view()
     sensible = policies.get("sensible") or next(iter(policies.values()))
