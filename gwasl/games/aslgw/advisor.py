@@ -21,19 +21,22 @@ squad class among the units you see (one squad per counter under the "?", at mos
 never what it is.  Where no side keeps secrets (solitaire with both sides open) the person at
 the desk sees everything, and the rollouts start from the state.
 
-A rollout plays, on the advice dice (:class:`~gwasl.engine.advice.AdviceDice`, never the game's;
-rollout ``i`` of every plan on the same dice), both sides by the opponent (and the shift and
-window policies where the rules call them) for the rest of this player turn and the enemy's next
--- at most :data:`HORIZON` decisions, and :data:`BUDGET` decisions over all of a plan's rollouts,
-so a suggestion stays within 2 s: late in a long phase the rollouts cover only the next
-decisions, not the enemy's player turn (benchmarks/advice.py gives the figures).  It is scored by
-its leaf value (:func:`leaf`): the card's victory conditions judged as if the game ended there
-(A26: Control of the objectives as your side believes it, A26.15; CVP, A26.221; exit VP, A26.23;
-A26.3 for a side without conditions), 1 for your side's win, 1/2 for a draw, 0 for a loss (a
-card without victory conditions names no winner: there the sign of the CVP margin below stands
-in, gwasl's reading, docs/rules-notes.md); ties
-between plans go to the larger CVP margin (enemy CVP lost less your own, broken units counting
-half a squad's: an estimate, gwasl's), then to the order above.
+Where a notional "?" has a choice to make first in the rollout state (a Defensive First Fire at
+the unit that just moved, A8.1), its side's opponent makes it on the rollout's dice before the
+plan's first action.  A rollout plays, on the advice dice
+(:class:`~gwasl.engine.advice.AdviceDice`, never the game's; rollout ``i`` of every plan on the
+same dice), both sides by the opponent (and the shift and window policies where the rules call
+them) for the rest of this player turn and the enemy's next -- at most :data:`HORIZON`
+decisions, and :data:`BUDGET` decisions over all of a plan's rollouts (fewer where many plans
+share :data:`TOTAL_BUDGET`), so a suggestion stays within 2 s: late in a long phase the rollouts
+cover only the next decisions, not the enemy's player turn (benchmarks/advice.py gives the
+figures).  It is scored by its leaf value (:func:`leaf`): the card's victory conditions judged
+as if the game ended there (A26: Control of the objectives as your side believes it, A26.15;
+CVP, A26.221; exit VP, A26.23; A26.3 for a side without conditions), 1 for your side's win, 1/2
+for a draw, 0 for a loss (a card without victory conditions names no winner: there the sign of
+the CVP margin below stands in, gwasl's reading, docs/rules-notes.md); ties between plans go to
+the larger CVP margin (enemy CVP lost less your own, broken units counting half a squad's: an
+estimate, gwasl's), then to the order above.
 """
 
 from __future__ import annotations
@@ -59,7 +62,7 @@ from gwasl.rules.fog.state import ConcealStack, FogStatus
 if TYPE_CHECKING:
     from gwasl.games.aslgw.game import AslgwGame
 
-__all__ = ["BUDGET", "HORIZON", "OTHER_MOVES", "OTHER_SHOTS", "PILE_SQUADS", "ROLLOUTS", "advise", "leaf", "rollout_state"]
+__all__ = ["BUDGET", "HORIZON", "OTHER_MOVES", "OTHER_SHOTS", "PILE_SQUADS", "ROLLOUTS", "TOTAL_BUDGET", "advise", "leaf", "rollout_state"]
 
 #: rollouts per plan: gwasl's choice (benchmarks/advice.py: a suggestion within 2 s CPU)
 ROLLOUTS = 4
@@ -67,6 +70,8 @@ ROLLOUTS = 4
 HORIZON = 40
 #: decisions all of one plan's rollouts may play before no more are started: gwasl's choice
 BUDGET = 60
+#: decisions all plans' rollouts may play in all, shared evenly among the plans: gwasl's choice
+TOTAL_BUDGET = 240
 #: other fire options tried besides the opponent's own: gwasl's choice
 OTHER_SHOTS = 2
 #: other moves tried (the opponent's movement score, best first, A4): gwasl's choice
@@ -208,6 +213,22 @@ def _rollout(game: AslgwGame, s: AslgwState, side: str, dice: AdviceDice, horizo
     return value, margin, max(1, made)
 
 
+def _to_side(game: AslgwGame, s: AslgwState, side: str, dice: AdviceDice) -> tuple[AslgwState, int]:
+    """``s`` played on by the other sides (their opponent and window policies) until ``side`` is to act."""
+    made = 0
+    while made < HORIZON and not s.over:
+        who = game.status(s).side
+        if who is None or who == side:
+            break
+        d = game.automated(s).get(who, opp.opponent)(Seat(game, s, game.viewer(s, who), quiet=True), dice)
+        try:
+            s = game.step(s, d.action, dice)
+        except GameError:
+            break
+        made += 1
+    return s, made
+
+
 def advise(game: AslgwGame, seat: Seat[Any], policies: Mapping[str, Policy], dice: AdviceDice,
            rollouts: int = ROLLOUTS, horizon: int = HORIZON, budget: int = BUDGET) -> Decision:
     """The plans for the seat's side ranked by the chance of the card's victory (A26; module
@@ -218,20 +239,23 @@ def advise(game: AslgwGame, seat: Seat[Any], policies: Mapping[str, Policy], dic
     truth: AslgwState = seat._state  # read only through rollout_state: what the seat knows
     start = rollout_state(truth, seat.viewer)
     found: list[tuple[Candidate, float]] = []
-    for plan in _plans(seat, base):
-        total, margins, made, n = 0.0, 0.0, 0, 0
-        try:
-            game.check_legal(start, plan.first.action, seat.viewer)
-        except GameError:
-            continue  # an action the rollout state cannot take (it names what the seat does not hold)
-        while n < rollouts and made < budget:
-            n += 1
-            d = dice.rollout(n)
+    plans = _plans(seat, base)
+    each = min(budget, TOTAL_BUDGET // len(plans))  # the same budget for every plan: none favoured by its place
+    for plan in plans:
+        total, margins, made, n, tried = 0.0, 0.0, 0, 0, 0
+        while tried < rollouts and made < each:
+            tried += 1
+            d = dice.rollout(tried)
+            # a notional "?" may have a choice of its own first (a Defensive First Fire, A8.1): its side's
+            # opponent makes it on the rollout's dice, then the plan's first action is taken
+            s0, first = _to_side(game, start, side, d)
+            made += first
             try:
-                after = game.step(start, plan.first.action, d)
+                game.check_legal(s0, plan.first.action, seat.viewer)
+                after = game.step(s0, plan.first.action, d)
             except GameError:
-                n -= 1
-                break
+                continue  # the plan cannot be made in this rollout's position: no value from it
+            n += 1
             value, margin, steps = _rollout(game, after, side, d, horizon)
             total, margins, made = total + value, margins + margin, made + steps
         if n:

@@ -120,3 +120,23 @@ def test_no_suggestion_for_the_side_gwasl_keeps_secret() -> None:
     assert s.status().side != "german" or s.suggest() is None
     if secret.status().side == "german":
         assert secret.suggest() is None
+
+
+def test_a_question_mark_that_may_fire_first_does_not_empty_the_plans() -> None:
+    """A8.1: in the rollout state a British "?" is a notional squad that may Defensive First Fire
+    at a German unit that just moved, so the British decide first there; the advisor lets their
+    opponent decide on the rollout's dice, then tries each plan (it tried none before: every
+    German movement-phase suggestion at Saint-Julien came back without plans)."""
+    moved = 0
+    for seed in (0, 1):
+        s = _against(source(SCENARIOS / "saint-julien-1915.json"), "british", seed)
+        while s.state.turn == 1 and not s.status().over:
+            base = s.suggest("opponent")
+            assert base is not None
+            if s.state.phase.value == "MPh" and s.status().side == "german" and s.state.fog.moved:
+                hint = s.suggest()  # a German unit has just moved: the British "?" may fire first
+                assert hint is not None and candidates_of(hint[1]), (seed, hint)
+                moved += 1
+                break
+            s.act(base[1].action)
+    assert moved == 2
