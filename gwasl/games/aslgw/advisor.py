@@ -45,10 +45,10 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from gwasl.engine.advice import AdviceDice, Candidate
-from gwasl.engine.game import Decision, GameError, Policy, Seat, Viewer
+from gwasl.engine.game import Decision, Game, GameError, Policy, Seat, Viewer
 from gwasl.engine.record import Record
 from gwasl.games.aslgw import opponent as opp
 from gwasl.games.aslgw import victory as vic
@@ -58,9 +58,6 @@ from gwasl.games.aslgw.state import AslgwState
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import Unit, UnitClass, UnitKind
 from gwasl.rules.fog.state import ConcealStack, FogStatus
-
-if TYPE_CHECKING:
-    from gwasl.games.aslgw.game import AslgwGame
 
 __all__ = ["BUDGET", "HORIZON", "OTHER_MOVES", "OTHER_SHOTS", "PILE_SQUADS", "ROLLOUTS", "TOTAL_BUDGET", "advise", "leaf", "rollout_state"]
 
@@ -184,7 +181,7 @@ def _plans(seat: Seat[Any], base: Decision) -> list[_Plan]:
     return out
 
 
-def _rollout(game: AslgwGame, s: AslgwState, side: str, dice: AdviceDice, horizon: int) -> tuple[float, float, int]:
+def _rollout(game: Game[AslgwState], s: AslgwState, side: str, dice: AdviceDice, horizon: int) -> tuple[float, float, int]:
     """One rollout from ``s`` (after a plan's first action): both sides by the opponent until
     the enemy's next player turn is over, the game ends or ``horizon`` decisions are made."""
     start = (s.turn, s.phasing)
@@ -213,7 +210,7 @@ def _rollout(game: AslgwGame, s: AslgwState, side: str, dice: AdviceDice, horizo
     return value, margin, max(1, made)
 
 
-def _to_side(game: AslgwGame, s: AslgwState, side: str, dice: AdviceDice) -> tuple[AslgwState, int]:
+def _to_side(game: Game[AslgwState], s: AslgwState, side: str, dice: AdviceDice) -> tuple[AslgwState, int]:
     """``s`` played on by the other sides (their opponent and window policies) until ``side`` is to act."""
     made = 0
     while made < HORIZON and not s.over:
@@ -229,7 +226,7 @@ def _to_side(game: AslgwGame, s: AslgwState, side: str, dice: AdviceDice) -> tup
     return s, made
 
 
-def advise(game: AslgwGame, seat: Seat[Any], policies: Mapping[str, Policy], dice: AdviceDice,
+def advise(game: Game[AslgwState], seat: Seat[Any], policies: Mapping[str, Policy], dice: AdviceDice,
            rollouts: int = ROLLOUTS, horizon: int = HORIZON, budget: int = BUDGET) -> Decision:
     """The plans for the seat's side ranked by the chance of the card's victory (A26; module
     docstring): the best plan's first action, why, and every candidate in ``details["candidates"]``."""

@@ -37,19 +37,24 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, cast
 
 from gwasl.engine.advice import AdviceDice, Candidate
 from gwasl.engine.dice import GameDice
-from gwasl.engine.game import Decision, GameError, Policy, Seat
+from gwasl.engine.game import Decision, Game, GameError, Policy, Seat
 from gwasl.engine.record import Record
 from gwasl.games.on_patrol import policies as P
 from gwasl.games.on_patrol import records as R
 from gwasl.games.on_patrol.state import PatrolState
 from gwasl.games.on_patrol.tables import tables
 
-if TYPE_CHECKING:
-    from gwasl.games.on_patrol.game import OnPatrolGame
+
+class _Judges(Protocol):
+    """The game's result of a patrol as it stands (``OnPatrolGame.result``: imported from the
+    game, the advisor would make an import cycle)."""
+
+    def result(self, st: PatrolState, why: str) -> Mapping[str, Any]: ...
+
 
 __all__ = ["BUDGET", "HORIZON", "ROLLOUTS", "advise", "leaf"]
 
@@ -66,13 +71,13 @@ _SUB = R.SUB_SIDE
 _LAUNCH_DEPTH = 75
 
 
-def leaf(game: OnPatrolGame, s: PatrolState) -> tuple[float, float]:
+def leaf(game: Game[PatrolState], s: PatrolState) -> tuple[float, float]:
     """The leaf value of a rollout and its score: 1 if the patrol as it stands is the
     submarine's victory (108.3's VP of ships sunk or sinking, less the VP of a lost boat,
     against the patrol's victory levels) with a boat still on patrol, else 0."""
     if s.over and s.result is not None:
         return (1.0 if s.result.get("winner") == _SUB else 0.0), float(s.result.get("score", 0))
-    res = game.result(s, "")
+    res = cast(_Judges, game).result(s, "")
     alive = any(sub.active for sub in s.subs)
     return (1.0 if res["winner"] == _SUB and alive else 0.0), float(res["score"])
 
@@ -133,7 +138,7 @@ def _plans(seat: Seat[Any], sensible: Policy, dice: AdviceDice) -> list[_Plan]:
     return unique
 
 
-def rollout(game: OnPatrolGame, s: PatrolState, plan: _Plan, sensible: Policy, dice: AdviceDice,
+def rollout(game: Game[PatrolState], s: PatrolState, plan: _Plan, sensible: Policy, dice: AdviceDice,
             horizon: int) -> tuple[float, float, int]:
     """One rollout from ``s`` (after the plan's first action), the escorts by Harmon's automaton
     (On Patrol 104.2, 105, 106): its value, score and the number of turns played (module docstring)."""
@@ -157,7 +162,7 @@ def rollout(game: OnPatrolGame, s: PatrolState, plan: _Plan, sensible: Policy, d
     return value, score, max(1, s.turn - turn)
 
 
-def advise(game: OnPatrolGame, seat: Seat[Any], policies: Mapping[str, Policy], dice: AdviceDice,
+def advise(game: Game[PatrolState], seat: Seat[Any], policies: Mapping[str, Policy], dice: AdviceDice,
            rollouts: int = ROLLOUTS, horizon: int = HORIZON, budget: int = BUDGET) -> Decision:
     """The commander's plans ranked by their chance of the patrol's victory (On Patrol 104.1.2:
     from the board as the commander sees it; module docstring):
