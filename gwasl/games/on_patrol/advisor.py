@@ -25,8 +25,9 @@ the same dice; the escorts play by Harmon's automaton (their only choice).  A ro
 when the patrol ends (1 if the submarine wins, by the scenario's victory levels, else 0) or
 :data:`HORIZON` turns on, where it is scored by its leaf value (:func:`leaf`): 1 if the
 patrol's result as it then stands is a victory for the submarine -- the VP of ships sunk or
-sinking (108.3) less the VP of a submarine lost, against the patrol's levels -- and the
-boat is still on patrol, else 0.  The leaf leaves out what ending there would roll (the
+sinking (each ship's Victory Point value, 103.3.3) less the VP of a submarine lost, against
+the patrol's levels (gwasl's scoring, docs/on-patrol.md) -- and the boat is still on patrol,
+else 0.  The leaf leaves out what ending there would roll (the
 prolonged attack on a boat still in contact, mode 7): it is an estimate, not the end value.
 Ties (often every plan at 0 before contact) go to a plan that plays on rather than
 breaking off (the horizon cuts playing on short, never breaking off), then to the higher
@@ -73,8 +74,8 @@ _LAUNCH_DEPTH = 75
 
 def leaf(game: Game[PatrolState], s: PatrolState) -> tuple[float, float]:
     """The leaf value of a rollout and its score: 1 if the patrol as it stands is the
-    submarine's victory (108.3's VP of ships sunk or sinking, less the VP of a lost boat,
-    against the patrol's victory levels) with a boat still on patrol, else 0."""
+    submarine's victory (the Victory Point values, 103.3.3, of ships sunk or sinking, less the VP
+    of a lost boat, against the patrol's victory levels) with a boat still on patrol, else 0."""
     if s.over and s.result is not None:
         return (1.0 if s.result.get("winner") == _SUB else 0.0), float(s.result.get("score", 0))
     res = cast(_Judges, game).result(s, "")
