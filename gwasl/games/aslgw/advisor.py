@@ -35,8 +35,10 @@ as if the game ended there (A26: Control of the objectives as your side believes
 CVP, A26.221; exit VP, A26.23; A26.3 for a side without conditions), 1 for your side's win, 1/2
 for a draw, 0 for a loss (a card without victory conditions names no winner: there the sign of
 the CVP margin below stands in, gwasl's reading, docs/rules-notes.md); ties between plans go to
-the larger CVP margin (enemy CVP lost less your own, broken units counting half a squad's: an
-estimate, gwasl's), then to the order above.
+the opponent's own plan (a leaf judged as if the game ended now cannot see an attack's progress:
+at Saint-Julien, with ties going to the CVP margin, the German attacker stood still and lost
+games the opponent won), then to the larger CVP margin (enemy CVP lost less your own, broken
+units counting half a squad's: an estimate, gwasl's), then to the order above.
 """
 
 from __future__ import annotations
@@ -260,7 +262,9 @@ def advise(game: Game[AslgwState], seat: Seat[Any], policies: Mapping[str, Polic
                                     total / n, n), margins / n))
     if not found:
         return base
-    ranked = [c for c, _ in sorted(found, key=lambda cm: (-cm[0].win_chance, -cm[1]))]
+    # a tie goes to the opponent's own plan: the leaf judges the game as if it ended now, which
+    # cannot see an attack's progress, and the CVP margin alone would favour standing still
+    ranked = [c for c, _ in sorted(found, key=lambda cm: (-cm[0].win_chance, cm[0].plan != "opponent", -cm[1]))]
     best = ranked[0]
     others = "; ".join(f"{c.plan} {c.chance_text()}" for c in ranked[1:])
     why = f"{best.why} (win chance {best.chance_text()}" + (f"; {others}" if others else "") + ")"
