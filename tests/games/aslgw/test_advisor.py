@@ -140,3 +140,25 @@ def test_a_question_mark_that_may_fire_first_does_not_empty_the_plans() -> None:
                 break
             s.act(base[1].action)
     assert moved == 2
+
+
+def test_a_tie_goes_to_the_opponents_plan_not_to_standing_still() -> None:
+    """A26.23 at Saint-Julien: the German attacker wins only by exiting 4 VP, so a leaf judged as
+    if the game ended now reads the same for every plan early on; the tie must go to the
+    opponent's own plan (its advance), not to the plan of the best CVP margin (in turn 2's MPh of
+    seed 1 moves and ending the phase had better margins: the advisor stood still)."""
+    s = _against(source(SCENARIOS / "saint-julien-1915.json"), "british", 1)
+    ties = 0
+    for _ in range(30):
+        base = s.suggest("opponent")
+        assert base is not None
+        if s.status().side == "german" and len(s.legal()) > 1:
+            hint = s.suggest()
+            assert hint is not None
+            ranked = candidates_of(hint[1])
+            mine = next((c for c in ranked if c.plan == "opponent"), None)
+            if mine is not None and len(ranked) > 1 and mine.win_chance == ranked[0].win_chance:
+                assert hint[0] == "opponent" and hint[1].action == base[1].action, hint[1].why
+                ties += 1
+        s.act(base[1].action)
+    assert ties >= 3
