@@ -17,6 +17,7 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from gwasl.engine import snapshot
+from gwasl.engine.advice import Advisor
 from gwasl.engine.dice import GameDice
 from gwasl.engine.events import Decided, Rolled
 from gwasl.engine.game import (
@@ -194,6 +195,13 @@ class AslgwGame(Game[AslgwState]):
         from gwasl.games.aslgw import opponent as opp  # batch play and suggestions only
 
         return opp.POLICIES
+
+    def advisor(self) -> Advisor:
+        """Suggest a move ranks a few plans for your side by rollouts from what your seat knows
+        (:mod:`.advisor`, issue 27 item 11)."""
+        from gwasl.games.aslgw.advisor import advise
+
+        return lambda seat, policies, dice: advise(self, seat, policies, dice)
 
     def policy_view(self, state: AslgwState, viewer: Viewer) -> Any:
         """A side's policy reads that side's knowledge (:class:`~gwasl.games.aslgw.actions.shifts.SideKnowledge`)."""

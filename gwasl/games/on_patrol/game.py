@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar
 
+from gwasl.engine.advice import Advisor
 from gwasl.engine.dice import GameDice
 from gwasl.engine.emitter import Emitter
 from gwasl.engine.events import Decided, Rolled
@@ -956,6 +957,12 @@ class OnPatrolGame(Game[PatrolState]):
         from gwasl.games.on_patrol.policies import POLICIES
 
         return POLICIES
+
+    def advisor(self) -> Advisor:
+        """Suggest a move ranks the commander's plans by rollouts (:mod:`.advisor`, issue 27 item 11)."""
+        from gwasl.games.on_patrol.advisor import advise
+
+        return lambda seat, policies, dice: advise(self, seat, policies, dice)
 
     def player_side(self, state: PatrolState) -> str | None:
         return SUB

@@ -18,11 +18,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QPoint, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QPoint, QSettings, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QHelpEvent, QKeySequence, QMouseEvent, QTextCursor
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QListWidget,
@@ -31,6 +32,7 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QPlainTextEdit,
     QPushButton,
+    QScrollArea,
     QSizePolicy,
     QSlider,
     QToolBar,
@@ -211,6 +213,65 @@ class LogView(QPlainTextEdit):
         return super().event(e)
 
 
+class _AnswerArea(QScrollArea):
+    """The suggestion and the plans under the Actions list: as tall as their text where the dock
+    has room, scrolled where it has not (never cut); hidden while neither is shown."""
+
+    #: the least height it is squeezed to (a few lines), so the Actions list keeps its room too
+    LEAST = 72
+
+    def __init__(self, labels: tuple[QLabel, ...]) -> None:
+        super().__init__()
+        inner = QWidget()
+        lay = QVBoxLayout(inner)
+        lay.setContentsMargins(0, 0, 0, 0)
+        for label in labels:
+            lay.addWidget(label)
+            label.installEventFilter(self)
+        lay.addStretch(0)
+        self._labels = labels
+        inner.installEventFilter(self)
+        self.setWidget(inner)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+        self.hide()
+
+    def eventFilter(self, obj: Any, event: QEvent) -> bool:
+        if event.type() in (QEvent.Type.ShowToParent, QEvent.Type.HideToParent):
+            self.setVisible(any(not label.isHidden() for label in self._labels))
+            self._fit()
+        elif event.type() == QEvent.Type.LayoutRequest:
+            self._fit()
+        return False
+
+    def resizeEvent(self, event: Any) -> None:
+        super().resizeEvent(event)
+        self._fit()
+
+    def _fit(self) -> None:
+        """The text's whole height at the width it has (a scroll area does not ask its widget's
+        height for a width: wrapped labels would be squeezed, their lines cut)."""
+        inner = self.widget()
+        lay = inner.layout() if inner is not None else None
+        if inner is None or lay is None:
+            return
+        need = lay.totalHeightForWidth(max(self.viewport().width(), 100))
+        if inner.minimumHeight() != need:
+            inner.setMinimumHeight(need)
+        self.updateGeometry()
+
+    def sizeHint(self) -> QSize:
+        inner = self.widget()
+        lay = inner.layout() if inner is not None else None
+        height = lay.totalHeightForWidth(max(self.viewport().width(), 100)) if lay is not None else 0
+        return QSize(super().sizeHint().width(), max(height, 0) + 2 * self.frameWidth())
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(super().minimumSizeHint().width(), min(self.LEAST, self.sizeHint().height()))
+
+
 class PlayerWindow(QMainWindow):
     """One game in play.  ``open_game_path`` or ``set_controller`` loads a game."""
 
@@ -254,7 +315,6 @@ class PlayerWindow(QMainWindow):
         self.suggest_label.setObjectName("suggestion")
         self.suggest_label.setStyleSheet("QLabel#suggestion { background: #eef5e4; border: 1px solid #9bbf7a; padding: 3px; }")
         self.suggest_label.hide()
-        lay.addWidget(self.suggest_label)
         # an advisor's plans (issue 27 item 11), best first: each with its win chance, what it rests on, why
         self.plans_label = QLabel()
         self.plans_label.setTextFormat(Qt.TextFormat.PlainText)
@@ -262,9 +322,12 @@ class PlayerWindow(QMainWindow):
         self.plans_label.setObjectName("plans")
         self.plans_label.setStyleSheet("QLabel#plans { background: #f4f8ee; border: 1px solid #9bbf7a; padding: 3px; }")
         self.plans_label.hide()
-        lay.addWidget(self.plans_label)
         for label in (self.suggest_label, self.plans_label):  # never squeezed below their wrapped text
             label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        # both in a scroll area: a long suggestion scrolls where the window is too short for it (at
+        # 800 px the plans were cut off by the dock's bottom), and is shown whole where there is room
+        self.suggest_area = _AnswerArea((self.suggest_label, self.plans_label))
+        lay.addWidget(self.suggest_area)
         self.actions_dock = self._dock("Actions", box, Qt.DockWidgetArea.RightDockWidgetArea, "actions")
 
         self.log_list = LogView()

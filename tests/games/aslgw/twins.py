@@ -242,7 +242,9 @@ def run(case: Case, seed: int, play_seed: int, max_steps: int = 10, probe_hexes:
         _same("show", a.view(viewer), b.view(viewer), where)
         if case.secret or a.status().side == other:
             # a hint for the side to act reads that side's view: the hidden side's own hint knows its own units
-            _same("suggest", a.suggest(), b.suggest(), where)
+            # (the opponent's hint, the default before the advisor: the advisor's rollouts cost up to 2 s a
+            # position, and its own twin test is tests/games/aslgw/test_advisor.py)
+            _same("suggest", a.suggest("opponent"), b.suggest("opponent"), where)
         if step in probes:
             start = ((seed if share is None else share) * 2 * probe_hexes + (step != hurry) * probe_hexes) % len(every)
             hexes = [every[(start + i) % len(every)] for i in range(min(probe_hexes, len(every)))]
