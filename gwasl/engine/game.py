@@ -327,6 +327,11 @@ class Seat(Generic[S]):
     def odds(self, action: Record) -> list[Outcome]:
         return self._game.odds(self._state, action, self.viewer)
 
+    def known_state(self) -> Any:
+        """A whole state made only of what this seat knows, to look ahead from (an advisor's
+        rollouts): :meth:`Game.known_state`."""
+        return self._game.known_state(self._state, self.viewer)
+
 
 #: a policy: ``decide(seat, dice) -> Decision``; tie-break rolls go through ``dice``
 Policy = Callable[[Seat[Any], GameDice], Decision]
@@ -494,6 +499,13 @@ class Game(abc.ABC, Generic[S]):
         """What a policy playing for ``viewer`` reads (:meth:`view` unless the game
         offers a typed view of the same knowledge)."""
         return self.view(state, viewer)
+
+    def known_state(self, state: S, viewer: Viewer) -> S:
+        """A whole state built only from what ``viewer`` knows, for a lookahead (an advisor's
+        rollouts): two states that differ only in facts hidden from ``viewer`` give equal ones.
+        A game whose state holds nothing hidden from a policy returns it as it is; a game with
+        hidden facts overrides this; by default there is none (:class:`GameError`)."""
+        raise GameError(f"{self.ruleset}: no state to look ahead from that keeps {viewer.name}'s view")
 
     def viewer(self, state: S, name: str) -> Viewer:
         """The :class:`Viewer` called ``name``: ``player``, ``omniscient`` or a side id."""

@@ -209,7 +209,7 @@ def test_a_new_game_in_a_folder_that_cannot_be_written_says_so_in_words(qtbot, p
     def refuse(*a, **k):
         raise OSError(code, os.strerror(code), str(folder / ".sj.game.k3j4.tmp"))
 
-    monkeypatch.setattr("gwasl.store.gamefile.tempfile.mkstemp", refuse)
+    monkeypatch.setattr("tempfile.mkstemp", refuse)  # the game file imports tempfile when it makes a new file
     dlg = NewGameDialog(player, player.settings, source_path=str(SCENARIOS / "saint-julien-1915.json"))
     qtbot.addWidget(dlg)
     dlg.out.setText(str(folder / "sj.game"))

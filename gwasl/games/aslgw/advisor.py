@@ -157,6 +157,8 @@ def _plans(seat: Seat[Any], base: Decision) -> list[_Plan]:
         shots = sorted((opp._shot(look, a, seat.odds(a)) for a in opp._screened(look, fires)), key=lambda s: -s.net)
         for s in [s for s in shots if s.action != base.action][:OTHER_SHOTS]:
             a = s.action
+            if not isinstance(a, Fire):
+                continue  # a group being formed (A7.5) is the opponent's own plan, not an alternative
             out.append(_Plan(f"fire {'+'.join(a.firers)} at {a.at}",
                              Decision(a, f"{'+'.join(a.firers)} {a.mode} fire at {a.at}: expected effect {s.effect:.2f}, "
                                          f"risk {s.harm:.2f} (A7, A8)")))
@@ -235,8 +237,7 @@ def advise(game: Game[AslgwState], seat: Seat[Any], policies: Mapping[str, Polic
     side = seat.viewer.name
     base_policy = policies.get("opponent") or next(iter(policies.values()))
     base = base_policy(seat, dice)
-    truth: AslgwState = seat._state  # read only through rollout_state: what the seat knows
-    start = rollout_state(truth, seat.viewer)
+    start: AslgwState = seat.known_state()  # what the seat knows, never the truth (rollout_state)
     found: list[tuple[Candidate, float]] = []
     plans = _plans(seat, base)
     each = min(budget, TOTAL_BUDGET // len(plans))  # the same budget for every plan: none favoured by its place

@@ -203,6 +203,13 @@ class AslgwGame(Game[AslgwState]):
 
         return lambda seat, policies, dice: advise(self, seat, policies, dice)
 
+    def known_state(self, state: AslgwState, viewer: Viewer) -> AslgwState:
+        """The advisor's rollouts start from what ``viewer`` knows only (:func:`.advisor.rollout_state`:
+        O'Leary 2.1 and A12.1, a "?" is where and how many, never what; hidden units absent)."""
+        from gwasl.games.aslgw.advisor import rollout_state
+
+        return rollout_state(state, viewer)
+
     def policy_view(self, state: AslgwState, viewer: Viewer) -> Any:
         """A side's policy reads that side's knowledge (:class:`~gwasl.games.aslgw.actions.shifts.SideKnowledge`)."""
         if viewer.name in state.settings.order:
