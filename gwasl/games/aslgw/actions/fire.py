@@ -39,6 +39,7 @@ from gwasl.engine.dice import GameDice
 from gwasl.engine.game import Decision, IllegalAction, Outcome, Policy, Seat, Viewer
 from gwasl.engine.record import Record
 from gwasl.games.aslgw import effects as fx
+from gwasl.games.aslgw.actions.memo import MISSING, StateMemo
 from gwasl.games.aslgw.knowledge import env, is_hidden, known_scenario
 from gwasl.games.aslgw.records import (
     ChargeImpulse,
@@ -714,10 +715,23 @@ def _enemy_hexes(state: AslgwState, side: str) -> list[Hex]:
     return out
 
 
+#: the odds already worked out, by state, action and viewer: a menu and the opponent ask a
+#: state's fire odds more than once (memo.py)
+_ODDS = StateMemo(512)
+
+
 def fire_odds(state: AslgwState, act: Fire, viewer: Viewer) -> list[Outcome]:
     """The exact chance of each outcome of ``act`` as ``viewer`` knows the game: every
     pass/fail of the NTCs it needs (ASLGW 1.3.2) and, for each, all 36 DR of the
     attack (:func:`gwasl.rules.fire.fire_distribution`)."""
+    kept = _ODDS.get(state, (act, viewer))
+    if kept is MISSING:
+        kept = tuple(_fire_odds(state, act, viewer))
+        _ODDS.put(state, (act, viewer), kept)
+    return list(kept)
+
+
+def _fire_odds(state: AslgwState, act: Fire, viewer: Viewer) -> list[Outcome]:
     side = firing_side(state)
     assert side is not None
     sc = _view_sc(state, viewer, side)
