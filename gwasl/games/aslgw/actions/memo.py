@@ -4,7 +4,9 @@ the seats, the opponent and the menus ask them again for the same state.
 
 An answer is found by the state's identity (hashing a whole state would cost more than
 some answers) and a hashable key; each entry keeps its state, so an id is never reused
-while its entry lives.  Bounded: emptied when full.
+while its entry lives.  Bounded: emptied when full.  Safe to share with the thread that
+thinks for gwasl in the window: an entry is one tuple, put or read whole (the answers
+themselves are immutable values).
 """
 
 from __future__ import annotations
