@@ -1,8 +1,8 @@
-"""The memos of the legal lists, the fire odds, the known scenario, the fire distribution
-and the LOS index (issue 23 item 7) give exactly the answers worked out afresh: the same
+"""The memos of the legal lists, the fire odds, the known scenario, the fire distribution,
+the shift attempts and the LOS index (issue 23 item 7) give exactly the answers worked out afresh: the same
 lists in the same order, the same odds, the same LOS, at every state of a played game,
 asked twice (the second answer from the memo).  Fire odds: A7.3 (IFT), ASLGW 1.3.2 (NTC);
-LOS: CONTRACTS 3, ASLGW 2.1.5."""
+shifts: O'Leary 2.3, 3.3.2; LOS: CONTRACTS 3, ASLGW 2.1.5."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from gwasl.engine.game import Viewer
 from gwasl.games.aslgw import knowledge
 from gwasl.games.aslgw.actions import dispatch
 from gwasl.games.aslgw.actions import fire as fr
+from gwasl.games.aslgw.actions import shifts as sh
 from gwasl.games.aslgw.records import Fire
 from gwasl.model.hexgrid import Hex
 from gwasl.rules import fire as fire_rules
@@ -46,6 +47,9 @@ def test_memos_answer_as_the_work_done_afresh() -> None:
                     odds = fr._fire_odds(st, a, v)
                     assert fr.fire_odds(st, a, v) == odds
                     assert fr.fire_odds(st, a, v) == odds
+        for side in st.settings.order:
+            assert sh.shift_options(st, side) == sh._shift_options(st, side)
+            assert sh.shift_options(st, side) == sh._shift_options(st, side)
         fog = st.fog
         for knows in (frozenset(), frozenset(st.settings.order)):
             assert knowledge.known_scenario(fog, knows) == knowledge._known_scenario(fog, knows)
