@@ -31,7 +31,7 @@ from gwasl.model.terrain import TableError, load_resource
 from gwasl.rules.combat_table import combat_table
 from gwasl.rules.dice import Dice, Modifier, Roll
 from gwasl.rules.grenades import has_hand_grenades
-from gwasl.rules.ift import IftResult, cowering_shift, ift_column, ift_result, two_dice
+from gwasl.rules.ift import IftResult, cowering_shift, fire_tables, ift_column, ift_result, two_dice
 
 __all__ = [
     "AttackOutcome",
@@ -424,17 +424,35 @@ def _outcome(attack: FireAttack, dice: tuple[int, int], group_fp: tuple[Fraction
     return AttackOutcome(dice, final, shift, results, rof, mal, gone)
 
 
+#: fire_distribution's answers by attack (a frozen value) and the IFT they were read on: menus and
+#: the opponent ask the same attack's odds again and again (twin games, each state's menu, each
+#: choice).  Bounded: emptied when full.
+_DISTRIBUTIONS: dict[tuple[FireAttack, int], tuple[Any, tuple[tuple[str, Fraction], ...]]] = {}
+_DISTRIBUTIONS_MAX = 4096
+
+
 def fire_distribution(attack: FireAttack) -> dict[str, Fraction]:
     """The exact chance of each outcome of ``attack`` on the IFT (A7.3; its :attr:`AttackOutcome.label`),
     from all 36 DR through :func:`attack_outcome`, most harmful first."""
-    out: dict[str, Fraction] = {}
+    tables = fire_tables()
+    key = (attack, id(tables))
+    hit = _DISTRIBUTIONS.get(key)
+    if hit is not None and hit[0] is tables:
+        return dict(hit[1])
+    count: dict[str, int] = {}
     sev: dict[str, int] = {}
     group_fp = tuple(attack.fp * f for _, f in attack.groups)
     for d in two_dice():
         o = _outcome(attack, d, group_fp)
-        out[o.label] = out.get(o.label, Fraction(0)) + Fraction(1, 36)
-        sev[o.label] = max(r.severity for _, r in o.results)
-    return dict(sorted(out.items(), key=lambda kv: (-sev[kv[0]], kv[0])))
+        label = o.label
+        count[label] = count.get(label, 0) + 1
+        sev[label] = max(r.severity for _, r in o.results)
+    # k of the 36 DR: exactly k/36, as the sum of k times 1/36
+    out = {k: Fraction(n, 36) for k, n in sorted(count.items(), key=lambda kv: (-sev[kv[0]], kv[0]))}
+    if len(_DISTRIBUTIONS) >= _DISTRIBUTIONS_MAX:
+        _DISTRIBUTIONS.clear()
+    _DISTRIBUTIONS[key] = (tables, tuple(out.items()))
+    return out
 
 
 def resolve_fire(dice: Dice, attack: FireAttack, cause: str) -> tuple[Roll, AttackOutcome]:

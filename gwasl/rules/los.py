@@ -241,6 +241,10 @@ def _outline(value: Any, label: str) -> Outline:
         return parse_outline(value, label)
 
 
+#: how many answers one :class:`LosIndex` keeps (a 30 x 30 map has 810,000 lines)
+_ANSWERS_MAX = 65536
+
+
 class LosIndex:
     """A map prepared for fast exact LOS queries (CONTRACTS 3).
 
@@ -358,6 +362,9 @@ class LosIndex:
         self._l_ctr = ctr
         self._l_level2 = level2
         self._hexes_by_flat = _hexes_by_flat(C, R)
+        # the answers already given (the index is immutable): the legal lists, the fire odds
+        # and the opponent trace the same lines again and again.  Bounded: emptied when full.
+        self._answers: dict[tuple[object, ...], LosResult] = {}
 
     # The same map as numpy arrays, for bulk queries (made on first use).
     @cached_property
@@ -470,6 +477,21 @@ class LosIndex:
         at crest status (ASLGW 2.1.1) or anywhere else it sees like any unit
         of its hex.
         """
+        key = (from_hex, to_hex, from_in, to_in)
+        try:
+            kept = self._answers.get(key)
+        except TypeError:  # an unhashable argument: the checks below name it
+            kept, key = None, None
+        if kept is not None:
+            return kept
+        answer = self._los(from_hex, to_hex, from_in, to_in)
+        if key is not None:
+            if len(self._answers) >= _ANSWERS_MAX:
+                self._answers.clear()
+            self._answers[key] = answer
+        return answer
+
+    def _los(self, from_hex: Hex, to_hex: Hex, from_in: Position | str, to_in: Position | str) -> LosResult:
         from_in, to_in = _position(from_in, "from"), _position(to_in, "to")
         self._require(from_hex, "from")
         self._require(to_hex, "to")

@@ -36,6 +36,7 @@ from gwasl.engine.dice import GameDice
 from gwasl.engine.events import Drm
 from gwasl.engine.game import Viewer
 from gwasl.engine.record import Record
+from gwasl.games.aslgw.actions.memo import MISSING, StateMemo
 from gwasl.games.aslgw.records import ConcealmentLost, DummyRemoved, HipRevealed, SecretRoll
 from gwasl.games.aslgw.state import AslgwState, PileKey
 from gwasl.model.hexgrid import Hex
@@ -86,11 +87,25 @@ def is_hidden(fog: FogState, unit_id: str) -> bool:
     return fog.status_of(unit_id) is not FogStatus.NONE
 
 
+#: the scenarios already worked out, by fog layer (an immutable value) and knowledge: every
+#: family's list asks it for the same state, and one object lets the answers kept by
+#: scenario (LOS, the fire parts) be found again
+_SCENARIOS = StateMemo(256)
+
+
 def known_scenario(fog: FogState, knows: frozenset[str]) -> Scenario:
     """The scenario as a viewer who sees the secrets of ``knows`` knows it: every unit
     of those sides, and of the others only units neither concealed nor hidden.
 
     (A12: a concealed unit is not seen; O'Leary 3.2 HIP.)"""
+    kept = _SCENARIOS.get(fog, knows)
+    if kept is MISSING:
+        kept = _known_scenario(fog, knows)
+        _SCENARIOS.put(fog, knows, kept)
+    return kept
+
+
+def _known_scenario(fog: FogState, knows: frozenset[str]) -> Scenario:
     sc = fog.scenario
     units = tuple(u for u in sc.units if u.side in knows or not is_hidden(fog, u.id))
     if len(units) == len(sc.units):

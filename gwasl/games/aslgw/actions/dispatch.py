@@ -35,6 +35,7 @@ from gwasl.games.aslgw.actions import rally as ry
 from gwasl.games.aslgw.actions import rout as rt
 from gwasl.games.aslgw.actions import shifts as sh
 from gwasl.games.aslgw.actions import turn
+from gwasl.games.aslgw.actions.memo import MISSING, StateMemo
 from gwasl.games.aslgw.records import (
     COMBAT_ACTIONS,
     BayonetCharge,
@@ -81,8 +82,21 @@ def _merged(tables: Iterable[Mapping[type[Record], Any]]) -> dict[type[Record], 
 # Legal actions
 
 
+#: the lists already worked out, by state and viewer: the session, the seats, the opponent and
+#: the menus list the same state's actions again (memo.py)
+_LEGAL = StateMemo(64)
+
+
 def legal(state: AslgwState, viewer: Viewer) -> list[Record]:
     """Every action of the side to act, as ``viewer`` knows the game (a pure function of both)."""
+    kept = _LEGAL.get(state, viewer)
+    if kept is MISSING:
+        kept = tuple(_legal(state, viewer))
+        _LEGAL.put(state, viewer, kept)
+    return list(kept)
+
+
+def _legal(state: AslgwState, viewer: Viewer) -> list[Record]:
     if state.over:
         return []
     side = turn.to_act(state)

@@ -39,6 +39,7 @@ from gwasl.engine.dice import GameDice
 from gwasl.engine.game import Decision, IllegalAction, Outcome, Policy, Seat, Viewer
 from gwasl.engine.record import Record
 from gwasl.games.aslgw import effects as fx
+from gwasl.games.aslgw.actions.memo import MISSING, StateMemo
 from gwasl.games.aslgw.knowledge import env, is_hidden, known_scenario
 from gwasl.games.aslgw.records import (
     ChargeImpulse,
@@ -183,8 +184,22 @@ def _in_melee(state: AslgwState, u: Unit) -> bool:
     return (u.hex.label, "dugout" if u.position is Position.DUGOUT else "hex") in state.combat.melee
 
 
+#: the fire parts and targets already worked out, by state (and scenario): each fire of a
+#: menu, its odds and its check ask them again for the same state (memo.py)
+_PARTS = StateMemo(256)
+
+
 def _specs(state: AslgwState, sc: Scenario, side: str) -> list[_Spec]:
     """Every part ``side``'s units in ``sc`` (the viewer's knowledge) could fire with now."""
+    key = ("specs", side, id(sc))
+    kept = _PARTS.get(state, key)
+    if kept is MISSING or kept[0] is not sc:
+        kept = (sc, tuple(_specs_now(state, sc, side)))
+        _PARTS.put(state, key, kept)
+    return list(kept[1])
+
+
+def _specs_now(state: AslgwState, sc: Scenario, side: str) -> list[_Spec]:
     out: list[_Spec] = []
     units = {u.id: u for u in sc.units if u.side == side}
     for u in units.values():
@@ -264,6 +279,15 @@ def _public_targets(state: AslgwState, side: str) -> list[_Target]:
     """The enemy Locations ``side`` may fire at, from what every side sees: units not
     hidden, and "?" piles (A7.23 area fire); in the MPh only the units that just
     moved, in the Location they entered (A8.1).  Locations in Melee take no fire."""
+    key = ("targets", side)
+    kept = _PARTS.get(state, key)
+    if kept is MISSING:
+        kept = tuple(_public_targets_now(state, side))
+        _PARTS.put(state, key, kept)
+    return list(kept)
+
+
+def _public_targets_now(state: AslgwState, side: str) -> list[_Target]:
     fog = state.fog
     sc = fog.scenario
     enemy = state.settings.other(side)
@@ -714,10 +738,23 @@ def _enemy_hexes(state: AslgwState, side: str) -> list[Hex]:
     return out
 
 
+#: the odds already worked out, by state, action and viewer: a menu and the opponent ask a
+#: state's fire odds more than once (memo.py)
+_ODDS = StateMemo(512)
+
+
 def fire_odds(state: AslgwState, act: Fire, viewer: Viewer) -> list[Outcome]:
     """The exact chance of each outcome of ``act`` as ``viewer`` knows the game: every
     pass/fail of the NTCs it needs (ASLGW 1.3.2) and, for each, all 36 DR of the
     attack (:func:`gwasl.rules.fire.fire_distribution`)."""
+    kept = _ODDS.get(state, (act, viewer))
+    if kept is MISSING:
+        kept = tuple(_fire_odds(state, act, viewer))
+        _ODDS.put(state, (act, viewer), kept)
+    return list(kept)
+
+
+def _fire_odds(state: AslgwState, act: Fire, viewer: Viewer) -> list[Outcome]:
     side = firing_side(state)
     assert side is not None
     sc = _view_sc(state, viewer, side)

@@ -23,6 +23,7 @@ from gwasl.engine.dice import GameDice
 from gwasl.engine.game import Decision, Outcome, Seat, Viewer
 from gwasl.engine.record import Record
 from gwasl.games.aslgw.actions import movement as mv
+from gwasl.games.aslgw.actions.memo import MISSING, StateMemo
 from gwasl.games.aslgw.knowledge import env, private_dice, seat_knowledge, secret_roll, side_knowledge
 from gwasl.games.aslgw.records import (
     Attempt,
@@ -126,10 +127,23 @@ def has_window(state: AslgwState, side: str) -> bool:
     return any(shift_window(c, side, k) is None for k in LEDGERS.values())
 
 
+#: the attempts already planned, by state and side: every viewer's legal list of a state
+#: asks them (they depend on no viewer; memo.py)
+_OPTIONS = StateMemo(64)
+
+
 def shift_options(state: AslgwState, side: str) -> list[Record]:
     """Every eligible shift attempt of ``side`` now, planned on its knowledge.
 
     (O'Leary 2.3, 3.3.2, 5.1: at the side's windows.)"""
+    kept = _OPTIONS.get(state, side)
+    if kept is MISSING:
+        kept = tuple(_shift_options(state, side))
+        _OPTIONS.put(state, side, kept)
+    return list(kept)
+
+
+def _shift_options(state: AslgwState, side: str) -> list[Record]:
     fog = state.fog
     c = state.clock
     known = side_knowledge(fog, side)
