@@ -553,11 +553,13 @@ def _combat_event_view(event: Record, viewer: Viewer) -> Shown | None:
             fp = event.fp_why + "".join(f" {c}" if c.startswith("->") else c for c in cols)
         else:
             fp = f"{event.fp} FP"
-        text = (f"{event.side}: {MODE_NAMES.get(event.mode, event.mode)} of {who} at {_where(event.at, event.at_in)}: "
+        # Residual FP has no firers to name: "Residual FP at G3", not "Residual FP of Residual FP"
+        attack = f"{MODE_NAMES.get(event.mode, event.mode)} of {who}" if event.firers else MODE_NAMES.get(event.mode, who)
+        text = (f"{event.side}: {attack} at {_where(event.at, event.at_in)}: "
                 f"{fp}; DRM {event.drm:+d}, final DR {event.final}: {'; '.join(event.results)}")
         extra = []
         if event.rof_kept:
-            extra.append(f"{', '.join(event.rof_kept)} keep(s) its rate of fire (A7.35)")
+            extra.append(f"{', '.join(event.rof_kept)} {'keeps its' if len(event.rof_kept) == 1 else 'keep their'} rate of fire (A7.35)")
         if event.malfunctioned:
             extra.append(f"{', '.join(event.malfunctioned)} malfunction(s) (A9.7)")
         if event.used_up:

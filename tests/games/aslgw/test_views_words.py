@@ -38,3 +38,17 @@ def test_a_dummy_of_one_counter_is_one_counter() -> None:
     """A12.152: a dummy "?" hit by fire is removed; its size in words."""
     removed = DummyRemoved(side="german", stacks=("d1",), counters=1, at="F4", at_in="ground", why="a dummy hit by fire is removed (A12.152)")
     assert 'the "?" of 1 counter at F4' in _text(removed, FRENCH)
+
+
+def test_residual_fp_is_named_once_and_a_kept_rate_of_fire_agrees() -> None:
+    """A8.2: Residual FP attacks a unit that moves into its Location; it has no firers to
+    name.  A7.35: the weapon that keeps its rate of fire, in the singular."""
+    from gwasl.games.aslgw.records import FireResolved
+
+    residual = FireResolved(side="british", mode="residual", firers=(), at="G3", at_in="ground", target_side="german",
+                            fp="8", drm=-1, final=5, results=("units: 2MC",))
+    text = _text(residual)
+    assert "british: Residual FP at G3:" in text and "Residual FP of" not in text
+    rof = FireResolved(side="british", mode="first", firers=("K-1", "MMG-1"), at="G3", at_in="ground",
+                       target_side="german", fp="8", drm=0, final=7, results=("units: PTC",), rof_kept=("MMG-1",))
+    assert "MMG-1 keeps its rate of fire (A7.35)" in _text(rof)
