@@ -89,8 +89,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=int, default=2)
     ap.add_argument("--states", type=int, default=150)
+    ap.add_argument("--quick", action="store_true", help="one seed, 10 states (the test suite's smoke run)")
     args = ap.parse_args()
-    sts = [st for seed in range(1, args.seeds + 1) for st in states(seed, args.states)]
+    seeds, n = (1, 10) if args.quick else (args.seeds, args.states)
+    sts = [st for seed in range(1, seeds + 1) for st in states(seed, n)]
     _forget()
     fresh_s, fresh = ask(sts, afresh=True)
     _forget()
