@@ -82,8 +82,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     q.add_argument("action", help="an action id from 'gwasl game legal', or the action as a JSON object")
     q.set_defaults(func=_odds)
 
-    q = add("suggest", "what the game's own best policy would do now for the side to act, and why (aslgw: gwasl's "
-                       "opponent; combined-arms: its plans ranked by win chance over rollouts on dice of their own)")
+    q = add("suggest", "what to do now for the side to act, and why: the game's plans ranked by win chance over "
+                       "short rollouts on dice of their own, from what that side knows (--policy: one policy alone)")
     q.add_argument("game", help="game file")
     q.add_argument("--policy", help="a policy of the ruleset (default: its best, or its plans ranked where it has an advisor)")
     q.set_defaults(func=_suggest)
