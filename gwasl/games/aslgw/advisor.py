@@ -57,7 +57,6 @@ from gwasl.games.aslgw import victory as vic
 from gwasl.games.aslgw.knowledge import is_hidden, seen_state
 from gwasl.games.aslgw.records import EndPhase, Fire, Move, Pass
 from gwasl.games.aslgw.state import AslgwState
-from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import Unit, UnitClass, UnitKind
 from gwasl.rules.fog.state import ConcealStack, FogStatus
 
@@ -119,7 +118,7 @@ def rollout_state(state: AslgwState, viewer: Viewer) -> AslgwState:
 
 
 def _margin(state: AslgwState, side: str) -> float:
-    t = vic._tally(state, False)
+    t = vic.cvp_tally(state, False)
     mine = sum(v for s, v in t.cvp.items() if s == side)
     theirs = sum(v for s, v in t.cvp.items() if s != side)
     units = state.fog.scenario.units
@@ -153,29 +152,19 @@ def _plans(seat: Seat[Any], base: Decision) -> list[_Plan]:
     out = [_Plan("opponent", base)]
     fires = [a for a in legal if isinstance(a, Fire)]
     if fires:
-        look = opp._look(seat)
-        shots = sorted((opp._shot(look, a, seat.odds(a)) for a in opp._screened(look, fires)), key=lambda s: -s.net)
-        for s in [s for s in shots if s.action != base.action][:OTHER_SHOTS]:
+        for s in [s for s in opp.priced_fire(seat, fires) if s.action != base.action][:OTHER_SHOTS]:
             a = s.action
-            if not isinstance(a, Fire):
-                continue  # a group being formed (A7.5) is the opponent's own plan, not an alternative
             out.append(_Plan(f"fire {'+'.join(a.firers)} at {a.at}",
                              Decision(a, f"{'+'.join(a.firers)} {a.mode} fire at {a.at}: expected effect {s.effect:.2f}, "
                                          f"risk {s.harm:.2f} (A7, A8)")))
     moves = [a for a in legal if isinstance(a, Move) and a != base.action]
     if moves:
-        look = opp._look(seat)
-        scored = []
-        for a in moves:
-            us = opp._pieces_units(look, a.pieces)
-            if us and not any(u.broken for u in us):
-                scored.append((opp._move_score(look, us, us[0].hex, Hex.from_label(a.to), a.mode), a))
-        scored.sort(key=lambda sa: -sa[0])
-        for score, a in scored[:OTHER_MOVES]:
+        for m in opp.scored_moves(seat, moves)[:OTHER_MOVES]:
+            a = m.action
             where = a.to + ("" if a.to_in == "ground" else f" {a.to_in}") + ("" if a.mode == "normal" else f" ({a.mode})")
             out.append(_Plan(f"move {'+'.join(a.pieces)} to {where}",
                              Decision(a, f"{'+'.join(a.pieces)} {a.mode} move to {a.to} (A4): the opponent's "
-                                         f"score for it {score:.1f}")))
+                                         f"score for it {m.score:.1f}")))
     hold = next((a for a in legal if isinstance(a, Pass)), None)
     if hold is not None and not isinstance(base.action, Pass):
         out.append(_Plan("pass", Decision(hold, "hold: pass this chance (A3)")))

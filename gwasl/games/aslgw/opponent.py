@@ -94,7 +94,10 @@ from gwasl.rules.turn_record import TurnRecordError, turn_record
 from gwasl.rules.units import UnitsError, unit_factors_of
 from gwasl.rules.victory import ControlCondition, VPCondition
 
-__all__ = ["POLICIES", "Plan", "automated", "opponent", "passive", "plan_of", "random_side", "self_breaks"]
+__all__ = [
+    "POLICIES", "Plan", "PricedFire", "ScoredMove", "automated", "opponent", "passive", "plan_of", "priced_fire",
+    "random_side", "scored_moves", "self_breaks",
+]
 
 _SQUADS = (UnitKind.SQUAD, UnitKind.HALF_SQUAD)
 #: what a unit is worth to its side, as a share of a squad (A26.22 CVP: squad 2, HS/crew/SMC 1;
@@ -923,6 +926,57 @@ def _shift_turn(seat: Seat[Any], dice: GameDice, legal: Sequence[Record]) -> Dec
         end = next(a for a in legal if isinstance(a, EndWindow))
         return _decision(end, f"{seat.viewer.name} ends its shift window (O'Leary 3.3.2)")
     return None
+
+
+@dataclass(frozen=True, slots=True)
+class PricedFire:
+    """A fire option as the opponent prices it (A7, A8): the expected effect on the target from the
+    exact odds, the expected harm to its own units (A8.31 FPF's NMC, A3.3 a Prep Fire that keeps
+    the firers from moving, A12.141 concealment given up), and the chance of at least a 1MC."""
+
+    action: Fire
+    effect: float
+    harm: float
+    chance: float
+
+    @property
+    def net(self) -> float:
+        return self.effect - self.harm
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredMove:
+    """A move as the opponent scores it (A4): toward its side's goals, into cover, away from fire."""
+
+    action: Move
+    score: float
+
+
+def priced_fire(seat: Seat[Any], fires: Sequence[Fire]) -> list[PricedFire]:
+    """The fire options among ``fires`` most worth pricing (at most ``FIRE_CANDIDATES`` by a cheap
+    guess), each priced as the opponent prices it (A7 fire, A8 defensive fire, A8.31 FPF), best
+    net first (ties in the order screened).  Reads only ``seat`` (its view and ``seat.odds``); the
+    plans other than the opponent's own that a hint weighs (gwasl.games.aslgw.advisor).
+    """
+    look = _look(seat)
+    shots = sorted((_shot(look, a, seat.odds(a)) for a in _screened(look, fires)), key=lambda s: -s.net)
+    return [PricedFire(s.action, s.effect, s.harm, s.chance) for s in shots if isinstance(s.action, Fire)]
+
+
+def scored_moves(seat: Seat[Any], moves: Sequence[Move]) -> list[ScoredMove]:
+    """Each of ``moves`` whose pieces are the seat's own Good Order units, scored as the opponent
+    scores a move (A4 movement: toward the side's goals, into cover, away from the threat by LOS and
+    range, A6/A7.21/A7.22), best first (ties in the order given).  Broken units' moves (A10.5 routs)
+    are not scored here.  Reads only ``seat``'s view.
+    """
+    look = _look(seat)
+    scored = []
+    for a in moves:
+        us = _pieces_units(look, a.pieces)
+        if us and not any(u.broken for u in us):
+            scored.append(ScoredMove(a, _move_score(look, us, us[0].hex, Hex.from_label(a.to), a.mode)))
+    scored.sort(key=lambda m: -m.score)
+    return scored
 
 
 def opponent(seat: Seat[Any], dice: GameDice) -> Decision:

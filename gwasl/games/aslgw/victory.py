@@ -35,6 +35,7 @@ from gwasl.rules.fog.status import lose_concealment
 from gwasl.rules.victory import Loss, Tally, Verdict, judge, tally, unit_vp
 
 __all__ = [
+    "cvp_tally",
     "PUBLIC",
     "REDUCERS",
     "Verdict",
@@ -312,7 +313,10 @@ def exit_loss(s: Scenario, uid: str) -> Loss:
     return Loss(uid, u.side, _vp(u), "exited", u.broken)
 
 
-def _tally(state: AslgwState, ended: bool) -> Tally:
+def cvp_tally(state: AslgwState, ended: bool) -> Tally:
+    """The sides' Casualty VP so far (A26.2): the losses' tally, plus the Balance's CVP where the
+    card's chosen Balance grants some (A26.4), and at game end the captured equipment doubled
+    (A26.222).  One tally for the verdict, the views and the advisor's leaf."""
     v = state.victory
     t = tally(v.losses, state.settings.order)
     if v.balance is not None and v.card.balance[v.balance].cvp:
@@ -335,7 +339,7 @@ def verdict(state: AslgwState, over: bool) -> Verdict | None:
         conds = {s: c for s, c in conds.items() if card.victory[s].immediate}
         if not conds:
             return None
-    return judge(conds, state.victory.truth.declared(), _tally(state, over), state.settings.order, over)
+    return judge(conds, state.victory.truth.declared(), cvp_tally(state, over), state.settings.order, over)
 
 
 def control_json(cm: ControlMap) -> dict[str, Any]:
@@ -364,7 +368,7 @@ def known_control(state: AslgwState, viewer: Viewer) -> ControlMap:
 
 def vp_json(state: AslgwState) -> dict[str, Any]:
     """CVP and exit VP so far (A26.221-26.23): losses and exits are seen by everyone."""
-    t = _tally(state, state.over)
+    t = cvp_tally(state, state.over)
     return {"cvp": dict(t.cvp), "exit": dict(t.exit_vp), "lines": list(t.lines)}
 
 
@@ -377,7 +381,7 @@ def result_json(state: AslgwState, why: str) -> dict[str, Any]:
 
 def verdict_record(v: Verdict, state: AslgwState) -> dict[str, Any]:
     """The record of a verdict: the CVP (A26.221), exit VP (A26.23) and declared Control (A26.15) behind it."""
-    t = _tally(state, True)
+    t = cvp_tally(state, True)
     return {"winner": v.winner, "why": v.why, "met": dict(v.met), "details": list(v.details),
             "cvp": dict(t.cvp), "exit_vp": dict(t.exit_vp),
             "control": control_json(state.victory.truth.declared()),

@@ -252,7 +252,7 @@ def _victory_count(state: AslgwState, viewer: Viewer) -> dict[str, list[dict[str
     """Each side's victory conditions counted now (the scenario card's live count in the
     player): Control as ``viewer`` may know it (A26.15), VP from losses everyone saw (A26.2)."""
     control = vic.known_control(state, viewer)
-    t = vic._tally(state, state.over)
+    t = vic.cvp_tally(state, state.over)
     out: dict[str, list[dict[str, Any]]] = {}
     for side, conds in state.victory.card.conditions().items():
         rows = []

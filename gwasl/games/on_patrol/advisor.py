@@ -92,7 +92,7 @@ class _Plan:
 
 
 def _hold(seat: Seat[Any], dice: GameDice) -> Decision:
-    d = P._sensible(seat, lambda *_a: None)
+    d = P.sensible_with(seat, lambda *_a: None)
     return Decision(d.action, f"hold fire: {d.why}", d.details)
 
 
@@ -111,7 +111,7 @@ def _plans(seat: Seat[Any], sensible: Policy, dice: AdviceDice) -> list[_Plan]:
         if fires:
             out.append(_Plan("hold fire", _hold(seat, dice), _hold))
         else:
-            shot = P._shot(st, sub, mine)
+            shot = P.best_launch(st, sub, mine)
             if shot is not None and shot[2] > 0:
                 a, p, add, target = shot
                 out.append(_Plan("fire now", Decision(a, f"fire now: {p:.0%} to meet a ship, most often {target}, "

@@ -20,7 +20,10 @@ from gwasl.games.on_patrol.tables import tables
 from gwasl.model.errors import GwaslError
 from gwasl.model.hexgrid import Hex
 
-__all__ = ["POLICIES", "pick", "random_policy", "sensible_policy", "shot_odds", "straight_course_policy"]
+__all__ = [
+    "POLICIES", "best_launch", "pick", "random_policy", "sensible_policy", "sensible_with", "shot_odds",
+    "straight_course_policy",
+]
 
 
 class TooManyChoicesError(GwaslError):
@@ -178,7 +181,7 @@ def shot_odds(st: PatrolState, tracks: Sequence[list[tuple[int, Hex, int]]]) -> 
     return [p for p, _s in futures], hits
 
 
-def _shot(st: PatrolState, sub: Sub, mine: Sequence[Record]) -> tuple[R.Launch, float, float, str] | None:
+def best_launch(st: PatrolState, sub: Sub, mine: Sequence[Record]) -> tuple[R.Launch, float, float, str] | None:
     """The launch of most expected VP (its chance of meeting each ship times the ship's VP),
     with its chance of a hit, that VP, and the ship it most often meets (104.1.5: only the
     launches the seat offers, at vessels in sight and range)."""
@@ -216,15 +219,15 @@ def _threat(st: PatrolState, sub: Sub) -> int:
 
 
 def sensible_policy(seat: Seat[Any], dice: GameDice) -> Decision:
-    """The default submarine policy (:func:`_sensible`), firing by :func:`_good_shot`."""
-    return _sensible(seat, _good_shot)
+    """The default submarine policy (:func:`sensible_with`), firing by :func:`_good_shot`."""
+    return sensible_with(seat, _good_shot)
 
 
 def straight_course_policy(seat: Seat[Any], dice: GameDice) -> Decision:
     """``sensible`` as it was before issue 27 item 12, for paired figures: it fires only where a
     torpedo would meet a ship that held its course and speed (:func:`_straight_shot`), at
     escorts too where there is no convoy (104.1.5: at vessels in sight and range)."""
-    return _sensible(seat, _straight_shot)
+    return sensible_with(seat, _straight_shot)
 
 
 def _straight_shot(st: PatrolState, sub: Sub, mine: Sequence[Record]) -> Decision | None:
@@ -246,7 +249,7 @@ def _good_shot(st: PatrolState, sub: Sub, mine: Sequence[Record]) -> Decision | 
     :data:`FIRE_VALUE`), up to :data:`SPREAD` torpedoes a phase (104.1.5, 104.3.1, 108.2.2)."""
     if len(sub.fired) >= SPREAD:
         return None
-    shot = _shot(st, sub, mine)
+    shot = best_launch(st, sub, mine)
     if shot is None or shot[1] < FIRE_AT or shot[2] < FIRE_VALUE:
         return None
     a, p, add, target = shot
@@ -255,8 +258,10 @@ def _good_shot(st: PatrolState, sub: Sub, mine: Sequence[Record]) -> Decision | 
                     {"hit_chance": round(p, 3), "vp_expected": round(add, 2), "target": target})
 
 
-def _sensible(seat: Seat[Any], shoot: Callable[[PatrolState, Sub, Sequence[Record]], Decision | None]) -> Decision:
-    """Fire at a ship a torpedo would meet (highest VP first); by day stay at 75 feet, at
+def sensible_with(seat: Seat[Any], shoot: Callable[[PatrolState, Sub, Sequence[Record]], Decision | None]) -> Decision:
+    """The submarine's choices through its seat (On Patrol 104.1.2: what it sees; 104.1.5: launches
+    only at vessels in sight and range), ``shoot`` deciding the launches (the default policy's
+    :func:`_good_shot`; the advisor's plans pass their own).  Fire at a ship a torpedo would meet (highest VP first); by day stay at 75 feet, at
     night at 25 feet away from the escorts; once detected go deep and
     open the range (emergency speed only with an escort within three hexes); reload every
     empty tube; once something is sunk (or the torpedoes are gone) and contact is lost,

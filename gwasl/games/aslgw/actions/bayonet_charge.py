@@ -254,7 +254,7 @@ def resolve_end_impulse(em: fx.Emitter, act: EndChargeImpulse) -> None:
         h, p, mf = ch.planned[st.unit_id]
         moves.append(ChargeMove(st.unit_id, h, p, mf))
     for cm in moves:
-        events, _blocked = mv._enemy_in_the_way(em.state, ch.side, sc.unit(cm.unit).hex, Hex.from_label(cm.to), Position(cm.to_in))
+        events, _blocked = mv.hidden_enemy_in_the_way(em.state, ch.side, sc.unit(cm.unit).hex, Hex.from_label(cm.to), Position(cm.to_in))
         em.emit(*events)
     left = tuple((m.unit_id, m.mf_left) for m in res.movers)
     ended = tuple((m.unit_id, m.ended) for m in res.movers if not m.active and m.ended)

@@ -83,6 +83,7 @@ from gwasl.rules.trenches import LocationError, MoveCost, enemies_in_the_way
 from gwasl.rules.weapons import sw_holder
 
 __all__ = [
+    "hidden_enemy_in_the_way",
     "APPLY",
     "MOVEMENT",
     "MOVES",
@@ -520,7 +521,7 @@ def resolve_step(state: AslgwState, dice: GameDice, group: Group, to: Hex, to_in
         except (StepError, LocationError) as e:  # pragma: no cover (checked legal)
             raise AssertionError(str(e)) from None
     # Hidden enemies in the way (A12.15): real ones are revealed and stop the movers in the MPh.
-    enemy_events, blocked = _enemy_in_the_way(state, side, frm, to, to_in)
+    enemy_events, blocked = hidden_enemy_in_the_way(state, side, frm, to, to_in)
     events += enemy_events
     if blocked:
         events += _stopped(fog, side, units, dummies, frm, frm_in, to, to_in,
@@ -548,8 +549,10 @@ def _stopped(fog: FogState, side: str, units: Sequence[Unit], dummies: Sequence[
     return out
 
 
-def _enemy_in_the_way(state: AslgwState, side: str, frm: Hex, to: Hex, to_in: Position) -> tuple[list[Record], bool]:
-    """A12.15 (and O'Leary 3.4): entering a location that holds hidden enemy pieces."""
+def hidden_enemy_in_the_way(state: AslgwState, side: str, frm: Hex, to: Hex, to_in: Position) -> tuple[list[Record], bool]:
+    """A12.15 (and O'Leary 3.4): entering a location that holds hidden enemy pieces: the events of
+    their discovery, and whether the move is stopped there.  Movement and the Bayonet Charge's
+    steps (ASLGW 1.5) both call it."""
     fog = state.fog
     sc = fog.scenario
     events: list[Record] = []
