@@ -608,8 +608,10 @@ def _combat_event_view(event: Record, viewer: Viewer) -> Shown | None:
         return Shown("sniper", f"{event.side}'s sniper strikes {event.unit}: dr {event.dr}, {eff} (A14)",
                      {"unit": event.unit, "dr": event.dr, "effect": event.effect})
     if isinstance(event, RallyResolved):
-        how = " (self-rally)" if event.self_rally else ""
-        return Shown("rally", f"{event.side}: {event.unit}{how}: {event.outcome.replace('_', ' ')} (A10.6)",
+        how = " (self-rally, A10.61)" if event.self_rally else ""
+        said = {"rallied": "passes its rally attempt", "failed": "fails to rally",
+                "casualty_reduction": "rolls an original 12 on its rally attempt: casualty reduction"}
+        return Shown("rally", f"{event.side}: {event.unit}{how} {said.get(event.outcome, event.outcome.replace('_', ' '))} (A10.6)",
                      {"unit": event.unit, "outcome": event.outcome})
     if isinstance(event, Routed):
         how = "Low Crawls" if event.low_crawl else "routs"

@@ -52,3 +52,15 @@ def test_residual_fp_is_named_once_and_a_kept_rate_of_fire_agrees() -> None:
     rof = FireResolved(side="british", mode="first", firers=("K-1", "MMG-1"), at="G3", at_in="ground",
                        target_side="german", fp="8", drm=0, final=7, results=("units: PTC",), rof_kept=("MMG-1",))
     assert "MMG-1 keeps its rate of fire (A7.35)" in _text(rof)
+
+
+def test_a_rally_attempt_reads_as_a_sentence() -> None:
+    """A10.6: "B-2 fails to rally", not "B-2: failed"; A10.61: an original 12 is a casualty
+    reduction, and a self-rally says so."""
+    from gwasl.games.aslgw.records import RallyResolved
+
+    assert _text(RallyResolved(side="french", unit="F-2", outcome="failed")) == "french: F-2 fails to rally (A10.6)"
+    assert _text(RallyResolved(side="french", unit="F-2", outcome="rallied")) == \
+        "french: F-2 passes its rally attempt (A10.6)"
+    twelve = _text(RallyResolved(side="french", unit="F-2", outcome="casualty_reduction", self_rally=True))
+    assert twelve == "french: F-2 (self-rally, A10.61) rolls an original 12 on its rally attempt: casualty reduction (A10.6)"
