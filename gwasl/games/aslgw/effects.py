@@ -311,7 +311,7 @@ def apply_ift(em: Emitter, ids: Sequence[str], result: IftResult, cause: str) ->
             sel, rolls = random_selection(em.dice, sorted(ids), f"{result.text} ({cause})")
             em.rolls(rolls)
             u0 = em.alive(sel)
-            casualty(em, sel, f"{result.text}: casualty reduction by Random Selection (A7.302)")
+            casualty(em, sel, f"{result.text}: chosen by Random Selection (A.9)")
             if u0 is not None and u0.kind is UnitKind.LEADER:
                 lost[(u0.hex, u0.position)] = leader_loss_modifier(leadership(em.state, u0), sel)
         for uid in _leaders_first(em.state, ids):

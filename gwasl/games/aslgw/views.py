@@ -315,7 +315,7 @@ def event_view(event: Record, viewer: Viewer) -> Shown | None:
     if isinstance(event, Over):
         return Shown("over", "The game is over (A26)" if event.judged else event.why)
     if isinstance(event, Exited):
-        return Shown("exited", f"{event.side} exits {', '.join(event.units)} off the map from {', '.join(event.at)}: "
+        return Shown("exited", f"{event.side} exits {', '.join(event.units)} off the map from {', '.join(dict.fromkeys(event.at))}: "
                                f"{event.vp} exit VP (A26.23)", {"units": list(event.units), "vp": event.vp})
     if isinstance(event, Judged):
         return Shown("victory", ("At once: " if event.immediate else "Game end: ") + event.why,

@@ -122,6 +122,19 @@ def test_double_time_gives_two_mf_and_cx_a4_5():
     assert "Double Time" in s.log()[-1]["text"]
 
 
+def test_a_unit_that_double_times_may_not_assault_move_a4_61_a4_5():
+    """A4.61: Assault Movement is not open to a unit that Double Times (A4.5); it may still move
+    normally with its extra MF.  Found in an opponent-against-opponent Saint-Quentin game's log
+    (a German leader Double Timed, then "moved by Assault Movement")."""
+    s = session(doc([squad("S", "B2"), leader("L", "B2"), FRENCH_FAR]))
+    to_phase(s, "MPh")
+    assert moves(s, "S", "assault")
+    s.act(DoubleTime(("L", "S")))
+    assert not moves(s, "S", "assault") and moves(s, "S", "normal")
+    with pytest.raises(IllegalAction, match="Double Timing: it may not use Assault Movement .*A4.61"):
+        s.act(Move(("L", "S"), "C2", "ground", "assault"))
+
+
 def test_assault_move_enters_one_location_and_keeps_concealment_a4_61_a12_14():
     """A4.61: one location, all MF; A12.14: it keeps concealment in Open Ground in enemy LOS,
     where normal movement loses it."""

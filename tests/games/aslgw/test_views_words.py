@@ -64,3 +64,11 @@ def test_a_rally_attempt_reads_as_a_sentence() -> None:
         "french: F-2 passes its rally attempt (A10.6)"
     twelve = _text(RallyResolved(side="french", unit="F-2", outcome="casualty_reduction", self_rally=True))
     assert twelve == "french: F-2 (self-rally, A10.61) rolls an original 12 on its rally attempt: casualty reduction (A10.6)"
+
+
+def test_units_that_exit_together_name_their_hex_once() -> None:
+    """A26.23: "exits S-1, S-L2 off the map from J5", not "from J5, J5"."""
+    from gwasl.games.aslgw.records import Exited
+
+    text = _text(Exited(side="german", units=("S-1", "S-L2"), at=("J5", "J5"), vp=4))
+    assert "off the map from J5: 4 exit VP (A26.23)" in text

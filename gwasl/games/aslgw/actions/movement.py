@@ -338,6 +338,8 @@ def group_problem(state: AslgwState, sc: Scenario, fog: FogState, group: Group, 
         return None, f"only a unit that has not moved this phase may {mode} ({rule})"
     need = cost.mf if impulse_cost is None else max(cost.mf, impulse_cost)
     for uid, (total, spent, cx, dt) in units_left.items():
+        if mode == "assault" and dt:
+            return None, f"{uid} is Double Timing: it may not use Assault Movement ({mt.rules['assault_move']})"
         if mode == "advance":
             if need >= total and cx:
                 return None, f"{uid} is CX: it may not advance into a location that costs all its MF ({mt.rules['advance']})"
