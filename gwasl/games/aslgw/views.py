@@ -535,6 +535,8 @@ _CHANGES = {
     "labor": "keeps trying to put its protection on (labor)", "labor_off": "stops trying", "cx": "is CX",
     "bch": "is a BCh unit",
 }
+#: the changes whose reason starts with the deed itself (ASLGW 1.9.16's removal of gas protection)
+_SAID_BY_WHY = frozenset({"gas_removed"})
 
 
 #: how a fire marker reads (A8.1, A8.3, A8.4, A3.3, A3.5)
@@ -585,9 +587,11 @@ def _combat_event_view(event: Record, viewer: Viewer) -> Shown | None:
     if isinstance(event, UnitHit):
         if event.private_to is not None and not viewer.sees_secrets_of(event.private_to):
             return None
-        change = _CHANGES.get(event.change, event.change)
+        change = _CHANGES.get(event.change, event.change.replace("_", " "))
         to = f" to {event.to.replace('_', ' ')}" if event.to and event.change in ("reduced", "replaced") else ""
-        return Shown("unit", f"{event.side}: {event.unit} {change}{to}: {event.why}",
+        # a change whose reason already says the deed ("takes its gas protection off: 1 MF ...")
+        said = f"{event.why}" if event.change in _SAID_BY_WHY else f"{change}{to}: {event.why}"
+        return Shown("unit", f"{event.side}: {event.unit} {said}",
                      {"unit": event.unit, "change": event.change, "to": event.to})
     if isinstance(event, WeaponChanged):
         return Shown("weapon", f"{event.side}: {event.weapon} {event.status.replace('_', ' ')}: {event.why}",

@@ -72,3 +72,12 @@ def test_units_that_exit_together_name_their_hex_once() -> None:
 
     text = _text(Exited(side="german", units=("S-1", "S-L2"), at=("J5", "J5"), vp=4))
     assert "off the map from J5: 4 exit VP (A26.23)" in text
+
+
+def test_gas_protection_taken_off_reads_once() -> None:
+    """ASLGW 1.9.16: "R-L takes its gas protection off: 1 MF ...", not "R-L gas_removed: takes ..."."""
+    from gwasl.games.aslgw.records import UnitHit
+
+    text = _text(UnitHit("german", "R-L", "gas_removed", "takes its gas protection off: 1 MF; its CX goes at the end "
+                                                        "of the MPh (ASLGW 1.9.16)"))
+    assert text.startswith("german: R-L takes its gas protection off: 1 MF;") and "gas_removed" not in text
