@@ -20,9 +20,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from gwasl.commands.common import UsageError, escape_controls, print_json
-from gwasl.engine.advice import candidates_of
 from gwasl.engine.game import PLAYER, PRACTICE, SECRET, GameError, GameOptions, IllegalAction, OptionError
-from gwasl.engine.session import SessionError
 from gwasl.games import DEFAULT_RULESET, RULESETS, game_for
 
 __all__ = ["register"]
@@ -313,6 +311,8 @@ def _odds(args: argparse.Namespace) -> int:
 
 
 def _suggest(args: argparse.Namespace) -> int:
+    from gwasl.engine.advice import candidates_of
+
     with _open(args.game) as gf:
         try:
             hint = gf.session.suggest(args.policy)
@@ -340,6 +340,7 @@ def _suggest(args: argparse.Namespace) -> int:
 
 
 def _undo(args: argparse.Namespace) -> int:
+    from gwasl.engine.session import SessionError
     from gwasl.store.gamefile import GameFileError
 
     with _open(args.game, "w") as gf:
@@ -360,7 +361,6 @@ def _replay(args: argparse.Namespace) -> int:
 
 def _batch(args: argparse.Namespace) -> int:
     from gwasl.engine.batch import batch, wilson
-    from gwasl.store.gamefile import load_source
 
     if args.games < 1:
         raise UsageError("--games must be at least 1")
@@ -375,6 +375,8 @@ def _batch(args: argparse.Namespace) -> int:
     sides: dict[str, str] = {}
     options = None
     if args.scenario:
+        from gwasl.store.gamefile import load_source  # the store only to read a scenario: a batch writes no file
+
         try:
             source = load_source(game, args.scenario)
             known = set(game.sides(game.setup(source, GameOptions())))
