@@ -213,11 +213,26 @@ WITHIN2: tuple[int, ...] = tuple(_mask(j for j in range(N) if _DIST[i * N + j] <
 #: per hex, the bitmask of the board hexes 1 to 5 hexes away (the range of every fire and spotting)
 WITHIN5: tuple[int, ...] = tuple(_mask(j for j in range(N) if 1 <= _DIST[i * N + j] <= 5) for i in range(N))
 
+def _arcs() -> tuple[tuple[int, ...], ...]:
+    # each offset between two board hexes tested once per facing, not once per pair of hexes
+    # (a fifth of the work at import: issue 23 item 8)
+    span = max(max(abs(q), abs(r)) for q, r in COORDS) * 2
+    wedge = [frozenset((dq, dr) for dq in range(-span, span + 1) for dr in range(-span, span + 1)
+                       if _in_arc((dq, dr), f)) for f in range(6)]
+    out = []
+    for qi, ri in COORDS:
+        masks = [0] * 6
+        for j, (qj, rj) in enumerate(COORDS):
+            d = (qj - qi, rj - ri)
+            for f in range(6):
+                if d in wedge[f]:
+                    masks[f] |= 1 << j
+        out.append(tuple(masks))
+    return tuple(out)
+
+
 #: ARC[h][f]: bitmask of the board hexes in the forward arc of armour in h facing corner f
-ARC: tuple[tuple[int, ...], ...] = tuple(
-    tuple(_mask(j for j in range(N) if j != i and _in_arc((COORDS[j][0] - COORDS[i][0], COORDS[j][1] - COORDS[i][1]), f))
-          for f in range(6))
-    for i in range(N))
+ARC: tuple[tuple[int, ...], ...] = _arcs()
 
 
 def in_arc(origin: int, facing: int, target: int) -> bool:
