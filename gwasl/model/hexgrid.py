@@ -49,6 +49,7 @@ __all__ = [
     "column_letters",
     "column_index",
     "hex_line",
+    "line_offsets",
     "hex_line_hexes",
     "DIRECTIONS",
     "ORIGIN",
@@ -519,6 +520,19 @@ def hex_line(a: Hex, b: Hex) -> HexLine:
         tuple(Hex(a.q + dq, a.r + dr) for dq, dr in offs),
         tuple((Hex(a.q + p[0], a.r + p[1]), Hex(a.q + o[0], a.r + o[1])) for p, o in pairs),
     )
+
+
+def line_offsets(dq: int, dr: int) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[tuple[int, int], tuple[int, int]], ...]]:
+    """:func:`hex_line` from ``Hex(0, 0)`` to ``Hex(dq, dr)`` as axial ``(q, r)`` offsets: the
+    hexes met, then the hexside pairs; add them to any start hex's ``(q, r)`` (the line is the
+    same wherever it starts).  For tables of many lines, which need no :class:`Hex` values.
+
+    >>> line_offsets(0, 3)
+    (((0, 0), (0, 1), (0, 2), (0, 3)), ())
+    >>> line_offsets(2, -1)[1]
+    (((1, -1), (1, 0)),)
+    """
+    return _line_offsets(dq, dr)
 
 
 def hex_line_hexes(a: Hex, b: Hex) -> tuple[Hex, ...]:

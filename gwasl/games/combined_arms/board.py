@@ -27,7 +27,7 @@ from typing import Any
 
 from gwasl.games.combined_arms.tables import ROAD_OFF_BOTTOM, ROAD_OFF_TOP, ROAD_PATH, ROW_WIDTHS, TableError
 from gwasl.model import hexgrid as _grid
-from gwasl.model.hexgrid import Hex, hex_line
+from gwasl.model.hexgrid import line_offsets
 
 __all__ = [
     "ALL",
@@ -256,9 +256,10 @@ def line_hexes(a: int, b: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     Hexes it touches only at a corner are in neither (Figure 5; rules-notes). (CA "Fire Attacks".)"""
     qa, ra = COORDS[a]
     qb, rb = COORDS[b]
-    line = hex_line(Hex(qa, ra), Hex(qb, rb))
-    interior = tuple(i for h in line.hexes if (i := _at(h.q, h.r)) not in (OFF, a, b))
-    touched = sorted({_at(h.q, h.r) for pair in line.hexside_pairs for h in pair} - {OFF, a, b})
+    # hexgrid's exact line as offsets from a (no Hex values: the tables hold thousands of lines)
+    met, sides = line_offsets(qb - qa, rb - ra)
+    interior = tuple(i for dq, dr in met if (i := _at(qa + dq, ra + dr)) not in (OFF, a, b))
+    touched = sorted({_at(qa + dq, ra + dr) for pair in sides for dq, dr in pair} - {OFF, a, b})
     return interior, tuple(touched)
 
 
