@@ -114,6 +114,22 @@ def test_a_batch_refuses_what_it_cannot_make_alike():
             x: int
 
 
+def test_an_instance_made_before_the_batch_is_finished_is_refused():
+    """A module that makes a value of a batched class before ``finish()`` fails at import, naming
+    the class: before this guard the class had only ``object.__init__``, and a class whose fields
+    all have defaults made an empty value without a word."""
+    batch = FrozenBatch()
+
+    @batch.dataclass(frozen=True, slots=True)
+    class Early:
+        n: int = 0
+
+    with pytest.raises(TypeError, match="Early made before its FrozenBatch was finished"):
+        Early()
+    batch.finish()
+    assert Early() == Early(0) and repr(Early(2)).endswith("Early(n=2)")
+
+
 def _standard_twin(cls: type) -> type:
     """``cls`` declared again with the standard decorator (same fields, defaults, factories and bases)."""
     ns: dict = {"__annotations__": dict(cls.__annotations__), "__qualname__": cls.__qualname__, "__module__": cls.__module__,
