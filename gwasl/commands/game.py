@@ -205,13 +205,15 @@ def _new(args: argparse.Namespace) -> int:
         choices[SECRET.key] = sorted({*args.secret, args.opponent})
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     try:
-        sides = game.sides(game.setup(source, GameOptions()))
+        plain = GameOptions()
+        first = game.setup(source, plain)  # the sides the choices are checked against
         try:
-            options = game.start_options(choices, sides)
+            options = game.start_options(choices, game.sides(first))
         except OptionError as e:
             flag = f"--{e.key}" if e.key in (SECRET.key, PRACTICE.key, OPPONENT) else f"--option {e.key}"
             raise UsageError(f"{flag}: {e.reason}") from None
-        gf = create_game(args.out, game, source, seed, options)
+        # no choice made: the game is the one just set up (its scenario is not validated again)
+        gf = create_game(args.out, game, source, seed, options, first if options == plain else None)
     except GameFileError as e:
         raise UsageError(str(e)) from None
     except GameError as e:

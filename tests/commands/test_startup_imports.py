@@ -163,3 +163,38 @@ def test_combined_arms_line_of_fire_tables_are_built_on_first_use():
             "(B.LOF_BY_HEX, near) == B._lof_by_hex(), len(interior) > 1000)\n")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert r.stdout.split() == ["False", "True", "True", "True"], r.stdout + r.stderr[-500:]
+
+
+def test_game_new_sets_the_game_up_and_validates_its_scenario_once(tmp_path, monkeypatch, capsys):
+    """``gwasl game new`` with no choice sets the game up once (ASLGW scenario validation
+    included): the sides the choices are checked against, the session and the file it returns
+    share that set-up (it was done three times: issue 23 item 8); with a choice, twice."""
+    from gwasl.games.aslgw import game as aslgw_game
+
+    calls: list[int] = []
+    real_setup = aslgw_game.AslgwGame.setup
+    real_validate = aslgw_game.validate_scenario
+
+    def setup(self, *a, **k):
+        calls.append(1)
+        return real_setup(self, *a, **k)
+
+    validations: list[int] = []
+
+    def validate(*a, **k):
+        validations.append(1)
+        return real_validate(*a, **k)
+
+    monkeypatch.setattr(aslgw_game.AslgwGame, "setup", setup)
+    monkeypatch.setattr(aslgw_game, "validate_scenario", validate)
+    assert cli.main(["game", "new", str(BOIS), "--out", str(tmp_path / "a.game"), "--seed", "5"]) == 0
+    assert (len(calls), len(validations)) == (1, 1)
+    from gwasl.store.gamefile import open_game
+
+    with open_game(tmp_path / "a.game", "r") as gf:  # the file holds the game it printed
+        assert gf.session.status().phase == "RPh" and len(calls) == 2
+    calls.clear()
+    validations.clear()
+    assert cli.main(["game", "new", str(BOIS), "--out", str(tmp_path / "b.game"), "--seed", "5", "--secret", "french"]) == 0
+    assert (len(calls), len(validations)) == (2, 2)
+    assert "new aslgw game, seed 5" in capsys.readouterr().out
