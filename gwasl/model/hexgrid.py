@@ -33,8 +33,7 @@ import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass as standard_dataclass
-from fractions import Fraction
-from functools import lru_cache
+from functools import cmp_to_key, lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from gwasl.model.batched import FrozenBatch
@@ -115,6 +114,7 @@ class RingRadiusError(GwaslError):
 _BATCH = FrozenBatch()
 if TYPE_CHECKING:
     from dataclasses import dataclass
+    from fractions import Fraction
 else:
     dataclass = _BATCH.dataclass
 
@@ -415,7 +415,12 @@ def _line_offsets(dq: int, dr: int) -> tuple[tuple[tuple[int, int], ...], tuple[
 
     # Order by where the line enters each hex (then leaves it), exactly: near a
     # vertex the order of centres projected on the line can differ from it.
-    met.sort(key=lambda c: _entry_exit_at(0, 0, bx, by, c))
+    bounds = {c: _entry_exit_at(0, 0, bx, by, c) for c in met}
+
+    def entered(c1: tuple[int, int], c2: tuple[int, int]) -> int:
+        return _compare_bounds(bounds[c1], bounds[c2])
+
+    met.sort(key=cmp_to_key(entered))
     # Hexside stretches: a pair of adjacent candidates both not met whose shared
     # side lies on the segment.
     met_set = set(met)
@@ -452,12 +457,26 @@ def _meets_open(bx: int, by: int, c: tuple[int, int]) -> bool:
 def _entry_exit(ax: int, ay: int, dx: int, dy: int, h: Hex) -> tuple[Fraction, Fraction]:
     """Parameters t_in <= t_out (as exact fractions of the segment A + t*d, clipped
     to 0..1) between which the segment lies in the closed hex ``h`` (Cyrus-Beck)."""
-    return _entry_exit_at(ax, ay, dx, dy, (h.q, h.r))
+    from fractions import Fraction
+
+    lo_n, lo_d, hi_n, hi_d = _entry_exit_at(ax, ay, dx, dy, (h.q, h.r))
+    return Fraction(lo_n, lo_d), Fraction(hi_n, hi_d)
 
 
-def _entry_exit_at(ax: int, ay: int, dx: int, dy: int, c: tuple[int, int]) -> tuple[Fraction, Fraction]:
-    """:func:`_entry_exit` of the hex at axial ``c``; the bounds kept as integer ratios
-    (denominators positive) until the two answers are made."""
+def _compare_bounds(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> int:
+    """-1, 0 or 1 as the bounds ``a`` (t_in, then t_out, as :func:`_entry_exit_at` gives them)
+    come before, with or after ``b``: the order of their fractions, in integers."""
+    for i in (0, 2):
+        x, y = a[i] * b[i + 1], b[i] * a[i + 1]  # denominators are positive
+        if x != y:
+            return -1 if x < y else 1
+    return 0
+
+
+def _entry_exit_at(ax: int, ay: int, dx: int, dy: int, c: tuple[int, int]) -> tuple[int, int, int, int]:
+    """:func:`_entry_exit` of the hex at axial ``c`` as integer ratios: t_in = n1/d1,
+    t_out = n2/d2 as ``(n1, d1, n2, d2)``, denominators positive (no fractions module:
+    a start-up's import, issue 23 item 8)."""
     lo_n, lo_d, hi_n, hi_d = 0, 1, 1, 1
     cx, cy = 3 * c[0], 2 * c[1] + c[0]
     # corners counter-clockwise in the lattice frame: inside is on the left
@@ -472,7 +491,7 @@ def _entry_exit_at(ax: int, ay: int, dx: int, dy: int, c: tuple[int, int]) -> tu
             lo_n, lo_d = -k0, k1
         elif k1 < 0 and k0 * hi_d < hi_n * -k1:  # t <= k0/-k1
             hi_n, hi_d = k0, -k1
-    return Fraction(lo_n, lo_d), Fraction(hi_n, hi_d)
+    return lo_n, lo_d, hi_n, hi_d
 
 
 def _axial_round_exact(qn: int, rn: int, n: int) -> Hex:
