@@ -616,7 +616,8 @@ def create_game(path: str | os.PathLike[str], game: Game[Any], source: Mapping[s
             stored = {k: _dumps(v) for k, v in meta.items()}
             _write_meta(con, stored)
             made = Session.new(game, source, seed, options, SqliteJournal(con, tmp, chain=_genesis(stored)), initial)
-            initial = made.state_at(None)  # opened below from the file, without a second set-up
+            # opened below from the file without a second set-up, if its set-up is the one written
+            written = (_genesis(stored), made.state_at(None))
             con.execute("PRAGMA journal_mode=WAL").fetchall()
         finally:
             con.close()
@@ -637,7 +638,7 @@ def create_game(path: str | os.PathLike[str], game: Game[Any], source: Mapping[s
             for p in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm")):
                 with contextlib.suppress(OSError):
                     p.unlink()
-    return open_game(target, initial=initial)
+    return open_game(target, made=written)
 
 
 def _quiet(p: Path) -> tuple[int, int, int] | None:
@@ -713,7 +714,8 @@ def _check_schema(conn: Any, p: Path) -> int:
     return version
 
 
-def open_game(path: str | os.PathLike[str], mode: Mode = "w", altered_ok: bool = False, *, initial: Any = None) -> GameFile:
+def open_game(path: str | os.PathLike[str], mode: Mode = "w", altered_ok: bool = False, *,
+              made: tuple[str, Any] | None = None) -> GameFile:
     """Open a saved game and rebuild its session; :class:`GameFileError` for any file
     that is not a readable game of a format this gwasl understands.
 
@@ -722,7 +724,8 @@ def open_game(path: str | os.PathLike[str], mode: Mode = "w", altered_ok: bool =
     ``mode="r"`` opens it read-only: the file is never changed (owed replies are made in
     memory only).  A journal entry that no longer matches the hash chain is refused,
     naming it, unless ``altered_ok`` (``replay --check`` reports it: :attr:`GameFile.altered`).
-    ``initial``: the game's set-up state when the caller has it (:func:`create_game`).
+    ``made``: (the hash of a set-up, its state) from :func:`create_game`, which has just set
+    the game up: used only when the file's set-up (its meta rows) hashes the same.
     """
     from gwasl.games import game_for
 
@@ -799,6 +802,7 @@ def open_game(path: str | os.PathLike[str], mode: Mode = "w", altered_ok: bool =
                                     "hash chain); gwasl plays no altered game ('gwasl game replay --check' reports it)")
         journal = SqliteJournal(con, p, entries, _snapshots(snap_rows), chain, mode)
         try:
+            initial = made[1] if made is not None and made[0] == _genesis(stored) else None
             session = Session.restore(game, source, seed, options, journal, initial=initial)
         except (GameFileError, GameError, SessionError, RecordError, sqlite3.Error, OSError):
             raise
