@@ -21,29 +21,16 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TextIO
 
 from gwasl.model.errors import GwaslError
+from gwasl.model.text import escape_controls, quote, quote_list
 
 if TYPE_CHECKING:
     from gwasl.model.hexgrid import Hex
     from gwasl.model.scenario import Scenario
-    from gwasl.model.scenario_io import escape_controls, quote, quote_list
 
 __all__ = ["MAX_LINE", "UsageError", "escape_controls", "load_or_fail", "parse_hex", "parse_side", "print_json", "quote", "quote_list", "safe_output"]
 
 #: Longest line of text output; the rest of a longer line is left out and counted.
 MAX_LINE = 2000
-
-
-_FROM_SCENARIO_IO = frozenset({"escape_controls", "quote", "quote_list"})
-
-
-def __getattr__(name: str) -> Any:
-    # the scenario reader's helpers, imported when a command first uses one: every command
-    # prints through safe_output, and `gwasl --help` reads no scenario (issue 23 item 8)
-    if name in _FROM_SCENARIO_IO:
-        from gwasl.model import scenario_io
-
-        return getattr(scenario_io, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class UsageError(GwaslError):
@@ -110,8 +97,6 @@ class _SafeText(io.TextIOBase):
 
 
 def _escape(text: str) -> str:
-    from gwasl.model.scenario_io import escape_controls
-
     return escape_controls(text)
 
 
@@ -178,7 +163,6 @@ def load_or_fail(path: str) -> Scenario:
 def parse_hex(scenario: Scenario, label: str, what: str = "hex") -> Hex:
     """A hex of the scenario's map, or :class:`UsageError` naming the bad label."""
     from gwasl.model.hexgrid import Hex, HexLabelError
-    from gwasl.model.scenario_io import quote
 
     try:
         h = Hex.from_label(label)
@@ -190,8 +174,6 @@ def parse_hex(scenario: Scenario, label: str, what: str = "hex") -> Hex:
 
 
 def parse_side(scenario: Scenario, side: str) -> str:
-    from gwasl.model.scenario_io import quote, quote_list
-
     if side not in scenario.sides:
         raise UsageError(f"side {quote(side)} is not a side of this scenario ({quote_list(scenario.sides)})")
     return side

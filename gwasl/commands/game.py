@@ -20,9 +20,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from gwasl.commands.common import UsageError, escape_controls, print_json
-from gwasl.engine.advice import candidates_of
 from gwasl.engine.game import PLAYER, PRACTICE, SECRET, GameError, GameOptions, IllegalAction, OptionError
-from gwasl.engine.session import SessionError
 from gwasl.games import DEFAULT_RULESET, RULESETS, game_for
 
 __all__ = ["register"]
@@ -207,13 +205,15 @@ def _new(args: argparse.Namespace) -> int:
         choices[SECRET.key] = sorted({*args.secret, args.opponent})
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     try:
-        sides = game.sides(game.setup(source, GameOptions()))
+        plain = GameOptions()
+        first = game.setup(source, plain)  # the sides the choices are checked against
         try:
-            options = game.start_options(choices, sides)
+            options = game.start_options(choices, game.sides(first))
         except OptionError as e:
             flag = f"--{e.key}" if e.key in (SECRET.key, PRACTICE.key, OPPONENT) else f"--option {e.key}"
             raise UsageError(f"{flag}: {e.reason}") from None
-        gf = create_game(args.out, game, source, seed, options)
+        # no choice made: the game is the one just set up (its scenario is not validated again)
+        gf = create_game(args.out, game, source, seed, options, first if options == plain else None)
     except GameFileError as e:
         raise UsageError(str(e)) from None
     except GameError as e:
@@ -313,6 +313,8 @@ def _odds(args: argparse.Namespace) -> int:
 
 
 def _suggest(args: argparse.Namespace) -> int:
+    from gwasl.engine.advice import candidates_of
+
     with _open(args.game) as gf:
         try:
             hint = gf.session.suggest(args.policy)
@@ -340,6 +342,7 @@ def _suggest(args: argparse.Namespace) -> int:
 
 
 def _undo(args: argparse.Namespace) -> int:
+    from gwasl.engine.session import SessionError
     from gwasl.store.gamefile import GameFileError
 
     with _open(args.game, "w") as gf:
@@ -360,7 +363,6 @@ def _replay(args: argparse.Namespace) -> int:
 
 def _batch(args: argparse.Namespace) -> int:
     from gwasl.engine.batch import batch, wilson
-    from gwasl.store.gamefile import load_source
 
     if args.games < 1:
         raise UsageError("--games must be at least 1")
@@ -375,6 +377,8 @@ def _batch(args: argparse.Namespace) -> int:
     sides: dict[str, str] = {}
     options = None
     if args.scenario:
+        from gwasl.store.gamefile import load_source  # the store only to read a scenario: a batch writes no file
+
         try:
             source = load_source(game, args.scenario)
             known = set(game.sides(game.setup(source, GameOptions())))

@@ -20,7 +20,6 @@ import math
 import os
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -154,6 +153,9 @@ def batch(game: Game[Any], games: int, seed: int = 0, policy: str | None = None,
     else:
         size = max(1, math.ceil(len(seeds) / (jobs * 4)))
         chunks = [seeds[i : i + size] for i in range(0, len(seeds), size)]
+        # the process pool (multiprocessing, ~20 ms to import) only for a batch that uses it
+        from concurrent.futures import ProcessPoolExecutor
+
         with ProcessPoolExecutor(jobs) as pool:
             parts = pool.map(_play_chunk, [(game, name, c, options.to_json(), source, side_names, counting) for c in chunks])
             results = [r for part in parts for r in part]

@@ -23,15 +23,24 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import MappingProxyType
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from gwasl.engine.dice import GameDice
 from gwasl.engine.events import ENGINE_EVENTS, Decided, Rolled
 from gwasl.engine.record import Record, Registry
+from gwasl.model.batched import FrozenBatch
 from gwasl.model.errors import GwaslError
 from gwasl.model.viewers import OMNISCIENT
+
+# The standard frozen dataclasses, their methods compiled together once the last is
+# declared (FrozenBatch: every command that plays a game imports this module).
+_BATCH = FrozenBatch()
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    dataclass = _BATCH.dataclass
 
 __all__ = [
     "BOOL",
@@ -238,12 +247,6 @@ class GameOption:
         return value if self.kind == SIDE else frozenset(value)
 
 
-#: gwasl keeps these sides' hidden layer from the person at the desk (:attr:`GameOptions.secret`)
-SECRET = GameOption("secret", "gwasl keeps secret", SIDES)
-#: take-back past dice and reveals (:attr:`GameOptions.practice`)
-PRACTICE = GameOption("practice", "practice mode: take back past dice and reveals")
-
-
 def _quoted(value: Any) -> str:
     return repr(value)[:40]
 
@@ -298,6 +301,14 @@ class Decision:
     why: str
     details: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     public: bool = False
+
+
+_BATCH.finish()  # every dataclass above gets its __init__, __repr__, __eq__ and __hash__
+
+#: gwasl keeps these sides' hidden layer from the person at the desk (:attr:`GameOptions.secret`)
+SECRET = GameOption("secret", "gwasl keeps secret", SIDES)
+#: take-back past dice and reveals (:attr:`GameOptions.practice`)
+PRACTICE = GameOption("practice", "practice mode: take back past dice and reveals")
 
 
 S = TypeVar("S")

@@ -99,7 +99,7 @@ class Session(Generic[S]):
     """One game in play over a journal.  Build it with :meth:`new` or :meth:`restore`."""
 
     def __init__(self, game: Game[S], source: Mapping[str, Any] | None, options: GameOptions, seed: int,
-                 journal: Journal) -> None:
+                 journal: Journal, initial: S | None = None) -> None:
         self.game = game
         self.source = source
         self.options = options
@@ -107,7 +107,9 @@ class Session(Generic[S]):
         self.journal = journal
         self._entries: list[Entry] = []
         self._undone: set[int] = set()
-        self._initial: S = game.setup(source, options)
+        # the set-up state: ``initial`` when the caller has just set the game up from this very
+        # source and options (a new game's file is not set up, validated, again: issue 23 item 8)
+        self._initial: S = game.setup(source, options) if initial is None else initial
         self.state: S = self._initial
         self._listeners: list[Listener] = []
         self.snapshot_every = SNAPSHOT_EVERY
@@ -122,10 +124,11 @@ class Session(Generic[S]):
     # -- construction ---------------------------------------------------------
     @classmethod
     def new(cls, game: Game[S], source: Mapping[str, Any] | None, seed: int, options: GameOptions | None = None,
-            journal: Journal | None = None) -> Session[S]:
+            journal: Journal | None = None, initial: S | None = None) -> Session[S]:
         """A new game: set up from ``source`` and opened with :meth:`Game.begin`
-        (its events are the journal's first entry), then automated sides act."""
-        s = cls(game, source, options or GameOptions(), seed, journal if journal is not None else MemoryJournal())
+        (its events are the journal's first entry), then automated sides act.  ``initial``:
+        ``game.setup(source, options)`` when the caller already has it."""
+        s = cls(game, source, options or GameOptions(), seed, journal if journal is not None else MemoryJournal(), initial)
         if s.journal.entries():
             raise SessionError("a new game needs an empty journal")
         dice = GameDice(seed, 0)
@@ -139,15 +142,17 @@ class Session(Generic[S]):
 
     @classmethod
     def restore(cls, game: Game[S], source: Mapping[str, Any] | None, seed: int, options: GameOptions,
-                journal: Journal, snapshot: tuple[int, S] | None = None, finish: bool = True) -> Session[S]:
+                journal: Journal, snapshot: tuple[int, S] | None = None, finish: bool = True,
+                initial: S | None = None) -> Session[S]:
         """A saved game, rebuilt by reducing its journal's events (from ``snapshot``,
         a state after entry ``index``, when given); then, unless ``finish`` is false,
-        the automated replies the journal owes are made and journalled (:meth:`finish`).
+        the automated replies the journal owes are made and journalled (:meth:`finish`);
+        ``initial``: ``game.setup(source, options)`` when the caller already has it.
 
         Raises :class:`SessionError` for a journal that does not replay and
         :class:`~gwasl.engine.journal.JournalError` when the owed replies cannot be journalled.
         """
-        s = cls(game, source, options, seed, journal)
+        s = cls(game, source, options, seed, journal, initial)
         entries = list(journal.entries())
         s._entries = entries
         for e in entries:

@@ -129,6 +129,7 @@ class FrozenBatch:
         if any(getattr(f, "_field_type", None) is initvar for f in vars(out)["__dataclass_fields__"].values()):
             raise TypeError(f"{cls.__name__}: InitVar fields are not supported by a FrozenBatch")
         self._pending.append((out, no_doc, order))
+        out.__init__ = _not_yet  # type: ignore[misc]  # until finish(): an instance made too early says so
         return out
 
     def finish(self) -> None:
@@ -214,6 +215,13 @@ def _compiled(source: str, module: str) -> types.CodeType:
             tmp.write_bytes(marshal.dumps((source, code)))
             os.replace(tmp, where)  # whole or not at all: another process may be reading it
     return code
+
+
+def _not_yet(self: Any, *args: Any, **kwargs: Any) -> None:
+    """A batched class's constructor until its batch is finished: a module that makes an
+    instance before ``finish()`` fails at import, naming the class (never a half-made value)."""
+    raise TypeError(f"{type(self).__qualname__} made before its FrozenBatch was finished: "
+                    "call finish() after the last class of the batch and before the first instance")
 
 
 def _put(cls: type, name: str, fn: Callable[..., Any]) -> None:

@@ -33,8 +33,7 @@ import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass as standard_dataclass
-from fractions import Fraction
-from functools import lru_cache
+from functools import cmp_to_key, lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from gwasl.model.batched import FrozenBatch
@@ -49,6 +48,7 @@ __all__ = [
     "column_letters",
     "column_index",
     "hex_line",
+    "line_offsets",
     "hex_line_hexes",
     "DIRECTIONS",
     "ORIGIN",
@@ -114,6 +114,7 @@ class RingRadiusError(GwaslError):
 _BATCH = FrozenBatch()
 if TYPE_CHECKING:
     from dataclasses import dataclass
+    from fractions import Fraction
 else:
     dataclass = _BATCH.dataclass
 
@@ -361,6 +362,7 @@ def _edge_normals() -> tuple[tuple[int, int], ...]:
 
 
 _AXES = _edge_normals()
+_DIRECTION_SET = frozenset(_DIRECTIONS)
 
 
 def _runs_along_side(ax: int, ay: int, bx: int, by: int, h1: Hex, h2: Hex) -> bool:
@@ -388,71 +390,108 @@ def _runs_along_side(ax: int, ay: int, bx: int, by: int, h1: Hex, h2: Hex) -> bo
 def _line_offsets(dq: int, dr: int) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[tuple[int, int], tuple[int, int]], ...]]:
     """Supercover of the segment from Hex(0,0) to Hex(dq,dr), as axial offsets.
 
-    Translation-invariant, so cached per offset.
+    Translation-invariant, so cached per offset.  Worked on (q, r) pairs rather than
+    :class:`Hex` values, and the entry parameters compared as integer ratios: the same
+    answers for a fraction of the time (a board's lines of fire are built at once, issue
+    23 item 8).
     """
-    a = Hex(0, 0)
-    b = Hex(dq, dr)
-    ax, ay = a.lattice_centre
-    bx, by = b.lattice_centre
-    n = a.distance(b)
+    n = max(abs(dq), abs(dr), abs(dq + dr))
     if n == 0:
         return (((0, 0),), ())
+    bx, by = 3 * dq, 2 * dr + dq  # the far centre in the lattice frame (the near one is the origin)
     # Candidates: hexes within 1 of the rounded straight line (the supercover is
     # always inside that band), then the exact test on each.
-    candidates: set[Hex] = set()
+    candidates: set[tuple[int, int]] = set()
     for i in range(n + 1):
         # Round the axial point a + (b-a)*i/n with exact rational arithmetic.
         h = _axial_round_exact(dq * i, dr * i, n)
-        candidates.add(h)
-        candidates.update(h.neighbours())
-    met = [h for h in candidates if _segment_meets_open_hex(ax, ay, bx, by, h)]
-    dx, dy = bx - ax, by - ay
+        q, r = h.q, h.r
+        candidates.add((q, r))
+        candidates.update((q + ddq, r + ddr) for ddq, ddr in _DIRECTIONS)
+    met = [c for c in candidates if _meets_open(bx, by, c)]
 
-    def t(h: Hex) -> int:
-        x, y = h.lattice_centre
-        return dx * (x - ax) + dy * (y - ay)
+    def t(c: tuple[int, int]) -> int:
+        return bx * 3 * c[0] + by * (2 * c[1] + c[0])
 
     # Order by where the line enters each hex (then leaves it), exactly: near a
     # vertex the order of centres projected on the line can differ from it.
-    met.sort(key=lambda h: _entry_exit(ax, ay, dx, dy, h))
+    bounds = {c: _entry_exit_at(0, 0, bx, by, c) for c in met}
+
+    def entered(c1: tuple[int, int], c2: tuple[int, int]) -> int:
+        return _compare_bounds(bounds[c1], bounds[c2])
+
+    met.sort(key=cmp_to_key(entered))
     # Hexside stretches: a pair of adjacent candidates both not met whose shared
     # side lies on the segment.
-    pairs = []
-    cand = sorted(candidates, key=t)
     met_set = set(met)
-    for i, h1 in enumerate(cand):
-        for h2 in cand[i + 1:]:
-            if h1 in met_set or h2 in met_set:
-                continue
-            if h1.is_adjacent(h2) and _runs_along_side(ax, ay, bx, by, h1, h2):
-                pairs.append((min(h1, h2), max(h1, h2)))
+    cand = sorted((c for c in candidates if c not in met_set), key=t)
+    # (a side lies on the segment's line only when the line is the perpendicular bisector
+    # of the two centres: they lie mirrored about it, their cross products with it opposite)
+    side = [bx * (2 * r + q) - by * 3 * q for q, r in cand]
+    pairs = []
+    for i, c1 in enumerate(cand):
+        for j in range(i + 1, len(cand)):
+            c2 = cand[j]
+            if (side[i] + side[j] == 0 and (c2[0] - c1[0], c2[1] - c1[1]) in _DIRECTION_SET
+                    and _runs_along_side(0, 0, bx, by, Hex(*c1), Hex(*c2))):
+                pairs.append((min(c1, c2), max(c1, c2)))
+    pairs.sort(key=lambda p: (t(p[0]) + t(p[1]), p))  # along the line; within a pair, axial order
+    return tuple(met), tuple(pairs)
 
-    def mid_t(p: tuple[Hex, Hex]) -> int:
-        return t(p[0]) + t(p[1])
 
-    pairs.sort(key=lambda p: (mid_t(p), p))  # along the line; within a pair, axial order
-    return (
-        tuple((h.q, h.r) for h in met),
-        tuple(((p.q, p.r), (o.q, o.r)) for p, o in pairs),
-    )
+def _meets_open(bx: int, by: int, c: tuple[int, int]) -> bool:
+    """:func:`_segment_meets_open_hex` of the segment from the origin to (bx, by) and the hex at axial ``c``."""
+    cx, cy = 3 * c[0], 2 * c[1] + c[0]
+    corners = [(cx + dx, cy + dy) for dx, dy in _LATTICE_CORNERS]
+    for nx, ny in _AXES:
+        p_vals = [nx * x + ny * y for x, y in corners]
+        s2 = nx * bx + ny * by
+        smin, smax = (0, s2) if s2 >= 0 else (s2, 0)
+        if smax <= min(p_vals) or max(p_vals) <= smin:
+            return False
+    nx, ny = -by, bx  # the segment's normal; the segment lies on nx*x + ny*y == 0
+    p_vals = [nx * x + ny * y for x, y in corners]
+    return not (max(p_vals) <= 0 or min(p_vals) >= 0)
 
 
 def _entry_exit(ax: int, ay: int, dx: int, dy: int, h: Hex) -> tuple[Fraction, Fraction]:
     """Parameters t_in <= t_out (as exact fractions of the segment A + t*d, clipped
     to 0..1) between which the segment lies in the closed hex ``h`` (Cyrus-Beck)."""
-    lo, hi = Fraction(0), Fraction(1)
-    corners = h.lattice_corners()  # counter-clockwise in the lattice frame: inside is on the left
+    from fractions import Fraction
+
+    lo_n, lo_d, hi_n, hi_d = _entry_exit_at(ax, ay, dx, dy, (h.q, h.r))
+    return Fraction(lo_n, lo_d), Fraction(hi_n, hi_d)
+
+
+def _compare_bounds(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> int:
+    """-1, 0 or 1 as the bounds ``a`` (t_in, then t_out, as :func:`_entry_exit_at` gives them)
+    come before, with or after ``b``: the order of their fractions, in integers."""
+    for i in (0, 2):
+        x, y = a[i] * b[i + 1], b[i] * a[i + 1]  # denominators are positive
+        if x != y:
+            return -1 if x < y else 1
+    return 0
+
+
+def _entry_exit_at(ax: int, ay: int, dx: int, dy: int, c: tuple[int, int]) -> tuple[int, int, int, int]:
+    """:func:`_entry_exit` of the hex at axial ``c`` as integer ratios: t_in = n1/d1,
+    t_out = n2/d2 as ``(n1, d1, n2, d2)``, denominators positive (no fractions module:
+    a start-up's import, issue 23 item 8)."""
+    lo_n, lo_d, hi_n, hi_d = 0, 1, 1, 1
+    cx, cy = 3 * c[0], 2 * c[1] + c[0]
+    # corners counter-clockwise in the lattice frame: inside is on the left
     for i in range(6):
-        px, py = corners[i]
-        qx, qy = corners[(i + 1) % 6]
+        px, py = _LATTICE_CORNERS[i]
+        qx, qy = _LATTICE_CORNERS[(i + 1) % 6]
         ex, ey = qx - px, qy - py
+        px, py = cx + px, cy + py
         k0 = ex * (ay - py) - ey * (ax - px)
         k1 = ex * dy - ey * dx
-        if k1 > 0:
-            lo = max(lo, Fraction(-k0, k1))
-        elif k1 < 0:
-            hi = min(hi, Fraction(-k0, k1))
-    return lo, hi
+        if k1 > 0 and -k0 * lo_d > lo_n * k1:  # t >= -k0/k1
+            lo_n, lo_d = -k0, k1
+        elif k1 < 0 and k0 * hi_d < hi_n * -k1:  # t <= k0/-k1
+            hi_n, hi_d = k0, -k1
+    return lo_n, lo_d, hi_n, hi_d
 
 
 def _axial_round_exact(qn: int, rn: int, n: int) -> Hex:
@@ -500,6 +539,19 @@ def hex_line(a: Hex, b: Hex) -> HexLine:
         tuple(Hex(a.q + dq, a.r + dr) for dq, dr in offs),
         tuple((Hex(a.q + p[0], a.r + p[1]), Hex(a.q + o[0], a.r + o[1])) for p, o in pairs),
     )
+
+
+def line_offsets(dq: int, dr: int) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[tuple[int, int], tuple[int, int]], ...]]:
+    """:func:`hex_line` from ``Hex(0, 0)`` to ``Hex(dq, dr)`` as axial ``(q, r)`` offsets: the
+    hexes met, then the hexside pairs; add them to any start hex's ``(q, r)`` (the line is the
+    same wherever it starts).  For tables of many lines, which need no :class:`Hex` values.
+
+    >>> line_offsets(0, 3)
+    (((0, 0), (0, 1), (0, 2), (0, 3)), ())
+    >>> line_offsets(2, -1)[1]
+    (((1, -1), (1, 0)),)
+    """
+    return _line_offsets(dq, dr)
 
 
 def hex_line_hexes(a: Hex, b: Hex) -> tuple[Hex, ...]:

@@ -20,15 +20,25 @@ French exemption from the two-MMC average (ASLGW 1.11.2) is a flag.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from itertools import permutations
+from typing import TYPE_CHECKING
 
+from gwasl.model.batched import FrozenBatch
 from gwasl.model.errors import GwaslError
 from gwasl.model.hexgrid import Hex
 from gwasl.model.phases import Phase
 from gwasl.model.scenario import FortificationKind, HiddenStatus, Position, Scenario, Unit, UnitKind
 from gwasl.rules.morale import asl_core
 from gwasl.rules.units import nationality_traits
+
+# The standard frozen dataclasses, their methods compiled together by one FrozenBatch
+# (what a command pays at start-up: issue 23 item 8).
+_BATCH = FrozenBatch()
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    dataclass = _BATCH.dataclass
 
 __all__ = [
     "BCH_RANGE",
@@ -334,6 +344,9 @@ class BChImpulse:
     @property
     def ok(self) -> bool:
         return not self.failures
+
+
+_BATCH.finish()  # every dataclass above gets its __init__, __repr__, __eq__ and __hash__
 
 
 def bch_movers(s: Scenario, decl: BChDeclaration) -> tuple[BChMover, ...]:

@@ -31,10 +31,11 @@ hexes, a building that does not exist, a threshold no side can reach).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from gwasl.model.batched import FrozenBatch
 from gwasl.model.errors import GwaslError
 from gwasl.model.hexgrid import Hex, HexLabelError
 from gwasl.model.scenario import Position, Scenario
@@ -42,6 +43,14 @@ from gwasl.model.scenario_io import Finding
 from gwasl.rules.control import Location
 from gwasl.rules.validate import scenario_check
 from gwasl.rules.victory import Condition, ControlCondition, VPCondition
+
+# The standard frozen dataclasses, their methods compiled together by one FrozenBatch
+# (what a command pays at start-up: issue 23 item 8).
+_BATCH = FrozenBatch()
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    dataclass = _BATCH.dataclass
 
 __all__ = [
     "CARD_FIELDS",
@@ -134,6 +143,9 @@ class ScenarioCard:
 
     def conditions(self) -> dict[str, tuple[Condition, ...]]:
         return {s: v.conditions for s, v in self.victory.items() if v.conditions}
+
+
+_BATCH.finish()  # every dataclass above gets its __init__, __repr__, __eq__ and __hash__
 
 
 def edge_hexes(s: Scenario, edge: str) -> frozenset[Hex]:

@@ -14,10 +14,11 @@ weapons module) and the nationality's HtH DRM (1.11.2, the units module).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
+from gwasl.model.batched import FrozenBatch
 from gwasl.model.errors import GwaslError
 from gwasl.model.scenario import Unit
 from gwasl.rules.armour import armour_cc_modifier
@@ -26,6 +27,14 @@ from gwasl.rules.dice import Dice, Modifier, Roll
 from gwasl.rules.ift import CCOdds, cc_result, cct_odds, two_dice
 from gwasl.rules.morale import cx_attack_modifier
 from gwasl.rules.trenches import DEEP_TRENCH_POSITIONS
+
+# The standard frozen dataclasses, their methods compiled together by one FrozenBatch
+# (what a command pays at start-up: issue 23 item 8).
+_BATCH = FrozenBatch()
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    dataclass = _BATCH.dataclass
 
 __all__ = ["AmbushSide", "CCAttack", "CCKind", "CCDecision", "CloseCombatError", "Separation", "ambush_modifiers",
            "ambush_outcome", "ambush_distribution", "cc_attack_outcome", "cc_modifiers", "cc_pair_distribution",
@@ -266,6 +275,9 @@ class AmbushSide:
     @property
     def drm(self) -> int:
         return sum(m.value for m in self.modifiers)
+
+
+_BATCH.finish()  # every dataclass above gets its __init__, __repr__, __eq__ and __hash__
 
 
 def ambush_modifiers(*, concealed: bool, cx: bool, pinned: bool, lax: bool, leader_modifier: int | None) -> tuple[Modifier, ...]:

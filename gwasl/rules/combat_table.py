@@ -17,14 +17,22 @@ from (docs/rules-notes.md, 'Fire and close combat in play').
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from gwasl.model.batched import FrozenBatch
 from gwasl.model.scenario import Position, Terrain
 from gwasl.model.terrain import TableError, load_resource
+
+# The standard frozen dataclasses, their methods compiled together by one FrozenBatch
+# (what a command pays at start-up: issue 23 item 8).
+_BATCH = FrozenBatch()
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    dataclass = _BATCH.dataclass
 
 __all__ = [
     "AmbushTable",
@@ -149,6 +157,9 @@ class CombatTable:
             return self.firers[kind]
         except KeyError:
             raise TableError(f"{_FILE} firers: no factors for a {kind}") from None
+
+
+_BATCH.finish()  # every dataclass above gets its __init__, __repr__, __eq__ and __hash__
 
 
 _SECTIONS = ("fire", "firers", "support_weapons", "results", "leader_loss", "elr", "rally", "rout", "close_combat",

@@ -22,11 +22,13 @@ ranges do (docs/rules-notes.md, "Command radius is counted in hexes").
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass as standard_dataclass
+from dataclasses import field
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from gwasl.model.batched import FrozenBatch
 from gwasl.model.errors import GwaslError
 from gwasl.model.hexgrid import Hex
 from gwasl.model.phases import Phase
@@ -41,6 +43,14 @@ from gwasl.rules.organisation import (
     organisation,
 )
 from gwasl.rules.units import base_command_radius, hero_command_radius, nationality_traits
+
+# The standard frozen dataclasses, their methods compiled together by one FrozenBatch
+# (what a command pays at start-up: issue 23 item 8).
+_BATCH = FrozenBatch()
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    dataclass = _BATCH.dataclass
 
 __all__ = [
     "CommandError",
@@ -152,6 +162,9 @@ class CommandReport:
         return {"radius": dict(self.radius), "units": {k: v.as_json() for k, v in self.units.items()}}
 
 
+_BATCH.finish()  # every dataclass above gets its __init__, __repr__, __eq__ and __hash__
+
+
 # ---------------------------------------------------------------------------
 # Who commands whom: an exact assignment (ASLGW 1.3, 1.3.1, 1.3.3)
 # ---------------------------------------------------------------------------
@@ -160,7 +173,7 @@ class CommandReport:
 _SIZE = {UnitKind.SQUAD: 2, UnitKind.HALF_SQUAD: 1, UnitKind.CREW: 0}
 
 
-@dataclass(slots=True)
+@standard_dataclass(slots=True)
 class _Pool:
     """The Good Order leaders and heroes of one side standing in one hex with
     one radius: each unit within that radius of the hex may go to any of

@@ -31,11 +31,20 @@ Worked example (A26.15, building 22U3), abridged:
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
+from gwasl.model.batched import FrozenBatch
 from gwasl.model.hexgrid import Hex
+
+# The standard frozen dataclasses, their methods compiled together by one FrozenBatch
+# (what a command pays at start-up: issue 23 item 8).
+_BATCH = FrozenBatch()
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    dataclass = _BATCH.dataclass
 
 __all__ = ["ControlChange", "ControlMap", "Controller", "Location", "Occupant", "can_gain_control", "denies_control"]
 
@@ -251,3 +260,6 @@ class ControlMap:
             return MappingProxyType({k: Controller(c.side) for k, c in table.items()})
 
         return ControlMap(plain(self.locations), plain(self.hexes), plain(self.buildings))
+
+
+_BATCH.finish()  # every dataclass above gets its __init__, __repr__, __eq__ and __hash__

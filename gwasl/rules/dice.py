@@ -16,10 +16,18 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
+from gwasl.model.batched import FrozenBatch
 from gwasl.model.errors import GwaslError
+
+# The standard frozen dataclasses, their methods compiled together by one FrozenBatch
+# (what a command pays at start-up: issue 23 item 8).
+_BATCH = FrozenBatch()
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    dataclass = _BATCH.dataclass
 
 __all__ = ["Dice", "Modifier", "Modifiers", "Roll", "ScriptedDice", "DiceError", "as_modifiers", "random_selection"]
 
@@ -84,6 +92,9 @@ class Roll:
             "modifiers": [m.as_json() for m in self.modifiers],
             "final": self.final,
         }
+
+
+_BATCH.finish()  # every dataclass above gets its __init__, __repr__, __eq__ and __hash__
 
 
 #: DRM as callers give them: ``{cause: value}``, :class:`Modifier` values, or none.

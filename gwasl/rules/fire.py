@@ -20,11 +20,11 @@ Fraction(1, 1)
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from gwasl.model.batched import FrozenBatch
 from gwasl.model.errors import GwaslError
 from gwasl.model.scenario import Scenario, UnitKind
 from gwasl.model.terrain import TableError, load_resource
@@ -32,6 +32,14 @@ from gwasl.rules.combat_table import combat_table
 from gwasl.rules.dice import Dice, Modifier, Roll
 from gwasl.rules.grenades import has_hand_grenades
 from gwasl.rules.ift import IftResult, cowering_shift, fire_tables, ift_column, ift_result, two_dice
+
+# The standard frozen dataclasses, their methods compiled together by one FrozenBatch
+# (what a command pays at start-up: issue 23 item 8).
+_BATCH = FrozenBatch()
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    dataclass = _BATCH.dataclass
 
 __all__ = [
     "AttackOutcome",
@@ -392,6 +400,9 @@ class AttackOutcome:
         if self.eliminated:
             text += f"; {', '.join(self.eliminated)} used up (A22.3)"
         return text
+
+
+_BATCH.finish()  # every dataclass above gets its __init__, __repr__, __eq__ and __hash__
 
 
 def _effect(r: IftResult) -> str:

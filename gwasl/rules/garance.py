@@ -18,13 +18,21 @@ True
 from __future__ import annotations
 
 import datetime as _dt
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from gwasl.model.batched import FrozenBatch
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import HiddenStatus, Nationality, Position, Scenario, Unit, Weather
 from gwasl.model.terrain import TableError, load_resource, terrain_table
+
+# The standard frozen dataclasses, their methods compiled together by one FrozenBatch
+# (what a command pays at start-up: issue 23 item 8).
+_BATCH = FrozenBatch()
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    dataclass = _BATCH.dataclass
 
 __all__ = ["GaranceRule", "GaranceConcealment", "garance_rule", "garance_exception", "wears_garance",
            "garance_concealment_loss", "in_open_ground", "parse_garance"]
@@ -124,6 +132,9 @@ class GaranceConcealment:
     loses_concealment: bool
     reason: str
     rule: str = "ASLGW 1.7.2"
+
+
+_BATCH.finish()  # every dataclass above gets its __init__, __repr__, __eq__ and __hash__
 
 
 def garance_concealment_loss(s: Scenario, unit: Unit, in_enemy_los: bool, in_open_ground: bool,

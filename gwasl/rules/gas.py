@@ -15,16 +15,25 @@ from __future__ import annotations
 
 import datetime as _dt
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from gwasl.model.batched import FrozenBatch
 from gwasl.model.errors import GwaslError
 from gwasl.model.scenario import GasProtection, Nationality, Scenario, Unit
 from gwasl.model.terrain import TableError, load_resource
 from gwasl.rules.dice import Dice, Modifier
 from gwasl.rules.morale import CasualtyReduction, MoraleCheckResult, TaskCheckResult, morale_check, normal_task_check
+
+# The standard frozen dataclasses, their methods compiled together by one FrozenBatch
+# (what a command pays at start-up: issue 23 item 8).
+_BATCH = FrozenBatch()
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    dataclass = _BATCH.dataclass
 
 __all__ = [
     "GasAgent",
@@ -453,6 +462,9 @@ class RemovalResult:
     mp_cost: int
     cx_removed_at_end_of_mph: bool
     rule: str
+
+
+_BATCH.finish()  # every dataclass above gets its __init__, __repr__, __eq__ and __hash__
 
 
 def remove_protection(state: ProtectionState) -> RemovalResult:

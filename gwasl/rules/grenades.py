@@ -18,13 +18,21 @@ False
 from __future__ import annotations
 
 import datetime as _dt
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from gwasl.model.batched import FrozenBatch
 from gwasl.model.scenario import Front, Scenario
 from gwasl.model.terrain import TableError, load_resource
 from gwasl.rules.units import as_date
+
+# The standard frozen dataclasses, their methods compiled together by one FrozenBatch
+# (what a command pays at start-up: issue 23 item 8).
+_BATCH = FrozenBatch()
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    dataclass = _BATCH.dataclass
 
 __all__ = ["GrenadeStatus", "hand_grenades_by_default", "hand_grenade_status", "has_hand_grenades", "parse_hand_grenades"]
 
@@ -44,6 +52,9 @@ class GrenadeStatus:
     has_hand_grenades: bool
     reason: str
     rule: str = "ASLGW 1.6.61"
+
+
+_BATCH.finish()  # every dataclass above gets its __init__, __repr__, __eq__ and __hash__
 
 
 def parse_hand_grenades(doc: Any) -> _HgRule:

@@ -18,14 +18,22 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from gwasl.model.batched import FrozenBatch
 from gwasl.model.errors import GwaslError
 from gwasl.model.scenario import Scenario
 from gwasl.model.terrain import TableError, load_resource
+
+# The standard frozen dataclasses, their methods compiled together by one FrozenBatch
+# (what a command pays at start-up: issue 23 item 8).
+_BATCH = FrozenBatch()
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    dataclass = _BATCH.dataclass
 
 __all__ = [
     "IgnoredRule",
@@ -67,6 +75,9 @@ class _Table:
     rules: tuple[IgnoredRule, ...]
     by_key: Mapping[str, IgnoredRule]  # id, classic rule number, item name (normalised)
     by_action: Mapping[str, IgnoredRule]
+
+
+_BATCH.finish()  # every dataclass above gets its __init__, __repr__, __eq__ and __hash__
 
 
 _RULE_RE = re.compile(r"^[A-H]\d+(\.\d+)*$")

@@ -21,19 +21,28 @@ and the reasons for the outcome).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import fields, is_dataclass
 from enum import Enum
 from fractions import Fraction
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from gwasl.model.batched import FrozenBatch
 from gwasl.model.errors import GwaslError
 from gwasl.model.scenario import Scenario, Unit, UnitKind
 from gwasl.model.terrain import TableError, load_resource
 from gwasl.rules.combat_table import combat_table
 from gwasl.rules.dice import Dice, Modifier, Modifiers, Roll, ScriptedDice, as_modifiers
 from gwasl.rules.units import UnitsError, unit_factors_of
+
+# The standard frozen dataclasses, their methods compiled together by one FrozenBatch
+# (what a command pays at start-up: issue 23 item 8).
+_BATCH = FrozenBatch()
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    dataclass = _BATCH.dataclass
 
 __all__ = [
     "unit_morale",
@@ -359,6 +368,9 @@ class MoraleCheckResult:
     @property
     def eliminated(self) -> bool:
         return self.casualty_reduction is not None and self.casualty_reduction.eliminated
+
+
+_BATCH.finish()  # every dataclass above gets its __init__, __repr__, __eq__ and __hash__
 
 
 def morale_check(

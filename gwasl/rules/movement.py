@@ -33,10 +33,10 @@ ground of its own hex first (two steps), except along a trench.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from gwasl.model.batched import FrozenBatch
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import FortificationKind, MapData, Position, Scenario
 from gwasl.model.terrain import TableError, load_resource, terrain_table
@@ -47,6 +47,14 @@ from gwasl.rules.trenches import (
     MoveCost,
     move_cost,
 )
+
+# The standard frozen dataclasses, their methods compiled together by one FrozenBatch
+# (what a command pays at start-up: issue 23 item 8).
+_BATCH = FrozenBatch()
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    dataclass = _BATCH.dataclass
 
 __all__ = [
     "MovementTable",
@@ -235,6 +243,9 @@ class Step:
     to_hex: Hex
     to_pos: Position
     cost: MoveCost
+
+
+_BATCH.finish()  # every dataclass above gets its __init__, __repr__, __eq__ and __hash__
 
 
 _STEPS_CACHE: dict[str, dict[tuple[Hex, Position], tuple[Step, ...]]] = {}

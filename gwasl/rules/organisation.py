@@ -25,11 +25,11 @@ import math
 import threading
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from gwasl.model.batched import FrozenBatch
 from gwasl.model.errors import GwaslError
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import Formation, FormationKind, Position, Scenario, Unit, UnitClass, UnitKind
@@ -37,6 +37,14 @@ from gwasl.model.terrain import TableError, load_resource
 from gwasl.rules.armour import armour_rule
 from gwasl.rules.dice import Modifier
 from gwasl.rules.units import combat_groups_from, infantry_movement, nationality_traits
+
+# The standard frozen dataclasses, their methods compiled together by one FrozenBatch
+# (what a command pays at start-up: issue 23 item 8).
+_BATCH = FrozenBatch()
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    dataclass = _BATCH.dataclass
 
 __all__ = [
     "RuleViolation",
@@ -528,6 +536,9 @@ class FreeSquadNtc:
     drm: int
     rule: str
     reason: str
+
+
+_BATCH.finish()  # every dataclass above gets its __init__, __repr__, __eq__ and __hash__
 
 
 def free_squad_ntc(*, stacked_with_leader: bool, in_command: bool, entrenched: bool) -> FreeSquadNtc:

@@ -30,13 +30,22 @@ platoons do not use platoon movement at all (ASLGW 1.4.15, see
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
+from gwasl.model.batched import FrozenBatch
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import UnitKind
 from gwasl.rules.organisation import RuleViolation, formation_gaps
+
+# The standard frozen dataclasses, their methods compiled together by one FrozenBatch
+# (what a command pays at start-up: issue 23 item 8).
+_BATCH = FrozenBatch()
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    dataclass = _BATCH.dataclass
 
 __all__ = ["MemberStep", "ImpulseResult", "check_impulse", "PLATOON_MOVE_MODES"]
 
@@ -88,6 +97,9 @@ class ImpulseResult:
     charged: Mapping[str, Number]
     end: Mapping[str, Hex]
     violations: tuple[RuleViolation, ...]
+
+
+_BATCH.finish()  # every dataclass above gets its __init__, __repr__, __eq__ and __hash__
 
 
 def check_impulse(

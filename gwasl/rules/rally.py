@@ -17,14 +17,23 @@ asl_core.json (DM +4).  The outcome of a roll is read by one function,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
+from gwasl.model.batched import FrozenBatch
 from gwasl.model.scenario import Terrain
 from gwasl.rules.combat_table import combat_table
 from gwasl.rules.dice import Dice, Modifier, Roll, as_modifiers
 from gwasl.rules.ift import two_dice
 from gwasl.rules.morale import dm_rally_modifier
+
+# The standard frozen dataclasses, their methods compiled together by one FrozenBatch
+# (what a command pays at start-up: issue 23 item 8).
+_BATCH = FrozenBatch()
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    dataclass = _BATCH.dataclass
 
 __all__ = [
     "RallyResult",
@@ -127,6 +136,9 @@ def repair_outcome(dr: int, repair_number: int) -> str:
 class RepairResult:
     roll: Roll
     outcome: str
+
+
+_BATCH.finish()  # every dataclass above gets its __init__, __repr__, __eq__ and __hash__
 
 
 def repair_check(dice: Dice, repair_number: int, cause: str) -> RepairResult:

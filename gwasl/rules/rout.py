@@ -29,13 +29,22 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
+from gwasl.model.batched import FrozenBatch
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import Position, Scenario, Unit
 from gwasl.rules.combat_table import combat_table
 from gwasl.rules.concealment import in_open_ground
 from gwasl.rules.movement import ends_movement, steps_from
+
+# The standard frozen dataclasses, their methods compiled together by one FrozenBatch
+# (what a command pays at start-up: issue 23 item 8).
+_BATCH = FrozenBatch()
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    dataclass = _BATCH.dataclass
 
 __all__ = ["RoutDestination", "SeesFn", "Threat", "interdictions", "must_rout", "rout_destinations", "rout_mf",
            "why_not_destination"]
@@ -130,6 +139,9 @@ class _Limits:
             if h.distance(e) < d:
                 return e
         return None
+
+
+_BATCH.finish()  # every dataclass above gets its __init__, __repr__, __eq__ and __hash__
 
 
 def _limits(unit: Unit, threats: Sequence[Threat], known: Iterable[tuple[Hex, Position]] | None) -> _Limits:

@@ -20,14 +20,23 @@ other rules (fire, the fog-of-war shift DRM) get the TEM of a location.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
+from gwasl.model.batched import FrozenBatch
 from gwasl.model.errors import GwaslError
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import FortificationKind, Position, Scenario, Unit, UnitKind
 from gwasl.model.terrain import TableError, fortification_table, terrain_table
 from gwasl.rules.morale import asl_core, stacking_equivalents
+
+# The standard frozen dataclasses, their methods compiled together by one FrozenBatch
+# (what a command pays at start-up: issue 23 item 8).
+_BATCH = FrozenBatch()
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    dataclass = _BATCH.dataclass
 
 __all__ = [
     "DEEP_TRENCH_POSITIONS",
@@ -328,6 +337,9 @@ class DugoutPointBlank:
     name: str
     same_location: bool
     reason: str
+
+
+_BATCH.finish()  # every dataclass above gets its __init__, __repr__, __eq__ and __hash__
 
 
 def dugout_point_blank(firer_in_dugout: bool, target_in_dugout: bool, same_hex: bool, attackers_have_grenades: bool) -> DugoutPointBlank:

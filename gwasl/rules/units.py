@@ -26,14 +26,23 @@ import datetime as _dt
 import itertools
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from gwasl.model.batched import FrozenBatch
 from gwasl.model.errors import GwaslError
 from gwasl.model.scenario import Nationality, Scenario, Unit, UnitClass, UnitKind
 from gwasl.model.terrain import TableError, load_resource
+
+# The standard frozen dataclasses, their methods compiled together by one FrozenBatch
+# (what a command pays at start-up: issue 23 item 8).
+_BATCH = FrozenBatch()
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    dataclass = _BATCH.dataclass
 
 __all__ = [
     "UnitsError",
@@ -226,6 +235,9 @@ class _Table:
     nations: Mapping[Nationality, _NationEntry]
     command_periods: tuple[CommandRadiusPeriod, ...]
     hero_radius: int
+
+
+_BATCH.finish()  # every dataclass above gets its __init__, __repr__, __eq__ and __hash__
 
 
 # ---------------------------------------------------------------------------

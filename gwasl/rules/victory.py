@@ -11,11 +11,20 @@ and the judging of a scenario's victory conditions.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from types import MappingProxyType
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
+from gwasl.model.batched import FrozenBatch
 from gwasl.rules.control import ControlMap, Location
+
+# The standard frozen dataclasses, their methods compiled together by one FrozenBatch
+# (what a command pays at start-up: issue 23 item 8).
+_BATCH = FrozenBatch()
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    dataclass = _BATCH.dataclass
 
 __all__ = [
     "ControlCondition",
@@ -177,6 +186,9 @@ class Verdict:
     why: str
     met: Mapping[str, bool]
     details: tuple[str, ...]
+
+
+_BATCH.finish()  # every dataclass above gets its __init__, __repr__, __eq__ and __hash__
 
 
 def _met(cond: Condition, control: ControlMap, t: Tally, sides: Sequence[str]) -> tuple[bool, list[str]]:

@@ -24,16 +24,24 @@ from __future__ import annotations
 import datetime as _dt
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from gwasl.model.batched import FrozenBatch
 from gwasl.model.errors import GwaslError
 from gwasl.model.scenario import Nationality, Scenario, Unit, UnitKind
 from gwasl.model.terrain import TableError, load_resource
 from gwasl.rules.units import as_date
+
+# The standard frozen dataclasses, their methods compiled together by one FrozenBatch
+# (what a command pays at start-up: issue 23 item 8).
+_BATCH = FrozenBatch()
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    dataclass = _BATCH.dataclass
 
 __all__ = [
     "WeaponKind",
@@ -159,6 +167,9 @@ class _Table:
     index: Mapping[str, Weapon]  # by normalised name or alias
     thresholds: _MgThresholds
     sw_with_inherent: Mapping[UnitKind, int]  # SW a unit may fire in one attack and keep its inherent FP (A7.351-A7.352)
+
+
+_BATCH.finish()  # every dataclass above gets its __init__, __repr__, __eq__ and __hash__
 
 
 def _norm(name: str) -> str:

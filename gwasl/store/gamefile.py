@@ -186,16 +186,26 @@ def _fingerprint(ruleset: str, package: str) -> str:
     root = Path(__file__).resolve().parents[1]
     files: list[Path] = [root / "games" / "__init__.py"]
     for part in _RULE_PARTS:
-        files += (root / part).rglob("*")
+        files += _sources(root / part)
     pkg = Path(package)
-    files += pkg.rglob("*") if pkg.is_dir() else [pkg]
+    files += _sources(pkg) if pkg.is_dir() else [pkg]
     h = hashlib.sha256(ruleset.encode())
     for f in sorted(set(files)):
-        if f.is_file() and f.suffix in (".py", ".json") and "__pycache__" not in f.parts:
+        if f.suffix in (".py", ".json") and "__pycache__" not in f.parts and f.is_file():
             with contextlib.suppress(OSError):
                 h.update(f"\n{f.relative_to(root) if f.is_relative_to(root) else f.name}\n".encode())
                 h.update(f.read_bytes())
     return h.hexdigest()[:16]
+
+
+def _sources(folder: Path) -> list[Path]:
+    """The ``.py`` and ``.json`` files under ``folder``, bytecode folders not walked (they
+    hold most of the files: listing them was most of the fingerprint's time)."""
+    out = []
+    for where, dirs, names in os.walk(folder):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        out += [Path(where, n) for n in names if n.endswith((".py", ".json"))]
+    return out
 
 
 def rules_fingerprint(game: Game[Any]) -> str:
@@ -568,12 +578,13 @@ def _write_meta(con: sqlite3.Connection, meta: Mapping[str, str]) -> None:
 
 
 def create_game(path: str | os.PathLike[str], game: Game[Any], source: Mapping[str, Any] | None, seed: int,
-                options: GameOptions) -> GameFile:
+                options: GameOptions, initial: Any = None) -> GameFile:
     """Start a new game in a new file at ``path`` (never replacing an existing file).
 
     The file is built beside ``path`` and linked into place only once its
     first entries are committed, so a crash leaves either nothing or a game
-    that opens.
+    that opens.  ``initial``: ``game.setup(source, options)`` when the caller has
+    just made it; the game is set up (its scenario validated) once either way.
     """
     target = Path(path)
     tmp: Path | None = None
@@ -604,7 +615,9 @@ def create_game(path: str | os.PathLike[str], game: Game[Any], source: Mapping[s
                     "source": source}
             stored = {k: _dumps(v) for k, v in meta.items()}
             _write_meta(con, stored)
-            Session.new(game, source, seed, options, SqliteJournal(con, tmp, chain=_genesis(stored)))
+            made = Session.new(game, source, seed, options, SqliteJournal(con, tmp, chain=_genesis(stored)), initial)
+            # opened below from the file without a second set-up, if its set-up is the one written
+            written = (_genesis(stored), made.state_at(None))
             con.execute("PRAGMA journal_mode=WAL").fetchall()
         finally:
             con.close()
@@ -625,7 +638,7 @@ def create_game(path: str | os.PathLike[str], game: Game[Any], source: Mapping[s
             for p in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm")):
                 with contextlib.suppress(OSError):
                     p.unlink()
-    return open_game(target)
+    return open_game(target, made=written)
 
 
 def _quiet(p: Path) -> tuple[int, int, int] | None:
@@ -701,7 +714,8 @@ def _check_schema(conn: Any, p: Path) -> int:
     return version
 
 
-def open_game(path: str | os.PathLike[str], mode: Mode = "w", altered_ok: bool = False) -> GameFile:
+def open_game(path: str | os.PathLike[str], mode: Mode = "w", altered_ok: bool = False, *,
+              made: tuple[str, Any] | None = None) -> GameFile:
     """Open a saved game and rebuild its session; :class:`GameFileError` for any file
     that is not a readable game of a format this gwasl understands.
 
@@ -710,6 +724,8 @@ def open_game(path: str | os.PathLike[str], mode: Mode = "w", altered_ok: bool =
     ``mode="r"`` opens it read-only: the file is never changed (owed replies are made in
     memory only).  A journal entry that no longer matches the hash chain is refused,
     naming it, unless ``altered_ok`` (``replay --check`` reports it: :attr:`GameFile.altered`).
+    ``made``: (the hash of a set-up, its state) from :func:`create_game`, which has just set
+    the game up: used only when the file's set-up (its meta rows) hashes the same.
     """
     from gwasl.games import game_for
 
@@ -786,7 +802,8 @@ def open_game(path: str | os.PathLike[str], mode: Mode = "w", altered_ok: bool =
                                     "hash chain); gwasl plays no altered game ('gwasl game replay --check' reports it)")
         journal = SqliteJournal(con, p, entries, _snapshots(snap_rows), chain, mode)
         try:
-            session = Session.restore(game, source, seed, options, journal)
+            initial = made[1] if made is not None and made[0] == _genesis(stored) else None
+            session = Session.restore(game, source, seed, options, journal, initial=initial)
         except (GameFileError, GameError, SessionError, RecordError, sqlite3.Error, OSError):
             raise
         except Exception as e:  # the rules set up and reduce what a file from elsewhere holds: they may raise anything

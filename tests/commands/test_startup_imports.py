@@ -101,6 +101,38 @@ def test_game_commands_open_the_file_without_an_orm(games, ruleset, sub):
         assert "gwasl.model.batched" in mods  # the records, their methods compiled together
 
 
+def test_game_batch_loads_only_the_ruleset_it_plays():
+    """``gwasl game batch`` of Combined Arms (issue 23 item 8): it writes no file and reads no
+    scenario, so no store, SQLite or scenario reader; one process, so no process pool; no
+    session or journal; no other ruleset and no Great War rules; the tables read without
+    importlib.resources."""
+    rc, mods = _loaded(["game", "batch", "--ruleset", "combined-arms", "--games", "1"])
+    assert rc == 0
+    assert "gwasl.engine.batch" in mods and "gwasl.games.combined_arms.policies" in mods
+    assert not _top(mods) & {*HEAVY, "sqlite3", "concurrent", "multiprocessing"}
+    assert not mods & {"importlib.resources", "zipfile", "tempfile", "secrets"}
+    assert not {m for m in mods if m.startswith(("gwasl.store", "gwasl.games.aslgw", "gwasl.games.on_patrol", "gwasl.rules.",
+                                                  "gwasl.editor", "gwasl.ui"))} - {"gwasl.rules.dice"}  # the engine's dice
+    assert not mods & {"gwasl.engine.session", "gwasl.engine.journal", "gwasl.engine.snapshot", "gwasl.model.scenario",
+                       "gwasl.model.scenario_io", "gwasl.model.files"}
+    assert not {m for m in mods if m.startswith("gwasl.commands.")} - {"gwasl.commands.common", "gwasl.commands.game"}
+
+
+def test_game_new_loads_no_orm_opponent_or_other_command(tmp_path):
+    """``gwasl game new`` of a Great War scenario: the store over the standard library's sqlite3
+    (tempfile for the new file's temporary), no ORM, no opponent, no numpy (the opening traces
+    no LOS), no other command; the records and rules built by their FrozenBatches."""
+    rc, mods = _loaded(["game", "new", str(BOIS), "--out", str(tmp_path / "n.game"), "--seed", "5"])
+    assert rc == 0 and (tmp_path / "n.game").is_file()
+    assert {"sqlite3", "tempfile", "gwasl.store.gamefile", "gwasl.games.aslgw.game"} <= mods
+    assert not _top(mods) & {"sqlalchemy", "sqlmodel", "pydantic", "PySide6", "numpy", "shapely", "concurrent"}
+    assert not mods & {"gwasl.games.aslgw.opponent", "gwasl.games.aslgw.advisor", "gwasl.engine.batch",
+                       "importlib.resources", "zipfile", "secrets"}
+    assert not {m for m in mods if m.startswith(("gwasl.games.combined_arms", "gwasl.games.on_patrol", "gwasl.ui"))}
+    assert not {m for m in mods if m.startswith("gwasl.commands.")} - {"gwasl.commands.common", "gwasl.commands.game"}
+    assert {"gwasl.model.batched", "gwasl.rules.fog.state", "gwasl.games.aslgw.state"} <= mods
+
+
 def _registered_help(name: str) -> str | None:
     parser = argparse.ArgumentParser(prog="gwasl")
     sub = parser.add_subparsers(dest="command")
@@ -163,3 +195,38 @@ def test_combined_arms_line_of_fire_tables_are_built_on_first_use():
             "(B.LOF_BY_HEX, near) == B._lof_by_hex(), len(interior) > 1000)\n")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert r.stdout.split() == ["False", "True", "True", "True"], r.stdout + r.stderr[-500:]
+
+
+def test_game_new_sets_the_game_up_and_validates_its_scenario_once(tmp_path, monkeypatch, capsys):
+    """``gwasl game new`` with no choice sets the game up once (ASLGW scenario validation
+    included): the sides the choices are checked against, the session and the file it returns
+    share that set-up (it was done three times: issue 23 item 8); with a choice, twice."""
+    from gwasl.games.aslgw import game as aslgw_game
+
+    calls: list[int] = []
+    real_setup = aslgw_game.AslgwGame.setup
+    real_validate = aslgw_game.validate_scenario
+
+    def setup(self, *a, **k):
+        calls.append(1)
+        return real_setup(self, *a, **k)
+
+    validations: list[int] = []
+
+    def validate(*a, **k):
+        validations.append(1)
+        return real_validate(*a, **k)
+
+    monkeypatch.setattr(aslgw_game.AslgwGame, "setup", setup)
+    monkeypatch.setattr(aslgw_game, "validate_scenario", validate)
+    assert cli.main(["game", "new", str(BOIS), "--out", str(tmp_path / "a.game"), "--seed", "5"]) == 0
+    assert (len(calls), len(validations)) == (1, 1)
+    from gwasl.store.gamefile import open_game
+
+    with open_game(tmp_path / "a.game", "r") as gf:  # the file holds the game it printed
+        assert gf.session.status().phase == "RPh" and len(calls) == 2
+    calls.clear()
+    validations.clear()
+    assert cli.main(["game", "new", str(BOIS), "--out", str(tmp_path / "b.game"), "--seed", "5", "--secret", "french"]) == 0
+    assert (len(calls), len(validations)) == (2, 2)
+    assert "new aslgw game, seed 5" in capsys.readouterr().out

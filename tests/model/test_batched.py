@@ -114,6 +114,22 @@ def test_a_batch_refuses_what_it_cannot_make_alike():
             x: int
 
 
+def test_an_instance_made_before_the_batch_is_finished_is_refused():
+    """A module that makes a value of a batched class before ``finish()`` fails at import, naming
+    the class: before this guard the class had only ``object.__init__``, and a class whose fields
+    all have defaults made an empty value without a word."""
+    batch = FrozenBatch()
+
+    @batch.dataclass(frozen=True, slots=True)
+    class Early:
+        n: int = 0
+
+    with pytest.raises(TypeError, match="Early made before its FrozenBatch was finished"):
+        Early()
+    batch.finish()
+    assert Early() == Early(0) and repr(Early(2)).endswith("Early(n=2)")
+
+
 def _standard_twin(cls: type) -> type:
     """``cls`` declared again with the standard decorator (same fields, defaults, factories and bases)."""
     ns: dict = {"__annotations__": dict(cls.__annotations__), "__qualname__": cls.__qualname__, "__module__": cls.__module__,
@@ -235,3 +251,37 @@ def test_frozen_fields_refuse_assignment_and_deletion_with_the_standard_words():
         child.extra = 4
     assert ours[0].__setattr__.__qualname__.endswith("Plain.__setattr__")
     assert ours[0].__delattr__.__qualname__ == std[0].__delattr__.__qualname__
+
+
+def _batched_modules() -> list[str]:
+    """Every gwasl module that declares its dataclasses through a FrozenBatch (read from the sources)."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    return sorted(".".join(p.relative_to(root).with_suffix("").parts) for p in (root / "gwasl").rglob("*.py")
+                  if "_BATCH = FrozenBatch()" in p.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("module", _batched_modules())
+def test_every_class_of_every_batched_module_is_its_standard_dataclass(module):
+    """Each batched class, found by its compiled constructor, is the standard decorator's class:
+    the same signature, doc, slots, fields and methods (every module, as it gains a batch)."""
+    import importlib
+
+    mod = importlib.import_module(module)
+    def batched(c: object) -> bool:
+        code = getattr(vars(c).get("__init__"), "__code__", None)
+        return code is not None and code.co_filename.startswith("<frozen dataclasses of")
+
+    found = [c for c in vars(mod).values() if isinstance(c, type) and c.__module__ == module and batched(c)]
+    assert found, f"{module} batches no class"
+    for cls in found:
+        twin = _standard_twin(cls)
+        assert str(inspect.signature(cls)) == str(inspect.signature(twin)), cls
+        assert cls.__doc__ == twin.__doc__ and vars(cls).get("__slots__") == vars(twin).get("__slots__"), cls
+        assert cls.__match_args__ == twin.__match_args__, cls
+        assert [(f.name, f.type, f.default, f.default_factory) for f in dataclasses.fields(cls)] == [
+            (f.name, f.type, f.default, f.default_factory) for f in dataclasses.fields(twin)], cls
+        for method in ("__init__", "__repr__", "__eq__", "__hash__", "__setattr__", "__delattr__"):
+            assert method in vars(cls), (cls, method)
+        assert ("__lt__" in vars(cls)) == ("__lt__" in vars(twin)), cls

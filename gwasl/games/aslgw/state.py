@@ -22,12 +22,13 @@ The reduce of :mod:`gwasl.games.aslgw.actions.dispatch` is the only way it chang
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gwasl.engine.record import Record
 from gwasl.games.aslgw.settings import GameSettings
+from gwasl.model.batched import FrozenBatch
 from gwasl.model.hexgrid import Hex
 from gwasl.model.phases import Phase
 from gwasl.model.scenario import Position, Scenario
@@ -35,6 +36,14 @@ from gwasl.rules.card import ScenarioCard
 from gwasl.rules.control import ControlMap, Occupant
 from gwasl.rules.fog.state import Clock, FogState, ShiftRecord
 from gwasl.rules.victory import Loss
+
+# The standard frozen dataclasses, their methods compiled together by one FrozenBatch
+# (what a command pays at start-up: issue 23 item 8).
+_BATCH = FrozenBatch()
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    dataclass = _BATCH.dataclass
 
 __all__ = ["FORMER_TYPE_NAMES", "Area", "AslgwState", "ChargeMove", "ChargeMover", "ChargeState", "CombatState", "FireGroupPlan", "FireWindow",
            "GasCloud", "Impulse", "ImpulseMember", "MoverMark", "PileKey", "ReduceFn", "UnitCombat", "UnitPlay", "VictoryState", "ro"]
@@ -335,6 +344,9 @@ class AslgwState:
 
     def private_position(self, side: str) -> int:
         return self.private_dice.get(side, 0)
+
+
+_BATCH.finish()  # every dataclass above gets its __init__, __repr__, __eq__ and __hash__
 
 
 #: the state after an event: how a family resolving an action sees the game's reduce (an Emitter's)

@@ -27,7 +27,7 @@ from typing import Any
 
 from gwasl.games.combined_arms.tables import ROAD_OFF_BOTTOM, ROAD_OFF_TOP, ROAD_PATH, ROW_WIDTHS, TableError
 from gwasl.model import hexgrid as _grid
-from gwasl.model.hexgrid import Hex, hex_line
+from gwasl.model.hexgrid import line_offsets
 
 __all__ = [
     "ALL",
@@ -213,11 +213,26 @@ WITHIN2: tuple[int, ...] = tuple(_mask(j for j in range(N) if _DIST[i * N + j] <
 #: per hex, the bitmask of the board hexes 1 to 5 hexes away (the range of every fire and spotting)
 WITHIN5: tuple[int, ...] = tuple(_mask(j for j in range(N) if 1 <= _DIST[i * N + j] <= 5) for i in range(N))
 
+def _arcs() -> tuple[tuple[int, ...], ...]:
+    # each offset between two board hexes tested once per facing, not once per pair of hexes
+    # (a fifth of the work at import: issue 23 item 8)
+    span = max(max(abs(q), abs(r)) for q, r in COORDS) * 2
+    wedge = [frozenset((dq, dr) for dq in range(-span, span + 1) for dr in range(-span, span + 1)
+                       if _in_arc((dq, dr), f)) for f in range(6)]
+    out = []
+    for qi, ri in COORDS:
+        masks = [0] * 6
+        for j, (qj, rj) in enumerate(COORDS):
+            d = (qj - qi, rj - ri)
+            for f in range(6):
+                if d in wedge[f]:
+                    masks[f] |= 1 << j
+        out.append(tuple(masks))
+    return tuple(out)
+
+
 #: ARC[h][f]: bitmask of the board hexes in the forward arc of armour in h facing corner f
-ARC: tuple[tuple[int, ...], ...] = tuple(
-    tuple(_mask(j for j in range(N) if j != i and _in_arc((COORDS[j][0] - COORDS[i][0], COORDS[j][1] - COORDS[i][1]), f))
-          for f in range(6))
-    for i in range(N))
+ARC: tuple[tuple[int, ...], ...] = _arcs()
 
 
 def in_arc(origin: int, facing: int, target: int) -> bool:
@@ -241,9 +256,10 @@ def line_hexes(a: int, b: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     Hexes it touches only at a corner are in neither (Figure 5; rules-notes). (CA "Fire Attacks".)"""
     qa, ra = COORDS[a]
     qb, rb = COORDS[b]
-    line = hex_line(Hex(qa, ra), Hex(qb, rb))
-    interior = tuple(i for h in line.hexes if (i := _at(h.q, h.r)) not in (OFF, a, b))
-    touched = sorted({_at(h.q, h.r) for pair in line.hexside_pairs for h in pair} - {OFF, a, b})
+    # hexgrid's exact line as offsets from a (no Hex values: the tables hold thousands of lines)
+    met, sides = line_offsets(qb - qa, rb - ra)
+    interior = tuple(i for dq, dr in met if (i := _at(qa + dq, ra + dr)) not in (OFF, a, b))
+    touched = sorted({_at(qa + dq, ra + dr) for pair in sides for dq, dr in pair} - {OFF, a, b})
     return interior, tuple(touched)
 
 

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
 from gwasl.engine.game import GameError
@@ -69,8 +69,13 @@ _FLAGS = ("blocks_fire", "defensive", "cover", "hull_down", "armour_may_enter", 
 
 
 def _read(name: str) -> Any:
+    # through the package's own loader, as gwasl.model.terrain reads the Great War's tables
+    # (importlib.resources brings zipfile and tempfile: issue 23 item 8)
+    import gwasl.games.combined_arms as package
+
     try:
-        text = resources.files("gwasl.games.combined_arms").joinpath(name).read_text(encoding="utf-8")
+        loader: Any = package.__spec__.loader
+        text = loader.get_data(os.path.join(os.path.dirname(package.__file__ or ""), name)).decode("utf-8")
         return json.loads(text)
     except (OSError, ValueError) as e:
         raise TableError(f"combined_arms/{name}: cannot be read ({e})") from None

@@ -35,9 +35,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
+from gwasl.model.batched import FrozenBatch
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import Position, UnitKind
 from gwasl.rules.dice import Dice, Modifier
@@ -57,6 +58,14 @@ from gwasl.rules.fog.shift import (
 )
 from gwasl.rules.fog.state import Clock, FogState, LedgerKind, Minefield, ShiftRecord
 from gwasl.rules.fog.view import view
+
+# The standard frozen dataclasses, their methods compiled together by one FrozenBatch
+# (what a command pays at start-up: issue 23 item 8).
+_BATCH = FrozenBatch()
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    dataclass = _BATCH.dataclass
 
 __all__ = ["Candidate", "PolicyDecision", "choose_minefield_shift", "choose_shift", "known_state", "run_policy",
            "threat_map"]
@@ -120,6 +129,9 @@ class PolicyDecision:
         if self.skipped:
             lines.append(f"  ({self.skipped} ineligible pairs left out)")
         return "\n".join(lines)
+
+
+_BATCH.finish()  # every dataclass above gets its __init__, __repr__, __eq__ and __hash__
 
 
 def _unit_value(state: FogState, unit_id: str, env: FogEnv) -> float:

@@ -18,11 +18,12 @@ cloaked stacks, and minefields (4.6.3-4.6.4: never closed by a failure).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from gwasl.model.batched import FrozenBatch
 from gwasl.model.errors import GwaslError
 from gwasl.model.hexgrid import Hex
 from gwasl.model.phases import Phase
@@ -41,6 +42,14 @@ from gwasl.rules.fog.state import (
 )
 from gwasl.rules.fog.table import FogTable
 from gwasl.rules.organisation import NoMfError
+
+# The standard frozen dataclasses, their methods compiled together by one FrozenBatch
+# (what a command pays at start-up: issue 23 item 8).
+_BATCH = FrozenBatch()
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    dataclass = _BATCH.dataclass
 
 __all__ = [
     "Done",
@@ -217,6 +226,9 @@ class ShiftResult:
     @property
     def shifted(self) -> bool:
         return self.band == "allowed"
+
+
+_BATCH.finish()  # every dataclass above gets its __init__, __repr__, __eq__ and __hash__
 
 
 # ---------------------------------------------------------------------------

@@ -35,11 +35,12 @@ functions return typed outcomes and :mod:`gwasl.rules.fog.words` makes their wor
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from gwasl.model.batched import FrozenBatch
 from gwasl.model.hexgrid import Hex, HexLabelError
 from gwasl.model.phases import Phase
 from gwasl.model.scenario import (
@@ -51,6 +52,14 @@ from gwasl.model.scenario import (
     Unit,
 )
 from gwasl.rules.fog.fields import require_fog_fields
+
+# The standard frozen dataclasses, their methods compiled together by one FrozenBatch
+# (what a command pays at start-up: issue 23 item 8).
+_BATCH = FrozenBatch()
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    dataclass = _BATCH.dataclass
 
 __all__ = [
     "BoreSight",
@@ -466,3 +475,6 @@ class FogState:
         ids = set(unit_ids)
         return replace(self, bore_sight=tuple(replace(b, eligible=False) if b.unit_id in ids and b.hex is None else b
                                               for b in self.bore_sight))
+
+
+_BATCH.finish()  # every dataclass above gets its __init__, __repr__, __eq__ and __hash__

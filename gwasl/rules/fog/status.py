@@ -8,14 +8,24 @@ are made from it in one place, :mod:`gwasl.rules.fog.words`.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
+from gwasl.model.batched import FrozenBatch
 from gwasl.model.errors import GwaslError
 from gwasl.model.hexgrid import Hex
 from gwasl.model.phases import Phase
 from gwasl.model.scenario import Fortification, Position
 from gwasl.rules.fog.state import Clock, ConcealStack, FogState, FogStatus
+
+# The standard frozen dataclasses, their methods compiled together by one FrozenBatch
+# (what a command pays at start-up: issue 23 item 8).
+_BATCH = FrozenBatch()
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    dataclass = _BATCH.dataclass
 
 __all__ = [
     "ConcealmentGained",
@@ -102,6 +112,9 @@ class HipRevealed:
     dummies: int
     fortifications: tuple[str, ...]
     rule: str = "O'Leary 3.4"
+
+
+_BATCH.finish()  # every dataclass above gets its __init__, __repr__, __eq__ and __hash__
 
 
 def player_turn_began(state: FogState) -> FogState:

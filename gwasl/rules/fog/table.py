@@ -16,12 +16,20 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from gwasl.model.batched import FrozenBatch
 from gwasl.model.terrain import TableError, load_resource
+
+# The standard frozen dataclasses, their methods compiled together by one FrozenBatch
+# (what a command pays at start-up: issue 23 item 8).
+_BATCH = FrozenBatch()
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    dataclass = _BATCH.dataclass
 
 __all__ = ["BAND_NAMES", "Band", "FogTable", "fog_table", "parse_fog_table"]
 
@@ -75,6 +83,9 @@ class FogTable:
     def counts_as_shift(self, final: int) -> bool:
         """O'Leary 2.5: a shift whose final DR is <= 0 does not add +1 to later attempts."""
         return final > self.free_shift_max
+
+
+_BATCH.finish()  # every dataclass above gets its __init__, __repr__, __eq__ and __hash__
 
 
 def _need(d: Any, key: str, where: str, kind: type | tuple[type, ...], allow_none: bool = False) -> Any:

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import datetime as _dt
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from gwasl.model.batched import FrozenBatch
 from gwasl.model.errors import GwaslError
 from gwasl.model.hexgrid import Hex
 from gwasl.model.scenario import (
@@ -37,6 +38,14 @@ from gwasl.model.scenario import (
 )
 from gwasl.model.viewers import OMNISCIENT
 from gwasl.rules.fog.state import Clock, FogState, FogStatus, ShiftRecord
+
+# The standard frozen dataclasses, their methods compiled together by one FrozenBatch
+# (what a command pays at start-up: issue 23 item 8).
+_BATCH = FrozenBatch()
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    dataclass = _BATCH.dataclass
 
 __all__ = [
     "OMNISCIENT",
@@ -180,6 +189,9 @@ class SideView:
     fortifications: tuple[FortificationView, ...]
     minefields: tuple[MinefieldView, ...]
     ti: tuple[str, ...]
+
+
+_BATCH.finish()  # every dataclass above gets its __init__, __repr__, __eq__ and __hash__
 
 
 def _hex_key(h: Hex) -> tuple[int, int]:
