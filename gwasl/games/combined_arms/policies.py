@@ -169,6 +169,12 @@ def _commander() -> Policy:
     return commander_policy
 
 
+def _breakthrough() -> Policy:
+    from gwasl.games.combined_arms.policies_breakthrough import breakthrough_policy
+
+    return breakthrough_policy
+
+
 def _raid() -> Policy:
     from gwasl.games.combined_arms.tactics import raid_policy
 
@@ -177,5 +183,5 @@ def _raid() -> Policy:
 
 #: the batch policies, best first (measured paired on seeds 0-1999: docs/combined-arms.md)
 POLICIES: dict[str, Policy] = {"commander": _commander(), "raid": _raid(), "assault": _assault(), "cautious": cautious_policy,
-                               "planner": _planner(), "random": random_policy}
+                               "planner": _planner(), "random": random_policy, "breakthrough": _breakthrough()}
 
