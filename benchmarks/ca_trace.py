@@ -51,7 +51,7 @@ def trace(policy: str, seed: int) -> dict[str, Any]:
         if st.over:
             break
         s = state
-        if st.side == "player" and s.phase == MOVE and not s.acted and s.turn >= 2 and s.turn not in seen:
+        if st.side == "attacker" and s.phase == MOVE and not s.acted and s.turn >= 2 and s.turn not in seen:
             seen.add(s.turn)
             curve.append(O.win_chance(s, s.turn - 1))
         pol = game.automated(state).get(st.side or "") or decide
