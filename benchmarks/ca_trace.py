@@ -33,9 +33,10 @@ def trace(policy: str, seed: int) -> dict[str, Any]:
     from gwasl.games.combined_arms import outlook as O
     from gwasl.games.combined_arms import rules as R
     from gwasl.games.combined_arms.policies import POLICIES
+    from gwasl.games.combined_arms.policies_breakthrough import exploit_scores
     from gwasl.games.combined_arms.policies_commander import opening_chance
     from gwasl.games.combined_arms.records import EndGame
-    from gwasl.games.combined_arms.state import MOVE
+    from gwasl.games.combined_arms.state import MOVE, put
 
     game = game_for("combined-arms")
     dice = GameDice(seed)
@@ -45,6 +46,7 @@ def trace(policy: str, seed: int) -> dict[str, Any]:
     curve: list[float] = []
     seen: set[int] = set()
     exact, end_turn = -1.0, 0
+    plus2 = -1.0
     decide = POLICIES[policy]
     for _ in range(STEP_LIMIT):
         st = game.status(state)
@@ -59,6 +61,9 @@ def trace(policy: str, seed: int) -> dict[str, Any]:
         if isinstance(d.action, EndGame):
             last = s.turn - 1 if s.phase == MOVE and not s.acted else s.turn
             exact, end_turn = O.win_chance(s, last), last
+            if exploit_scores(s):  # one more exploiting platoon would score 2: the same shift as
+                # one more ATG counter broken (2, CA Victory), which changes no reveal roll
+                plus2 = O.win_chance(put(s, enemy_atgs_broken=s.enemy_atgs_broken + 1), last)
         state = game.step(state, d.action, dice)
     else:
         raise GameError(f"seed {seed}: no end")
@@ -67,7 +72,7 @@ def trace(policy: str, seed: int) -> dict[str, Any]:
         exact, end_turn = float(won), 20
     parts = R.score(state, end_turn)
     return {"seed": seed, "policy": policy, "counters": counters, "opening": opening, "won": won, "score": score,
-            "exact": exact, "end_turn": end_turn, "parts": parts, "curve": curve}
+            "exact": exact, "plus2": plus2, "end_turn": end_turn, "parts": parts, "curve": curve}
 
 
 def _chunk(args: tuple[list[str], list[int]]) -> list[dict[str, Any]]:
@@ -113,6 +118,9 @@ def main(argv: list[str]) -> None:
             print(f"  {p}: wins {sum(r['won'] for r in rs)}, exact {sum(r['exact'] for r in rs):.2f} "
                   f"(paired vs {pols[0]} {100 * md:+.2f} +- {100 * Z * sd / math.sqrt(n):.2f} pts), "
                   f"score {sum(r['score'] for r in rs) / n:.2f}, ended after turn {sum(r['end_turn'] for r in rs) / n:.1f}")
+            up = [r for r in rs if r["plus2"] >= 0]
+            print(f"     ended with an enemy platoon broken and no exploiting platoon for it: {len(up)} games; one more "
+                  f"exploiting platoon would add {sum(r['plus2'] - r['exact'] for r in up):.2f} expected wins")
             print("     parts " + ", ".join(f"{k} {v:.2f}" for k, v in mean.items() if k != "total"))
             longest = max(len(r["curve"]) for r in rs)
             if longest:
