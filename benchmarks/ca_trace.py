@@ -36,7 +36,7 @@ def trace(policy: str, seed: int) -> dict[str, Any]:
     from gwasl.games.combined_arms.policies_breakthrough import exploit_scores
     from gwasl.games.combined_arms.policies_commander import opening_chance
     from gwasl.games.combined_arms.records import EndGame
-    from gwasl.games.combined_arms.state import MOVE, put
+    from gwasl.games.combined_arms.state import ARMOUR, MOVE, UNIT_KIND, put
 
     game = game_for("combined-arms")
     dice = GameDice(seed)
@@ -46,7 +46,7 @@ def trace(policy: str, seed: int) -> dict[str, Any]:
     curve: list[float] = []
     seen: set[int] = set()
     exact, end_turn = -1.0, 0
-    plus2 = -1.0
+    plus2 = armour = -1.0
     decide = POLICIES[policy]
     for _ in range(STEP_LIMIT):
         st = game.status(state)
@@ -64,6 +64,7 @@ def trace(policy: str, seed: int) -> dict[str, Any]:
             if exploit_scores(s):  # one more exploiting platoon would score 2: the same shift as
                 # one more ATG counter broken (2, CA Victory), which changes no reveal roll
                 plus2 = O.win_chance(put(s, enemy_atgs_broken=s.enemy_atgs_broken + 1), last)
+                armour = min(armour_route(s, i)[1] for i in range(len(s.units)) if UNIT_KIND[i] == ARMOUR and s.units[i].where >= -1)
         state = game.step(state, d.action, dice)
     else:
         raise GameError(f"seed {seed}: no end")
@@ -72,7 +73,48 @@ def trace(policy: str, seed: int) -> dict[str, Any]:
         exact, end_turn = float(won), 20
     parts = R.score(state, end_turn)
     return {"seed": seed, "policy": policy, "counters": counters, "opening": opening, "won": won, "score": score,
-            "exact": exact, "plus2": plus2, "end_turn": end_turn, "parts": parts, "curve": curve}
+            "exact": exact, "plus2": plus2, "armour_risk": armour, "end_turn": end_turn, "parts": parts, "curve": curve}
+
+
+def armour_route(s: Any, i: int) -> tuple[int, float]:
+    """(moves, summed chance of being broken) of armour platoon ``i``'s way to the exit hexes
+    (CA Movement: never into poor going, woods or a counter's hex; 2 hexes a move counted),
+    the safest of the shortest, from the fresh counters' fire as :func:`.planner.threat_map`
+    weighs it (CA Enemy Fire, at worst a side shot): whether armour could exploit instead of
+    infantry, which would spare the loss track."""
+    from collections import deque
+
+    from gwasl.games.combined_arms import board as B
+    from gwasl.games.combined_arms.planner import threat_map
+
+    barred = s.enemy_mask | B.FORBIDDEN_EDGE | s.no_armour
+    grid = [99] * B.N
+    q: deque[int] = deque()
+    for h in B.bits(B.EXIT_HEXES & ~barred):
+        grid[h] = 0
+        q.append(h)
+    while q:
+        h = q.popleft()
+        for n in B.NEIGHBOURS[h]:
+            if n != B.OFF and grid[n] == 99 and not barred >> n & 1:
+                grid[n] = grid[h] + 1
+                q.append(n)
+    arm = threat_map(s)[1]
+    h = s.units[i].where
+    risk, hexes = 0.0, 0
+    if h < 0:
+        entries = [x for x in B.bits(B.REAR_HEXES) if grid[x] < 99]
+        if not entries:
+            return 99, 1.0
+        h = min(entries, key=lambda x: (grid[x], arm[x]))
+        risk, hexes = arm[h], 1
+    if grid[h] >= 99:
+        return 99, 1.0
+    while grid[h] > 0:
+        h = min((x for x in B.NEIGHBOURS[h] if x != B.OFF and grid[x] < grid[h]), key=lambda x: (grid[x], arm[x]))
+        risk += arm[h]
+        hexes += 1
+    return (hexes + 1) // 2 + 1, risk
 
 
 def _chunk(args: tuple[list[str], list[int]]) -> list[dict[str, Any]]:
@@ -120,7 +162,9 @@ def main(argv: list[str]) -> None:
                   f"score {sum(r['score'] for r in rs) / n:.2f}, ended after turn {sum(r['end_turn'] for r in rs) / n:.1f}")
             up = [r for r in rs if r["plus2"] >= 0]
             print(f"     ended with an enemy platoon broken and no exploiting platoon for it: {len(up)} games; one more "
-                  f"exploiting platoon would add {sum(r['plus2'] - r['exact'] for r in up):.2f} expected wins")
+                  f"exploiting platoon would add {sum(r['plus2'] - r['exact'] for r in up):.2f} expected wins; an armour "
+                  f"platoon's way out summed a chance of being broken under 0.3 in {sum(1 for r in up if 0 <= r['armour_risk'] < 0.3)}"
+                  f", under 1 in {sum(1 for r in up if 0 <= r['armour_risk'] < 1)}")
             print("     parts " + ", ".join(f"{k} {v:.2f}" for k, v in mean.items() if k != "total"))
             longest = max(len(r["curve"]) for r in rs)
             if longest:
