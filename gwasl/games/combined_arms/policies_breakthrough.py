@@ -21,6 +21,10 @@ in the raid.  The game ends as soon as no exploiting platoon would score, or the
 too long for the turns left, or a platoon of yours broken has cost what the exploiting
 could bring.
 
+Measured on seeds 0-1999 (docs/combined-arms.md, seventh round): no better than the commander
+(186 wins against 187; the loss cap lets the exploiters go on 21 boards of 2000), so the
+commander stays the default.
+
 It reads only the state the seat shows (nothing is hidden from you in Combined Arms: a
 potential counter is decided by its reveal roll, CA Enemy Decisions), draws no dice, and
 says in each decision why, citing the rule.
