@@ -8,12 +8,14 @@ played win averages to), the played score and its parts, and the end-now chance 
 turn's start.  Figures depend on the seeds only.
 
 Run: python -m benchmarks.ca_trace GAMES [SEED] [--policies raid,commander] [--jobs J]
+     (``--quick``: seeds 2-3, the raid alone: the smoke run of tests/test_benchmarks.py)
 """
 
 from __future__ import annotations
 
 import math
 import sys
+import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -123,7 +125,10 @@ def _chunk(args: tuple[list[str], list[int]]) -> list[dict[str, Any]]:
 
 
 def main(argv: list[str]) -> None:
+    t0 = time.perf_counter()
     jobs, pols = 1, ["raid", "commander"]
+    if "--quick" in argv:  # the smoke run of tests/test_benchmarks.py: a light and a heavy board
+        argv = ["2", "2", "--policies", "raid"]
     if "--jobs" in argv:
         i = argv.index("--jobs")
         jobs = int(argv[i + 1])
@@ -170,6 +175,8 @@ def main(argv: list[str]) -> None:
             if longest:
                 at = [sum(r["curve"][t] if t < len(r["curve"]) else r["exact"] for r in rs) / n for t in range(min(longest, 12))]
                 print("     end-now chance at turns 2..: " + " ".join(f"{100 * x:.1f}" for x in at))
+
+    print(f"({time.perf_counter() - t0:.1f} s wall, jobs={jobs})")
 
 
 if __name__ == "__main__":
