@@ -185,6 +185,6 @@ def _raid() -> Policy:
 
 
 #: the batch policies, best first (measured paired on seeds 0-1999: docs/combined-arms.md)
-POLICIES: dict[str, Policy] = {"commander": _commander(), "raid": _raid(), "assault": _assault(), "cautious": cautious_policy,
-                               "planner": _planner(), "random": random_policy, "breakthrough": _breakthrough()}
+POLICIES: dict[str, Policy] = {"commander": _commander(), "breakthrough": _breakthrough(), "raid": _raid(),
+                               "assault": _assault(), "cautious": cautious_policy, "planner": _planner(), "random": random_policy}
 

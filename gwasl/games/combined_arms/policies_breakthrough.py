@@ -171,7 +171,7 @@ def _move(s: State) -> Decision:
 
 def breakthrough_policy(seat: Seat[Any], dice: GameDice) -> Decision:
     """The commander; where the raid has broken an enemy platoon and an exploiting platoon
-    would score, exploit instead of ending the game (module docstring)."""
+    would score, exploit instead of ending the game (CA Victory, CA Movement; module docstring)."""
     s: State = seat.view()
     if s.breaks:
         return break_choice(s)
