@@ -13,7 +13,8 @@ Wins with Wilson 95% intervals; the paired difference (new minus old, board by b
 its normal 95% interval; the boards won by one policy only.  Every figure depends on the
 seeds only: ``--jobs 1`` and ``--jobs 2`` print the same (tests/games/test_attack_paired.py).
 
-Run: python -m benchmarks.attack_paired combined-arms [GAMES] [SEED] [--policy P] [--jobs J] [--log FILE]
+Run: python -m benchmarks.attack_paired combined-arms [GAMES] [SEED] [--policy P] [--against Q] [--jobs J] [--log FILE]
+     (``--against Q``: a third policy played on every board too, ``P`` paired against it as well)
      python -m benchmarks.attack_paired on-patrol [GAMES] [--jobs J] [--log FILE]
      (``--summary FILE``: the figures of a --log's rows so far, over the seeds done without a gap;
      ``--quick``: 2 boards and 2 patrols, the smoke run of tests/test_benchmarks.py)
@@ -51,7 +52,7 @@ def paired(old: Sequence[float], new: Sequence[float]) -> tuple[float, float, fl
 
 
 # -- Combined Arms ---------------------------------------------------------------------------------------
-def _ca_chunk(seeds: list[int], log: str = "", policy: str = "assault") -> list[tuple[int, bool, bool, float, float, bool]]:
+def _ca_chunk(seeds: list[int], log: str = "", policy: str = "assault", also: str = "") -> list[tuple[Any, ...]]:
     from gwasl.games import game_for
     from gwasl.games.combined_arms import rules as R
     from gwasl.games.combined_arms.policies import POLICIES
@@ -64,7 +65,11 @@ def _ca_chunk(seeds: list[int], log: str = "", policy: str = "assault") -> list[
         light = len(R.counter_hexes(terrain)) <= LIGHT
         a = play_out(game, POLICIES["raid"], seed)
         b = play_out(game, POLICIES[policy], seed) if light or policy != "assault" else a
-        out.append((seed, a.won, b.won, a.score, b.score, light))
+        row: tuple[Any, ...] = (seed, a.won, b.won, a.score, b.score, light)
+        if also:  # a third policy on the same board: the new one is paired against it too
+            c = play_out(game, POLICIES[also], seed)
+            row += (c.won, c.score)
+        out.append(row)
         _log(log, out[-1])
     return out
 
@@ -77,20 +82,30 @@ def _log(path: str, row: Any) -> None:
             f.write(repr(row) + "\n")
 
 
-def combined_arms(games: int, seed: int = 0, jobs: int = 1, log: str = "", policy: str = "assault") -> dict[str, Any]:
-    """The paired figures of ``policy`` against ``raid`` on seeds ``seed .. seed+games-1``."""
-    rows = _run(lambda seeds: _ca_chunk(seeds, log, policy), list(range(seed, seed + games)), jobs, log=log,
-                policy=policy)
+def combined_arms(games: int, seed: int = 0, jobs: int = 1, log: str = "", policy: str = "assault",
+                  also: str = "") -> dict[str, Any]:
+    """The paired figures of ``policy`` against ``raid`` on seeds ``seed .. seed+games-1``
+    (and against ``also`` too, if given: ``--against P``)."""
+    rows = _run(lambda seeds: _ca_chunk(seeds, log, policy, also), list(range(seed, seed + games)), jobs, log=log,
+                policy=policy, also=also)
     return ca_figures(rows, games, seed)
 
 
-def ca_figures(rows: list[tuple[int, bool, bool, float, float, bool]], games: int, seed: int) -> dict[str, Any]:
+def ca_figures(rows: list[tuple[Any, ...]], games: int, seed: int) -> dict[str, Any]:
     """The figures of :func:`combined_arms` from its rows (one a seed); the ``assault`` keys
-    hold the policy compared with the raid, whichever it is (``--policy``)."""
+    hold the policy compared with the raid, whichever it is (``--policy``); the ``also`` keys,
+    where the rows have a third policy's game (``--against``), the same against it."""
     old = [float(r[1]) for r in rows]
     new = [float(r[2]) for r in rows]
     light = [r for r in rows if r[5]]
-    return {
+    extra: dict[str, Any] = {}
+    if rows and len(rows[0]) > 6:
+        third = [float(r[6]) for r in rows]
+        extra = {"also_wins": int(sum(third)), "also_ci": wilson(int(sum(third)), games),
+                 "also_difference": paired(third, new), "also_score_difference": paired([r[7] for r in rows], [r[4] for r in rows]),
+                 "only_also": sum(1 for r in rows if r[6] and not r[2]), "only_new_vs_also": sum(1 for r in rows if r[2] and not r[6]),
+                 "light_also_wins": sum(1 for r in light if r[6])}
+    return extra | {
         "games": games, "seed": seed, "light_boards": len(light),
         "raid_wins": int(sum(old)), "assault_wins": int(sum(new)),
         "raid_ci": wilson(int(sum(old)), games), "assault_ci": wilson(int(sum(new)), games),
@@ -173,12 +188,12 @@ def op_figures(name: str, rows: list[tuple[int, tuple[Any, ...], tuple[Any, ...]
 
 
 # -- running ---------------------------------------------------------------------------------------------------------
-def _ca_logged(args: tuple[list[int], str, str]) -> list[tuple[int, bool, bool, float, float, bool]]:
+def _ca_logged(args: tuple[list[int], str, str, str]) -> list[tuple[Any, ...]]:
     return _ca_chunk(*args)
 
 
 def _run(fn: Callable[[list[int]], list[Any]], seeds: list[int], jobs: int, name: str | None = None,
-         log: str = "", policy: str = "assault") -> list[Any]:
+         log: str = "", policy: str = "assault", also: str = "") -> list[Any]:
     """``fn`` over the seeds, in chunks over ``jobs`` processes, the rows in seed order."""
     if jobs <= 1:
         return fn(seeds)
@@ -186,7 +201,7 @@ def _run(fn: Callable[[list[int]], list[Any]], seeds: list[int], jobs: int, name
     chunks = [seeds[i : i + size] for i in range(0, len(seeds), size)]
     with ProcessPoolExecutor(jobs) as pool:
         if name is None:
-            parts = list(pool.map(_ca_logged, [(c, log, policy) for c in chunks]))
+            parts = list(pool.map(_ca_logged, [(c, log, policy, also) for c in chunks]))
         else:
             parts = list(pool.map(_op_chunk, [(name, c, log) for c in chunks]))
     return sorted((r for p in parts for r in p), key=lambda r: r[0])
@@ -197,7 +212,11 @@ def _pct(x: float) -> str:
 
 
 def main(argv: list[str]) -> None:
-    jobs, log, policy = 1, "", "assault"
+    jobs, log, policy, also = 1, "", "assault", ""
+    if "--against" in argv:
+        i = argv.index("--against")
+        also = argv[i + 1]
+        argv = argv[:i] + argv[i + 2:]
     if "--policy" in argv:
         i = argv.index("--policy")
         policy = argv[i + 1]
@@ -234,7 +253,7 @@ def main(argv: list[str]) -> None:
             games = next(k for k in range(games + 1) if k == games or seed + k not in done)
             r = ca_figures([done[seed + k] for k in range(games)], games, seed)
         else:
-            r = combined_arms(games, seed, jobs, log, policy)
+            r = combined_arms(games, seed, jobs, log, policy, also)
         d, s = r["win_difference"], r["score_difference"]
         print(f"Combined Arms, seeds {seed}-{seed + games - 1} ({r['light_boards']} light boards):")
         print(f"  raid    {r['raid_wins']} wins, {r['raid_wins'] / games:.1%} ({r['raid_ci'][0]:.1%} - {r['raid_ci'][1]:.1%})")
@@ -245,6 +264,13 @@ def main(argv: list[str]) -> None:
         print(f"  paired score difference {s[0]:+.2f} ({s[1]:+.2f} to {s[2]:+.2f})")
         print(f"  light boards: raid {r['light_raid_wins']} wins, mean score {r['light_raid_mean']:.2f}; "
               f"{policy} {r['light_assault_wins']} wins, mean score {r['light_assault_mean']:.2f}")
+        if "also_wins" in r:
+            a, sa = r["also_difference"], r["also_score_difference"]
+            name = also or "the third policy"
+            print(f"  {name} {r['also_wins']} wins, {r['also_wins'] / games:.1%} ({r['also_ci'][0]:.1%} - {r['also_ci'][1]:.1%}); "
+                  f"{policy} minus {name}: {_pct(a[0])} points ({_pct(a[1])} to {_pct(a[2])}); won by {name} only "
+                  f"{r['only_also']}, by {policy} only {r['only_new_vs_also']}; score {sa[0]:+.2f} ({sa[1]:+.2f} to {sa[2]:+.2f}); "
+                  f"light boards: {name} {r['light_also_wins']} wins")
     else:
         games = int(argv[1]) if len(argv) > 1 else 300
         if summary:

@@ -20,6 +20,14 @@ def test_the_commander_paired_figures_are_the_same_on_one_process_and_two():
     assert one == two and one["games"] == 2
 
 
+def test_a_third_policy_is_paired_too_and_the_same_on_one_process_and_two():
+    """``--against commander``: the new policy paired against the raid and against the commander
+    on the same boards (seeds 2-3), the same figures on one process and two."""
+    one = AP.combined_arms(2, 2, jobs=1, policy="breakthrough", also="commander")
+    two = AP.combined_arms(2, 2, jobs=2, policy="breakthrough", also="commander")
+    assert one == two and "also_difference" in one and one["also_wins"] <= 2
+
+
 def test_on_patrol_paired_figures_are_the_same_on_one_process_and_two():
     one = AP.on_patrol(2, jobs=1, names=["hunter-group"])
     two = AP.on_patrol(2, jobs=2, names=["hunter-group"])

@@ -11,6 +11,9 @@
 * ``assault``: the raid on a board of more than 13 counters; on a lighter one every company
   assaults, the game goes on past a break and the battalion exploits (:mod:`.policies_assault`;
   not better than the raid as measured, docs/combined-arms.md).
+* ``breakthrough``: the commander, and where the raid has broken an enemy platoon, rifle
+  platoons exploit off the enemy edge instead of the game ending, while the loss track allows
+  (:mod:`.policies_breakthrough`; seventh round, docs/combined-arms.md).
 * ``random``: a random legal action, drawn in two steps: first uniformly among
   the platoons that can act and the phase's other choices (end the phase, end
   the game, call the mortars, resolve the attack), then uniformly among that
@@ -169,6 +172,12 @@ def _commander() -> Policy:
     return commander_policy
 
 
+def _breakthrough() -> Policy:
+    from gwasl.games.combined_arms.policies_breakthrough import breakthrough_policy
+
+    return breakthrough_policy
+
+
 def _raid() -> Policy:
     from gwasl.games.combined_arms.tactics import raid_policy
 
@@ -176,6 +185,6 @@ def _raid() -> Policy:
 
 
 #: the batch policies, best first (measured paired on seeds 0-1999: docs/combined-arms.md)
-POLICIES: dict[str, Policy] = {"commander": _commander(), "raid": _raid(), "assault": _assault(), "cautious": cautious_policy,
-                               "planner": _planner(), "random": random_policy}
+POLICIES: dict[str, Policy] = {"commander": _commander(), "breakthrough": _breakthrough(), "raid": _raid(),
+                               "assault": _assault(), "cautious": cautious_policy, "planner": _planner(), "random": random_policy}
 

@@ -14,7 +14,7 @@ GAME = game_for("combined-arms")
 
 def test_policies_best_first():
     """CONTRACTS 6: the default policy is the best one measured (docs/combined-arms.md)."""
-    assert list(GAME.policies()) == ["commander", "raid", "assault", "cautious", "planner", "random"]
+    assert list(GAME.policies()) == ["commander", "breakthrough", "raid", "assault", "cautious", "planner", "random"]
 
 
 @pytest.mark.slow
