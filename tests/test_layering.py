@@ -301,3 +301,56 @@ def test_the_cycle_check_catches_a_planted_cycle(module: str, planted: str):
 def test_the_cycle_check_finds_every_component():
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"e"}, "e": {"d"}, "f": {"a"}, "g": set()}
     assert cycles(graph) == [["a", "b", "c"], ["d", "e"]]
+
+
+# -- no module reaches into another's private names --------------------------------------------
+
+def private_reaches(source: str, path: Path) -> list[str]:
+    """Uses in ``source`` (the module at ``path``) of another gwasl module's private name:
+    ``module._name`` where ``module`` is a gwasl module the file imports, or
+    ``from gwasl.x import _name``.  A module offers what others may use as public names, so
+    a change inside it cannot silently break a caller (issue 23: one place per rule)."""
+    tree = ast.parse(source)
+    bound: set[str] = set()
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            bound.update(a.asname or a.name.split(".")[0] for a in node.names if a.name.startswith("gwasl"))
+        elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("gwasl"):
+            base = ROOT.joinpath(*node.module.split("."))
+            for a in node.names:
+                if base.joinpath(a.name).with_suffix(".py").exists() or (base / a.name / "__init__.py").exists():
+                    bound.add(a.asname or a.name)
+                elif a.name.startswith("_") and not a.name.startswith("__"):
+                    found.append(f"line {node.lineno}: from {node.module} import {a.name}")
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__")):
+            continue
+        base = node.value  # a module, or a dotted path through modules (gwasl.rules.los)
+        while isinstance(base, ast.Attribute):
+            base = base.value
+        if isinstance(base, ast.Name) and base.id in bound:
+            found.append(f"line {node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+@pytest.mark.parametrize("path", sorted(GWASL.rglob("*.py")), ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_no_module_uses_another_module_s_private_names(path: Path):
+    bad = private_reaches(path.read_text(encoding="utf-8"), path)
+    assert not bad, f"{path.relative_to(ROOT)} uses private names of other modules: {bad}"
+
+
+@pytest.mark.parametrize("planted", [
+    "from gwasl.games.aslgw import opponent as opp\nx = opp._look(seat)\n",
+    "from gwasl.games.combined_arms import tactics as T\nT._steps(s)\n",
+    "from gwasl.games.combined_arms.policies_assault import _exit_hops\n",
+    "import gwasl.rules.los\ngwasl.rules.los._trace(a, b)\n",
+])
+def test_the_private_name_check_catches_a_planted_reach(planted: str):
+    assert private_reaches(planted, GWASL / "x.py")
+
+
+def test_the_private_name_check_allows_public_names_and_its_own():
+    ok = ("import argparse\nfrom gwasl.games.aslgw import opponent as opp\nopp.priced_fire(seat, [])\n"
+          "argparse._SubParsersAction\n_mine = 1\nself._x\n")
+    assert private_reaches(ok, GWASL / "x.py") == []

@@ -79,7 +79,7 @@ def sweep_companies(s: State) -> list[str]:
     each company assaults its own counter, rifle platoons of different companies never the same)."""
     keyed = []
     for k, co in enumerate(COMPANIES):
-        m = T._members(s, co)
+        m = T.company_members(s, co)
         if len(m) < SWEEP_MIN:
             continue
         on = sum(1 for i in m if s.units[i].where >= 0)
@@ -97,7 +97,7 @@ def _objectives(s: State, inf: list[float]) -> dict[str, int]:
     out: dict[str, int] = {}
     taken: set[int] = set()
     for co in cos:
-        t = T._next_to(s, co)
+        t = T.counter_next_to(s, co)
         if t >= 0 and t not in taken:
             out[co] = t
             taken.add(t)
@@ -105,9 +105,9 @@ def _objectives(s: State, inf: list[float]) -> dict[str, int]:
     for co in cos:
         if co in out:
             continue
-        dist = T._steps(s, co, inf)
+        dist = T.approach_costs(s, co, inf)
         for c in s.enemy:
-            app = T._approach(s, c.hex, co)
+            app = T.approach_hexes(s, c.hex, co)
             if len(app) < 2:
                 continue
             costs = sorted(dist[h] for h in app)[:3]
@@ -124,7 +124,7 @@ def _objectives(s: State, inf: list[float]) -> dict[str, int]:
 
 
 # -- exploiting ---------------------------------------------------------------------------------------------
-def _exit_hops(s: State, strict: bool) -> list[int]:
+def exit_hops(s: State, strict: bool) -> list[int]:
     """Moves from each hex to an exit hex (CA Movement: exploit from the 3 central hexes of
     the enemy rear edge), never through a counter nor (``strict``) next to one, where it
     would be revealed and fire at range 1 (CA Enemy Decisions)."""
@@ -160,8 +160,8 @@ def _exploit_move(s: State, objs: dict[str, int]) -> Decision | None:
     """Exploit, or head for the exit hexes: a platoon whose company has no objective left,
     or that must leave now to be off the board by the last turn (CA Victory: 2 an exploiting
     platoon)."""
-    hops = _exit_hops(s, True)
-    loose = _exit_hops(s, False)
+    hops = exit_hops(s, True)
+    loose = exit_hops(s, False)
     best: tuple[tuple[int, int], Decision] | None = None
     for i, u in enumerate(s.units):
         if not u.fresh or u.where < OFFBOARD or UNIT_KIND[i] == MMG:
@@ -203,7 +203,7 @@ def _armour_move(s: State, arm: list[float]) -> Decision | None:
     range and to exploit (CA Movement: 2 hexes a move along the road)."""
     if not any(s.units[i].where >= 0 for i in range(len(UNIT_IDS)) if UNIT_KIND[i] == RIFLE):
         return None
-    hops = _exit_hops(s, False)
+    hops = exit_hops(s, False)
     best: tuple[tuple[int, float, int], Decision] | None = None
     for i in _ARMOUR:
         u = s.units[i]
@@ -241,14 +241,14 @@ def _move(s: State) -> Decision:
             return Decision(EndGame(), f"assault ends the game: {why}")
     inf, arm, _by = threat_map(s)
     objs = T.objectives(s, inf) if ONE_COMPANY else _objectives(s, inf)
-    d = T._mmg_move(s, list(objs.values()) or [c.hex for c in s.enemy] or [B.ROAD[-1]])
+    d = T.mmg_entry(s, list(objs.values()) or [c.hex for c in s.enemy] or [B.ROAD[-1]])
     if d is not None:
         return d
     d = _exploit_move(s, objs)
     if d is not None:
         return d
     taken = {s.units[i].where for i in range(len(UNIT_IDS)) if s.units[i].where >= 0 and UNIT_KIND[i] != ARMOUR}
-    moves = [m for co, t in objs.items() for m in T._company_moves(s, co, t, inf, taken)]
+    moves = [m for co, t in objs.items() for m in T.company_moves(s, co, t, inf, taken)]
     if moves:
         _v, mv, why = max(moves, key=lambda x: x[0])
         return Decision(mv, f"assault: {why} (CA Movement; every company on its own counter, CA Fire Attacks)")
@@ -261,7 +261,7 @@ def _move(s: State) -> Decision:
 # -- the fire phase ------------------------------------------------------------------------------------------
 def _fire(s: State) -> Decision:
     if ONE_COMPANY:
-        return T._fire(s)
+        return T.raid_fire(s)
     inf = threat_map(s)[0]
     objs = _objectives(s, inf)
     if s.group:
@@ -280,7 +280,7 @@ def _fire(s: State) -> Decision:
                     return Decision(_commit(s, m, tgt), f"assault: {UNIT_IDS[m]} joins the fire on {B.label(tgt)} "
                                                         f"(CA Fire Attacks)")
         return Decision(Resolve(), "assault: resolve the attack (CA Fire Attacks)")
-    values = T._values(s, set(objs.values()))
+    values = T.pin_values(s, set(objs.values()))
     if not s.engaged and s.own_fired != s.turn:
         calls = [(values.get(h, 0.0), h) for h in R.own_mortar_targets(s, False)]
         calls = [c for c in calls if c[0] > 0]

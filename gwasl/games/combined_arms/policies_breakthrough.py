@@ -41,7 +41,7 @@ from gwasl.games.combined_arms import outlook as O
 from gwasl.games.combined_arms import rules as R
 from gwasl.games.combined_arms import tactics as T
 from gwasl.games.combined_arms.planner import break_choice, roll_order, threat_map
-from gwasl.games.combined_arms.policies_assault import ARMOUR_RISK, _exit_hops
+from gwasl.games.combined_arms.policies_assault import ARMOUR_RISK, exit_hops
 from gwasl.games.combined_arms.policies_commander import END_AT, commander_policy, sweeps
 from gwasl.games.combined_arms.records import EndGame, EndPhase, Exploit, Move
 from gwasl.games.combined_arms.state import ARMOUR, EXPLOITED, FIRE, MOVE, OFFBOARD, RIFLE, UNIT_IDS, UNIT_KIND, State
@@ -71,8 +71,8 @@ def _candidates(s: State) -> list[tuple[int, int]]:
     """(moves to go, platoon) of every platoon that could still exploit by turn
     :data:`EXPLOIT_BY`, nearest first: fresh or spent rifle platoons and armour on the board
     (CA Movement), by the way passing next to no counter where there is one."""
-    strict = _exit_hops(s, True)
-    loose = _exit_hops(s, False)
+    strict = exit_hops(s, True)
+    loose = exit_hops(s, False)
     out = []
     for i in _RIFLES + _ARMOUR:
         u = s.units[i]
@@ -113,8 +113,8 @@ def expected_losses(s: State, exploiters: list[int]) -> float:
     of its way to the exit hexes (one a turn), every other platoon of yours on the board where
     it stands, for as many turns."""
     inf = threat_map(s)[0]
-    strict = _exit_hops(s, True)
-    loose = _exit_hops(s, False)
+    strict = exit_hops(s, True)
+    loose = exit_hops(s, False)
     turns = 0
     total = 0.0
     for i in exploiters:
@@ -144,8 +144,8 @@ def _move(s: State) -> Decision:
         if R.exploit_allowed(s, i):
             return Decision(Exploit(UNIT_IDS[i]), f"breakthrough: {UNIT_IDS[i]} exploits off the enemy edge: 2 an "
                                                   f"exploiting platoon up to the enemy platoons broken (CA Victory; CA Movement)")
-    strict = _exit_hops(s, True)
-    loose = _exit_hops(s, False)
+    strict = exit_hops(s, True)
+    loose = exit_hops(s, False)
     _inf, arm, _by = threat_map(s)
     best: tuple[tuple[int, float, int], Decision] | None = None
     for i in chosen:
@@ -183,6 +183,6 @@ def breakthrough_policy(seat: Seat[Any], dice: GameDice) -> Decision:
     if s.phase == MOVE:
         return _move(s)
     if s.phase == FIRE:
-        return T._fire(s)
+        return T.raid_fire(s)
     acts = seat.legal()
     return Decision(acts[0], "the only choice")

@@ -91,7 +91,9 @@ _MMGS = tuple(i for i in range(len(UNIT_IDS)) if UNIT_KIND[i] == MMG)
 
 
 # -- the company and its objective ---------------------------------------------------------------
-def _members(s: State, co: str) -> list[int]:
+def company_members(s: State, co: str) -> list[int]:
+    """The platoons of rifle company ``co`` still in play, on the board or waiting to enter
+    (CA The Units: a battalion of three rifle companies of three platoons)."""
     return [i for i in range(len(UNIT_IDS)) if UNIT_COMPANY[i] == co and s.units[i].where >= OFFBOARD]
 
 
@@ -100,7 +102,7 @@ def companies(s: State) -> list[str]:
     platoons left, entered ones first (a company on the board goes on before a new one)."""
     keyed = []
     for k, co in enumerate(COMPANIES):
-        m = _members(s, co)
+        m = company_members(s, co)
         if len(m) < 2:
             continue
         on = sum(1 for i in m if s.units[i].where >= 0)
@@ -115,7 +117,7 @@ def objectives(s: State, inf: list[float] | None = None) -> dict[str, int]:
     if inf is None:
         inf = threat_map(s)[0]
     cos = companies(s)
-    engaged = [co for co in cos if _next_to(s, co) >= 0]
+    engaged = [co for co in cos if counter_next_to(s, co) >= 0]
     out: dict[str, int] = {}
     taken: set[int] = set()
     for co in engaged + [c for c in cos if c not in engaged]:
@@ -126,17 +128,19 @@ def objectives(s: State, inf: list[float] | None = None) -> dict[str, int]:
     return out
 
 
-def _next_to(s: State, co: str) -> int:
-    """The counter next to the company's platoons (-1: none)."""
-    here = [s.units[i].where for i in _members(s, co) if s.units[i].where >= 0]
+def counter_next_to(s: State, co: str) -> int:
+    """The enemy counter next to the company's platoons (-1: none): the one its adjacent
+    platoons may assault (CA Combat)."""
+    here = [s.units[i].where for i in company_members(s, co) if s.units[i].where >= 0]
     for c in s.enemy:
         if any(B.distance(h, c.hex) == 1 for h in here):
             return c.hex
     return -1
 
 
-def _approach(s: State, t: int, co: str) -> list[int]:
-    """Hexes next to ``t`` the company may stand in without being next to another counter."""
+def approach_hexes(s: State, t: int, co: str) -> list[int]:
+    """Hexes next to ``t`` the company may stand in without being next to another counter (a
+    platoon next to a potential counter reveals it, CA Enemy Decisions)."""
     others = s.enemy_mask & ~(1 << t)
     out = []
     for h in B.bits(B.NEIGHBOUR_MASK[t]):
@@ -148,14 +152,14 @@ def _approach(s: State, t: int, co: str) -> list[int]:
     return out
 
 
-def _steps(s: State, co: str, inf: list[float]) -> list[float]:
-    """Cost to reach each hex from where the company stands (your edge, before it enters):
+def approach_costs(s: State, co: str, inf: list[float]) -> list[float]:
+    """Cost to reach each hex from where the company stands (your edge, before it enters; CA Movement):
     1 a move plus THREAT times the expected losses there; hexes next to a counter are
     reached but not passed."""
     INF = float("inf")
     dist = [INF] * B.N
     q: deque[int] = deque()
-    here = [s.units[i].where for i in _members(s, co) if s.units[i].where >= 0]
+    here = [s.units[i].where for i in company_members(s, co) if s.units[i].where >= 0]
     if here:
         for h in here:
             dist[h] = 0.0
@@ -187,15 +191,15 @@ def objective(s: State, co: str, inf: list[float] | None = None, taken: set[int]
     if inf is None:
         inf = threat_map(s)[0]
     taken = taken or set()
-    kept = _next_to(s, co)  # the counter the company already stands next to
+    kept = counter_next_to(s, co)  # the counter the company already stands next to
     if kept >= 0 and kept not in taken:
         return kept
-    dist = _steps(s, co, inf)
+    dist = approach_costs(s, co, inf)
     best: tuple[float, int] | None = None
     for c in s.enemy:
         if c.hex in taken or any(B.distance(c.hex, x) <= 2 for x in taken):
             continue  # another company's objective, or so near it that the raids would mix
-        app = _approach(s, c.hex, co)
+        app = approach_hexes(s, c.hex, co)
         if len(app) < 2:
             continue
         costs = sorted(dist[h] for h in app)[:3]
@@ -248,7 +252,7 @@ def stop_reason(s: State) -> str:
     objs = objectives(s)
     if not objs:
         return "no enemy counter is left in reach of a company"
-    if s.turn > LAST_OBJECTIVE_TURN and not any(_next_to(s, co) >= 0 for co in objs):
+    if s.turn > LAST_OBJECTIVE_TURN and not any(counter_next_to(s, co) >= 0 for co in objs):
         return "too late for another objective"
     return ""
 
@@ -258,7 +262,7 @@ def _pushing_on(s: State) -> bool:
     if s.losses > PUSH_ON:
         return False
     for co in companies(s):
-        t = _next_to(s, co)
+        t = counter_next_to(s, co)
         if t >= 0 and len([i for i in assault_group(s, t) if UNIT_COMPANY[i] == co]) >= PUSH_GROUP:
             return True
     return False
@@ -278,12 +282,12 @@ def _move(s: State) -> Decision:
     objs = objectives(s, inf)
     if not objs:
         return Decision(EndPhase(), "raid: no objective in reach")
-    d = _mmg_move(s, list(objs.values()))
+    d = mmg_entry(s, list(objs.values()))
     if d is not None:
         return d
     # one platoon a hex: the MMGs' hexes too (enemy mortars pick the hex with most infantry)
     taken = {s.units[i].where for i in range(len(UNIT_IDS)) if s.units[i].where >= 0 and UNIT_KIND[i] != "armour"}
-    moves = [m for co, t in objs.items() for m in _company_moves(s, co, t, inf, taken)]
+    moves = [m for co, t in objs.items() for m in company_moves(s, co, t, inf, taken)]
     if moves:
         _v, mv, why = max(moves, key=lambda x: x[0])
         return Decision(mv, "raid: " + why)
@@ -308,12 +312,12 @@ def _hops(s: State, goal: int, t: int) -> list[int]:
     return out
 
 
-def _company_moves(s: State, co: str, t: int, inf: list[float], taken: set[int]) -> list[tuple[float, Move, str]]:
-    """The company's useful moves towards ``t``, best first: each platoon heads for its own
+def company_moves(s: State, co: str, t: int, inf: list[float], taken: set[int]) -> list[tuple[float, Move, str]]:
+    """The company's useful moves towards ``t``, best first (CA Movement): each platoon heads for its own
     hex next to ``t`` by the shortest way, into cover and away from fire on the way; the
     last step is taken only once the whole company is within 2 hexes (it steps in together)."""
-    members = _members(s, co)
-    app = _approach(s, t, co)
+    members = company_members(s, co)
+    app = approach_hexes(s, t, co)
     if not app:
         return []
     hops = {a: _hops(s, a, t) for a in app}
@@ -344,8 +348,9 @@ def _company_moves(s: State, co: str, t: int, inf: list[float], taken: set[int])
     return out
 
 
-def _mmg_move(s: State, targets: list[int]) -> Decision | None:
-    """The MMGs enter (turn 1 only) a rear edge hex each, seeing the objectives if they can."""
+def mmg_entry(s: State, targets: list[int]) -> Decision | None:
+    """The MMGs enter (turn 1 only) a rear edge hex each, seeing the objectives if they can (CA Movement:
+    units enter from your edge; CA Combat: the MMGs' lines of fire)."""
     if s.turn != 1:
         return None
     for m in _MMGS:
@@ -380,7 +385,10 @@ def assault_group(s: State, t: int) -> list[int]:
     return max(by.values(), key=len)
 
 
-def _fire(s: State) -> Decision:
+def raid_fire(s: State) -> Decision:
+    """The raid's fire phase (CA Sequence of Play, CA Combat): an assault or MMG fire group being
+    formed is completed and resolved; then the mortars, the MMGs and the company's adjacent
+    platoons fire at the counters most worth pinning (:func:`pin_values`)."""
     objs = objectives(s)
     if s.group:
         first = s.group[0][0]
@@ -395,7 +403,7 @@ def _fire(s: State) -> Decision:
                         and tgt in R.fire_targets(s, m):
                     return Decision(Commit(UNIT_IDS[m], B.label(tgt), None), f"raid: {UNIT_IDS[m]} joins the fire on {B.label(tgt)}")
         return Decision(Resolve(), "raid: resolve the attack")
-    values = _values(s, set(objs.values()))
+    values = pin_values(s, set(objs.values()))
     # the mortars first (called before any platoon fires, CA Mortars), on the worst threat
     if not s.engaged and s.own_fired != s.turn:
         calls = [(values.get(h, 0.0), h) for h in R.own_mortar_targets(s, False)]
@@ -425,7 +433,7 @@ def _fire(s: State) -> Decision:
     return Decision(EndPhase(), "raid: nothing worth firing at")
 
 
-def _values(s: State, objs: set[int]) -> dict[int, float]:
+def pin_values(s: State, objs: set[int]) -> dict[int, float]:
     """How much pinning each fresh counter is worth now: the objective, once the company
     stands next to it, most (pinned, it becomes fresh instead of firing, CA Enemy Decisions);
     others by the losses they may inflict on your infantry (payoffs of CA Enemy Decisions)."""
@@ -447,4 +455,4 @@ def _values(s: State, objs: set[int]) -> dict[int, float]:
     return out
 
 
-raid_policy = by_phase(_move, _fire)
+raid_policy = by_phase(_move, raid_fire)

@@ -148,7 +148,7 @@ def test_no_objective_whose_free_hexes_are_all_next_to_another_counter():
     ring = [h for h in B.bits(B.NEIGHBOUR_MASK[t])]
     s = position(enemy=[Counter(t)] + [Counter(h) for h in ring[:3]], turn=1)
     assert T.objective(s, "D") != t
-    assert all(not (B.NEIGHBOUR_MASK[h] & (s.enemy_mask & ~(1 << t))) for h in T._approach(s, t, "D"))
+    assert all(not (B.NEIGHBOUR_MASK[h] & (s.enemy_mask & ~(1 << t))) for h in T.approach_hexes(s, t, "D"))
 
 
 def test_an_assault_next_to_its_objective_goes_on_past_the_loss_budget():
