@@ -430,13 +430,13 @@ def morale_check(
         elif broken:
             if core.broken_fail_cr or original_12:
                 cr = casualty_reduction(kind, wounded)
-                why.append(f"a broken unit that fails an MC is casualty reduced (A10.3): {cr.to}")
+                why.append("a broken unit that fails an MC is casualty reduced (A10.3)")
         else:
             broke = True
             why.append("a Good Order unit that fails an MC breaks (A10.3)")
             if original_12:
                 cr = casualty_reduction(kind, wounded)
-                why.append(f"an original 12 also casualty-reduces it (A10.31): {cr.to}")
+                why.append("an original 12 also casualty-reduces it (A10.31)")
     elif not broken and core.pin_on_equal and roll.final == morale:
         if pin_immune:
             why.append(f"final DR equals morale, but no pin: {pin_immune}")
