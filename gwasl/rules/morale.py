@@ -416,7 +416,7 @@ def morale_check(
     original_12 = roll.total == core.cr_original_dr
     passed = roll.final <= morale and not original_12
     if original_12:
-        why.append(f"original DR {roll.total}: the MC fails ({core.rules['morale_check']})")
+        why.append(f"original DR {roll.total}: the MC fails whatever the morale (A10.31)")
     else:
         why.append(f"final DR {roll.final} {'<=' if passed else '>'} morale {morale}: {'passed' if passed else 'failed'}")
     broke = False
