@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import json
 import os
@@ -38,6 +39,47 @@ def source_text(name: str) -> Path:
     found = [folder / name for folder in SOURCE_FOLDERS if (folder / name).exists()]
     return found[0] if found else SOURCE_FOLDERS[0] / name
 EXAMPLE_PATH = SCENARIOS / "bois-des-caures-1916.json"
+
+
+def inline_local_refs(schema: dict) -> dict:
+    """``schema`` with each local ``{"$ref": "#/$defs/NAME"}`` replaced by the definition it names
+    (``allOf`` [the definition, the rest] where the reference has siblings, as JSON Schema 2020-12
+    reads them) and ``$defs`` dropped: the same verdicts, without a reference lookup at every hex
+    label of every document (jsonschema's registry look-ups were a third of the scenario fuzz's
+    validation time).  A reference that is not local, or a definition that refers to itself,
+    raises ValueError (it cannot be inlined)."""
+    defs = schema.get("$defs", {})
+
+    def inline(node: object, seen: tuple[str, ...]) -> object:
+        if isinstance(node, list):
+            return [inline(v, seen) for v in node]
+        if not isinstance(node, dict):
+            return node
+        out = {k: inline(v, seen) for k, v in node.items() if k not in ("$ref", "$defs")}
+        if "$ref" not in node:
+            return out
+        ref = node["$ref"]
+        name = ref.removeprefix("#/$defs/")
+        if not ref.startswith("#/$defs/") or name not in defs or name in seen:
+            raise ValueError(f"cannot inline the reference {ref!r}")
+        target = inline(defs[name], (*seen, name))
+        return {"allOf": [target, out]} if out else target
+
+    return inline(schema, ())  # type: ignore[return-value]
+
+
+def scenario_validator():
+    """The scenario schema's jsonschema validator (Draft 2020-12, dates checked), its local
+    references inlined (:func:`inline_local_refs`); built once per process."""
+    return _scenario_validator()
+
+
+@functools.cache
+def _scenario_validator():
+    import jsonschema
+
+    schema = inline_local_refs(json.loads(SCHEMA_PATH.read_text(encoding="utf-8")))
+    return jsonschema.Draft202012Validator(schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
 
 
 def bundled_scenarios() -> list[Path]:
