@@ -23,6 +23,7 @@ from testsupport import (
     Background,
     children_folder,
     mypy_command,
+    rewrite_tests_backwards,
     scheduled_first,
     start_quick_benchmarks,
 )
@@ -79,6 +80,14 @@ def _one_parser_per_process() -> None:
     import gwasl.cli
 
     gwasl.cli.build_parser = functools.cache(gwasl.cli.build_parser)
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """The second worker of an xdist run writes the rewritten test files from the last one while
+    the first collects from the first one (testsupport.rewrite_tests_backwards): on a fresh clone
+    each file is rewritten about once instead of once per worker."""
+    if getattr(session.config, "workerinput", {}).get("workerid") == "gw1":
+        rewrite_tests_backwards(session.config)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

@@ -36,6 +36,7 @@ from testsupport import (
     child_started,
     children_folder,
     mypy_command,
+    rewrite_tests_backwards,
     scheduled_first,
 )
 
@@ -173,3 +174,18 @@ def test_the_workers_start_the_longest_files_first() -> None:
     order = [scope for scope, _ in scheduled_first(units)]
     assert order == [longest, group, "tests/many_quick_tests.py", "tests/a_short_file.py", "tests/test_gates.py"], order
     assert all((ROOT / file).is_file() for file in (*FILE_SECONDS, *WAIT_FOR_CHILDREN)), FILE_SECONDS
+
+
+def test_the_second_workers_rewritten_tests_are_what_pytest_reads(pytestconfig: pytest.Config) -> None:
+    """testsupport.rewrite_tests_backwards (the second xdist worker, before it collects) leaves for
+    each test file the code pytest's own import hook would make of it, in the file the hook reads."""
+    if sys.dont_write_bytecode:
+        pytest.skip("Python writes no bytecode here (PYTHONDONTWRITEBYTECODE): nothing is written")
+    from _pytest.assertion import rewrite
+
+    rewrite_tests_backwards(pytestconfig)
+    for fn in (ROOT / "tests" / "test_gates.py", ROOT / "tests" / "games" / "aslgw" / "test_playthrough.py"):
+        pyc = rewrite.get_cache_dir(fn) / (fn.name[:-3] + rewrite.PYC_TAIL)
+        cached = rewrite._read_pyc(fn, pyc)
+        assert cached is not None, pyc
+        assert cached.co_code == rewrite._rewrite_test(fn, pytestconfig)[1].co_code, fn

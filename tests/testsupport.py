@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import json
 import os
@@ -38,6 +39,47 @@ def source_text(name: str) -> Path:
     found = [folder / name for folder in SOURCE_FOLDERS if (folder / name).exists()]
     return found[0] if found else SOURCE_FOLDERS[0] / name
 EXAMPLE_PATH = SCENARIOS / "bois-des-caures-1916.json"
+
+
+def inline_local_refs(schema: dict) -> dict:
+    """``schema`` with each local ``{"$ref": "#/$defs/NAME"}`` replaced by the definition it names
+    (``allOf`` [the definition, the rest] where the reference has siblings, as JSON Schema 2020-12
+    reads them) and ``$defs`` dropped: the same verdicts, without a reference lookup at every hex
+    label of every document (jsonschema's registry look-ups were a third of the scenario fuzz's
+    validation time).  A reference that is not local, or a definition that refers to itself,
+    raises ValueError (it cannot be inlined)."""
+    defs = schema.get("$defs", {})
+
+    def inline(node: object, seen: tuple[str, ...]) -> object:
+        if isinstance(node, list):
+            return [inline(v, seen) for v in node]
+        if not isinstance(node, dict):
+            return node
+        out = {k: inline(v, seen) for k, v in node.items() if k not in ("$ref", "$defs")}
+        if "$ref" not in node:
+            return out
+        ref = node["$ref"]
+        name = ref.removeprefix("#/$defs/")
+        if not ref.startswith("#/$defs/") or name not in defs or name in seen:
+            raise ValueError(f"cannot inline the reference {ref!r}")
+        target = inline(defs[name], (*seen, name))
+        return {"allOf": [target, out]} if out else target
+
+    return inline(schema, ())  # type: ignore[return-value]
+
+
+def scenario_validator():
+    """The scenario schema's jsonschema validator (Draft 2020-12, dates checked), its local
+    references inlined (:func:`inline_local_refs`); built once per process."""
+    return _scenario_validator()
+
+
+@functools.cache
+def _scenario_validator():
+    import jsonschema
+
+    schema = inline_local_refs(json.loads(SCHEMA_PATH.read_text(encoding="utf-8")))
+    return jsonschema.Draft202012Validator(schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
 
 
 def bundled_scenarios() -> list[Path]:
@@ -188,34 +230,42 @@ SHARED_GAMES = {
 
 
 #: CPU-seconds of the longest test files in a whole ``make test`` run (measured on the 2-core
-#: machine the suite is timed on, 2026-11-27, tests/conftest.py's scheduler): the scheduler starts
-#: the longest first; a file not named counts SECONDS_PER_TEST for each of its tests.  A stale
-#: figure only makes the split less even, never a test fail.
+#: machine the suite is timed on, fresh clone, 2026-11-27 04:00, per file: the worker's CPU and its
+#: children's, tests/conftest.py's scheduler; after the round's cuts): the scheduler starts the
+#: longest first; a file not named counts SECONDS_PER_TEST for each of its tests.  A stale figure
+#: only makes the split less even, never a test fail.
 FILE_SECONDS = {
-    "tests/games/aslgw/test_twins_every_channel.py": 116,
-    "tests/games/aslgw/test_opponent_twins.py": 38,
-    "tests/model/test_scenario_io.py": 30,
-    "tests/commands/test_hostile_files.py": 29,
-    "tests/games/aslgw/test_playthrough.py": 29,
-    "tests/store/test_gamefile.py": 25,  # 13 CPU-s, but its kill -9 tests wait on their children: 25 s wall
-    "tests/rules/fog/test_fog_view_invariance.py": 22,
-    "tests/commands/test_hostile_game_fuzz.py": 20,
-    "tests/games/test_odds_conformance.py": 18,
-    "tests/ui/play/test_secret_twins.py": 16,
-    "tests/games/aslgw/test_bundled_cli.py": 16,
-    "tests/model/test_hexgrid.py": 15,
-    "tests/games/aslgw/test_bundled_victory.py": 15,
-    "tests/games/aslgw/test_fight_playthrough.py": 13,
-    "tests/games/aslgw/test_metamorphic.py": 12,
-    "tests/games/aslgw/test_metamorphic_combat.py": 8,
-    "tests/rules/test_los_properties.py": 8,
-    "tests/test_doctests.py": 7,
-    "tests/games/on_patrol/test_patrols.py": 6,
-    "tests/store/test_kills.py": 6,
+    "tests/games/aslgw/test_twins_every_channel.py": 74,
+    "tests/games/aslgw/test_advisor.py": 50,
+    "tests/games/aslgw/test_opponent_twins.py": 33,
+    "tests/store/test_gamefile.py": 25,  # 14 CPU-s, but its kill -9 tests wait on their children: 25 s wall
+    "tests/commands/test_hostile_files.py": 22,  # 21 of them in its child processes
+    "tests/model/test_scenario_io.py": 20,
+    "tests/rules/fog/test_fog_view_invariance.py": 19,
+    "tests/games/aslgw/test_playthrough.py": 19,
+    "tests/commands/test_hostile_game_fuzz.py": 15,
+    "tests/games/test_odds_conformance.py": 14,
+    "tests/games/aslgw/test_bundled_cli.py": 14,
+    "tests/model/test_hexgrid.py": 12,
+    "tests/games/aslgw/test_bundled_victory.py": 12,
+    "tests/games/aslgw/test_fight_playthrough.py": 10,
+    "tests/ui/play/test_secret_twins.py": 7,
+    "tests/games/aslgw/test_metamorphic.py": 7,
+    "tests/rules/test_los_properties.py": 6,
     "tests/rules/test_los_huge_map.py": 6,
+    "tests/store/test_kills.py": 6,
+    "tests/games/on_patrol/test_patrols.py": 6,
+    "tests/games/combined_arms/test_ca_batch.py": 5,
     "tests/ui/play/test_wargamers_table.py": 5,
     "tests/test_layering.py": 5,
-    "tests/test_wheel.py": 5,
+    "tests/test_doctests.py": 4,
+    "tests/commands/test_hostile_game_files.py": 4,
+    "tests/test_wheel.py": 4,
+    "tests/games/aslgw/test_metamorphic_combat.py": 4,
+    "tests/ui/test_side_view.py": 4,
+    "tests/games/on_patrol/test_advisor.py": 4,
+    "tests/engine/test_advice_dice.py": 4,
+    "tests/games/combined_arms/test_ca_golden.py": 4,
 }
 SECONDS_PER_TEST = 0.05
 #: the files whose tests wait for a background child (the mypy gate, the benchmarks' smoke runs):
@@ -239,6 +289,38 @@ def scheduled_first(units: list[tuple[str, dict[str, bool]]]) -> list[tuple[str,
         return sum(known) + SECONDS_PER_TEST * len(tests)
 
     return sorted(units, key=lambda unit: (unit[0] in WAIT_FOR_CHILDREN, -seconds(*unit)))
+
+
+def rewrite_tests_backwards(config: pytest.Config) -> int:
+    """Write pytest's cached, assert-rewritten code of each test file this run collects and each
+    conftest.py of tests/ that has none yet, the last file first; returns how many it wrote.  Under pytest-xdist every
+    worker collects the whole suite: on a fresh clone both rewrote every test file at the same
+    time (about 7 of a cold collection's 11 CPU-s each).  The second worker calls this before
+    collecting, so the two meet in the middle and each file is rewritten about once; the code is
+    what pytest's own import hook writes (its functions, this run's config) and reads back,
+    checked against the source's hash.  Writes nothing where Python writes no bytecode, and
+    gives up quietly if pytest's internals differ (the collection then rewrites, as before)."""
+    if sys.dont_write_bytecode:
+        return 0
+    try:
+        from _pytest.assertion import rewrite
+
+        state = config.stash[rewrite.assertstate_key]
+        roots = [(config.invocation_params.dir / a.split("::")[0]).resolve() for a in config.args] or [ROOT / "tests"]
+        found = {*ROOT.joinpath("tests").rglob("test_*.py"), *ROOT.joinpath("tests").rglob("conftest.py")}
+        # the files this run collects (its arguments, tests/ by default), and the conftest.py files it reads
+        files = sorted((f for f in found if f.name == "conftest.py" or any(r == f or r in f.parents for r in roots)), reverse=True)
+        written = 0
+        for fn in files:
+            cache_dir = rewrite.get_cache_dir(fn)
+            pyc = cache_dir / (fn.name[:-3] + rewrite.PYC_TAIL)
+            if rewrite._read_pyc(fn, pyc) is not None or not rewrite.try_makedirs(cache_dir):
+                continue
+            source_hash, co = rewrite._rewrite_test(fn, config)
+            written += rewrite._write_pyc(state, co, source_hash, pyc)
+        return written
+    except (ImportError, AttributeError, KeyError, TypeError):
+        return 0
 
 
 def children_folder(config: pytest.Config) -> Path | None:

@@ -33,12 +33,40 @@ from gwasl.model.scenario_io import (
     scenario_from_text,
     scenario_to_dict,
 )
-from testsupport import EXAMPLE_PATH, bundled_scenarios
+from testsupport import EXAMPLE_PATH, bundled_scenarios, scenario_validator
 
 
 @pytest.fixture(scope="module")
-def validator(schema):
-    return jsonschema.Draft202012Validator(schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
+def validator():
+    """The schema's validator, its local references inlined (testsupport.inline_local_refs;
+    test_the_inlined_schema_gives_the_schemas_verdicts checks it against the schema as written)."""
+    return scenario_validator()
+
+
+def _errors(v, doc) -> list[tuple]:
+    return sorted((e.validator, list(e.absolute_path), e.message) for e in v.iter_errors(doc))
+
+
+def test_the_inlined_schema_gives_the_schemas_verdicts(schema, validator):
+    """The validator the fuzz below uses says what the schema as written says: the same errors, at
+    the same places, for every bundled scenario and for documents broken at every hex label and
+    terrain (the inlined references), and wherever a reference had a sibling (a default)."""
+    plain = jsonschema.Draft202012Validator(schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
+    assert "$ref" not in json.dumps(validator.schema)
+    docs = [json.loads(p.read_text(encoding="utf-8")) for p in bundled_scenarios()]
+    example = json.loads(EXAMPLE_PATH.read_text(encoding="utf-8"))
+    for bad in ("a1", "ZZZZ1", "A0", 7, None, "woodz", ""):
+        doc = copy.deepcopy(example)
+        doc["map"]["default_terrain"] = bad
+        doc["map"]["hexes"][str(bad)] = {"terrain": bad}
+        doc["map"]["fortifications"][0]["hexes"] = [bad]
+        doc["map"]["fortifications"][0]["ladders"] = [bad]
+        doc["units"][0]["hex"] = bad
+        doc["dummies"][0]["hex"] = bad
+        docs.append(doc)
+    for doc in docs:
+        assert _errors(validator, doc) == _errors(plain, doc)
+    assert sum(bool(_errors(plain, d)) for d in docs) == 7
 
 
 def test_shared_example_loads_into_typed_objects():

@@ -184,21 +184,23 @@ def _hexes(doc: Mapping[str, Any]) -> list[str]:
 
 
 def _answers(s: Session[Any], viewer: str, doc: Mapping[str, Any], hexes: list[str], seed: int,
-             menu: list[Any]) -> list[tuple[Any, ...]]:
+             menu: list[Any], view: Mapping[str, Any]) -> list[tuple[Any, ...]]:
     """The menus (every entry of the legal list ``menu`` with its odds) and the answers to the
-    generated actions, in one game."""
+    generated actions, in one game; ``view``, the viewer's view of its state now."""
     v = s.viewer(viewer)
     out: list[tuple[Any, ...]] = [(la.id, [repr(o) for o in s.game.odds(s.state, la.action, v)]) for la in menu]
-    for g in generated(doc, s.view(viewer), hexes, random.Random(seed)):
+    for g in generated(doc, view, hexes, random.Random(seed)):
         out.append((g, answer(s, g, viewer)))
     return out
 
 
 def _probe(a: Session[Any], b: Session[Any], viewer: str, doc: Mapping[str, Any], hexes: list[str], rng: random.Random,
-           where: str, t: Tally, menus: tuple[list[Any], list[Any]]) -> None:
-    """The menus and generated actions at ``hexes``, compared answer for answer."""
+           where: str, t: Tally, menus: tuple[list[Any], list[Any]], views: tuple[Any, Any]) -> None:
+    """The menus and generated actions at ``hexes``, compared answer for answer (``views``: each
+    twin's view now, already compared)."""
     seed = rng.randrange(2**31)
-    got_a, got_b = _answers(a, viewer, doc, hexes, seed, menus[0]), _answers(b, viewer, doc, hexes, seed, menus[1])
+    got_a = _answers(a, viewer, doc, hexes, seed, menus[0], views[0])
+    got_b = _answers(b, viewer, doc, hexes, seed, menus[1], views[1])
     n_menu = len(menus[0])
     for i, (x, y) in enumerate(zip(got_a, got_b, strict=True)):
         _same(f"the answer to {x[0]!r}", x, y, where)
@@ -239,7 +241,8 @@ def run(case: Case, seed: int, play_seed: int, max_steps: int = 10, probe_hexes:
         _same("status", a.status(), b.status(), where)
         la, lb = a.legal(viewer), b.legal(viewer)
         _same("legal", [(x.id, x.shown.kind, x.shown.text) for x in la], [(x.id, x.shown.kind, x.shown.text) for x in lb], where)
-        _same("show", a.view(viewer), b.view(viewer), where)
+        va, vb = a.view(viewer), b.view(viewer)  # read again by the probes below: the state is the same until act
+        _same("show", va, vb, where)
         if case.secret or a.status().side == other:
             # a hint for the side to act reads that side's view: the hidden side's own hint knows its own units
             # (the opponent's hint, the default before the advisor: the advisor's rollouts cost up to 2 s a
@@ -249,7 +252,7 @@ def run(case: Case, seed: int, play_seed: int, max_steps: int = 10, probe_hexes:
             start = ((seed if share is None else share) * 2 * probe_hexes + (step != hurry) * probe_hexes) % len(every)
             hexes = [every[(start + i) % len(every)] for i in range(min(probe_hexes, len(every)))]
             # the menus' odds once a pair (the fire odds are the dearest thing here), where the phase ends stop
-            _probe(a, b, viewer, doc, hexes, rng, where, t, (la, lb) if step == hurry else ([], []))
+            _probe(a, b, viewer, doc, hexes, rng, where, t, (la, lb) if step == hurry else ([], []), (va, vb))
             t.hexes.setdefault(name, set()).update(hexes)
         if a.status().over or not la:
             break
