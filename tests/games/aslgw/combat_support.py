@@ -135,6 +135,11 @@ def compare(a_doc: dict[str, Any], b_doc: dict[str, Any], hidden_side: str, secr
     kinds: dict[str, int] = {}
     steps = 0
     for step in range(max_steps):
+        if a.status().over or b.status().over:
+            # A26.15: the game's end declares everything, Control as it truly is included: from
+            # there the twins may differ (both must end together)
+            _same("over", a.status().over, b.status().over, step)
+            break
         _same("status", a.status(), b.status(), step)
         la, lb = a.legal(viewer), b.legal(viewer)
         _same("legal", [(x.id, x.shown.kind, x.shown.text) for x in la], [(x.id, x.shown.kind, x.shown.text) for x in lb], step)

@@ -87,6 +87,11 @@ def run(case: Case, seed: int, play_seed: int, max_steps: int = 60) -> Outcome:
     rng = random.Random(play_seed)
     out = Outcome()
     for step in range(max_steps):
+        if a.status().over or b.status().over:
+            # A26.15: the game's end declares everything, Control as it truly is included
+            _same("over", a.status().over, b.status().over, step)
+            out.over = True
+            break
         _same("status", a.status(), b.status(), step)
         la, lb = a.legal(viewer), b.legal(viewer)
         _same("legal", [(x.id, x.shown.kind, x.shown.text) for x in la], [(x.id, x.shown.kind, x.shown.text) for x in lb], step)

@@ -9,7 +9,7 @@ fire) and without (the German side as viewer)."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from games.aslgw.combat_support import compare, contact_doc
@@ -27,6 +27,7 @@ def test_the_contact_scenario_has_every_kind_of_hidden_variant():
 @settings(max_examples=24, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(variant=st.sampled_from(range(len(VARIANTS))), secret=st.booleans(), seed=st.integers(0, 2**20),
        play_seed=st.integers(0, 2**20))
+@example(variant=0, secret=False, seed=260, play_seed=79)  # the game ends, Control declared (A26.15): the twins may differ
 def test_hidden_facts_reach_the_viewer_only_through_a_reveal_in_fire_and_cc(variant, secret, seed, play_seed):
     compare(DOC, VARIANTS[variant][1], "french", secret, seed, play_seed)
 
