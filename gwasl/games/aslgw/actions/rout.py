@@ -31,7 +31,7 @@ from gwasl.rules.combat_table import combat_table
 from gwasl.rules.dice import Dice, ScriptedDice
 from gwasl.rules.fog.status import move_units
 from gwasl.rules.ift import two_dice
-from gwasl.rules.morale import MoraleCheckResult, asl_core, morale_check
+from gwasl.rules.morale import CasualtyReduction, MoraleCheckResult, asl_core, morale_check
 from gwasl.rules.rout import (
     RoutDestination,
     Threat,
@@ -226,18 +226,23 @@ def odds(state: AslgwState, act: Rout, viewer: Viewer) -> list[Outcome]:
         return []
     # (kind or "eliminated", wounded, reduced) -> probability
     dist: dict[tuple[str, bool, bool], Fraction] = {(u.kind.value, state.combat.mark(u.id).wounded, False): Fraction(1)}
+    # every check is the same NMC of the unit as it then is: its 36 results worked out once per (kind, wounded)
+    results: dict[tuple[str, bool], list[CasualtyReduction | None]] = {}
     for _ in checks:
         nxt: dict[tuple[str, bool, bool], Fraction] = {}
         for (kind, wounded, red), p in dist.items():
             if kind == "eliminated":
                 nxt[(kind, wounded, red)] = nxt.get((kind, wounded, red), Fraction(0)) + p
                 continue
-            cur = replace(u, kind=UnitKind(kind))
-            marked = state if wounded == state.combat.mark(u.id).wounded else \
-                replace(state, combat=fx.with_mark(state.combat, u.id, wounded=wounded))
-            for a, b in two_dice():
-                res = interdiction_check(ScriptedDice([a, b]), marked, cur, "interdiction (A10.53)")
-                cr = res.casualty_reduction
+            got = results.get((kind, wounded))
+            if got is None:
+                cur = replace(u, kind=UnitKind(kind))
+                marked = state if wounded == state.combat.mark(u.id).wounded else \
+                    replace(state, combat=fx.with_mark(state.combat, u.id, wounded=wounded))
+                got = results[(kind, wounded)] = [
+                    interdiction_check(ScriptedDice([a, b]), marked, cur, "interdiction (A10.53)").casualty_reduction
+                    for a, b in two_dice()]
+            for cr in got:
                 if cr is None:
                     key = (kind, wounded, red)
                 elif cr.eliminated:
