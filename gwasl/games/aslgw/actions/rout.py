@@ -20,6 +20,7 @@ from typing import Any
 from gwasl.engine.game import IllegalAction, Outcome, Viewer
 from gwasl.engine.record import Record
 from gwasl.games.aslgw import effects as fx
+from gwasl.games.aslgw.actions.memo import MISSING, StateMemo
 from gwasl.games.aslgw.actions.movement import carried
 from gwasl.games.aslgw.knowledge import env, is_hidden, known_scenario
 from gwasl.games.aslgw.records import MeleeChanged, Rout, Routed, UnitHit
@@ -80,7 +81,15 @@ def must(state: AslgwState, u: Unit) -> str | None:
 
 def destinations(state: AslgwState, u: Unit) -> tuple[RoutDestination, ...]:
     """Every legal end of ``u``'s rout (A10.5, A10.51, A10.52)."""
-    return rout_destinations(state.scenario, u, threats(state, u.side), float(rout_mf()), known_enemies(state, u.side))
+    # the legal list, the odds of each rout and the RtPh's end ask them again of the same state
+    got = _DESTINATIONS.get(state, u)
+    if got is MISSING:
+        got = rout_destinations(state.scenario, u, threats(state, u.side), float(rout_mf()), known_enemies(state, u.side))
+        _DESTINATIONS.put(state, u, got)
+    return got
+
+
+_DESTINATIONS = StateMemo(256)
 
 
 def _eligible(state: AslgwState, sc: Scenario) -> list[Unit]:
