@@ -82,10 +82,12 @@ def must(state: AslgwState, u: Unit) -> str | None:
 def destinations(state: AslgwState, u: Unit) -> tuple[RoutDestination, ...]:
     """Every legal end of ``u``'s rout (A10.5, A10.51, A10.52)."""
     # the legal list, the odds of each rout and the RtPh's end ask them again of the same state
-    got = _DESTINATIONS.get(state, u)
-    if got is MISSING:
-        got = rout_destinations(state.scenario, u, threats(state, u.side), float(rout_mf()), known_enemies(state, u.side))
-        _DESTINATIONS.put(state, u, got)
+    # (a unit is not hashable: kept by its id, with the unit it was worked out for)
+    kept = _DESTINATIONS.get(state, u.id)
+    if kept is not MISSING and kept[0] == u:
+        return kept[1]  # type: ignore[no-any-return]
+    got = rout_destinations(state.scenario, u, threats(state, u.side), float(rout_mf()), known_enemies(state, u.side))
+    _DESTINATIONS.put(state, u.id, (u, got))
     return got
 
 
