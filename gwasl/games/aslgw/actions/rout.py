@@ -237,23 +237,15 @@ def odds(state: AslgwState, act: Rout, viewer: Viewer) -> list[Outcome]:
         return []
     # (kind or "eliminated", wounded, reduced) -> probability
     dist: dict[tuple[str, bool, bool], Fraction] = {(u.kind.value, state.combat.mark(u.id).wounded, False): Fraction(1)}
-    # every check is the same NMC of the unit as it then is: its 36 results worked out once per (kind, wounded)
-    results: dict[tuple[str, bool], list[CasualtyReduction | None]] = {}
+    # every check is the same NMC of the unit as it then is: its 36 results counted once per
+    # (kind, wounded), and kept for the other routs of the unit asked of the same state
     for _ in checks:
         nxt: dict[tuple[str, bool, bool], Fraction] = {}
         for (kind, wounded, red), p in dist.items():
             if kind == "eliminated":
                 nxt[(kind, wounded, red)] = nxt.get((kind, wounded, red), Fraction(0)) + p
                 continue
-            got = results.get((kind, wounded))
-            if got is None:
-                cur = replace(u, kind=UnitKind(kind))
-                marked = state if wounded == state.combat.mark(u.id).wounded else \
-                    replace(state, combat=fx.with_mark(state.combat, u.id, wounded=wounded))
-                got = results[(kind, wounded)] = [
-                    interdiction_check(ScriptedDice([a, b]), marked, cur, "interdiction (A10.53)").casualty_reduction
-                    for a, b in two_dice()]
-            for cr in got:
+            for cr, n in _interdiction_results(state, u, kind, wounded):
                 if cr is None:
                     key = (kind, wounded, red)
                 elif cr.eliminated:
@@ -262,10 +254,31 @@ def odds(state: AslgwState, act: Rout, viewer: Viewer) -> list[Outcome]:
                     key = (kind, True, True)
                 else:
                     key = (cr.to, wounded, True)
-                nxt[key] = nxt.get(key, Fraction(0)) + p * Fraction(1, 36)
+                nxt[key] = nxt.get(key, Fraction(0)) + p * Fraction(n, 36)
         dist = nxt
     out: dict[str, Fraction] = {}
     for (kind, _w, red), p in dist.items():
         label = "eliminated on the way" if kind == "eliminated" else ("arrives casualty reduced" if red else "arrives")
         out[label] = out.get(label, Fraction(0)) + p
     return [Outcome(k, float(v)) for k, v in sorted(out.items())]
+
+
+def _interdiction_results(state: AslgwState, u: Unit, kind: str, wounded: bool) -> list[tuple[CasualtyReduction | None, int]]:
+    """The results of ``u``'s interdiction NMC (A10.53) as a ``kind``, ``wounded`` or not, over
+    the 36 DR: each distinct casualty reduction (None: no casualty) with its number of DR."""
+    kept = _NMC.get(state, (u.id, kind, wounded))
+    if kept is not MISSING and kept[0] == u:
+        return kept[1]  # type: ignore[no-any-return]
+    cur = replace(u, kind=UnitKind(kind))
+    marked = state if wounded == state.combat.mark(u.id).wounded else \
+        replace(state, combat=fx.with_mark(state.combat, u.id, wounded=wounded))
+    counts: dict[CasualtyReduction | None, int] = {}
+    for a, b in two_dice():
+        cr = interdiction_check(ScriptedDice([a, b]), marked, cur, "interdiction (A10.53)").casualty_reduction
+        counts[cr] = counts.get(cr, 0) + 1
+    got = list(counts.items())
+    _NMC.put(state, (u.id, kind, wounded), (u, got))
+    return got
+
+
+_NMC = StateMemo(256)
