@@ -146,6 +146,21 @@ def threat(sc: Scenario, h: Hex, enemy: Sequence[Shooter], tem: bool = True) -> 
     shooter whose LOS to ``h`` is clear (the rules' LOS), its FP by range (A7.21, A7.22),
     lessened by the hindrance DRM along the line and the TEM of ``h`` (A6.2, B.1) at
     :data:`DRM_FACTOR` a DRM; in the units of the earlier guess (:data:`SCALE`)."""
+    # a pure function of the map (its LOS and TEM), the hex and the shooters: the same threat
+    # is asked again decision after decision while nobody moves, so it is kept
+    k = (map_key(sc.map), h, tuple(enemy), tem)
+    got = _THREAT.get(k)
+    if got is None:
+        if len(_THREAT) > 50_000:
+            _THREAT.clear()
+        got = _THREAT[k] = _threat(sc, h, enemy, tem)
+    return got
+
+
+_THREAT: dict[tuple[str, Hex, tuple[Shooter, ...], bool], float] = {}
+
+
+def _threat(sc: Scenario, h: Hex, enemy: Sequence[Shooter], tem: bool) -> float:
     t = 0.0
     for s in enemy:
         d = s.hex.distance(h)
