@@ -362,9 +362,13 @@ class _Look:
             takers = self.memo["takers"] = frozenset(u.id for u in squads[: 2 * max(1, p.need)])
         lead = next((u for u in units if u.kind is not UnitKind.LEADER), units[0] if units else None)
         if lead is None or lead.kind is UnitKind.LEADER or lead.id in takers:
-            held = self.held()
-            open_ = frozenset(h for h in p.targets if h not in held)
-            return self.focus(open_, p.need - (len(p.targets) - len(open_))) if open_ else p.exits
+            got = self.memo.get("takers' goals")  # the same for every taker within a decision
+            if got is None:
+                held = self.held()
+                open_ = frozenset(h for h in p.targets if h not in held)
+                got = self.memo["takers' goals"] = \
+                    self.focus(open_, p.need - (len(p.targets) - len(open_))) if open_ else p.exits
+            return got
         return p.exits
 
     def near_enemy(self, h: Hex) -> bool:
