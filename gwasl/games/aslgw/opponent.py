@@ -371,6 +371,14 @@ class _Look:
             return got
         return p.exits
 
+    def dist(self, h: Hex, goals: frozenset[Hex]) -> int:
+        """:func:`_dist` from ``h`` to ``goals``, kept for the decision (every move weighed asks it)."""
+        key = ("dist", h, goals)
+        got = self.memo.get(key)
+        if got is None:
+            got = self.memo[key] = _dist(h, goals)
+        return got
+
     def near_enemy(self, h: Hex) -> bool:
         return any(e.distance(h) <= 1 for e in self.enemy_at())
 
@@ -693,7 +701,7 @@ def _move_score(look: _Look, units: Sequence[Unit], frm: Hex, to: Hex, mode: str
     n = len(units)
     if not goals:
         return -1.0
-    gain = _dist(frm, goals) - _dist(to, goals)
+    gain = look.dist(frm, goals) - look.dist(to, goals)
     if gain <= 0:
         return -1.0
     hurry = 1.0 + (2.0 if look.turns_left <= 1 else 0.0)

@@ -179,9 +179,19 @@ def fire_positions(sc: Scenario, at: Iterable[Hex], frm: Iterable[Hex], normal: 
     """Of the hexes ``frm``, those with a clear LOS within normal range (A7.2) of one of
     ``at`` (enemy-held objectives): where a mover can fire from next (Advancing Fire,
     A7.25, or next turn's Prep Fire)."""
-    targets = list(at)
-    return frozenset(h for h in frm
-                     if any(0 < h.distance(t) <= normal and los_clear(sc, h, t) is not None for t in targets))
+    targets, frm = frozenset(at), frozenset(frm)
+    # a pure function of the map's LOS and the hexes (in any order): asked again decision after decision
+    k = (map_key(sc.map), targets, frm, normal)
+    got = _POSITIONS.get(k)
+    if got is None:
+        if len(_POSITIONS) > 4096:
+            _POSITIONS.clear()
+        got = _POSITIONS[k] = frozenset(
+            h for h in frm if any(0 < h.distance(t) <= normal and los_clear(sc, h, t) is not None for t in targets))
+    return got
+
+
+_POSITIONS: dict[tuple[str, frozenset[Hex], frozenset[Hex], int], frozenset[Hex]] = {}
 
 
 def focus(open_: Iterable[Hex], need: int, cost: dict[Hex, float]) -> frozenset[Hex]:
