@@ -775,10 +775,22 @@ def _command_cost(look: _Look, us: Sequence[Unit], frm: Hex, to: Hex | None) -> 
             if q.id not in ids and not _commanded(look, q, q.hex, after):
                 return None
     cost = 0.0
+    if to is None:
+        return cost
     for q in us:
-        if to is not None and q.kind in _SQUADS and _commanded(look, q, frm, before) and not _commanded(look, q, to, after):
+        if q.kind in _SQUADS and _commanded_before(look, frm, before) and not _commanded(look, q, to, after):
             cost += OUT_OF_COMMAND
     return cost
+
+
+def _commanded_before(look: _Look, at: Hex, before: Sequence[tuple[Unit, Hex]]) -> bool:
+    """Whether ``at`` is in a Good Order leader's command radius as the leaders stand (ASLGW 1.3.1),
+    kept per decision: every move weighed from ``at`` asks it."""
+    key = ("commanded before", at)
+    got = look.memo.get(key)
+    if got is None:
+        got = look.memo[key] = any(at.distance(h) <= _radius(look, ld) for ld, h in before)
+    return bool(got)
 
 
 def _best_exit(look: _Look, exits: Sequence[Exit]) -> tuple[Record, float, str] | None:
