@@ -6,8 +6,10 @@ plays opponent-vs-opponent games on every bundled scenario for a few seeds (at m
 ``--decisions`` decisions each) and a few advisor suggests (Saint-Julien, the person playing
 the Germans), and writes one line per decision and the hash of each game's events.
 
-Run: python -m benchmarks.opponent_identity OUT.jsonl [--seeds N] [--decisions N] [--suggests N]
-then compare two records with ``cmp`` (or ``diff``).  Never asserted in tests.
+Run: python -m benchmarks.opponent_identity --out OUT.jsonl [--seeds N] [--decisions N] [--suggests N]
+[--compare BEFORE.jsonl] (``--quick``: one small game, the suite's smoke run).  It prints the CPU
+seconds of the games and of the suggests, and with ``--compare`` the first line that differs
+from the earlier record.  Never asserted in tests.
 """
 
 from __future__ import annotations
@@ -54,9 +56,9 @@ def _line(where: str, d: Decision) -> str:
                        "details": _plain(d.details)}, sort_keys=True)
 
 
-def games(out: list[str], seeds: int, limit: int) -> None:
+def games(out: list[str], seeds: int, limit: int, scenarios: tuple[str, ...] = SCENARIOS) -> None:
     game = AslgwGame()
-    for name in SCENARIOS:
+    for name in scenarios:
         src = json.loads(bundled_scenario(name).read_text(encoding="utf-8"))
         for seed in range(seeds):
             sides = game.sides(game.setup(src, GameOptions()))
@@ -97,19 +99,36 @@ def suggests(out: list[str], n: int) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("out")
+    ap.add_argument("--out", default=None, help="where to write the record (JSON lines)")
+    ap.add_argument("--compare", default=None, help="an earlier record: say whether this one is the same")
+    ap.add_argument("--quick", action="store_true", help="one small game of 40 decisions, no suggests")
     ap.add_argument("--seeds", type=int, default=2)
-    ap.add_argument("--decisions", type=int, default=300)
-    ap.add_argument("--suggests", type=int, default=18)
+    ap.add_argument("--decisions", type=int, default=800)
+    ap.add_argument("--suggests", type=int, default=30)
     args = ap.parse_args()
     out: list[str] = []
     t0 = time.process_time()
-    games(out, args.seeds, args.decisions)
+    if args.quick:
+        games(out, 1, 40, ("rossignol-1914.json",))
+    else:
+        games(out, args.seeds, args.decisions)
     t1 = time.process_time()
-    suggests(out, args.suggests)
+    suggests(out, 0 if args.quick else args.suggests)
     t2 = time.process_time()
-    Path(args.out).write_text("\n".join(out) + "\n", encoding="utf-8")
-    print(f"{len(out)} lines; games {t1 - t0:.1f} CPU-s, suggests {t2 - t1:.1f} CPU-s", file=sys.stderr)
+    text = "\n".join(out) + "\n"
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+    print(f"{len(out)} lines; games {t1 - t0:.2f} s CPU, suggests {t2 - t1:.2f} s CPU")
+    if args.compare:
+        before = Path(args.compare).read_text(encoding="utf-8").splitlines()
+        now = text.splitlines()
+        diff = next((i for i, (a, b) in enumerate(zip(before, now)) if a != b), None)
+        if diff is None and len(before) == len(now):
+            print("identical to", args.compare)
+        else:
+            i = diff if diff is not None else min(len(before), len(now))
+            print(f"DIFFERS from {args.compare} at line {i + 1}")
+            sys.exit(1)
 
 
 if __name__ == "__main__":
