@@ -41,9 +41,11 @@ from gwasl.scenarios import bundled_scenario
 LARGEST = "schwaben-redoubt-1916.json"
 
 
-def player_turns(game: AslgwGame, src: dict, seed: int, policy: Policy) -> list[tuple[str, float, int, float]]:
+def player_turns(game: AslgwGame, src: dict, seed: int, policy: Policy,
+                 decisions: list[float] | None = None) -> list[tuple[str, float, int, float]]:
     """Every player turn of one game with both sides played by ``policy``: (phasing side,
-    CPU seconds from its first decision to the next player turn, decisions taken, wall seconds)."""
+    CPU seconds from its first decision to the next player turn, decisions taken, wall seconds);
+    ``decisions`` gets the CPU seconds of each decision alone (the policy's call)."""
     sides = game.sides(game.setup(src, GameOptions()))
     options = GameOptions(frozenset(sides), False, {"opponent": list(sides)})
     dice = GameDice(seed)
@@ -63,7 +65,10 @@ def player_turns(game: AslgwGame, src: dict, seed: int, policy: Policy) -> list[
         seat = Seat(game, state, game.viewer(state, st.side))
         auto = game.automated(state).get(st.side)
         decide = policy if auto is opponent else (auto or policy)
+        c0 = time.process_time()
         d = decide(seat, dice)
+        if decisions is not None:
+            decisions.append(time.process_time() - c0)
         for ev in game.apply(state, d.action, dice):
             state = game.reduce(state, ev)
         n += 1
@@ -92,14 +97,16 @@ def _measure(name: str, seeds: range) -> None:
     src = json.loads(bundled_scenario(name).read_text(encoding="utf-8"))
     figures = {}
     for label, policy in (("opponent", opponent), ("passive (reference)", passive)):
-        turns = [t for s in seeds for t in player_turns(game, src, s, policy)]
+        each: list[float] = []
+        turns = [t for s in seeds for t in player_turns(game, src, s, policy, each)]
         secs = [t for _, t, _, _ in turns]
         decisions = [n for _, _, n, _ in turns]
         wall = [w for _, _, _, w in turns]
         figures[label] = statistics.median(secs)
         print(f"{name} {label:<20} {len(turns):4d} player turns: median {statistics.median(secs):7.3f} s, "
               f"max {max(secs):7.3f} s CPU, {statistics.median(decisions):5.0f} decisions (median); "
-              f"wall median {statistics.median(wall):.3f} s")
+              f"wall median {statistics.median(wall):.3f} s; per decision {1000 * statistics.median(each):.2f} ms "
+              f"median, {1000 * statistics.mean(each):.2f} ms mean, {1000 * max(each):.1f} ms max CPU")
     ratio = figures["opponent"] / figures["passive (reference)"]
     print(f"ratio opponent / passive player turn (median): {ratio:.1f}")
 

@@ -83,6 +83,8 @@ class AslgwGame(Game[AslgwState]):
     def __init__(self) -> None:
         self._last_legal: tuple[AslgwState, Viewer, list[Record]] | None = None
         self._classes: dict[str, type] | None = None
+        #: the last legal list checked against and its actions as a set (check_legal)
+        self._legal_set: tuple[Sequence[Record], frozenset[Record] | None] | None = None
 
     def __getstate__(self) -> dict[str, Any]:
         return {}  # batch play's workers get the game without its caches (a state does not pickle)
@@ -229,8 +231,25 @@ class AslgwGame(Game[AslgwState]):
     def check_legal(self, state: AslgwState, action: Record, viewer: Viewer) -> None:
         if not isinstance(action, tuple(ACTIONS.kinds().values())):
             raise IllegalAction(f"{action.kind!r} is not an action of {self.ruleset}")
-        if action not in self.legal_actions(state, viewer):
+        if not self._offered(action, self.legal_actions(state, viewer)):
             raise IllegalAction(self.why_illegal(state, action, viewer))
+
+    def _offered(self, action: Record, legal: Sequence[Record]) -> bool:
+        """``action in legal``, by a set kept for the list (a session checks many actions, and
+        the twin probes hundreds, against one list; a list scan compares each record)."""
+        kept = self._legal_set
+        if kept is None or kept[0] is not legal:
+            try:
+                kept = (legal, frozenset(legal))
+            except TypeError:  # a record that does not hash: the list itself answers
+                kept = (legal, None)
+            self._legal_set = kept
+        if kept[1] is None:
+            return action in legal
+        try:
+            return action in kept[1]
+        except TypeError:
+            return action in legal
 
     def why_illegal(self, state: AslgwState, action: Record, viewer: Viewer) -> str:
         return seats.why_not(state, action, viewer) or dispatch.why_illegal(state, action, viewer)

@@ -362,10 +362,22 @@ class _Look:
             takers = self.memo["takers"] = frozenset(u.id for u in squads[: 2 * max(1, p.need)])
         lead = next((u for u in units if u.kind is not UnitKind.LEADER), units[0] if units else None)
         if lead is None or lead.kind is UnitKind.LEADER or lead.id in takers:
-            held = self.held()
-            open_ = frozenset(h for h in p.targets if h not in held)
-            return self.focus(open_, p.need - (len(p.targets) - len(open_))) if open_ else p.exits
+            got = self.memo.get("takers' goals")  # the same for every taker within a decision
+            if got is None:
+                held = self.held()
+                open_ = frozenset(h for h in p.targets if h not in held)
+                got = self.memo["takers' goals"] = \
+                    self.focus(open_, p.need - (len(p.targets) - len(open_))) if open_ else p.exits
+            return got
         return p.exits
+
+    def dist(self, h: Hex, goals: frozenset[Hex]) -> int:
+        """:func:`_dist` from ``h`` to ``goals``, kept for the decision (every move weighed asks it)."""
+        key = ("dist", h, goals)
+        got = self.memo.get(key)
+        if got is None:
+            got = self.memo[key] = _dist(h, goals)
+        return got
 
     def near_enemy(self, h: Hex) -> bool:
         return any(e.distance(h) <= 1 for e in self.enemy_at())
@@ -689,7 +701,7 @@ def _move_score(look: _Look, units: Sequence[Unit], frm: Hex, to: Hex, mode: str
     n = len(units)
     if not goals:
         return -1.0
-    gain = _dist(frm, goals) - _dist(to, goals)
+    gain = look.dist(frm, goals) - look.dist(to, goals)
     if gain <= 0:
         return -1.0
     hurry = 1.0 + (2.0 if look.turns_left <= 1 else 0.0)
@@ -763,10 +775,22 @@ def _command_cost(look: _Look, us: Sequence[Unit], frm: Hex, to: Hex | None) -> 
             if q.id not in ids and not _commanded(look, q, q.hex, after):
                 return None
     cost = 0.0
+    if to is None:
+        return cost
     for q in us:
-        if to is not None and q.kind in _SQUADS and _commanded(look, q, frm, before) and not _commanded(look, q, to, after):
+        if q.kind in _SQUADS and _commanded_before(look, frm, before) and not _commanded(look, q, to, after):
             cost += OUT_OF_COMMAND
     return cost
+
+
+def _commanded_before(look: _Look, at: Hex, before: Sequence[tuple[Unit, Hex]]) -> bool:
+    """Whether ``at`` is in a Good Order leader's command radius as the leaders stand (ASLGW 1.3.1),
+    kept per decision: every move weighed from ``at`` asks it."""
+    key = ("commanded before", at)
+    got = look.memo.get(key)
+    if got is None:
+        got = look.memo[key] = any(at.distance(h) <= _radius(look, ld) for ld, h in before)
+    return bool(got)
 
 
 def _best_exit(look: _Look, exits: Sequence[Exit]) -> tuple[Record, float, str] | None:

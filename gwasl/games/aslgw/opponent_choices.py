@@ -175,8 +175,14 @@ def rout_choice(seat: Seat[Any], look: Any, kit: Kit, routs: Sequence[Rout], end
         worth = kit.worth.get(u.kind, 0.5)
         for a in (x for x in routs if x.unit == uid):
             to = _hex(a.to)
-            loss = _loss(seat.odds(a), worth) if not a.low_crawl else 0.0
-            go = _place_value(look, kit, u, to) - 3.0 * loss
+            there = _place_value(look, kit, u, to)
+            # the interdiction's loss only lowers the gain (loss >= 0): a rout that could not win
+            # even at no loss needs no odds (its exact odds are the costly part of the choice)
+            if a.low_crawl or there - stay <= VOLUNTARY_MARGIN or (best_go is not None and there - stay <= best_go[0]):
+                loss = 0.0
+            else:
+                loss = _loss(seat.odds(a), worth)
+            go = there - 3.0 * loss
             gain = go - stay
             if gain > VOLUNTARY_MARGIN and (best_go is None or gain > best_go[0]):
                 best_go = (gain, a, f"staying at {u.hex.label} ({_place_words(look, kit, u, u.hex)}) is worse than {a.to} "

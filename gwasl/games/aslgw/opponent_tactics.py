@@ -146,6 +146,21 @@ def threat(sc: Scenario, h: Hex, enemy: Sequence[Shooter], tem: bool = True) -> 
     shooter whose LOS to ``h`` is clear (the rules' LOS), its FP by range (A7.21, A7.22),
     lessened by the hindrance DRM along the line and the TEM of ``h`` (A6.2, B.1) at
     :data:`DRM_FACTOR` a DRM; in the units of the earlier guess (:data:`SCALE`)."""
+    # a pure function of the map (its LOS and TEM), the hex and the shooters: the same threat
+    # is asked again decision after decision while nobody moves, so it is kept
+    k = (map_key(sc.map), h, tuple(enemy), tem)
+    got = _THREAT.get(k)
+    if got is None:
+        if len(_THREAT) > 50_000:
+            _THREAT.clear()
+        got = _THREAT[k] = _threat(sc, h, enemy, tem)
+    return got
+
+
+_THREAT: dict[tuple[str, Hex, tuple[Shooter, ...], bool], float] = {}
+
+
+def _threat(sc: Scenario, h: Hex, enemy: Sequence[Shooter], tem: bool) -> float:
     t = 0.0
     for s in enemy:
         d = s.hex.distance(h)
@@ -164,9 +179,19 @@ def fire_positions(sc: Scenario, at: Iterable[Hex], frm: Iterable[Hex], normal: 
     """Of the hexes ``frm``, those with a clear LOS within normal range (A7.2) of one of
     ``at`` (enemy-held objectives): where a mover can fire from next (Advancing Fire,
     A7.25, or next turn's Prep Fire)."""
-    targets = list(at)
-    return frozenset(h for h in frm
-                     if any(0 < h.distance(t) <= normal and los_clear(sc, h, t) is not None for t in targets))
+    targets, frm = frozenset(at), frozenset(frm)
+    # a pure function of the map's LOS and the hexes (in any order): asked again decision after decision
+    k = (map_key(sc.map), targets, frm, normal)
+    got = _POSITIONS.get(k)
+    if got is None:
+        if len(_POSITIONS) > 4096:
+            _POSITIONS.clear()
+        got = _POSITIONS[k] = frozenset(
+            h for h in frm if any(0 < h.distance(t) <= normal and los_clear(sc, h, t) is not None for t in targets))
+    return got
+
+
+_POSITIONS: dict[tuple[str, frozenset[Hex], frozenset[Hex], int], frozenset[Hex]] = {}
 
 
 def focus(open_: Iterable[Hex], need: int, cost: dict[Hex, float]) -> frozenset[Hex]:

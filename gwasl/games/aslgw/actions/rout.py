@@ -20,6 +20,7 @@ from typing import Any
 from gwasl.engine.game import IllegalAction, Outcome, Viewer
 from gwasl.engine.record import Record
 from gwasl.games.aslgw import effects as fx
+from gwasl.games.aslgw.actions.memo import MISSING, StateMemo
 from gwasl.games.aslgw.actions.movement import carried
 from gwasl.games.aslgw.knowledge import env, is_hidden, known_scenario
 from gwasl.games.aslgw.records import MeleeChanged, Rout, Routed, UnitHit
@@ -31,7 +32,7 @@ from gwasl.rules.combat_table import combat_table
 from gwasl.rules.dice import Dice, ScriptedDice
 from gwasl.rules.fog.status import move_units
 from gwasl.rules.ift import two_dice
-from gwasl.rules.morale import MoraleCheckResult, asl_core, morale_check
+from gwasl.rules.morale import CasualtyReduction, MoraleCheckResult, asl_core, morale_check
 from gwasl.rules.rout import (
     RoutDestination,
     Threat,
@@ -80,7 +81,17 @@ def must(state: AslgwState, u: Unit) -> str | None:
 
 def destinations(state: AslgwState, u: Unit) -> tuple[RoutDestination, ...]:
     """Every legal end of ``u``'s rout (A10.5, A10.51, A10.52)."""
-    return rout_destinations(state.scenario, u, threats(state, u.side), float(rout_mf()), known_enemies(state, u.side))
+    # the legal list, the odds of each rout and the RtPh's end ask them again of the same state
+    # (a unit is not hashable: kept by its id, with the unit it was worked out for)
+    kept = _DESTINATIONS.get(state, u.id)
+    if kept is not MISSING and kept[0] == u:
+        return kept[1]  # type: ignore[no-any-return]
+    got = rout_destinations(state.scenario, u, threats(state, u.side), float(rout_mf()), known_enemies(state, u.side))
+    _DESTINATIONS.put(state, u.id, (u, got))
+    return got
+
+
+_DESTINATIONS = StateMemo(256)
 
 
 def _eligible(state: AslgwState, sc: Scenario) -> list[Unit]:
@@ -226,18 +237,15 @@ def odds(state: AslgwState, act: Rout, viewer: Viewer) -> list[Outcome]:
         return []
     # (kind or "eliminated", wounded, reduced) -> probability
     dist: dict[tuple[str, bool, bool], Fraction] = {(u.kind.value, state.combat.mark(u.id).wounded, False): Fraction(1)}
+    # every check is the same NMC of the unit as it then is: its 36 results counted once per
+    # (kind, wounded), and kept for the other routs of the unit asked of the same state
     for _ in checks:
         nxt: dict[tuple[str, bool, bool], Fraction] = {}
         for (kind, wounded, red), p in dist.items():
             if kind == "eliminated":
                 nxt[(kind, wounded, red)] = nxt.get((kind, wounded, red), Fraction(0)) + p
                 continue
-            cur = replace(u, kind=UnitKind(kind))
-            marked = state if wounded == state.combat.mark(u.id).wounded else \
-                replace(state, combat=fx.with_mark(state.combat, u.id, wounded=wounded))
-            for a, b in two_dice():
-                res = interdiction_check(ScriptedDice([a, b]), marked, cur, "interdiction (A10.53)")
-                cr = res.casualty_reduction
+            for cr, n in _interdiction_results(state, u, kind, wounded):
                 if cr is None:
                     key = (kind, wounded, red)
                 elif cr.eliminated:
@@ -246,10 +254,31 @@ def odds(state: AslgwState, act: Rout, viewer: Viewer) -> list[Outcome]:
                     key = (kind, True, True)
                 else:
                     key = (cr.to, wounded, True)
-                nxt[key] = nxt.get(key, Fraction(0)) + p * Fraction(1, 36)
+                nxt[key] = nxt.get(key, Fraction(0)) + p * Fraction(n, 36)
         dist = nxt
     out: dict[str, Fraction] = {}
     for (kind, _w, red), p in dist.items():
         label = "eliminated on the way" if kind == "eliminated" else ("arrives casualty reduced" if red else "arrives")
         out[label] = out.get(label, Fraction(0)) + p
     return [Outcome(k, float(v)) for k, v in sorted(out.items())]
+
+
+def _interdiction_results(state: AslgwState, u: Unit, kind: str, wounded: bool) -> list[tuple[CasualtyReduction | None, int]]:
+    """The results of ``u``'s interdiction NMC (A10.53) as a ``kind``, ``wounded`` or not, over
+    the 36 DR: each distinct casualty reduction (None: no casualty) with its number of DR."""
+    kept = _NMC.get(state, (u.id, kind, wounded))
+    if kept is not MISSING and kept[0] == u:
+        return kept[1]  # type: ignore[no-any-return]
+    cur = replace(u, kind=UnitKind(kind))
+    marked = state if wounded == state.combat.mark(u.id).wounded else \
+        replace(state, combat=fx.with_mark(state.combat, u.id, wounded=wounded))
+    counts: dict[CasualtyReduction | None, int] = {}
+    for a, b in two_dice():
+        cr = interdiction_check(ScriptedDice([a, b]), marked, cur, "interdiction (A10.53)").casualty_reduction
+        counts[cr] = counts.get(cr, 0) + 1
+    got = list(counts.items())
+    _NMC.put(state, (u.id, kind, wounded), (u, got))
+    return got
+
+
+_NMC = StateMemo(256)
