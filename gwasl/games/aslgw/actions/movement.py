@@ -31,6 +31,7 @@ from gwasl.engine.game import Outcome, Viewer
 from gwasl.engine.record import Record
 from gwasl.games.aslgw import victory as vic
 from gwasl.games.aslgw.actions import fire
+from gwasl.games.aslgw.actions.memo import MISSING
 from gwasl.games.aslgw.knowledge import is_hidden, known_enemy_ranges, known_scenario, piles, private_dice, secret_roll
 from gwasl.games.aslgw.records import (
     ConcealmentLost,
@@ -66,7 +67,7 @@ from gwasl.rules.concealment import in_open_ground, moving_concealment_loss
 from gwasl.rules.fog.state import ConcealStack, FogState, FogStatus
 from gwasl.rules.fog.status import move_dummy_stack, move_units
 from gwasl.rules.morale import double_time_mf, normal_task_check, ntc_pass_chance, unit_morale
-from gwasl.rules.movement import StepError, cached_step_cost, ends_movement, movement_table, steps_from
+from gwasl.rules.movement import Step, StepError, cached_step_cost, ends_movement, movement_table, steps_from
 from gwasl.rules.organisation import (
     free_squad_ntc,
     is_entrenched,
@@ -315,74 +316,113 @@ def group_problem(state: AslgwState, sc: Scenario, fog: FogState, group: Group, 
     has spent in it so far (ASLGW 1.4.1); MF are then checked against it.
     ``memo``: a dict kept while one list of actions is made (the group's own facts
     and each destination's are worked out once).
+
+    (A4.1 MF, A4.14 no entry where known enemies stand, A4.61 and A4.7 the modes,
+    A5.1 and ASLGW 2.1.4, 2.2.1 stacking, ASLGW 2.1.3 deep trenches.)
     """
     phase = state.phase
     if mode not in MOVE_MODES.get(phase, ()):
         return None, f"no {mode} movement in the {phase.value} (MPh: normal or assault, A4.61; APh: advance, A4.7)"
     memo = {} if memo is None else memo
-    gkey = ("group", group.ids, impulse_cost is not None, free)
-    facts = memo.get(gkey)
-    if facts is None:
-        facts = memo[gkey] = _group_facts(state, sc, fog, group, impulse_cost is not None, free)
-    why, loc, units_left, dummies_left, moved = facts
-    if why:
-        return None, why
-    frm, frm_in = loc
+    facts = _facts(state, sc, fog, group, impulse_cost is not None, free, memo)
+    if facts.why:
+        return None, facts.why
+    frm, frm_in = facts.loc
     try:
         cost = cached_step_cost(sc, frm, frm_in, to, to_in)
     except (StepError, LocationError) as e:
         return None, str(e)
+    why = _step_problem(state, sc, group, facts, to, to_in, cost, mode, impulse_cost, memo)
+    return (None, why) if why else (cost, None)
+
+
+@dataclass(frozen=True, slots=True)
+class _GroupFacts:
+    """What a group's steps all share (worked out once per list): why it may not move
+    at all, where it stands, each unit's MF (allowance, spent, CX, Double Time), each
+    dummy's MF left, whether any moved, and its units' ids."""
+
+    why: str | None
+    loc: Any
+    units_left: dict[str, tuple[float, float, bool, bool]]
+    dummies_left: tuple[tuple[Hex, float], ...]
+    moved: bool
+    unit_ids: tuple[str, ...] = ()
+
+
+def _facts(state: AslgwState, sc: Scenario, fog: FogState, group: Group, impulse: bool, free: bool,
+           memo: dict[Any, Any]) -> _GroupFacts:
+    gkey = ("group", group.ids, impulse, free)
+    facts = memo.get(gkey)
+    if facts is None:
+        facts = memo[gkey] = _group_facts(state, sc, fog, group, impulse, free)
+    return facts
+
+
+def _step_problem(state: AslgwState, sc: Scenario, group: Group, facts: _GroupFacts, to: Hex, to_in: Position,
+                  cost: MoveCost, mode: str, impulse_cost: float | None, memo: dict[Any, Any]) -> str | None:
+    """Why ``group`` (able to move, ``facts``) may not take the step to ``(to, to_in)`` that
+    costs ``cost`` in ``mode``, or None: :func:`group_problem` once the step's cost is known
+    (A4.1, A4.14, A4.61, A4.7; A5.1, ASLGW 2.1.3, 2.1.4, 2.2.1).  The destination's known
+    enemies and the stacking found there are kept in ``memo`` (they do not depend on the mode)."""
     mt = movement_table()
-    if mode in ("assault", "advance") and moved:
+    if mode in ("assault", "advance") and facts.moved:
         rule = mt.rules["assault_move"] if mode == "assault" else mt.rules["advance"]
-        return None, f"only a unit that has not moved this phase may {mode} ({rule})"
+        return f"only a unit that has not moved this phase may {mode} ({rule})"
     need = cost.mf if impulse_cost is None else max(cost.mf, impulse_cost)
-    for uid, (total, spent, cx, dt) in units_left.items():
+    for uid, (total, spent, cx, dt) in facts.units_left.items():
         if mode == "assault" and dt:
-            return None, f"{uid} is Double Timing: it may not use Assault Movement ({mt.rules['assault_move']})"
+            return f"{uid} is Double Timing: it may not use Assault Movement ({mt.rules['assault_move']})"
         if mode == "advance":
             if need >= total and cx:
-                return None, f"{uid} is CX: it may not advance into a location that costs all its MF ({mt.rules['advance']})"
+                return f"{uid} is CX: it may not advance into a location that costs all its MF ({mt.rules['advance']})"
             continue
         if spent + need > total:
-            return None, f"{uid} has {total - spent:g} MF left; the step costs {need:g} ({'; '.join(cost.reasons)}; A4.1)"
+            return f"{uid} has {total - spent:g} MF left; the step costs {need:g} ({'; '.join(cost.reasons)}; A4.1)"
         if cost.cx_at_end_of_mph and dt:
-            return None, f"{uid} is Double Timing: it may not leave a deep trench without a ladder this MPh (ASLGW 2.1.3)"
+            return f"{uid} is Double Timing: it may not leave a deep trench without a ladder this MPh (ASLGW 2.1.3)"
     if mode != "advance":
-        for where, left in dummies_left:
+        for where, left in facts.dummies_left:
             if cost.mf > left:
-                return None, f"the dummy stack at {where} has {left:g} MF left; the step costs {cost.mf:g} ({mt.rules['concealed_pile_mf']})"
-    ekey = ("enemy", group.side, to, to_in)
+                return f"the dummy stack at {where} has {left:g} MF left; the step costs {cost.mf:g} ({mt.rules['concealed_pile_mf']})"
+    side = group.side
+    ekey = ("enemy", side, to, to_in)
     enemies = memo.get(ekey)
     if enemies is None:
-        enemies = memo[ekey] = sorted(e.id for e in enemies_in_the_way(sc, group.side, to, to_in) if e.side != group.side)
-    if enemies and phase is Phase.MPh:
-        return None, f"known enemy units hold {to} ({', '.join(enemies)}): no entry in the MPh (A4.14)"
-    skey = ("there", group.side, to, location_key(to_in))
-    there = memo.get(skey)
-    if there is None:
-        there = memo[skey] = [u for u in sc.units if u.side == group.side and u.hex == to and u.kind is not UnitKind.SUPPORT_WEAPON
-                              and location_key(u.position) == skey[3]]
-    ids = {u.id for u in group.units}
-    over = stacking_problem([u for u in there if u.id not in ids] + list(group.units), skey[3])
-    if over:
-        return None, over
-    return cost, None
+        enemies = memo[ekey] = sorted(e.id for e in enemies_in_the_way(sc, side, to, to_in) if e.side != side)
+    if enemies and state.phase is Phase.MPh:
+        return f"known enemy units hold {to} ({', '.join(enemies)}): no entry in the MPh (A4.14)"
+    key = location_key(to_in)
+    # the side's units (no support weapons) by stacking location, in the scenario's order
+    ikey = ("there", side)
+    index = memo.get(ikey)
+    if index is None:
+        index = memo[ikey] = {}
+        for u in sc.units:
+            if u.side == side and u.kind is not UnitKind.SUPPORT_WEAPON:
+                index.setdefault((u.hex, location_key(u.position)), []).append(u)
+    ids = facts.unit_ids
+    rest = tuple(u for u in index.get((to, key), ()) if u.id not in ids)
+    # the limit's answer depends only on who would stand there and which location it is
+    okey = ("over", ids, key, tuple(u.id for u in rest))
+    over = memo.get(okey, MISSING)
+    if over is MISSING:
+        over = memo[okey] = stacking_problem([*rest, *group.units], key)
+    return over
 
 
-def _group_facts(state: AslgwState, sc: Scenario, fog: FogState, group: Group, impulse: bool, free: bool) -> tuple[Any, ...]:
-    """What a group's steps all share: why it may not move at all, where it stands, each
-    unit's MF (allowance, spent, CX, Double Time), each dummy's MF left, whether any moved."""
+def _group_facts(state: AslgwState, sc: Scenario, fog: FogState, group: Group, impulse: bool, free: bool) -> _GroupFacts:
+    """What a group's steps all share (:class:`_GroupFacts`)."""
     loc = group.location()
     if loc is None:
-        return "the pieces of a moving group must stand in one location (A4.3)", None, {}, (), False
+        return _GroupFacts("the pieces of a moving group must stand in one location (A4.3)", None, {}, (), False)
     for u in group.units:
         why = unit_blocker(state, fog, u, impulse=impulse, free=free)
         if why:
-            return why, loc, {}, (), False
+            return _GroupFacts(why, loc, {}, (), False)
     for d in group.dummies:
         if state.unit_play(d.id).done:
-            return f"the dummy stack at {d.hex} has finished its movement (A4.3)", loc, {}, (), False
+            return _GroupFacts(f"the dummy stack at {d.hex} has finished its movement (A4.3)", loc, {}, (), False)
     ids = group.ids
     units_left = {}
     for u in group.units:
@@ -390,7 +430,8 @@ def _group_facts(state: AslgwState, sc: Scenario, fog: FogState, group: Group, i
         units_left[u.id] = (allowance(state, sc, u, ids), up.mf_spent, up.cx, up.double_time)
     pile_mf = movement_table().concealed_pile_mf
     dummies_left = tuple((d.hex, pile_mf - state.unit_play(d.id).mf_spent) for d in group.dummies)
-    return None, loc, units_left, dummies_left, any(state.unit_play(i).moved for i in ids)
+    return _GroupFacts(None, loc, units_left, dummies_left, any(state.unit_play(i).moved for i in ids),
+                       tuple(u.id for u in group.units))
 
 
 # ---------------------------------------------------------------------------
@@ -711,12 +752,14 @@ def legal(state: AslgwState, side: str, viewer: Viewer, knows: bool) -> list[Rec
                 groups.append(g)
     memo: dict[Any, Any] = {}
     for g in groups:
-        h, pos = g.location()  # type: ignore[misc]
-        for step in steps_from(sc, h, pos):
-            for mode in modes:
-                _, why = group_problem(state, sc, fog, g, step.to_hex, step.to_pos, mode, memo=memo)
-                if why is None:
-                    out.append(Move(g.ids, step.to_hex.label, step.to_pos.value, mode, not knows))
+        # group_problem's checks, the group's facts once and each step's cost as steps_from gives it
+        facts = _facts(state, sc, fog, g, False, False, memo)
+        if not facts.why:
+            h, pos = facts.loc
+            for step, to, to_in in _worded(steps_from(sc, h, pos)):
+                for mode in modes:
+                    if _step_problem(state, sc, g, facts, step.to_hex, step.to_pos, step.cost, mode, None, memo) is None:
+                        out.append(Move(g.ids, to, to_in, mode, not knows))
         if state.phase is Phase.MPh and g.units and not g.dummies and _may_double_time(state, g):
             out.append(DoubleTime(g.ids))
     if state.phase is Phase.MPh and state.impulse is None:
@@ -729,6 +772,23 @@ def legal(state: AslgwState, side: str, viewer: Viewer, knows: bool) -> list[Rec
             if platoon_side(state, pid) == side and (knows or _platoon_visible(state, pid)):
                 out += _impulse_actions(state, sc, side, knows, pid)
     return out
+
+
+#: each tuple of steps (kept per map by steps_from) with its destinations' labels and positions'
+#: values, by the tuple's identity (each entry keeps its tuple, so an id is never reused while it lives)
+_WORDED: dict[int, tuple[tuple[Step, ...], tuple[tuple[Step, str, str], ...]]] = {}
+
+
+def _worded(steps: tuple[Step, ...]) -> tuple[tuple[Step, str, str], ...]:
+    """``steps``, each with its destination's hex label and position value (what a Move names)."""
+    got = _WORDED.get(id(steps))
+    if got is not None and got[0] is steps:
+        return got[1]
+    words = tuple((st, st.to_hex.label, st.to_pos.value) for st in steps)
+    if len(_WORDED) >= 4096:
+        _WORDED.clear()
+    _WORDED[id(steps)] = (steps, words)
+    return words
 
 
 def _may_double_time(state: AslgwState, g: Group) -> bool:
