@@ -31,7 +31,7 @@ from gwasl.engine.game import Outcome, Viewer
 from gwasl.engine.record import Record
 from gwasl.games.aslgw import victory as vic
 from gwasl.games.aslgw.actions import fire
-from gwasl.games.aslgw.actions.memo import MISSING
+from gwasl.games.aslgw.actions.memo import MISSING, StateMemo
 from gwasl.games.aslgw.knowledge import is_hidden, known_enemy_ranges, known_scenario, piles, private_dice, secret_roll
 from gwasl.games.aslgw.records import (
     ConcealmentLost,
@@ -152,19 +152,37 @@ def _in_formation(state: AslgwState, sc: Scenario, u: Unit) -> bool:
         f = sc.formation(u.platoon)
     except KeyError:
         return False
-    if f.kind is FormationKind.COMBAT_GROUP or is_leaderless(sc, f):
+    if f.kind is FormationKind.COMBAT_GROUP or _on_scenario(sc, ("leaderless", f.id), lambda: is_leaderless(sc, f)):
         return False
     if u.platoon in state.platoons:
         return True
-    return u.id not in setup_formation_gaps(sc, f.id)
+    return u.id not in _on_scenario(sc, ("gaps", f.id), lambda: setup_formation_gaps(sc, f.id))
+
+
+#: facts of a scenario (an immutable value) asked for every group of every list: its Good
+#: Order leaders, whether a platoon is leaderless and which of its squads set up out of formation
+_SCENARIO_FACTS = StateMemo(512)
+
+
+def _on_scenario(sc: Scenario, key: tuple[str, ...], work: Callable[[], Any]) -> Any:
+    """``work()``, a pure function of ``sc`` named by ``key``, kept for ``sc``."""
+    got = _SCENARIO_FACTS.get(sc, key)
+    if got is MISSING:
+        got = work()
+        _SCENARIO_FACTS.put(sc, key, got)
+    return got
+
+
+def _good_order_leaders(sc: Scenario) -> frozenset[str]:
+    return frozenset(o.id for o in sc.units if o.kind is UnitKind.LEADER and not o.broken)
 
 
 def base_allowance(state: AslgwState, sc: Scenario, u: Unit, group_ids: Iterable[str]) -> float:
     """A unit's MF for this phase before Double Time (A4.1; ASLGW 1.3, 1.3.4, 1.4.14, 1.8):
     leaders and heroes 6; squads in formation of a platoon with its leader 6, or
     moving with a leader (A4.12); trench armour -1."""
-    ids = set(group_ids)
-    with_leader = any(o.kind is UnitKind.LEADER and not o.broken and o.id in ids and o.id != u.id for o in sc.units)
+    leaders = _on_scenario(sc, ("leaders",), lambda: _good_order_leaders(sc))
+    with_leader = any(i in leaders and i != u.id for i in set(group_ids))
     in_form = _in_formation(state, sc, u)
     return _mf_total(u.kind, in_form, with_leader, u.trench_armour)
 
@@ -363,8 +381,13 @@ def _step_problem(state: AslgwState, sc: Scenario, group: Group, facts: _GroupFa
                   cost: MoveCost, mode: str, impulse_cost: float | None, memo: dict[Any, Any]) -> str | None:
     """Why ``group`` (able to move, ``facts``) may not take the step to ``(to, to_in)`` that
     costs ``cost`` in ``mode``, or None: :func:`group_problem` once the step's cost is known
-    (A4.1, A4.14, A4.61, A4.7; A5.1, ASLGW 2.1.3, 2.1.4, 2.2.1).  The destination's known
-    enemies and the stacking found there are kept in ``memo`` (they do not depend on the mode)."""
+    (A4.1, A4.14, A4.61, A4.7; A5.1, ASLGW 2.1.3, 2.1.4, 2.2.1)."""
+    return _mf_problem(facts, cost, mode, impulse_cost) or _entry_problem(state, sc, group, facts, to, to_in, memo)
+
+
+def _mf_problem(facts: _GroupFacts, cost: MoveCost, mode: str, impulse_cost: float | None) -> str | None:
+    """The mode and MF checks of a step (A4.1 MF, A4.61 Assault Movement, A4.7 advance, A4.72 CX,
+    ASLGW 2.1.3 Double Time out of a deep trench, A12.1 a dummy stack's MF)."""
     mt = movement_table()
     if mode in ("assault", "advance") and facts.moved:
         rule = mt.rules["assault_move"] if mode == "assault" else mt.rules["advance"]
@@ -385,25 +408,35 @@ def _step_problem(state: AslgwState, sc: Scenario, group: Group, facts: _GroupFa
         for where, left in facts.dummies_left:
             if cost.mf > left:
                 return f"the dummy stack at {where} has {left:g} MF left; the step costs {cost.mf:g} ({mt.rules['concealed_pile_mf']})"
+    return None
+
+
+def _entry_problem(state: AslgwState, sc: Scenario, group: Group, facts: _GroupFacts, to: Hex, to_in: Position,
+                   memo: dict[Any, Any]) -> str | None:
+    """Whether ``group`` may enter ``(to, to_in)`` whatever the mode and MF: known enemy units
+    there (A4.14, in the MPh) and the stacking limits (A5.1; ASLGW 2.1.4, 2.2.1).  The
+    destination's known enemies and the side's units there are kept in ``memo``, and so is
+    the stacking answer (it depends only on who would stand there)."""
     side = group.side
-    ekey = ("enemy", side, to, to_in)
-    enemies = memo.get(ekey)
-    if enemies is None:
-        enemies = memo[ekey] = sorted(e.id for e in enemies_in_the_way(sc, side, to, to_in) if e.side != side)
+    dkey = ("dest", side, to, to_in)
+    dest = memo.get(dkey)
+    if dest is None:
+        key = location_key(to_in)
+        # the side's units (no support weapons) by stacking location, in the scenario's order
+        ikey = ("there", side)
+        index = memo.get(ikey)
+        if index is None:
+            index = memo[ikey] = {}
+            for u in sc.units:
+                if u.side == side and u.kind is not UnitKind.SUPPORT_WEAPON:
+                    index.setdefault((u.hex, location_key(u.position)), []).append(u)
+        enemies = sorted(e.id for e in enemies_in_the_way(sc, side, to, to_in) if e.side != side)
+        dest = memo[dkey] = (enemies, key, index.get((to, key), ()))
+    enemies, key, there = dest
     if enemies and state.phase is Phase.MPh:
         return f"known enemy units hold {to} ({', '.join(enemies)}): no entry in the MPh (A4.14)"
-    key = location_key(to_in)
-    # the side's units (no support weapons) by stacking location, in the scenario's order
-    ikey = ("there", side)
-    index = memo.get(ikey)
-    if index is None:
-        index = memo[ikey] = {}
-        for u in sc.units:
-            if u.side == side and u.kind is not UnitKind.SUPPORT_WEAPON:
-                index.setdefault((u.hex, location_key(u.position)), []).append(u)
     ids = facts.unit_ids
-    rest = tuple(u for u in index.get((to, key), ()) if u.id not in ids)
-    # the limit's answer depends only on who would stand there and which location it is
+    rest = tuple(u for u in there if u.id not in ids)
     okey = ("over", ids, key, tuple(u.id for u in rest))
     over = memo.get(okey, MISSING)
     if over is MISSING:
@@ -757,9 +790,13 @@ def legal(state: AslgwState, side: str, viewer: Viewer, knows: bool) -> list[Rec
         if not facts.why:
             h, pos = facts.loc
             for step, to, to_in in _worded(steps_from(sc, h, pos)):
+                enters: bool | None = None  # the entry checks do not depend on the mode: once per step
                 for mode in modes:
-                    if _step_problem(state, sc, g, facts, step.to_hex, step.to_pos, step.cost, mode, None, memo) is None:
-                        out.append(Move(g.ids, to, to_in, mode, not knows))
+                    if _mf_problem(facts, step.cost, mode, None) is None:
+                        if enters is None:
+                            enters = _entry_problem(state, sc, g, facts, step.to_hex, step.to_pos, memo) is None
+                        if enters:
+                            out.append(Move(g.ids, to, to_in, mode, not knows))
         if state.phase is Phase.MPh and g.units and not g.dummies and _may_double_time(state, g):
             out.append(DoubleTime(g.ids))
     if state.phase is Phase.MPh and state.impulse is None:
