@@ -281,8 +281,9 @@ def move_blocker(state: AslgwState, u: Unit) -> str | None:
             return f"{u.id} fired in the Prep Fire Phase: it does not move (A3.3)"
         if mk.bch:
             return f"{u.id} is a BCh unit: it moves with the charge (ASLGW 1.5)"
-    if state.phase in (Phase.MPh, Phase.APh) and \
-            (u.hex.label, "dugout" if u.position is Position.DUGOUT else "hex") in state.combat.melee:
+    melee = state.combat.melee
+    if melee and state.phase in (Phase.MPh, Phase.APh) and \
+            (u.hex.label, "dugout" if u.position is Position.DUGOUT else "hex") in melee:
         return f"{u.id} is locked in Melee: it leaves only by withdrawing in the CCPh (A11.15, A11.2)"
     if state.phase is Phase.APh and mk.charge_cc:
         return f"{u.id} ended its BCh in CC: it does not advance out (A25.235)"
@@ -430,7 +431,13 @@ def _entry_problem(state: AslgwState, sc: Scenario, group: Group, facts: _GroupF
             for u in sc.units:
                 if u.side == side and u.kind is not UnitKind.SUPPORT_WEAPON:
                     index.setdefault((u.hex, location_key(u.position)), []).append(u)
-        enemies = sorted(e.id for e in enemies_in_the_way(sc, side, to, to_in) if e.side != side)
+        # only a hex holding some unit of another side can hold enemies in the way (the step
+        # exists, so its location does: enemies_in_the_way has nothing else to say)
+        xkey = ("others", side)
+        others = memo.get(xkey)
+        if others is None:
+            others = memo[xkey] = {u.hex for u in sc.units if u.side != side}
+        enemies = sorted(e.id for e in enemies_in_the_way(sc, side, to, to_in) if e.side != side) if to in others else []
         dest = memo[dkey] = (enemies, key, index.get((to, key), ()))
     enemies, key, there = dest
     if enemies and state.phase is Phase.MPh:
@@ -844,7 +851,8 @@ def _pile_actions(state: AslgwState, sc: Scenario, side: str) -> list[Record]:
     mt = movement_table()
     for s_, h, pos, cloaked in piles(state.fog, side):
         spent = state.piles.get((s_, h, pos, cloaked))
-        for step in steps_from(sc, h, pos):
+        at = h.label
+        for step, to, to_in in _worded(steps_from(sc, h, pos)):
             for mode in MOVE_MODES[state.phase]:
                 if mode in ("assault", "advance") and spent is not None:
                     continue
@@ -853,7 +861,7 @@ def _pile_actions(state: AslgwState, sc: Scenario, side: str) -> list[Record]:
                 if state.phase is Phase.MPh and any(
                         e.side != side for e in _known_enemies(sc, side, step.to_hex, step.to_pos)):
                     continue
-                out.append(MovePile(side, h.label, pos.value, cloaked, step.to_hex.label, step.to_pos.value, mode))
+                out.append(MovePile(side, at, pos.value, cloaked, to, to_in, mode))
     return out
 
 
@@ -888,18 +896,23 @@ def _impulse_actions(state: AslgwState, sc: Scenario, side: str, knows: bool, pi
     # ASLGW 1.4.1: every moving member pays what the one that spends most spends.
     left = {u.id: allowance(state, sc, u, ()) - state.unit_play(u.id).mf_spent for u in members}
     stepped_left = min((left.get(k, 0.0) for k in steps), default=float("inf"))
+    normal = "normal" in MOVE_MODES.get(state.phase, ())  # an impulse's steps are normal movement
     for u in members:
-        if u.id in steps or (imp is not None and u.id in imp.detached):
+        if u.id in steps or (imp is not None and u.id in imp.detached) or not normal:
             continue
         if unit_blocker(state, state.fog, u, impulse=True) is not None:
             continue
-        for step in steps_from(sc, u.hex, u.position):
+        g = Group(side, (u,), ())
+        # group_problem's checks, with each step's cost as steps_from gives it
+        facts = _facts(state, sc, state.fog, g, True, False, memo)
+        if facts.why:
+            continue
+        for step, to, to_in in _worded(steps_from(sc, u.hex, u.position)):
             if step.to_hex == u.hex:
                 continue  # an impulse moves members from hex to hex (ASLGW 1.4.1)
-            _, why = group_problem(state, sc, state.fog, Group(side, (u,), ()), step.to_hex, step.to_pos,
-                                      "normal", impulse_cost=current, memo=memo)
+            why = _step_problem(state, sc, g, facts, step.to_hex, step.to_pos, step.cost, "normal", current, memo)
             if why is None and max(current, step.cost.mf) <= min(stepped_left, left[u.id]):
-                out.append(ImpulseStep(pid, u.id, step.to_hex.label, step.to_pos.value, not knows))
+                out.append(ImpulseStep(pid, u.id, to, to_in, not knows))
     if steps and impulse_check(state, sc, pid).legal:
         out.append(EndImpulse(pid))
     for u in members:
