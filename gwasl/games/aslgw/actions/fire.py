@@ -67,7 +67,7 @@ from gwasl.model.hexgrid import Hex
 from gwasl.model.phases import Phase
 from gwasl.model.scenario import Position, Scenario, Unit, UnitKind
 from gwasl.rules.combat_table import combat_table
-from gwasl.rules.command import command_status, no_leader_ntc
+from gwasl.rules.command import CommandReport, command_status, no_leader_ntc
 from gwasl.rules.concealment import in_open_ground
 from gwasl.rules.dice import Modifier, random_selection
 from gwasl.rules.fire import (
@@ -711,12 +711,26 @@ def _view_sc(state: AslgwState, viewer: Viewer, side: str) -> Scenario:
     return known_scenario(state.fog, frozenset({side}) if _knows(viewer, side) else frozenset())
 
 
+#: each scenario's command status by side (a pure function of both, read only here): every
+#: fire's odds on a state ask it of the same known scenario
+_COMMAND = StateMemo(128)
+
+
+def _command_status(sc: Scenario, side: str) -> CommandReport:
+    """:func:`gwasl.rules.command.command_status` of ``side`` on ``sc`` (ASLGW 1.3, 1.3.1), kept per scenario."""
+    kept = _COMMAND.get(sc, side)
+    if kept is MISSING:
+        kept = command_status(sc, side)
+        _COMMAND.put(sc, side, kept)
+    return kept
+
+
 def _ntc_units(state: AslgwState, sc: Scenario, side: str, parts: Sequence[_Spec], enemy_near: Iterable[Hex]) -> list[Unit]:
     """ASLGW 1.3.2: the firers that must pass an NTC first (Out of Command, in the PFPh or
     as Defensive First Fire, no enemy ADJACENT), judged on ``sc``."""
     if state.phase not in (Phase.PFPh, Phase.MPh):
         return []
-    report = command_status(sc, side)
+    report = _command_status(sc, side)
     near = list(enemy_near)
     out: dict[str, Unit] = {}
     for p in parts:
