@@ -29,6 +29,7 @@ from gwasl.engine.session import Session
 from gwasl.games.aslgw import knowledge
 from gwasl.games.aslgw.actions import dispatch
 from gwasl.games.aslgw.actions import fire as fr
+from gwasl.games.aslgw.actions import movement as mv
 from gwasl.games.aslgw.game import AslgwGame
 from gwasl.games.aslgw.records import Fire
 from gwasl.rules import fire as fire_rules
@@ -57,6 +58,9 @@ def _forget() -> None:
     dispatch._LEGAL.clear()
     fr._ODDS.clear()
     fr._PARTS.clear()
+    fr._COMMAND.clear()
+    mv._SCENARIO_FACTS.clear()
+    mv._WORDED.clear()
     knowledge._SCENARIOS.clear()
     fire_rules._DISTRIBUTIONS.clear()
     with los_rules._CACHE_LOCK:
